@@ -1,0 +1,103 @@
+"""pickomino_rules: the rules of Pickomino (Heckmeck am Bratwurmeck) as a library.
+
+An immutable game state, pure transitions with explicit chance, and variants as
+plug-ins composed from rule hooks.
+
+Example:
+    >>> import random
+    >>> from pickomino_rules import new_game, play, result
+    >>> from pickomino_rules.bots import greedy_bot
+    >>> rules, state = new_game("classic", players=3)
+    >>> final = play(rules, state, greedy_bot, random.Random(2026))
+    >>> sum(len(stack) for stack in final.stacks) + len(final.out)
+    16
+"""
+
+from pickomino_rules.actions import Action, Roll, Steal, Stop, Take
+from pickomino_rules.dice import WHITE, ChanceTable, DieKind, Face, RollOutcome, chance_table
+from pickomino_rules.errors import (
+    IllegalActionError,
+    InvalidOptionError,
+    InvalidRollError,
+    InvalidSetupError,
+    PickominoError,
+    UnknownVariantError,
+)
+from pickomino_rules.game import (
+    Bot,
+    Move,
+    apply,
+    chance_outcomes,
+    is_terminal,
+    legal_actions,
+    new_game,
+    parse_move,
+    play,
+    playout,
+    sample_chance,
+    step,
+    stop_claims,
+)
+from pickomino_rules.registry import (
+    available_variants,
+    get_rules,
+    get_variant,
+    register_variant,
+    unregister_variant,
+)
+from pickomino_rules.result import GameResult, result, scores
+from pickomino_rules.rules import Components, Option, RuleModule, Rules, Variant, compose
+from pickomino_rules.state import Claim, GameState, PartKey, Phase
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "WHITE",
+    "Action",
+    "Bot",
+    "ChanceTable",
+    "Claim",
+    "Components",
+    "DieKind",
+    "Face",
+    "GameResult",
+    "GameState",
+    "IllegalActionError",
+    "InvalidOptionError",
+    "InvalidRollError",
+    "InvalidSetupError",
+    "Move",
+    "Option",
+    "PartKey",
+    "Phase",
+    "PickominoError",
+    "Roll",
+    "RollOutcome",
+    "RuleModule",
+    "Rules",
+    "Steal",
+    "Stop",
+    "Take",
+    "UnknownVariantError",
+    "Variant",
+    "apply",
+    "available_variants",
+    "chance_outcomes",
+    "chance_table",
+    "compose",
+    "get_rules",
+    "get_variant",
+    "is_terminal",
+    "legal_actions",
+    "new_game",
+    "parse_move",
+    "play",
+    "playout",
+    "register_variant",
+    "result",
+    "sample_chance",
+    "scores",
+    "step",
+    "stop_claims",
+    "unregister_variant",
+]

@@ -1,0 +1,156 @@
+"""Player actions: small immutable values with a compact text form.
+
+The core game has four decisions: :class:`Roll` the dice, :class:`Take` every die
+showing one face (set them aside), :class:`Stop` and take a grill tile (or bust
+when there is none to take), and :class:`Steal` the top tile of an opponent's
+stack. Variants add their own action classes (subclasses of :class:`Action`).
+Chance outcomes are :class:`~pickomino_rules.dice.RollOutcome` values, not actions.
+
+Example:
+    >>> from pickomino_rules import Action, Face, Steal, Take
+    >>> Take(Face.WORM)
+    Take(Face.WORM)
+    >>> str(Take(Face.WORM)), str(Steal(2))
+    ('take w', 'steal 2')
+    >>> Action.parse("take 4") == Take(Face.FOUR)
+    True
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from pickomino_rules.dice import FACES, Face
+
+__all__ = ["Action", "Roll", "Steal", "Stop", "Take"]
+
+
+@attrs.frozen(cache_hash=True)
+class Action:
+    """Base class of every player decision.
+
+    Subclasses set :attr:`keyword` (the first word of their text form) and may
+    override :meth:`argument_text` and :meth:`from_argument` when they take an
+    argument. Variants' action classes are parsed through their rules
+    (:func:`pickomino_rules.parse_action`).
+    """
+
+    #: First word of the text form, e.g. ``"roll"``.
+    keyword: ClassVar[str] = ""
+
+    def argument_text(self) -> str:
+        """Text of the action's argument; empty when it has none."""
+        return ""
+
+    @classmethod
+    def from_argument(cls, argument: str) -> Action:
+        """Build the action from the text after its keyword.
+
+        Raises:
+            ValueError: The argument is not valid for this action.
+        """
+        if argument:
+            msg = f"{cls.keyword!r} takes no argument, got {argument!r}"
+            raise ValueError(msg)
+        return cls()
+
+    def __str__(self) -> str:
+        argument = self.argument_text()
+        return f"{self.keyword} {argument}" if argument else self.keyword
+
+    @staticmethod
+    def parse(text: str, kinds: tuple[type[Action], ...] | None = None) -> Action:
+        """Parse an action's text form.
+
+        Args:
+            text: E.g. ``"roll"``, ``"take w"``, ``"stop"``, ``"steal 1"``.
+            kinds: Action classes to recognise; the core ones by default.
+
+        Raises:
+            ValueError: No action class matches the text.
+        """
+        keyword, _, argument = text.strip().partition(" ")
+        for kind in kinds or CORE_ACTIONS:
+            if kind.keyword == keyword.lower():
+                return kind.from_argument(argument.strip())
+        known = ", ".join(kind.keyword for kind in kinds or CORE_ACTIONS)
+        msg = f"unknown action {text!r} (known: {known})"
+        raise ValueError(msg)
+
+
+@attrs.frozen(cache_hash=True)
+class Roll(Action):
+    """Roll every die not set aside yet (C6)."""
+
+    keyword: ClassVar[str] = "roll"
+
+
+@attrs.frozen(cache_hash=True)
+class Stop(Action):
+    """End the turn and take the grill tile the total earns (C7, C8).
+
+    With no claim possible (no worm set aside, or no tile to take) stopping is a
+    bust (C10).
+    """
+
+    keyword: ClassVar[str] = "stop"
+
+
+@attrs.frozen(cache_hash=True, repr=False)
+class Take(Action):
+    """Set aside every die of the current roll showing ``face`` (C4).
+
+    Attributes:
+        face: The face chosen.
+    """
+
+    keyword: ClassVar[str] = "take"
+    face: Face = attrs.field(converter=Face)
+
+    def argument_text(self) -> str:  # noqa: D102
+        return self.face.symbol
+
+    def __repr__(self) -> str:
+        return f"Take(Face.{self.face.name})"
+
+    @classmethod
+    def from_argument(cls, argument: str) -> Take:  # noqa: D102
+        return TAKE[Face.parse(argument)]
+
+
+@attrs.frozen(cache_hash=True, repr=False)
+class Steal(Action):
+    """End the turn by stealing the top tile of player ``victim``'s stack (C8).
+
+    Attributes:
+        victim: Index of the player robbed.
+    """
+
+    keyword: ClassVar[str] = "steal"
+    victim: int
+
+    def argument_text(self) -> str:  # noqa: D102
+        return str(self.victim)
+
+    def __repr__(self) -> str:
+        return f"Steal({self.victim})"
+
+    @classmethod
+    def from_argument(cls, argument: str) -> Steal:  # noqa: D102
+        try:
+            victim = int(argument)
+        except ValueError:
+            msg = f"'steal' takes a player number, got {argument!r}"
+            raise ValueError(msg) from None
+        return cls(victim)
+
+
+#: The core's action classes, in the order their texts are tried.
+CORE_ACTIONS: tuple[type[Action], ...] = (Roll, Take, Stop, Steal)
+
+#: Shared instances, so that legal-action lists compare by identity on the hot path.
+ROLL = Roll()
+STOP = Stop()
+TAKE: dict[Face, Take] = {face: Take(face) for face in FACES}

@@ -1,0 +1,211 @@
+"""The base game's hook implementations (rules C3-C13).
+
+These are the innermost layer of every composed :class:`~pickomino_rules.rules.Rules`:
+the turn structure every Pickomino variant shares. Rule modules wrap them. The
+helpers :func:`return_tile` and :func:`turn_face_down` are public for modules that
+rebuild part of a bust.
+
+They build states with the plain constructor rather than ``attrs.evolve``: these
+run millions of times and evolve re-runs the field machinery (see DESIGN.md).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from operator import sub
+from typing import TYPE_CHECKING, NoReturn
+
+from pickomino_rules.actions import TAKE, Action
+from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face, RollOutcome
+from pickomino_rules.errors import IllegalActionError
+from pickomino_rules.state import Claim, GameState, Phase
+
+if TYPE_CHECKING:
+    from pickomino_rules.rules import Rules
+
+__all__ = [
+    "apply_action",
+    "bust",
+    "claims",
+    "end_turn",
+    "pending_actions",
+    "return_tile",
+    "roll_actions",
+    "scores",
+    "set_aside",
+    "setup",
+    "stop_total",
+    "take_tile",
+    "turn_dice",
+    "turn_face_down",
+]
+
+
+def setup(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
+    """C2: the first state needs nothing more in the base game."""
+    return state
+
+
+def turn_dice(rules: Rules, state: GameState) -> tuple[int, ...]:  # noqa: ARG001
+    """C3: a turn starts by rolling all the dice."""
+    return rules.components.dice
+
+
+_TAKES: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Action, ...]] = {}
+
+
+def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001
+    """C4: one :class:`Take` per face shown that was not set aside earlier.
+
+    An empty result means the roll busts (C5).
+    """
+    roll = state.roll
+    assert roll is not None  # noqa: S101 (only called in phase CHOOSE)
+    key = (roll.faces, state.kept)
+    takes = _TAKES.get(key)
+    if takes is None:
+        takes = tuple(
+            TAKE[face]
+            for face, shown, kept in zip(FACES, roll.faces, state.kept, strict=True)
+            if shown and not kept
+        )
+        _TAKES[key] = takes
+    return takes
+
+
+def pending_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001
+    """The base game never leaves a decision pending."""
+    return ()
+
+
+def set_aside(rules: Rules, state: GameState, face: Face) -> GameState:  # noqa: ARG001
+    """C4: move every die of the roll showing ``face`` to the set-aside dice."""
+    roll = state.roll
+    assert roll is not None  # noqa: S101 (only called in phase CHOOSE)
+    index = face - 1
+    kept = state.kept
+    return GameState(
+        state.grill,
+        state.out,
+        state.stacks,
+        state.player,
+        Phase.DECIDE,
+        tuple(map(sub, state.in_hand, roll.by_face[index])),
+        None,
+        (*kept[:index], roll.faces[index], *kept[index + 1 :]),
+        state.parts,
+    )
+
+
+def stop_total(rules: Rules, state: GameState) -> int | None:  # noqa: ARG001
+    """C7: the total of the set-aside dice, or None without a worm among them."""
+    return state.total if state.kept[Face.WORM - 1] else None
+
+
+def claims(rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:  # noqa: ARG001
+    """C8: the exact grill tile; else a steal of an exact top tile and the next lower tile."""
+    grill = state.grill
+    if total in grill:
+        return (Claim.grill_tile(total),)
+    found = []
+    for tile in reversed(grill):
+        if tile < total:
+            found.append(Claim.grill_tile(tile))
+            break
+    found.extend(
+        Claim(total, victim)
+        for victim, stack in enumerate(state.stacks)
+        if victim != state.player and stack and stack[-1] == total
+    )
+    return tuple(found)
+
+
+def take_tile(rules: Rules, state: GameState, claim: Claim) -> GameState:  # noqa: ARG001
+    """C8, C9: the claimed tile goes on top of the player's stack."""
+    stacks = list(state.stacks)
+    grill = state.grill
+    if claim.victim is None:
+        grill = tuple(tile for tile in grill if tile != claim.tile)
+    else:
+        stacks[claim.victim] = stacks[claim.victim][:-1]
+    stacks[state.player] = (*stacks[state.player], claim.tile)
+    return state.replace(grill=grill, stacks=tuple(stacks))
+
+
+def return_tile(state: GameState, player: int) -> GameState:
+    """Put ``player``'s top tile back on the grill in its place by number (C10)."""
+    stacks = list(state.stacks)
+    *rest, tile = stacks[player]
+    stacks[player] = tuple(rest)
+    grill = list(state.grill)
+    insort(grill, tile)
+    return state.replace(grill=tuple(grill), stacks=tuple(stacks))
+
+
+def turn_face_down(state: GameState) -> GameState:
+    """Turn the highest face-up grill tile face down: it is out of the game (C10)."""
+    return state.replace(grill=state.grill[:-1], out=(*state.out, state.grill[-1]))
+
+
+def bust(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
+    """C10: return the top tile; turn the highest grill tile unless it is that tile."""
+    stack = state.stacks[state.player]
+    if not stack:
+        return state
+    returned = stack[-1]
+    state = return_tile(state, state.player)
+    if state.grill[-1] != returned:
+        state = turn_face_down(state)
+    return state
+
+
+def end_turn(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
+    """C11: nothing to tidy in the base game before the dice pass on."""
+    return state
+
+
+def apply_action(rules: Rules, state: GameState, action: Action) -> NoReturn:  # noqa: ARG001
+    """The base game knows only its own actions: anything else is refused."""
+    msg = f"{action} is not an action of these rules"
+    raise IllegalActionError(msg, action)
+
+
+def scores(rules: Rules, state: GameState) -> tuple[int, ...]:
+    """C13: the worms on the tiles of each player's stack."""
+    worms = rules.worms
+    return tuple(sum(worms[tile] for tile in stack) for stack in state.stacks)
+
+
+def start_turn(rules: Rules, state: GameState, player: int) -> GameState:
+    """The chance node that starts ``player``'s turn (C3, C11)."""
+    fresh = GameState(
+        state.grill,
+        state.out,
+        state.stacks,
+        player,
+        Phase.ROLL,
+        rules.components.dice,
+        None,
+        NO_DICE_SET_ASIDE,
+        state.parts,
+    )
+    if rules.turn_dice is turn_dice:
+        return fresh
+    return fresh.replace(in_hand=rules.turn_dice(rules, fresh))
+
+
+def show_roll(state: GameState, roll: RollOutcome) -> GameState:
+    """The state with ``roll`` on the table, waiting for dice to be set aside."""
+    return GameState(
+        state.grill,
+        state.out,
+        state.stacks,
+        state.player,
+        Phase.CHOOSE,
+        state.in_hand,
+        roll,
+        state.kept,
+        state.parts,
+    )
+
+

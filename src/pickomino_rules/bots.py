@@ -1,0 +1,74 @@
+"""Simple bots: functions from rules, state and a random generator to a legal action.
+
+A bot is any callable ``bot(rules, state, rng) -> Action`` called only at a
+player's decision (never at a chance node). Draw randomness only from ``rng`` so a
+seeded game replays exactly.
+
+Example:
+    >>> import random
+    >>> from pickomino_rules import RollOutcome, apply, new_game
+    >>> rules, state = new_game("classic")
+    >>> state = apply(rules, state, RollOutcome.parse("1223wwww"))
+    >>> greedy_bot(rules, state, random.Random(0))
+    Take(Face.WORM)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pickomino_rules.actions import Action, Roll, Steal, Stop, Take
+from pickomino_rules.dice import Face
+from pickomino_rules.game import legal_actions, stop_claims
+from pickomino_rules.state import Phase
+
+if TYPE_CHECKING:
+    import random
+
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
+
+__all__ = ["greedy_bot", "random_bot"]
+
+
+def _decisions(rules: Rules, state: GameState) -> tuple[Action, ...]:
+    if state.phase is Phase.ROLL:
+        msg = "bots decide for players; a chance node needs a roll (sample_chance)"
+        raise ValueError(msg)
+    actions = legal_actions(rules, state)
+    if not actions:
+        msg = "the game is over: there is nothing to decide"
+        raise ValueError(msg)
+    return actions  # type: ignore[return-value]
+
+
+def random_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
+    """Pick uniformly among the legal actions."""
+    return rng.choice(_decisions(rules, state))
+
+
+def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  # noqa: ARG001
+    """A sensible heuristic player.
+
+    After a roll it takes worms while it has none, else the face worth the most
+    points. It stops as soon as it can take a tile with three or fewer dice left in
+    hand, or with a total of 30 or more; it steals when it can. Variant decisions
+    go to the first legal choice.
+    """
+    actions = _decisions(rules, state)
+    takes = [action for action in actions if isinstance(action, Take)]
+    if takes:
+        roll = state.roll
+        assert roll is not None  # noqa: S101 (takes exist only with a roll)
+        if not state.kept[Face.WORM - 1] and any(t.face is Face.WORM for t in takes):
+            return next(t for t in takes if t.face is Face.WORM)
+        return max(takes, key=lambda t: (roll.total_of(t.face) * t.face.points, t.face))
+    steals = [action for action in actions if isinstance(action, Steal)]
+    if steals:
+        return steals[0]
+    can_roll = any(isinstance(action, Roll) for action in actions)
+    can_claim = any(claim.victim is None for claim in stop_claims(rules, state))
+    if can_roll and not (can_claim and (sum(state.in_hand) <= 3 or state.total >= 30)):  # noqa: PLR2004
+        return next(action for action in actions if isinstance(action, Roll))
+    stop = next((action for action in actions if isinstance(action, Stop)), None)
+    return stop if stop is not None else actions[0]

@@ -1,0 +1,310 @@
+"""Dice, rolls and the exact chance model.
+
+A roll is a multiset of faces for each kind of die in play. For every pool of dice
+(how many dice of each kind are rolled) the distinct rolls and their exact
+probabilities are enumerated once and cached; sampling then costs one
+``rng.random()`` and one ``bisect``.
+
+Example:
+    >>> table = chance_table((WHITE,), (8,))
+    >>> len(table.outcomes)
+    1287
+    >>> sum(table.probabilities)
+    Fraction(1, 1)
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import math
+from bisect import bisect_right
+from fractions import Fraction
+from functools import cache
+from typing import TYPE_CHECKING
+
+import attrs
+
+from pickomino_rules.errors import InvalidRollError
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Iterator, Sequence
+
+__all__ = [
+    "NO_DICE_SET_ASIDE",
+    "WHITE",
+    "ChanceTable",
+    "DieKind",
+    "Face",
+    "RollOutcome",
+    "chance_table",
+]
+
+
+class Face(enum.IntEnum):
+    """A face of a die: the numbers 1 to 5 and the worm (C1).
+
+    Example:
+        >>> Face.WORM.points, Face.THREE.points
+        (5, 3)
+        >>> Face.parse("w"), Face.parse("4")
+        (<Face.WORM: 6>, <Face.FOUR: 4>)
+    """
+
+    ONE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    WORM = 6
+
+    @property
+    def points(self) -> int:
+        """Points the face counts: its number, or 5 for the worm (C1)."""
+        return 5 if self is Face.WORM else int(self)
+
+    @property
+    def symbol(self) -> str:
+        """One-character text form: ``1``-``5`` or ``w`` for the worm."""
+        return "w" if self is Face.WORM else str(int(self))
+
+    @classmethod
+    def parse(cls, text: str) -> Face:
+        """Parse a face from ``1``-``5``, ``w``/``W`` or ``worm``.
+
+        Raises:
+            ValueError: The text names no face.
+        """
+        cleaned = text.strip().lower()
+        if cleaned in {"w", "worm"}:
+            return cls.WORM
+        if cleaned in {"1", "2", "3", "4", "5"}:
+            return cls(int(cleaned))
+        msg = f"not a die face: {text!r} (expected 1-5 or w)"
+        raise ValueError(msg)
+
+
+#: Index of each face in the six-element count tuples used throughout (face 1 at 0).
+FACES: tuple[Face, ...] = tuple(Face)
+
+#: Set-aside counts of a turn that has not set anything aside yet.
+NO_DICE_SET_ASIDE: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
+
+
+@attrs.frozen
+class DieKind:
+    """A kind of die: a name and the faces printed on its six sides.
+
+    Attributes:
+        name: Short name used in text forms, e.g. ``"white"``.
+        sides: The face on each of the six sides; repeats make a face likelier.
+
+    Example:
+        >>> DieKind("golden", (Face.ONE,) * 3 + (Face.WORM,) * 3).weights
+        (3, 0, 0, 0, 0, 3)
+    """
+
+    name: str
+    sides: tuple[Face, ...] = attrs.field(converter=tuple)
+
+    @sides.validator
+    def _check_sides(self, _attribute: object, value: tuple[Face, ...]) -> None:
+        if len(value) != 6 or not all(isinstance(face, Face) for face in value):  # noqa: PLR2004
+            msg = f"a die has six sides, each a Face: {value!r}"
+            raise ValueError(msg)
+
+    @property
+    def weights(self) -> tuple[int, ...]:
+        """How many sides show each face, in face order 1-5, worm."""
+        return tuple(self.sides.count(face) for face in FACES)
+
+
+#: The standard die: 1, 2, 3, 4, 5 and a worm, each with probability 1/6 (C1).
+WHITE = DieKind("white", FACES)
+
+
+@attrs.frozen(cache_hash=True, repr=False)
+class RollOutcome:
+    """One distinct roll: for each kind of die, how many dice show each face.
+
+    Rolls are chance outcomes: pass one to :func:`pickomino_rules.apply` at a
+    chance node. Their text form lists the faces of the first kind, then
+    ``name:faces`` for each further kind that was rolled.
+
+    Attributes:
+        kinds: Names of the die kinds, in the rules' order.
+        counts: For each kind, six counts in face order 1-5, worm.
+
+    Example:
+        >>> roll = RollOutcome.from_faces([Face.FOUR, Face.FOUR, Face.WORM])
+        >>> str(roll), roll.total_of(Face.FOUR)
+        ('44w', 2)
+    """
+
+    kinds: tuple[str, ...]
+    counts: tuple[tuple[int, ...], ...]
+    #: Dice showing each face, all kinds together (derived, for the hot path).
+    faces: tuple[int, ...] = attrs.field(init=False, eq=False)
+
+    #: For each face, how many dice of each kind show it (derived, for the hot path).
+    by_face: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+
+    @faces.default
+    def _sum_faces(self) -> tuple[int, ...]:
+        return tuple(sum(column) for column in zip(*self.counts, strict=True))
+
+    @by_face.default
+    def _by_face(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(zip(*self.counts, strict=True))
+
+    @classmethod
+    def from_faces(
+        cls, faces: Sequence[Face], *others: tuple[str, Sequence[Face]]
+    ) -> RollOutcome:
+        """Build a roll of white dice showing ``faces`` (plus other kinds).
+
+        Args:
+            faces: Faces of the white dice, in any order.
+            *others: ``(kind name, faces)`` pairs for further kinds of dice.
+        """
+        groups = [("white", faces), *others]
+        return cls(
+            tuple(name for name, _ in groups),
+            tuple(tuple(list(group).count(face) for face in FACES) for _, group in groups),
+        )
+
+    @classmethod
+    def parse(cls, text: str, kinds: Sequence[str] = ("white",)) -> RollOutcome:
+        """Parse the text form, e.g. ``"1134455w"`` or ``"1134455w golden:w"``.
+
+        Args:
+            text: Faces of the first kind, then ``name:faces`` groups.
+            kinds: The rules' die kind names, first one implied.
+
+        Raises:
+            InvalidRollError: The text is not a roll for these kinds of dice.
+        """
+        counts = {name: [0] * 6 for name in kinds}
+        for index, token in enumerate(text.split()):
+            name, sep, symbols = token.rpartition(":")
+            if not sep:
+                name = kinds[0]
+                if index:
+                    msg = f"roll {text!r}: only the first group may omit its kind"
+                    raise InvalidRollError(msg)
+            if name not in counts:
+                msg = f"roll {text!r}: unknown die kind {name!r} (known: {', '.join(kinds)})"
+                raise InvalidRollError(msg)
+            for symbol in symbols:
+                try:
+                    counts[name][Face.parse(symbol) - 1] += 1
+                except ValueError:
+                    msg = f"roll {text!r}: {symbol!r} is not a face (1-5 or w)"
+                    raise InvalidRollError(msg) from None
+        return cls(tuple(kinds), tuple(tuple(counts[name]) for name in kinds))
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """Number of dice rolled of each kind."""
+        return tuple(sum(group) for group in self.counts)
+
+    def total_of(self, face: Face) -> int:
+        """Number of dice (all kinds) showing ``face``."""
+        return self.faces[face - 1]
+
+    def shown(self) -> tuple[Face, ...]:
+        """The distinct faces showing, in face order."""
+        return tuple(face for face in FACES if self.faces[face - 1])
+
+    def __str__(self) -> str:
+        groups = []
+        for index, (name, group) in enumerate(zip(self.kinds, self.counts, strict=True)):
+            symbols = "".join(face.symbol * n for face, n in zip(FACES, group, strict=True))
+            if index == 0:
+                groups.append(symbols)
+            elif symbols:
+                groups.append(f"{name}:{symbols}")
+        return " ".join(groups)
+
+    def __repr__(self) -> str:
+        return f"RollOutcome.parse({str(self)!r}, {self.kinds!r})"
+
+
+def _count_vectors(dice: int, faces: int) -> Iterator[tuple[int, ...]]:
+    """Every way to put ``dice`` indistinguishable dice on ``faces`` faces."""
+    for bars in itertools.combinations(range(dice + faces - 1), faces - 1):
+        edges = (-1, *bars, dice + faces - 1)
+        yield tuple(edges[i + 1] - edges[i] - 1 for i in range(faces))
+
+
+def _kind_outcomes(kind: DieKind, dice: int) -> list[tuple[tuple[int, ...], int]]:
+    """Count vectors of ``dice`` dice of ``kind`` with their numbers of ways."""
+    weights = kind.weights
+    present = [i for i, w in enumerate(weights) if w]
+    result = []
+    for vector in _count_vectors(dice, len(present)):
+        counts = [0] * 6
+        ways = math.factorial(dice)
+        for index, n in zip(present, vector, strict=True):
+            counts[index] = n
+            ways = ways // math.factorial(n) * weights[index] ** n
+        result.append((tuple(counts), ways))
+    return result
+
+
+@attrs.frozen(eq=False)
+class ChanceTable:
+    """Every distinct roll of one pool of dice, with exact weights.
+
+    Attributes:
+        outcomes: The distinct rolls, in a fixed order.
+        weights: Number of equally likely die-side combinations giving each roll.
+        total: Sum of the weights: ``6 ** dice``.
+        cumulative: Running sums of ``weights``, for sampling by bisection.
+    """
+
+    outcomes: tuple[RollOutcome, ...]
+    weights: tuple[int, ...]
+    total: int
+    cumulative: tuple[int, ...]
+    index: dict[RollOutcome, int] = attrs.field(repr=False)
+
+    @property
+    def probabilities(self) -> tuple[Fraction, ...]:
+        """Exact probability of each outcome; they sum to exactly 1."""
+        return tuple(Fraction(w, self.total) for w in self.weights)
+
+    def probability(self, outcome: RollOutcome) -> Fraction:
+        """Exact probability of ``outcome`` (0 if this pool cannot roll it)."""
+        position = self.index.get(outcome)
+        return Fraction(0) if position is None else Fraction(self.weights[position], self.total)
+
+    def sample(self, rng: random.Random) -> RollOutcome:
+        """Draw one outcome with its exact probability, using ``rng``."""
+        return self.outcomes[bisect_right(self.cumulative, rng.random() * self.total)]
+
+
+@cache
+def chance_table(kinds: tuple[DieKind, ...], dice: tuple[int, ...]) -> ChanceTable:
+    """The cached :class:`ChanceTable` for rolling ``dice[i]`` dice of ``kinds[i]``.
+
+    Args:
+        kinds: The kinds of dice in the rules.
+        dice: How many dice of each kind are rolled.
+    """
+    names = tuple(kind.name for kind in kinds)
+    per_kind = [_kind_outcomes(kind, n) for kind, n in zip(kinds, dice, strict=True)]
+    outcomes = []
+    weights = []
+    for combo in itertools.product(*per_kind):
+        outcomes.append(RollOutcome(names, tuple(counts for counts, _ in combo)))
+        weights.append(math.prod(ways for _, ways in combo))
+    cumulative = tuple(itertools.accumulate(weights))
+    return ChanceTable(
+        outcomes=tuple(outcomes),
+        weights=tuple(weights),
+        total=cumulative[-1],
+        cumulative=cumulative,
+        index={outcome: i for i, outcome in enumerate(outcomes)},
+    )

@@ -1,0 +1,58 @@
+"""Exceptions raised by pickomino_rules.
+
+Every error the library raises for bad input is a :class:`PickominoError`; those
+about a bad value also subclass :class:`ValueError`, so ``except ValueError``
+works as a Python programmer expects.
+
+Example:
+    >>> issubclass(IllegalActionError, ValueError)
+    True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "IllegalActionError",
+    "InvalidOptionError",
+    "InvalidRollError",
+    "InvalidSetupError",
+    "PickominoError",
+    "UnknownVariantError",
+]
+
+
+class PickominoError(Exception):
+    """Base class of every error raised by this library."""
+
+
+class IllegalActionError(PickominoError, ValueError):
+    """An action or chance outcome that the rules do not allow in this state.
+
+    The message names the rule that forbids it and lists what is legal. The state
+    passed in is never changed (states are immutable).
+
+    Attributes:
+        action: The rejected action.
+        legal: The actions that are legal in the state.
+    """
+
+    def __init__(self, message: str, action: object = None, legal: tuple[object, ...] = ()) -> None:
+        super().__init__(message)
+        self.action = action
+        self.legal = legal
+
+
+class InvalidRollError(PickominoError, ValueError):
+    """Text or data that does not describe a roll of the rules' dice."""
+
+
+class InvalidSetupError(PickominoError, ValueError):
+    """A game that cannot be set up: wrong number of players, bad first player, ..."""
+
+
+class UnknownVariantError(InvalidSetupError, LookupError):
+    """No variant is registered under the requested name."""
+
+
+class InvalidOptionError(InvalidSetupError):
+    """An unknown rule option, or a value an option does not accept."""

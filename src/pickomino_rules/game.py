@@ -1,0 +1,402 @@
+"""Pure transitions: setting up a game, legal actions, applying actions and chance.
+
+Every function takes the rules and a state and returns new values; nothing is
+mutated and nothing random happens unless you pass a ``random.Random``.
+
+Example:
+    >>> import random
+    >>> rules, state = new_game("classic", players=2)
+    >>> state.is_chance  # a turn starts with a roll of all 8 dice (C3)
+    True
+    >>> state = apply(rules, state, RollOutcome.parse("11234ww5"))
+    >>> [str(action) for action in legal_actions(rules, state)]
+    ['take 1', 'take 2', 'take 3', 'take 4', 'take 5', 'take w']
+    >>> state = apply(rules, state, Action.parse("take w"))
+    >>> [str(action) for action in legal_actions(rules, state)]
+    ['roll', 'stop']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
+
+from pickomino_rules import base
+from pickomino_rules.actions import ROLL, STOP, Action, Roll, Steal, Stop, Take
+from pickomino_rules.dice import RollOutcome
+from pickomino_rules.errors import IllegalActionError, InvalidSetupError
+from pickomino_rules.registry import get_rules
+from pickomino_rules.rules import Rules
+from pickomino_rules.state import Claim, GameState, Phase
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+__all__ = [
+    "Bot",
+    "Move",
+    "apply",
+    "chance_outcomes",
+    "is_terminal",
+    "legal_actions",
+    "new_game",
+    "parse_move",
+    "play",
+    "playout",
+    "sample_chance",
+    "step",
+    "stop_claims",
+]
+
+#: What can be applied to a state: a decision, or a chance outcome at a chance node.
+Move: TypeAlias = Action | RollOutcome
+
+#: A bot picks a legal action for the player to move; it may draw from ``rng``.
+Bot: TypeAlias = Callable[[Rules, GameState, random.Random], Action]
+
+_STEALS: dict[int, Steal] = {}
+
+
+def new_game(
+    variant: str | Rules = "classic",
+    players: int = 2,
+    options: Mapping[str, object] | None = None,
+    first_player: int = 0,
+) -> tuple[Rules, GameState]:
+    """Set up a game (C2): all tiles face up on the grill, empty stacks.
+
+    Args:
+        variant: A registered variant's name, or composed :class:`Rules`.
+        players: Number of players, within the variant's limits (classic: 2-7).
+        options: Rule options by name (see the variant's docs); only with a name.
+        first_player: Index of the player who starts.
+
+    Returns:
+        The rules and the first state: a chance node, the first player's roll.
+
+    Raises:
+        UnknownVariantError: No variant has that name.
+        InvalidOptionError: An unknown option or a bad value.
+        InvalidSetupError: Bad number of players or first player.
+
+    Example:
+        >>> rules, state = new_game("classic", players=3, first_player=2)
+        >>> state.player, state.in_hand
+        (2, (8,))
+        >>> new_game("classic", players=8)
+        Traceback (most recent call last):
+        ...
+        pickomino_rules.errors.InvalidSetupError: classic needs 2 to 7 players, got 8
+    """
+    if isinstance(variant, Rules):
+        if options:
+            msg = "options go with a variant name; composed Rules already have theirs"
+            raise InvalidSetupError(msg)
+        rules = variant
+    else:
+        rules = get_rules(variant, options)
+    low, high = rules.components.min_players, rules.components.max_players
+    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        msg = f"{rules.name} needs {low} to {high} players, got {players!r}"
+        raise InvalidSetupError(msg)
+    if isinstance(first_player, bool) or not isinstance(first_player, int):
+        msg = f"first_player must be a player index, got {first_player!r}"
+        raise InvalidSetupError(msg)
+    if not 0 <= first_player < players:
+        msg = f"first_player must be 0 to {players - 1}, got {first_player}"
+        raise InvalidSetupError(msg)
+    state = GameState(
+        grill=rules.tiles,
+        out=(),
+        stacks=((),) * players,
+        player=first_player,
+        phase=Phase.ROLL,
+        in_hand=(),
+        parts=(None,) * len(rules.part_index),
+    )
+    state = rules.setup(rules, state)
+    return rules, base.start_turn(rules, state, first_player)
+
+
+def legal_actions(rules: Rules, state: GameState) -> tuple[Action, ...] | tuple[RollOutcome, ...]:
+    """Everything that may be applied to ``state``.
+
+    At a chance node these are the possible rolls (see :func:`chance_outcomes`
+    for their probabilities); otherwise the player's legal decisions. The tuple is
+    empty exactly when the game is over.
+    """
+    phase = state.phase
+    if phase is Phase.ROLL:
+        return rules.chance_table(state.in_hand).outcomes
+    if rules.pending_actions is not None:
+        pending = rules.pending_actions(rules, state)
+        if pending:
+            return pending
+    if phase is Phase.CHOOSE:
+        return rules.roll_actions(rules, state)
+    if phase is Phase.DECIDE:
+        return _decide_actions(rules, state)
+    return ()
+
+
+def stop_claims(rules: Rules, state: GameState) -> tuple[Claim, ...]:
+    """The tiles the player could take by stopping now (C7, C8); empty: a bust.
+
+    Meaningful in phase DECIDE.
+    """
+    total = rules.stop_total(rules, state)
+    return () if total is None else rules.claims(rules, state, total)
+
+
+_ROLL_OR_STOP: tuple[Action, ...] = (ROLL, STOP)
+_STOP_ONLY: tuple[Action, ...] = (STOP,)
+
+
+def _decide_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:
+    """C6-C8: roll again while dice and faces remain; stop with each claim."""
+    claims = stop_claims(rules, state)
+    can_roll = 0 in state.kept and any(state.in_hand)
+    if not claims or (len(claims) == 1 and claims[0].victim is None):
+        return _ROLL_OR_STOP if can_roll else _STOP_ONLY  # stop: take the tile, or bust
+    actions: list[Action] = [ROLL] if can_roll else []
+    for claim in claims:
+        if claim.victim is None:
+            actions.append(STOP)
+        else:
+            steal = _STEALS.get(claim.victim)
+            if steal is None:
+                steal = _STEALS[claim.victim] = Steal(claim.victim)
+            actions.append(steal)
+    return tuple(actions)
+
+
+def apply(rules: Rules, state: GameState, move: Move) -> GameState:
+    """The state after ``move``: a player's action, or a roll at a chance node.
+
+    Raises:
+        IllegalActionError: The move is not legal here; the message names the rule
+            and lists what is legal. ``state`` is unchanged (it is immutable).
+    """
+    phase = state.phase
+    if phase is Phase.ROLL:
+        if type(move) is not RollOutcome or move not in rules.chance_table(state.in_hand).index:
+            _refuse(rules, state, move)
+        return _after_roll(rules, base.show_roll(state, move))
+    if rules.pending_actions is not None:
+        pending = rules.pending_actions(rules, state)
+        if pending:
+            if move not in pending:
+                _refuse(rules, state, move)
+            return _settle(rules, rules.apply_action(rules, state, move))  # type: ignore[arg-type]
+    kind = type(move)
+    if phase is Phase.CHOOSE:
+        if move in rules.roll_actions(rules, state):
+            if kind is Take:
+                state = rules.set_aside(rules, state, move.face)  # type: ignore[union-attr]
+                return state if state.phase is Phase.DECIDE else _settle(rules, state)
+            return _settle(rules, rules.apply_action(rules, state, move))  # type: ignore[arg-type]
+    elif phase is Phase.DECIDE:
+        if kind is Roll:
+            if 0 in state.kept and any(state.in_hand):
+                return GameState(
+                    state.grill,
+                    state.out,
+                    state.stacks,
+                    state.player,
+                    Phase.ROLL,
+                    state.in_hand,
+                    None,
+                    state.kept,
+                    state.parts,
+                )
+        elif kind is Stop or kind is Steal:
+            victim = move.victim if kind is Steal else None  # type: ignore[union-attr]
+            claims = stop_claims(rules, state)
+            for claim in claims:
+                if claim.victim == victim:
+                    return _finish_turn(rules, rules.take_tile(rules, state, claim))
+            if not claims and kind is Stop:
+                return _finish_turn(rules, rules.bust(rules, state))
+    _refuse(rules, state, move)
+
+
+def _after_roll(rules: Rules, state: GameState) -> GameState:
+    """C5: a roll that offers nothing to do busts at once."""
+    if rules.roll_actions(rules, state):
+        return state
+    if rules.pending_actions is not None and rules.pending_actions(rules, state):
+        return state
+    return _finish_turn(rules, rules.bust(rules, state))
+
+
+def _settle(rules: Rules, state: GameState) -> GameState:
+    """Carry on after a module's action: re-check a roll, finish a resolved turn."""
+    if state.phase is Phase.TURN_OVER:
+        return _pass_dice(rules, state)
+    if state.phase is Phase.CHOOSE:
+        return _after_roll(rules, state)
+    return state
+
+
+def _finish_turn(rules: Rules, state: GameState) -> GameState:
+    """C11: the turn is resolved; tidy up, then pass the dice on."""
+    if rules.end_turn is not base.end_turn or rules.pending_actions is not None:
+        state = rules.end_turn(rules, state.replace(phase=Phase.TURN_OVER, roll=None))
+    return _pass_dice(rules, state)
+
+
+def _pass_dice(rules: Rules, state: GameState) -> GameState:
+    """C11, C12: wait for pending decisions, end the game or start the next turn."""
+    if rules.pending_actions is not None and rules.pending_actions(rules, state):
+        return state
+    if not state.grill:
+        return state.replace(phase=Phase.GAME_OVER, in_hand=(), roll=None)
+    return base.start_turn(rules, state, (state.player + 1) % len(state.stacks))
+
+
+def is_terminal(rules: Rules, state: GameState) -> bool:  # noqa: ARG001
+    """True when the game is over (C12): then no action is legal."""
+    return state.phase is Phase.GAME_OVER
+
+
+def chance_outcomes(rules: Rules, state: GameState) -> tuple[tuple[RollOutcome, Fraction], ...]:
+    """Every distinct roll at a chance node with its exact probability.
+
+    Raises:
+        IllegalActionError: ``state`` is not a chance node.
+
+    Example:
+        >>> rules, state = new_game("classic")
+        >>> outcomes = chance_outcomes(rules, state)
+        >>> len(outcomes), sum(p for _, p in outcomes)
+        (1287, Fraction(1, 1))
+    """
+    if state.phase is not Phase.ROLL:
+        msg = f"not a chance node: the game is in phase {state.phase.value!r}"
+        raise IllegalActionError(msg)
+    table = rules.chance_table(state.in_hand)
+    return tuple(zip(table.outcomes, table.probabilities, strict=True))
+
+
+def sample_chance(rules: Rules, state: GameState, rng: random.Random) -> RollOutcome:
+    """Draw a roll at a chance node with its exact probability, from ``rng``."""
+    if state.phase is not Phase.ROLL:
+        msg = f"not a chance node: the game is in phase {state.phase.value!r}"
+        raise IllegalActionError(msg)
+    return rules.chance_table(state.in_hand).sample(rng)
+
+
+def step(rules: Rules, state: GameState, action: Action, rng: random.Random) -> GameState:
+    """Apply ``action``, then roll with ``rng`` until a player must decide again."""
+    state = apply(rules, state, action)
+    while state.phase is Phase.ROLL:
+        state = apply(rules, state, rules.chance_table(state.in_hand).sample(rng))
+    return state
+
+
+def playout(
+    rules: Rules, state: GameState, bots: Bot | list[Bot], rng: random.Random
+) -> Iterator[tuple[Move, GameState]]:
+    """Play to the end, yielding each move with the state it leads to.
+
+    Args:
+        rules: The rules.
+        state: Where to start.
+        bots: One bot for everybody, or one per player index.
+        rng: The only source of randomness, for dice and bots alike: the same
+            seed replays the same game.
+    """
+    while state.phase is not Phase.GAME_OVER:
+        move: Move
+        if state.phase is Phase.ROLL:
+            move = rules.chance_table(state.in_hand).sample(rng)
+        else:
+            bot = bots[state.player] if isinstance(bots, list) else bots
+            move = bot(rules, state, rng)
+        state = apply(rules, state, move)
+        yield move, state
+
+
+def play(rules: Rules, state: GameState, bots: Bot | list[Bot], rng: random.Random) -> GameState:
+    """Play to the end with ``bots`` and return the final state (see :func:`playout`).
+
+    Example:
+        >>> import random
+        >>> from pickomino_rules.bots import greedy_bot
+        >>> rules, state = new_game("classic", players=2)
+        >>> final = play(rules, state, greedy_bot, random.Random(7))
+        >>> is_terminal(rules, final), final.grill
+        (True, ())
+    """
+    for _move, state in playout(rules, state, bots, rng):  # noqa: B007
+        pass
+    return state
+
+
+def parse_move(rules: Rules, text: str) -> Move:
+    """Parse an action's text (``"take w"``) or a roll's (``"1134455w"``).
+
+    Raises:
+        ValueError: The text is neither (an :class:`InvalidRollError` for a bad roll).
+    """
+    cleaned = text.strip()
+    if cleaned[:1].isdigit() or cleaned[:1].lower() == "w" or ":" in cleaned.split(" ")[0]:
+        return RollOutcome.parse(cleaned, tuple(kind.name for kind in rules.die_kinds))
+    return Action.parse(cleaned, rules.action_types)
+
+
+def _refuse(rules: Rules, state: GameState, move: object) -> NoReturn:
+    """Raise :class:`IllegalActionError` naming the rule and the legal moves."""
+    legal = legal_actions(rules, state)
+    if state.phase is Phase.ROLL:
+        listing = f"a roll of {_dice_text(rules, state.in_hand)} (see chance_outcomes)"
+    else:
+        listing = ", ".join(map(str, legal)) or "nothing (the game is over)"
+    msg = f"{move} is not legal: {_reason(rules, state, move)}; legal: {listing}"
+    raise IllegalActionError(msg, move, legal)
+
+
+def _dice_text(rules: Rules, dice: tuple[int, ...]) -> str:
+    return " and ".join(f"{n} {kind.name}" for kind, n in zip(rules.die_kinds, dice, strict=True) if n)
+
+
+def _reason(rules: Rules, state: GameState, move: object) -> str:  # noqa: C901, PLR0911, PLR0912
+    """Which rule forbids ``move`` (only ever called on the error path)."""
+    phase = state.phase
+    if phase is Phase.GAME_OVER:
+        return "C12: the game is over"
+    if phase is Phase.ROLL:
+        if isinstance(move, RollOutcome):
+            return f"C3/C6: the dice rolled are {_dice_text(rules, state.in_hand)}"
+        return "C3/C6: the dice are being rolled; apply a RollOutcome (a chance node)"
+    if isinstance(move, RollOutcome):
+        return "no dice are being rolled now; this is a player's decision"
+    if rules.pending_actions is not None and rules.pending_actions(rules, state):
+        return "a decision of the variant is pending"
+    if phase is Phase.CHOOSE:
+        if not isinstance(move, Take):
+            return "C4: after a roll the player must first set dice aside"
+        if state.kept[move.face - 1]:
+            return f"C4: {move.face.symbol}s were already set aside this turn"
+        if state.roll is not None and not state.roll.total_of(move.face):
+            return f"C4: no die of the roll shows {move.face.symbol}"
+    if phase is Phase.DECIDE:
+        if isinstance(move, Take):
+            return "C4: dice are set aside right after a roll, once"
+        if isinstance(move, Roll):
+            if not any(state.in_hand):
+                return "C6: no dice are left to roll"
+            return "C6: all six faces are set aside; the player must stop"
+        total = rules.stop_total(rules, state)
+        if isinstance(move, Steal):
+            if total is None:
+                return "C7/C8: without a worm set aside nothing can be claimed"
+            if total in state.grill:
+                return f"C8: tile {total} is on the grill, so it is the one taken"
+            if not 0 <= move.victim < state.players or move.victim == state.player:
+                return f"C8: player {move.victim} is not an opponent"
+            return f"C8: the top tile of player {move.victim} is not {total}"
+        if isinstance(move, Stop):
+            return "O3: stealing is mandatory in these rules when a steal is possible"
+    return f"not allowed in phase {phase.value!r} by these rules"

@@ -1,0 +1,221 @@
+"""The immutable game state.
+
+A :class:`GameState` is a value: frozen, hashable, equal by value. Transitions
+(:func:`pickomino_rules.apply`) return new states and never change the one they
+are given. The state holds everything on the table; the rules (tile values,
+dice, hooks) live in a separate :class:`~pickomino_rules.rules.Rules` object.
+
+Example:
+    >>> from pickomino_rules import new_game
+    >>> rules, state = new_game("classic", players=2)
+    >>> state.phase, state.player, len(state.grill)
+    (<Phase.ROLL: 'roll'>, 0, 16)
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+import attrs
+
+from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, RollOutcome
+
+if TYPE_CHECKING:
+    from pickomino_rules.rules import Rules
+
+__all__ = ["Claim", "GameState", "PartKey", "Phase"]
+
+T = TypeVar("T")
+
+#: Marks "leave unchanged" for fields that may legitimately be None.
+_KEEP: Any = object()
+
+
+class Phase(enum.Enum):
+    """Where the game stands.
+
+    Attributes:
+        ROLL: A chance node: the dice in hand are about to be rolled.
+        CHOOSE: A roll lies on the table: the player picks a face to set aside.
+        DECIDE: Dice were set aside: the player rolls again or stops.
+        TURN_OVER: The turn is resolved but a variant's decision is pending.
+        GAME_OVER: No face-up tile is left on the grill (C12).
+    """
+
+    ROLL = "roll"
+    CHOOSE = "choose"
+    DECIDE = "decide"
+    TURN_OVER = "turn over"
+    GAME_OVER = "game over"
+
+
+@attrs.frozen
+class Claim:
+    """A tile a stopping player may take (C8).
+
+    Attributes:
+        tile: The tile's number.
+        victim: The player whose top tile is stolen, or None for a grill tile.
+    """
+
+    tile: int
+    victim: int | None = None
+
+    @classmethod
+    def grill_tile(cls, tile: int) -> Claim:
+        """The (shared, interned) claim of grill tile ``tile``."""
+        claim = _GRILL_CLAIMS.get(tile)
+        if claim is None:
+            claim = _GRILL_CLAIMS[tile] = cls(tile)
+        return claim
+
+
+_GRILL_CLAIMS: dict[int, Claim] = {}
+
+
+# Not slotted: a frozen dict-backed attrs class builds in ~0.6 us against ~1.2 us
+# slotted (measured, 9 fields); transitions build one state per step.
+@attrs.frozen(cache_hash=True, repr=False, slots=False)
+class GameState:
+    """The whole table at one moment.
+
+    Build the first state with :func:`pickomino_rules.new_game`; later states
+    come from :func:`pickomino_rules.apply`.
+
+    Attributes:
+        grill: Face-up tiles on the grill, ascending.
+        out: Tiles turned face down (out of the game), in the order turned.
+        stacks: Each player's stack of tiles, bottom first; the last is the top.
+        player: Index of the player whose turn it is.
+        phase: What happens next (see :class:`Phase`).
+        in_hand: Dice not set aside this turn, per kind of die (the rules' order).
+        roll: The roll on the table (phase CHOOSE), otherwise None.
+        kept: Dice set aside this turn, per face (1-5, worm).
+        parts: The variant's own state, one entry per rule module that has any.
+    """
+
+    grill: tuple[int, ...]
+    out: tuple[int, ...]
+    stacks: tuple[tuple[int, ...], ...]
+    player: int
+    phase: Phase
+    in_hand: tuple[int, ...]
+    roll: RollOutcome | None = None
+    kept: tuple[int, ...] = NO_DICE_SET_ASIDE
+    parts: tuple[Any, ...] = ()
+
+    @property
+    def players(self) -> int:
+        """Number of players."""
+        return len(self.stacks)
+
+    @property
+    def total(self) -> int:
+        """Points of the dice set aside this turn (worms count 5)."""
+        kept = self.kept
+        return kept[0] + 2 * kept[1] + 3 * kept[2] + 4 * kept[3] + 5 * (kept[4] + kept[5])
+
+    @property
+    def is_chance(self) -> bool:
+        """True when the next step is a roll of the dice (a chance node)."""
+        return self.phase is Phase.ROLL
+
+    def replace(  # noqa: PLR0913 (one keyword per field, like attrs.evolve)
+        self,
+        *,
+        grill: tuple[int, ...] | None = None,
+        out: tuple[int, ...] | None = None,
+        stacks: tuple[tuple[int, ...], ...] | None = None,
+        player: int | None = None,
+        phase: Phase | None = None,
+        in_hand: tuple[int, ...] | None = None,
+        roll: RollOutcome | None | object = _KEEP,
+        kept: tuple[int, ...] | None = None,
+        parts: tuple[Any, ...] | None = None,
+    ) -> GameState:
+        """A copy with the given fields changed; a faster ``attrs.evolve``.
+
+        Example:
+            >>> from pickomino_rules import new_game
+            >>> rules, state = new_game("classic", players=3)
+            >>> state.replace(player=2).player
+            2
+        """
+        return GameState(
+            self.grill if grill is None else grill,
+            self.out if out is None else out,
+            self.stacks if stacks is None else stacks,
+            self.player if player is None else player,
+            self.phase if phase is None else phase,
+            self.in_hand if in_hand is None else in_hand,
+            self.roll if roll is _KEEP else cast("RollOutcome | None", roll),
+            self.kept if kept is None else kept,
+            self.parts if parts is None else parts,
+        )
+
+    def top(self, player: int) -> int | None:
+        """The visible top tile of ``player``'s stack, or None if it is empty."""
+        stack = self.stacks[player]
+        return stack[-1] if stack else None
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{a.name}={getattr(self, a.name)!r}" for a in attrs.fields(GameState))
+        return f"GameState({fields})"
+
+    def __str__(self) -> str:
+        lines = [
+            "grill: " + (" ".join(map(str, self.grill)) or "(empty)"),
+            "face down: " + (" ".join(map(str, self.out)) or "-"),
+        ]
+        for index, stack in enumerate(self.stacks):
+            marker = ">" if index == self.player and self.phase is not Phase.GAME_OVER else " "
+            top = stack[-1] if stack else "-"
+            lines.append(f"{marker} player {index}: top {top}, {len(stack)} tile(s)")
+        if self.phase is Phase.GAME_OVER:
+            lines.append("game over")
+        else:
+            kept = " ".join(face.symbol * n for face, n in zip(FACES, self.kept, strict=True) if n)
+            lines.append(f"set aside: {kept or '-'} (total {self.total})")
+            if self.roll is not None:
+                lines.append(f"roll: {self.roll}")
+            lines.append(f"player {self.player} to {_NEXT[self.phase]}")
+        lines.extend(str(part) for part in self.parts if part is not None)
+        return "\n".join(lines)
+
+
+_NEXT = {
+    Phase.ROLL: "roll the dice",
+    Phase.CHOOSE: "set dice aside",
+    Phase.DECIDE: "roll again or stop",
+    Phase.TURN_OVER: "finish the turn",
+}
+
+
+@attrs.frozen
+class PartKey(Generic[T]):
+    """Typed access to one rule module's part of :attr:`GameState.parts`.
+
+    A rule module that keeps state of its own declares a ``PartKey`` (see
+    :class:`~pickomino_rules.rules.RuleModule`); the composed rules give it a slot.
+
+    Attributes:
+        name: Unique name of the part.
+        kind: The part's type, used to check values read back.
+    """
+
+    name: str
+    kind: type[T]
+
+    def get(self, rules: Rules, state: GameState) -> T:
+        """This part's value in ``state``.
+
+        Raises:
+            KeyError: The rules have no module with this part.
+        """
+        return cast("T", state.parts[rules.part_index[self.name]])
+
+    def set(self, rules: Rules, state: GameState, value: T) -> GameState:
+        """A copy of ``state`` with this part replaced by ``value``."""
+        index = rules.part_index[self.name]
+        return state.replace(parts=(*state.parts[:index], value, *state.parts[index + 1 :]))

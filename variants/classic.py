@@ -1,0 +1,131 @@
+"""The classic game (rules C1-C13) and its options O1-O3.
+
+The base game's turn (C3-C13) is the core's own; this module supplies the
+components (C1, C2) and the option modules, which the extended variants reuse.
+
+Options (defaults in brackets):
+
+- ``flip_on_empty_bust`` [False] (O1): a bust with an empty stack still turns the
+  highest grill tile face down.
+- ``short_game`` [False] (O2): the returned tile is turned face down even when it
+  is the highest on the grill.
+- ``optional_steal`` [True] (O3): stealing is a choice; False makes it mandatory
+  whenever a steal is possible.
+
+Example:
+    >>> from pickomino_rules import new_game
+    >>> rules, state = new_game("classic", players=4, options={"short_game": True})
+    >>> rules.options
+    {'flip_on_empty_bust': False, 'short_game': True, 'optional_steal': True}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from pickomino_rules import Components, Option, RuleModule, Variant
+from pickomino_rules.base import turn_face_down
+from pickomino_rules.dice import WHITE
+from pickomino_rules.rules import boolean
+
+if TYPE_CHECKING:
+    from pickomino_rules import Claim, GameState, Rules
+    from pickomino_rules.rules import ClaimsFn, StateFn
+
+__all__ = [
+    "CLASSIC",
+    "CLASSIC_OPTIONS",
+    "classic_components",
+    "classic_modules",
+    "flip_on_empty_bust",
+    "mandatory_steal",
+    "short_game",
+]
+
+#: Worms on each classic tile (C1): 21-24 one, 25-28 two, 29-32 three, 33-36 four.
+CLASSIC_WORMS = tuple((tile, (tile - 21) // 4 + 1) for tile in range(21, 37))
+
+
+def _classic(_components: Components) -> Components:
+    return Components(
+        tiles=tuple(tile for tile, _ in CLASSIC_WORMS),
+        worms=CLASSIC_WORMS,
+        die_kinds=(WHITE,),
+        dice=(8,),
+        min_players=2,
+        max_players=7,
+    )
+
+
+def classic_components() -> RuleModule:
+    """C1, C2: tiles 21-36 with 1-4 worms, eight standard dice, 2 to 7 players."""
+    return RuleModule(name="classic", doc="C1-C2: 16 tiles 21-36, 8 dice, 2-7 players", configure=_classic)
+
+
+def _flip_on_empty_bust(inner: StateFn, rules: Rules, state: GameState) -> GameState:
+    empty = not state.stacks[state.player]
+    state = inner(rules, state)
+    return turn_face_down(state) if empty and state.grill else state
+
+
+def flip_on_empty_bust() -> RuleModule:
+    """O1: a bust with an empty stack still turns the highest grill tile face down."""
+    return RuleModule(name="flip_on_empty_bust", doc="O1", bust=_flip_on_empty_bust)
+
+
+def _short_game(inner: StateFn, rules: Rules, state: GameState) -> GameState:
+    stack = state.stacks[state.player]
+    turned = len(state.out)
+    state = inner(rules, state)
+    spared = stack and len(state.out) == turned and state.grill and state.grill[-1] == stack[-1]
+    return turn_face_down(state) if spared else state  # C10 spared the returned tile
+
+
+def short_game() -> RuleModule:
+    """O2: the returned tile is turned face down even when it is the highest."""
+    return RuleModule(name="short_game", doc="O2", bust=_short_game)
+
+
+def _mandatory_steal(inner: ClaimsFn, rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:
+    claims = inner(rules, state, total)
+    steals = tuple(claim for claim in claims if claim.victim is not None)
+    return steals or claims
+
+
+def mandatory_steal() -> RuleModule:
+    """O3 off: when a steal is possible the player must steal."""
+    return RuleModule(name="mandatory_steal", doc="O3 off", claims=_mandatory_steal)
+
+
+#: The classic options (O1-O3), shared by every variant built on classic.
+CLASSIC_OPTIONS = (
+    Option("flip_on_empty_bust", False, "a bust with an empty stack still turns a tile", "O1", boolean),
+    Option("short_game", False, "the returned tile is turned even when highest", "O2", boolean),
+    Option("optional_steal", True, "stealing is a choice (False: mandatory)", "O3", boolean),
+)
+
+
+def classic_modules(options: Mapping[str, object]) -> list[RuleModule]:
+    """The classic components plus the modules the options O1-O3 switch on."""
+    modules = [classic_components()]
+    if options["flip_on_empty_bust"]:
+        modules.append(flip_on_empty_bust())
+    if options["short_game"]:
+        modules.append(short_game())
+    if not options["optional_steal"]:
+        modules.append(mandatory_steal())
+    return modules
+
+
+def _build(options: Mapping[str, object]) -> Sequence[RuleModule]:
+    return classic_modules(options)
+
+
+#: The classic variant (Heckmeck am Bratwurmeck / Pickomino, Zoch 2014 rulebook).
+CLASSIC = Variant(
+    name="classic",
+    doc=__doc__ or "",
+    options=CLASSIC_OPTIONS,
+    build=_build,
+)
