@@ -14,11 +14,13 @@ import random
 import sys
 import time
 
-from pickomino_rules import Phase, apply, get_variant, legal_actions, new_game
+from pickomino_rules import Bot, Move, Phase, apply, get_variant, legal_actions, new_game
 from pickomino_rules.bots import greedy_bot, random_bot
 
 
-def random_steps(variant: str, players: int, seconds: float, seed: int = 1) -> tuple[int, int, float]:
+def random_steps(
+    variant: str, players: int, seconds: float, seed: int = 1
+) -> tuple[int, int, float]:
     """Random legal play for ``seconds``: (steps, finished games, elapsed)."""
     rules, start = new_game(variant, players=players)
     rng = random.Random(seed)
@@ -33,6 +35,7 @@ def random_steps(variant: str, players: int, seconds: float, seed: int = 1) -> t
                 games += 1
                 state = start
             actions = legal_actions(rules, state)
+            move: Move
             if state.phase is Phase.ROLL:
                 move = rules.chance_table(state.in_hand).sample(rng)
             else:
@@ -43,7 +46,9 @@ def random_steps(variant: str, players: int, seconds: float, seed: int = 1) -> t
             return steps, games, time.perf_counter() - began
 
 
-def bot_games(variant: str, players: int, bot: object, seconds: float, seed: int = 1) -> tuple[int, int, float]:
+def bot_games(
+    variant: str, players: int, bot: Bot, seconds: float, seed: int = 1
+) -> tuple[int, int, float]:
     """Whole games with one bot for everyone: (games, steps, elapsed)."""
     rules, start = new_game(variant, players=players)
     rng = random.Random(seed)
@@ -53,10 +58,11 @@ def bot_games(variant: str, players: int, bot: object, seconds: float, seed: int
         state = start
         while state.phase is not Phase.GAME_OVER:
             legal_actions(rules, state)
+            move: Move
             if state.phase is Phase.ROLL:
                 move = rules.chance_table(state.in_hand).sample(rng)
             else:
-                move = bot(rules, state, rng)  # type: ignore[operator]
+                move = bot(rules, state, rng)
             state = apply(rules, state, move)
             steps += 1
         games += 1

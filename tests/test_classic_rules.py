@@ -30,7 +30,8 @@ from pickomino_rules import (
 )
 
 
-def table(
+def table(  # noqa: PLR0913 (a table is laid out by keyword)
+    *,
     players: int = 3,
     grill: tuple[int, ...] | None = None,
     stacks: tuple[tuple[int, ...], ...] | None = None,
@@ -399,7 +400,9 @@ def test_o2_short_game_turns_the_returned_highest_tile() -> None:
 def test_o3_optional_steal_off_makes_stealing_mandatory() -> None:
     grill = (21, 22, 23, 24, 25, 26, 28)
     for optional, expected in ((True, (Roll(), Stop(), Steal(1))), (False, (Roll(), Steal(1)))):
-        rules, state = table(stacks=((), (27,), ()), grill=grill, options={"optional_steal": optional})
+        rules, state = table(
+            stacks=((), (27,), ()), grill=grill, options={"optional_steal": optional}
+        )
         state = state.replace(out=tuple(range(29, 37)))
         state = run(rules, state, ["wwwww221", "take w", "roll", "213", "take 2"])
         assert legal_actions(rules, state) == expected

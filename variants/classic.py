@@ -21,7 +21,6 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from pickomino_rules import Components, Option, RuleModule, Variant
@@ -30,6 +29,8 @@ from pickomino_rules.dice import WHITE
 from pickomino_rules.rules import boolean
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from pickomino_rules import Claim, GameState, Rules
     from pickomino_rules.rules import ClaimsFn, StateFn
 
@@ -60,7 +61,9 @@ def _classic(_components: Components) -> Components:
 
 def classic_components() -> RuleModule:
     """C1, C2: tiles 21-36 with 1-4 worms, eight standard dice, 2 to 7 players."""
-    return RuleModule(name="classic", doc="C1-C2: 16 tiles 21-36, 8 dice, 2-7 players", configure=_classic)
+    return RuleModule(
+        name="classic", doc="C1-C2: 16 tiles 21-36, 8 dice, 2-7 players", configure=_classic
+    )
 
 
 def _flip_on_empty_bust(inner: StateFn, rules: Rules, state: GameState) -> GameState:
@@ -87,7 +90,9 @@ def short_game() -> RuleModule:
     return RuleModule(name="short_game", doc="O2", bust=_short_game)
 
 
-def _mandatory_steal(inner: ClaimsFn, rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:
+def _mandatory_steal(
+    inner: ClaimsFn, rules: Rules, state: GameState, total: int
+) -> tuple[Claim, ...]:
     claims = inner(rules, state, total)
     steals = tuple(claim for claim in claims if claim.victim is not None)
     return steals or claims
@@ -100,9 +105,27 @@ def mandatory_steal() -> RuleModule:
 
 #: The classic options (O1-O3), shared by every variant built on classic.
 CLASSIC_OPTIONS = (
-    Option("flip_on_empty_bust", False, "a bust with an empty stack still turns a tile", "O1", boolean),
-    Option("short_game", False, "the returned tile is turned even when highest", "O2", boolean),
-    Option("optional_steal", True, "stealing is a choice (False: mandatory)", "O3", boolean),
+    Option(
+        name="flip_on_empty_bust",
+        default=False,
+        doc="a bust with an empty stack still turns the highest grill tile face down",
+        rule="O1",
+        convert=boolean,
+    ),
+    Option(
+        name="short_game",
+        default=False,
+        doc="the returned tile is turned face down even when it is the highest",
+        rule="O2",
+        convert=boolean,
+    ),
+    Option(
+        name="optional_steal",
+        default=True,
+        doc="stealing an exact top tile is a choice; False makes it mandatory",
+        rule="O3",
+        convert=boolean,
+    ),
 )
 
 

@@ -207,5 +207,3 @@ def show_roll(state: GameState, roll: RollOutcome) -> GameState:
         state.kept,
         state.parts,
     )
-
-

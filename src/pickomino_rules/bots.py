@@ -68,7 +68,7 @@ def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  #
         return steals[0]
     can_roll = any(isinstance(action, Roll) for action in actions)
     can_claim = any(claim.victim is None for claim in stop_claims(rules, state))
-    if can_roll and not (can_claim and (sum(state.in_hand) <= 3 or state.total >= 30)):  # noqa: PLR2004
+    if can_roll and not (can_claim and (sum(state.in_hand) <= 3 or state.total >= 30)):
         return next(action for action in actions if isinstance(action, Roll))
     stop = next((action for action in actions if isinstance(action, Stop)), None)
     return stop if stop is not None else actions[0]

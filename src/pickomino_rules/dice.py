@@ -29,7 +29,7 @@ from pickomino_rules.errors import InvalidRollError
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
 
 __all__ = [
     "NO_DICE_SET_ASIDE",
@@ -92,6 +92,10 @@ FACES: tuple[Face, ...] = tuple(Face)
 NO_DICE_SET_ASIDE: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
 
 
+def _faces(sides: Iterable[int]) -> tuple[Face, ...]:
+    return tuple(map(Face, sides))
+
+
 @attrs.frozen
 class DieKind:
     """A kind of die: a name and the faces printed on its six sides.
@@ -106,11 +110,11 @@ class DieKind:
     """
 
     name: str
-    sides: tuple[Face, ...] = attrs.field(converter=tuple)
+    sides: tuple[Face, ...] = attrs.field(converter=_faces)
 
     @sides.validator
     def _check_sides(self, _attribute: object, value: tuple[Face, ...]) -> None:
-        if len(value) != 6 or not all(isinstance(face, Face) for face in value):  # noqa: PLR2004
+        if len(value) != 6 or not all(isinstance(face, Face) for face in value):
             msg = f"a die has six sides, each a Face: {value!r}"
             raise ValueError(msg)
 
@@ -159,9 +163,7 @@ class RollOutcome:
         return tuple(zip(*self.counts, strict=True))
 
     @classmethod
-    def from_faces(
-        cls, faces: Sequence[Face], *others: tuple[str, Sequence[Face]]
-    ) -> RollOutcome:
+    def from_faces(cls, faces: Sequence[Face], *others: tuple[str, Sequence[Face]]) -> RollOutcome:
         """Build a roll of white dice showing ``faces`` (plus other kinds).
 
         Args:

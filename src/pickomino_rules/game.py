@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from pickomino_rules import base
 from pickomino_rules.actions import ROLL, STOP, Action, Roll, Steal, Stop, Take
@@ -119,7 +119,7 @@ def new_game(
     return rules, base.start_turn(rules, state, first_player)
 
 
-def legal_actions(rules: Rules, state: GameState) -> tuple[Action, ...] | tuple[RollOutcome, ...]:
+def legal_actions(rules: Rules, state: GameState) -> tuple[Move, ...]:
     """Everything that may be applied to ``state``.
 
     At a chance node these are the possible rolls (see :func:`chance_outcomes`
@@ -171,7 +171,7 @@ def _decide_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-def apply(rules: Rules, state: GameState, move: Move) -> GameState:
+def apply(rules: Rules, state: GameState, move: Move) -> GameState:  # noqa: C901 (flat hot path)
     """The state after ``move``: a player's action, or a roll at a chance node.
 
     Raises:
@@ -181,44 +181,52 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
     phase = state.phase
     if phase is Phase.ROLL:
         if type(move) is not RollOutcome or move not in rules.chance_table(state.in_hand).index:
-            _refuse(rules, state, move)
+            raise _illegal(rules, state, move)
         return _after_roll(rules, base.show_roll(state, move))
     if rules.pending_actions is not None:
         pending = rules.pending_actions(rules, state)
         if pending:
             if move not in pending:
-                _refuse(rules, state, move)
-            return _settle(rules, rules.apply_action(rules, state, move))  # type: ignore[arg-type]
-    kind = type(move)
+                raise _illegal(rules, state, move)
+            return _settle(rules, rules.apply_action(rules, state, move))
     if phase is Phase.CHOOSE:
         if move in rules.roll_actions(rules, state):
-            if kind is Take:
-                state = rules.set_aside(rules, state, move.face)  # type: ignore[union-attr]
+            if type(move) is Take:
+                state = rules.set_aside(rules, state, move.face)
                 return state if state.phase is Phase.DECIDE else _settle(rules, state)
-            return _settle(rules, rules.apply_action(rules, state, move))  # type: ignore[arg-type]
+            return _settle(rules, rules.apply_action(rules, state, move))
     elif phase is Phase.DECIDE:
-        if kind is Roll:
-            if 0 in state.kept and any(state.in_hand):
-                return GameState(
-                    state.grill,
-                    state.out,
-                    state.stacks,
-                    state.player,
-                    Phase.ROLL,
-                    state.in_hand,
-                    None,
-                    state.kept,
-                    state.parts,
-                )
-        elif kind is Stop or kind is Steal:
-            victim = move.victim if kind is Steal else None  # type: ignore[union-attr]
-            claims = stop_claims(rules, state)
-            for claim in claims:
-                if claim.victim == victim:
-                    return _finish_turn(rules, rules.take_tile(rules, state, claim))
-            if not claims and kind is Stop:
-                return _finish_turn(rules, rules.bust(rules, state))
-    _refuse(rules, state, move)
+        after = _apply_decision(rules, state, move)
+        if after is not None:
+            return after
+    raise _illegal(rules, state, move)
+
+
+def _apply_decision(rules: Rules, state: GameState, move: Move) -> GameState | None:
+    """Phase DECIDE: roll again (C6) or stop (C7, C8); None when ``move`` is illegal."""
+    kind = type(move)
+    if kind is Roll:
+        if 0 in state.kept and any(state.in_hand):
+            return GameState(
+                state.grill,
+                state.out,
+                state.stacks,
+                state.player,
+                Phase.ROLL,
+                state.in_hand,
+                None,
+                state.kept,
+                state.parts,
+            )
+    elif kind is Stop or kind is Steal:
+        victim = move.victim if type(move) is Steal else None
+        claims = stop_claims(rules, state)
+        for claim in claims:
+            if claim.victim == victim:
+                return _finish_turn(rules, rules.take_tile(rules, state, claim))
+        if not claims and kind is Stop:
+            return _finish_turn(rules, rules.bust(rules, state))
+    return None
 
 
 def _after_roll(rules: Rules, state: GameState) -> GameState:
@@ -329,9 +337,10 @@ def play(rules: Rules, state: GameState, bots: Bot | list[Bot], rng: random.Rand
         >>> is_terminal(rules, final), final.grill
         (True, ())
     """
-    for _move, state in playout(rules, state, bots, rng):  # noqa: B007
+    final = state
+    for _move, final in playout(rules, state, bots, rng):  # noqa: B007 (keeps the last)
         pass
-    return state
+    return final
 
 
 def parse_move(rules: Rules, text: str) -> Move:
@@ -346,19 +355,21 @@ def parse_move(rules: Rules, text: str) -> Move:
     return Action.parse(cleaned, rules.action_types)
 
 
-def _refuse(rules: Rules, state: GameState, move: object) -> NoReturn:
-    """Raise :class:`IllegalActionError` naming the rule and the legal moves."""
+def _illegal(rules: Rules, state: GameState, move: object) -> IllegalActionError:
+    """The :class:`IllegalActionError` naming the rule and the legal moves."""
     legal = legal_actions(rules, state)
     if state.phase is Phase.ROLL:
         listing = f"a roll of {_dice_text(rules, state.in_hand)} (see chance_outcomes)"
     else:
         listing = ", ".join(map(str, legal)) or "nothing (the game is over)"
     msg = f"{move} is not legal: {_reason(rules, state, move)}; legal: {listing}"
-    raise IllegalActionError(msg, move, legal)
+    return IllegalActionError(msg, move, legal)
 
 
 def _dice_text(rules: Rules, dice: tuple[int, ...]) -> str:
-    return " and ".join(f"{n} {kind.name}" for kind, n in zip(rules.die_kinds, dice, strict=True) if n)
+    return " and ".join(
+        f"{n} {kind.name}" for kind, n in zip(rules.die_kinds, dice, strict=True) if n
+    )
 
 
 def _reason(rules: Rules, state: GameState, move: object) -> str:  # noqa: C901, PLR0911, PLR0912

@@ -31,7 +31,13 @@ if TYPE_CHECKING:
 
     from pickomino_rules.rules import Rules
 
-__all__ = ["ENTRY_POINT_GROUP", "available_variants", "get_rules", "get_variant", "register_variant"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "available_variants",
+    "get_rules",
+    "get_variant",
+    "register_variant",
+]
 
 #: The entry-point group that variants are registered under.
 ENTRY_POINT_GROUP = "pickomino_rules.variants"

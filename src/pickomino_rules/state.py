@@ -130,7 +130,7 @@ class GameState:
         player: int | None = None,
         phase: Phase | None = None,
         in_hand: tuple[int, ...] | None = None,
-        roll: RollOutcome | None | object = _KEEP,
+        roll: RollOutcome | object | None = _KEEP,
         kept: tuple[int, ...] | None = None,
         parts: tuple[Any, ...] | None = None,
     ) -> GameState:
