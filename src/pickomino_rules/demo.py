@@ -17,7 +17,6 @@ import random
 from typing import TYPE_CHECKING
 
 from pickomino_rules.bots import greedy_bot, random_bot
-from pickomino_rules.dice import RollOutcome
 from pickomino_rules.game import apply, new_game
 from pickomino_rules.result import result
 from pickomino_rules.state import Phase
@@ -25,7 +24,7 @@ from pickomino_rules.state import Phase
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from pickomino_rules.game import Bot
+    from pickomino_rules.game import Bot, Move
     from pickomino_rules.state import GameState
 
 __all__ = ["BOTS", "main", "narrate"]
@@ -74,12 +73,12 @@ def narrate(
     while state.phase is not Phase.GAME_OVER:
         player = state.player
         if state.phase is Phase.ROLL:
-            move: RollOutcome | object = rules.chance_table(state.in_hand).sample(rng)
+            move: Move = rules.chance_table(state.in_hand).sample(rng)
             story.append(f"[{move}]")
         else:
             move = chosen[player](rules, state, rng)
             story.append(str(move))
-        state = apply(rules, state, move)  # type: ignore[arg-type]
+        state = apply(rules, state, move)
         if state.player != player or state.phase is Phase.GAME_OVER:
             ending = _outcome(start, state, player)
             lines.append(f"turn {turn:3}  player {player}: {' '.join(story)} -> {ending}")
