@@ -12,7 +12,6 @@ run millions of times and evolve re-runs the field machinery (see DESIGN.md).
 from __future__ import annotations
 
 from bisect import insort
-from operator import sub
 from typing import TYPE_CHECKING, NoReturn
 
 from pickomino_rules.actions import TAKE, Action
@@ -90,7 +89,7 @@ def set_aside(rules: Rules, state: GameState, face: Face) -> GameState:  # noqa:
         state.stacks,
         state.player,
         Phase.DECIDE,
-        tuple(map(sub, state.in_hand, roll.by_face[index])),
+        roll.remaining[index],
         None,
         (*kept[:index], roll.faces[index], *kept[index + 1 :]),
         state.parts,

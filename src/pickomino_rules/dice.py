@@ -154,6 +154,9 @@ class RollOutcome:
     #: For each face, how many dice of each kind show it (derived, for the hot path).
     by_face: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
 
+    #: For each face, the dice of each kind left after setting that face aside.
+    remaining: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+
     @faces.default
     def _sum_faces(self) -> tuple[int, ...]:
         return tuple(sum(column) for column in zip(*self.counts, strict=True))
@@ -161,6 +164,14 @@ class RollOutcome:
     @by_face.default
     def _by_face(self) -> tuple[tuple[int, ...], ...]:
         return tuple(zip(*self.counts, strict=True))
+
+    @remaining.default
+    def _remaining(self) -> tuple[tuple[int, ...], ...]:
+        dice = [sum(group) for group in self.counts]
+        return tuple(
+            tuple(n - shown for n, shown in zip(dice, column, strict=True))
+            for column in self.by_face
+        )
 
     @classmethod
     def from_faces(cls, faces: Sequence[Face], *others: tuple[str, Sequence[Face]]) -> RollOutcome:
