@@ -7,6 +7,7 @@ a few option sets; a new variant gets these checks for free.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import random
 from fractions import Fraction
@@ -55,6 +56,7 @@ ALL_RULES = [rules for name in VARIANTS for rules in variant_rules(name)]
 RULES_IDS = [f"{r.name}-" + "-".join(f"{k}={v}" for k, v in r.options.items()) for r in ALL_RULES]
 
 
+@functools.cache
 def random_game(rules: Rules, players: int, seed: int) -> list[tuple[GameState, object]]:
     """A whole random game as (state, move) pairs, the final state last with None."""
     rng = random.Random(seed)
@@ -152,9 +154,10 @@ def test_sampled_rolls_follow_the_exact_distribution(name: str) -> None:
 @pytest.mark.parametrize("name", VARIANTS)
 def test_text_forms_round_trip(name: str) -> None:
     rules = get_variant(name).rules()
+    namespace = vars(__import__("pickomino_rules")) | {k.__name__: k for k in rules.action_types}
     for _, move in random_game(rules, 2, 3)[:-1]:
         assert parse_move(rules, str(move)) == move
-        assert eval(repr(move), vars(__import__("pickomino_rules"))) == move  # noqa: S307
+        assert eval(repr(move), namespace) == move  # noqa: S307 (reprs are pasteable)
 
 
 CANDIDATES: list[object] = [

@@ -61,7 +61,8 @@ class PlayGames(RuleBasedStateMachine):
             tuple(t for t, p in zip(self.game_rules.tiles, places, strict=True) if p == q)
             for q in range(players)
         )
-        self.state = state.replace(grill=grill, out=out, stacks=stacks)
+        dealt = state.replace(grill=grill, out=out, stacks=stacks, parts=(None,) * len(state.parts))
+        self.state = self.game_rules.setup(self.game_rules, dealt)  # variants set up their parts
 
     @precondition(lambda self: self.state is not None and self.state.phase is not Phase.GAME_OVER)
     @rule(data=st.data())

@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -56,6 +57,9 @@ Move: TypeAlias = Action | RollOutcome
 Bot: TypeAlias = Callable[[Rules, GameState, random.Random], Action]
 
 _STEALS: dict[int, Steal] = {}
+
+#: What a roll's text looks like: faces, then ``kind:faces`` groups.
+_ROLL_TEXT = re.compile(r"^([1-5wW]+|[A-Za-z_]+:[1-5wW]*)( +[A-Za-z_]+:[1-5wW]*)*$")
 
 
 def new_game(
@@ -350,9 +354,10 @@ def parse_move(rules: Rules, text: str) -> Move:
         ValueError: The text is neither (an :class:`InvalidRollError` for a bad roll).
     """
     cleaned = text.strip()
-    if cleaned[:1].isdigit() or cleaned[:1].lower() == "w" or ":" in cleaned.split(" ")[0]:
-        return RollOutcome.parse(cleaned, tuple(kind.name for kind in rules.die_kinds))
-    return Action.parse(cleaned, rules.action_types)
+    keyword = cleaned.partition(" ")[0].lower()
+    if any(kind.keyword == keyword for kind in rules.action_types) or not _ROLL_TEXT.match(cleaned):
+        return Action.parse(cleaned, rules.action_types)
+    return RollOutcome.parse(cleaned, tuple(kind.name for kind in rules.die_kinds))
 
 
 def _illegal(rules: Rules, state: GameState, move: object) -> IllegalActionError:

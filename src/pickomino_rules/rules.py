@@ -85,7 +85,7 @@ class Components:
     max_players: int = 7
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, eq=False)
 class RuleModule:
     """A named bundle of rule hooks; every hook is optional.
 
@@ -93,12 +93,22 @@ class RuleModule:
     modules composed before this one. Call it to keep that behaviour, change its
     arguments or its result, or skip it to replace it.
 
+    Modules can also offer hook points of their own to other modules
+    (``provides``): a named default function that later modules wrap, with
+    ``inner`` first, through ``extends``; read the composed one with
+    :meth:`Rules.extension`. Wrappers of points that no composed module provides
+    are unused (the hen guards grilled worms only where there are any). A module
+    that needs another names it in ``requires``.
+
     Attributes:
         name: Short name, unique within a composition.
         doc: One line on what the module changes, with its rule IDs.
+        requires: Names of modules that must be composed too.
         configure: Change the components (tiles, dice, players).
         part: Key of the module's own state part, if it keeps any.
         action_types: Action classes the module adds (for parsing).
+        provides: Extension points this module defines, with their defaults.
+        extends: Wrappers (``inner`` first) of other modules' extension points.
         setup: Finish the first state (e.g. put the module's part in).
         turn_dice: Dice rolled at a turn's start, per kind.
         roll_actions: Legal actions right after a roll (core: each face that may be taken).
@@ -116,9 +126,12 @@ class RuleModule:
 
     name: str
     doc: str = ""
+    requires: tuple[str, ...] = ()
     configure: Callable[[Components], Components] | None = None
     part: PartKey[Any] | None = None
     action_types: tuple[type[Action], ...] = ()
+    provides: Mapping[str, Callable[..., Any]] = attrs.field(factory=dict)
+    extends: Mapping[str, Callable[..., Any]] = attrs.field(factory=dict)
     setup: StateHook | None = None
     turn_dice: DiceHook | None = None
     roll_actions: ActionsHook | None = None
@@ -165,6 +178,7 @@ class Rules:
         components: Tiles, dice and player limits.
         part_index: Slot in :attr:`GameState.parts` of each module's part, by name.
         action_types: Every action class these rules can parse.
+        extensions: The modules' own extension points, composed, by name.
     """
 
     name: str
@@ -173,6 +187,7 @@ class Rules:
     components: Components
     part_index: Mapping[str, int]
     action_types: tuple[type[Action], ...]
+    extensions: Mapping[str, Callable[..., Any]]
     setup: StateFn
     turn_dice: DiceFn
     roll_actions: ActionsFn
@@ -215,6 +230,18 @@ class Rules:
             table = self._tables[dice] = chance_table(self.components.die_kinds, dice)
         return table
 
+    def extension(self, name: str) -> Callable[..., Any]:
+        """The composed extension point ``name`` (see :class:`RuleModule`).
+
+        Raises:
+            KeyError: No composed module provides it.
+        """
+        try:
+            return self.extensions[name]
+        except KeyError:
+            msg = f"no module of {self.name!r} provides the extension point {name!r}"
+            raise KeyError(msg) from None
+
     def has_module(self, name: str) -> bool:
         """True when a module called ``name`` is part of these rules."""
         return any(module.name == name for module in self.modules)
@@ -253,7 +280,8 @@ def compose(
         options: Option values to record on the rules (informational).
 
     Raises:
-        InvalidSetupError: Two modules share a name, or the components are unusable.
+        InvalidSetupError: Two modules share a name, a required module is missing,
+            or the components are unusable.
 
     Example:
         >>> from pickomino_rules.variants.classic import classic_components
@@ -261,10 +289,7 @@ def compose(
         >>> rules
         <Rules 'mine'>
     """
-    names = [module.name for module in modules]
-    if len(set(names)) != len(names):
-        msg = f"rule modules need distinct names, got {names}"
-        raise InvalidSetupError(msg)
+    _check_modules(modules)
     components = Components()
     for module in modules:
         if module.configure is not None:
@@ -275,6 +300,32 @@ def compose(
     action_types = list(CORE_ACTIONS)
     for module in modules:
         action_types.extend(kind for kind in module.action_types if kind not in action_types)
+    return Rules(
+        name=name,
+        options=dict(options or {}),
+        modules=tuple(modules),
+        components=components,
+        part_index=part_index,
+        action_types=tuple(action_types),
+        extensions=_compose_extensions(modules),
+        **_compose_hooks(modules),
+    )
+
+
+def _check_modules(modules: Sequence[RuleModule]) -> None:
+    names = [module.name for module in modules]
+    if len(set(names)) != len(names):
+        msg = f"rule modules need distinct names, got {names}"
+        raise InvalidSetupError(msg)
+    for module in modules:
+        missing = [need for need in module.requires if need not in names]
+        if missing:
+            msg = f"rule module {module.name!r} requires {', '.join(map(repr, missing))}"
+            raise InvalidSetupError(msg)
+
+
+def _compose_hooks(modules: Sequence[RuleModule]) -> dict[str, Any]:
+    """Each core hook wrapped by the modules' hooks, innermost first."""
     hooks: dict[str, Any] = {}
     for hook in HOOKS:
         function: Any = getattr(base, hook)
@@ -285,15 +336,23 @@ def compose(
         hooks[hook] = function
     if all(module.pending_actions is None for module in modules):
         hooks["pending_actions"] = None  # lets the hot path skip the call
-    return Rules(
-        name=name,
-        options=dict(options or {}),
-        modules=tuple(modules),
-        components=components,
-        part_index=part_index,
-        action_types=tuple(action_types),
-        **hooks,
-    )
+    return hooks
+
+
+def _compose_extensions(modules: Sequence[RuleModule]) -> dict[str, Callable[..., Any]]:
+    """The modules' own extension points, each wrapped by the modules extending it."""
+    extensions: dict[str, Callable[..., Any]] = {}
+    for module in modules:
+        for point, default in module.provides.items():
+            if point in extensions:
+                msg = f"two modules provide the extension point {point!r}"
+                raise InvalidSetupError(msg)
+            extensions[point] = default
+    for module in modules:
+        for point, wrapper in module.extends.items():
+            if point in extensions:  # a point no module provides is simply unused
+                extensions[point] = partial(wrapper, extensions[point])
+    return extensions
 
 
 @attrs.frozen

@@ -1,0 +1,145 @@
+"""The extended game (Heckmeck Deluxe, rules E1-E14) and the Extrawurm expansion.
+
+``extended`` is the base game plus tiles 11 and 13, seven grilled-worm tokens and
+all six specialists; ``extrawurm`` (the 2015 expansion) is the same without the
+apple. Both are compositions of small modules, so other combinations are one
+:func:`~pickomino_rules.compose` call away.
+
+Options (defaults in brackets), besides the classic O1-O3:
+
+- ``exclusive_low_tiles`` [True] (O4): nobody may hold 11 and 13 at once (E3).
+- ``low_tile_worms`` [(1, 1)] (O5): worms on 11 and on 13; one number sets both.
+- ``golden_die_faces`` [``"111www"``] (O6): the golden die's six sides (E8).
+
+Example:
+    >>> from pickomino_rules import new_game
+    >>> rules, state = new_game("extended", players=3)
+    >>> len(rules.tiles), [kind.name for kind in rules.die_kinds]
+    (18, ['white', 'golden'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from pickomino_rules.variants.classic import CLASSIC_OPTIONS, classic_modules
+from pickomino_rules.variants.grilled_worms import grilled_worms
+from pickomino_rules.variants.low_tiles import low_tiles
+from pickomino_rules.variants.specialists import (
+    apple,
+    can,
+    crow,
+    golden_die,
+    hen,
+    specialists,
+    weasel,
+)
+
+from pickomino_rules import Face, Option, RuleModule, Variant
+from pickomino_rules.rules import boolean
+
+__all__ = ["EXTENDED", "EXTENDED_OPTIONS", "EXTRAWURM", "extended_modules"]
+
+
+def _worms_pair(value: object) -> tuple[int, int]:
+    if isinstance(value, bool):
+        msg = f"expected worms as a number or a pair, got {value!r}"
+        raise TypeError(msg)
+    if isinstance(value, int):
+        pair: tuple[object, ...] = (value, value)
+    elif isinstance(value, (tuple, list)):
+        pair = tuple(value)
+    else:
+        msg = f"expected worms as a number or a pair, got {value!r}"
+        raise TypeError(msg)
+    if len(pair) != 2 or not all(isinstance(n, int) and not isinstance(n, bool) for n in pair):
+        msg = f"expected worms for 11 and 13 as two whole numbers, got {value!r}"
+        raise ValueError(msg)
+    low, high = pair
+    assert isinstance(low, int)  # noqa: S101 (checked above)
+    assert isinstance(high, int)  # noqa: S101
+    if min(low, high) < 0:
+        msg = f"worms cannot be negative, got {value!r}"
+        raise ValueError(msg)
+    return low, high
+
+
+def _six_faces(value: object) -> tuple[Face, ...]:
+    if isinstance(value, str):
+        faces = tuple(Face.parse(symbol) for symbol in value)
+    elif isinstance(value, Iterable):
+        faces = tuple(Face(n) for n in value)
+    else:
+        msg = f"expected six faces like '111www', got {value!r}"
+        raise TypeError(msg)
+    if len(faces) != 6:
+        msg = f"a die has six sides, got {len(faces)} in {value!r}"
+        raise ValueError(msg)
+    return faces
+
+
+#: Options of the extended variants: the classic O1-O3 plus O4-O6.
+EXTENDED_OPTIONS = (
+    *CLASSIC_OPTIONS,
+    Option(
+        name="exclusive_low_tiles",
+        default=True,
+        doc="nobody may hold 11 and 13 at the same time (E3)",
+        rule="O4",
+        convert=boolean,
+    ),
+    Option(
+        name="low_tile_worms",
+        default=(1, 1),
+        doc="worms on tiles 11 and 13 (one number sets both)",
+        rule="O5",
+        convert=_worms_pair,
+    ),
+    Option(
+        name="golden_die_faces",
+        default="111www",
+        doc="the golden die's six sides, e.g. '111www' (E8)",
+        rule="O6",
+        convert=_six_faces,
+    ),
+)
+
+
+def extended_modules(options: Mapping[str, object], *, with_apple: bool = True) -> list[RuleModule]:
+    """The modules of the extended game for ``options`` (resolved, all present)."""
+    worms = options["low_tile_worms"]
+    faces = options["golden_die_faces"]
+    assert isinstance(worms, tuple)  # noqa: S101 (converted by the option)
+    assert isinstance(faces, tuple)  # noqa: S101
+    return [
+        *classic_modules(options),
+        low_tiles(worms=worms, exclusive=bool(options["exclusive_low_tiles"])),
+        grilled_worms(),
+        can(),
+        hen(),
+        crow(),
+        weasel(),
+        golden_die(faces),
+        *([apple()] if with_apple else []),
+        specialists(),
+    ]
+
+
+def _extended(options: Mapping[str, object]) -> Sequence[RuleModule]:
+    return extended_modules(options)
+
+
+def _extrawurm(options: Mapping[str, object]) -> Sequence[RuleModule]:
+    return extended_modules(options, with_apple=False)
+
+
+#: Heckmeck Deluxe: 18 tiles, grilled worms and all six specialists (E1-E14).
+EXTENDED = Variant(name="extended", doc=__doc__ or "", options=EXTENDED_OPTIONS, build=_extended)
+
+#: The Extrawurm expansion (2015): the extended game without the apple.
+EXTRAWURM = Variant(
+    name="extrawurm",
+    doc="The Extrawurm expansion (2015): the extended game (E1-E14) without the apple (E7).",
+    options=EXTENDED_OPTIONS,
+    build=_extrawurm,
+)

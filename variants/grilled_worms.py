@@ -1,0 +1,166 @@
+"""Grilled-worm tokens (rule E4): a bonus worm for setting aside two or more 1s.
+
+A player who sets aside two or more dice showing 1 in one setting-aside takes a
+token from the supply at once. With the supply empty he takes one from an
+opponent who has one: his choice (a pending :class:`RobGrilledWorm` decision)
+when several have one, automatically when only one has. Tokens are kept even if
+the turn busts. Each token is worth one worm at the end (E14).
+
+Other modules may protect players from being robbed by extending the point
+``grilled_worm_victims`` (the hen does, E11), and may award tokens with
+:func:`award` (the crow does, E12).
+
+Example:
+    >>> from pickomino_rules import new_game
+    >>> rules, state = new_game("extended", players=2)
+    >>> GRILLED_WORMS.get(rules, state)
+    GrilledWorms(supply=7, held=(0, 0), chooser=None, victims=())
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import attrs
+
+from pickomino_rules import Action, Face, PartKey, RuleModule
+
+if TYPE_CHECKING:
+    from pickomino_rules import GameState, Rules
+    from pickomino_rules.rules import ActionsFn, ApplyFn, ScoresFn, SetAsideFn, StateFn
+
+__all__ = ["GRILLED_WORMS", "GrilledWorms", "RobGrilledWorm", "award", "grilled_worms"]
+
+#: Tokens in the game (E1).
+TOKENS = 7
+
+
+@attrs.frozen
+class GrilledWorms:
+    """The grilled-worm tokens: supply, holdings and a pending choice of victim.
+
+    Attributes:
+        supply: Tokens in the common supply.
+        held: Tokens each player holds.
+        chooser: The player choosing whom to rob, while that choice is pending.
+        victims: The players he may rob.
+    """
+
+    supply: int
+    held: tuple[int, ...]
+    chooser: int | None = None
+    victims: tuple[int, ...] = ()
+
+    def check(self, rules: Rules, state: GameState) -> None:  # noqa: ARG002
+        """Invariant: every token is in the supply or with exactly one player."""
+        if self.supply < 0 or min(self.held) < 0 or self.supply + sum(self.held) != TOKENS:
+            msg = f"grilled worms not conserved: {self}"
+            raise AssertionError(msg)
+
+    def __str__(self) -> str:
+        holders = ", ".join(f"player {p}: {n}" for p, n in enumerate(self.held) if n)
+        line = f"grilled worms: supply {self.supply}" + (f"; {holders}" if holders else "")
+        if self.chooser is not None:
+            line += f"; player {self.chooser} chooses whom to rob"
+        return line
+
+
+#: Where the tokens live in the state.
+GRILLED_WORMS = PartKey("grilled_worms", GrilledWorms)
+
+
+@attrs.frozen
+class RobGrilledWorm(Action):
+    """Take a grilled worm from player ``victim`` (E4, supply empty).
+
+    Attributes:
+        victim: The player robbed.
+    """
+
+    keyword: ClassVar[str] = "rob"
+    victim: int
+
+    def argument_text(self) -> str:  # noqa: D102
+        return str(self.victim)
+
+    @classmethod
+    def from_argument(cls, argument: str) -> RobGrilledWorm:  # noqa: D102
+        try:
+            return cls(int(argument))
+        except ValueError:
+            msg = f"'rob' takes a player number, got {argument!r}"
+            raise ValueError(msg) from None
+
+
+def _move_token(tokens: GrilledWorms, giver: int | None, taker: int) -> GrilledWorms:
+    held = list(tokens.held)
+    held[taker] += 1
+    supply = tokens.supply
+    if giver is None:
+        supply -= 1
+    else:
+        held[giver] -= 1
+    return GrilledWorms(supply, tuple(held))
+
+
+def _victims(rules: Rules, state: GameState, taker: int) -> tuple[int, ...]:
+    """Default of ``grilled_worm_victims``: opponents holding a token."""
+    held = GRILLED_WORMS.get(rules, state).held
+    return tuple(p for p, n in enumerate(held) if n and p != taker)
+
+
+def award(rules: Rules, state: GameState, taker: int) -> GameState:
+    """Give ``taker`` one grilled worm: from the supply, else from an opponent (E4)."""
+    tokens = GRILLED_WORMS.get(rules, state)
+    if tokens.supply:
+        return GRILLED_WORMS.set(rules, state, _move_token(tokens, None, taker))
+    victims = rules.extension("grilled_worm_victims")(rules, state, taker)
+    if not victims:
+        return state
+    if len(victims) == 1:
+        return GRILLED_WORMS.set(rules, state, _move_token(tokens, victims[0], taker))
+    return GRILLED_WORMS.set(rules, state, attrs.evolve(tokens, chooser=taker, victims=victims))
+
+
+def grilled_worms() -> RuleModule:
+    """E4: a grilled worm for two or more 1s set aside at once; one worm each at the end."""
+
+    def setup(inner: StateFn, rules: Rules, state: GameState) -> GameState:
+        state = inner(rules, state)
+        return GRILLED_WORMS.set(rules, state, GrilledWorms(TOKENS, (0,) * state.players))
+
+    def set_aside(inner: SetAsideFn, rules: Rules, state: GameState, face: Face) -> GameState:
+        assert state.roll is not None  # noqa: S101 (set_aside runs on a roll)
+        ones = state.roll.total_of(Face.ONE) if face is Face.ONE else 0
+        state = inner(rules, state, face)
+        return award(rules, state, state.player) if ones >= 2 else state
+
+    def pending_actions(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[Action, ...]:
+        tokens = GRILLED_WORMS.get(rules, state)
+        if tokens.chooser is not None:
+            return tuple(RobGrilledWorm(p) for p in tokens.victims)
+        return inner(rules, state)
+
+    def apply_action(inner: ApplyFn, rules: Rules, state: GameState, action: Action) -> GameState:
+        tokens = GRILLED_WORMS.get(rules, state)
+        if isinstance(action, RobGrilledWorm) and tokens.chooser is not None:
+            moved = _move_token(tokens, action.victim, tokens.chooser)
+            return GRILLED_WORMS.set(rules, state, moved)
+        return inner(rules, state, action)
+
+    def scores(inner: ScoresFn, rules: Rules, state: GameState) -> tuple[int, ...]:
+        held = GRILLED_WORMS.get(rules, state).held
+        return tuple(w + n for w, n in zip(inner(rules, state), held, strict=True))
+
+    return RuleModule(
+        name="grilled_worms",
+        doc="E4: grilled-worm tokens for two or more 1s; one worm each at the end",
+        part=GRILLED_WORMS,
+        action_types=(RobGrilledWorm,),
+        provides={"grilled_worm_victims": _victims},
+        setup=setup,
+        set_aside=set_aside,
+        pending_actions=pending_actions,
+        apply_action=apply_action,
+        scores=scores,
+    )

@@ -1,0 +1,64 @@
+"""Tiles 11 and 13 of the extended game (rules E1, E3; options O4, O5).
+
+The low tiles are taken only with an exact total: they are never the "highest
+tile below" of C8 and can never be stolen. With ``exclusive`` (O4, default on) no
+player may hold 11 and 13 at the same time: a claim that would break it is not
+legal.
+
+Example:
+    >>> from pickomino_rules import compose
+    >>> from pickomino_rules.variants.classic import classic_components
+    >>> rules = compose(classic_components(), low_tiles(worms=(1, 1)))
+    >>> rules.tiles[:3], rules.worms_of(13)
+    ((11, 13, 21), 1)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from pickomino_rules import Components, RuleModule
+
+if TYPE_CHECKING:
+    from pickomino_rules import Claim, GameState, Rules
+    from pickomino_rules.rules import ClaimsFn
+
+__all__ = ["LOW_TILES", "low_tiles"]
+
+#: The two low tiles (E1).
+LOW_TILES = (11, 13)
+
+
+def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> RuleModule:
+    """Add tiles 11 and 13 with ``worms`` worms each (E1, O5), taken only exactly (E3).
+
+    Args:
+        worms: Worms on 11 and on 13 (O5).
+        exclusive: Forbid holding 11 and 13 at once (O4).
+    """
+
+    def configure(components: Components) -> Components:
+        tiles = tuple(sorted({*components.tiles, *LOW_TILES}))
+        pairs = dict(components.worms) | dict(zip(LOW_TILES, worms, strict=True))
+        return attrs.evolve(components, tiles=tiles, worms=tuple(sorted(pairs.items())))
+
+    def claims(inner: ClaimsFn, rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:
+        allowed = []
+        held = set(state.stacks[state.player])
+        for claim in inner(rules, state, total):
+            if claim.tile in LOW_TILES:
+                if claim.victim is not None or claim.tile != total:
+                    continue  # E3: exact only, never stolen
+                if exclusive and held & set(LOW_TILES):
+                    continue  # E3 / O4: not both 11 and 13
+            allowed.append(claim)
+        return tuple(allowed)
+
+    return RuleModule(
+        name="low_tiles",
+        doc="E1, E3: tiles 11 and 13, exact totals only, never stolen (O4, O5)",
+        configure=configure,
+        claims=claims,
+    )

@@ -1,0 +1,51 @@
+"""The six specialists of the extended game (rules E2, E5-E13), one module each.
+
+:func:`specialists` is the shared module: where each specialist is, who owns it,
+gaining (E5), returning (E6) and moving (E13) them. Each specialist module
+declares its specialist through the extension point ``specialists`` and adds its
+own effect; compose them *before* :func:`specialists`, which wraps them.
+
+Example:
+    >>> from pickomino_rules import new_game
+    >>> rules, state = new_game("extended", players=2)
+    >>> print(SPECIALISTS.get(rules, state))
+    specialists: can on 11, hen on 21, crow on 23, weasel on 25, golden die on 27, apple on 29
+"""
+
+from pickomino_rules.variants.specialists.apple import apple
+from pickomino_rules.variants.specialists.can import can
+from pickomino_rules.variants.specialists.crow import crow
+from pickomino_rules.variants.specialists.golden_die import golden_die
+from pickomino_rules.variants.specialists.hen import hen
+from pickomino_rules.variants.specialists.placement import (
+    SPECIALISTS,
+    KeepSpecialist,
+    Place,
+    Specialist,
+    Specialists,
+    declare,
+    owner,
+    place_on_grill,
+    specialists,
+)
+from pickomino_rules.variants.specialists.weasel import SkipWeasel, UseWeasel, weasel
+
+__all__ = [
+    "SPECIALISTS",
+    "KeepSpecialist",
+    "Place",
+    "SkipWeasel",
+    "Specialist",
+    "Specialists",
+    "UseWeasel",
+    "apple",
+    "can",
+    "crow",
+    "declare",
+    "golden_die",
+    "hen",
+    "owner",
+    "place_on_grill",
+    "specialists",
+    "weasel",
+]

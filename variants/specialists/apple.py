@@ -1,0 +1,37 @@
+"""The apple (rule E7): three extra worms for its owner at the end. Starts on 29 (E2)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
+
+from pickomino_rules import RuleModule
+
+if TYPE_CHECKING:
+    from pickomino_rules import GameState, Rules
+    from pickomino_rules.rules import ScoresFn
+
+__all__ = ["APPLE_WORMS", "apple"]
+
+#: Worms the apple is worth (E7).
+APPLE_WORMS = 3
+
+
+def _scores(inner: ScoresFn, rules: Rules, state: GameState) -> tuple[int, ...]:
+    worms = inner(rules, state)
+    holder = owner(rules, state, "apple")
+    if holder is None:
+        return worms
+    return tuple(w + APPLE_WORMS * (p == holder) for p, w in enumerate(worms))
+
+
+def apple() -> RuleModule:
+    """E7: the apple's owner gets 3 extra worms at the end."""
+    return RuleModule(
+        name="apple",
+        doc="E7: the apple is worth 3 worms to its owner",
+        requires=("specialists",),
+        extends=declare(Specialist("apple", start=29)),
+        scores=_scores,
+    )

@@ -1,0 +1,42 @@
+"""The worm in a can (rule E9): a stand-in worm for a stop without one.
+
+When its owner stops with no worm among the set-aside dice, the can counts as the
+required worm and adds 5 points. It is never used when a worm die was set aside,
+and it is not used up. It starts on tile 11 (E2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
+
+from pickomino_rules import Face, RuleModule
+
+if TYPE_CHECKING:
+    from pickomino_rules import GameState, Rules
+    from pickomino_rules.rules import TotalFn
+
+__all__ = ["can"]
+
+
+def _stop_total(inner: TotalFn, rules: Rules, state: GameState) -> int | None:
+    total = inner(rules, state)
+    if (
+        total is None
+        and not state.kept[Face.WORM - 1]
+        and owner(rules, state, "can") == state.player
+    ):
+        return state.total + Face.WORM.points
+    return total
+
+
+def can() -> RuleModule:
+    """E9: the worm in a can stands in for a missing worm, adding 5 points."""
+    return RuleModule(
+        name="can",
+        doc="E9: the worm in a can counts as a worm (5 points) when none was set aside",
+        requires=("specialists",),
+        extends=declare(Specialist("can", start=11)),
+        stop_total=_stop_total,
+    )

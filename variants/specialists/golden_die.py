@@ -1,0 +1,57 @@
+"""The golden die (rule E8, option O6): a ninth die for its owner.
+
+Its owner rolls it with the white dice at the start of each of his turns. It is
+one more die of the roll: set aside with the white dice of the face chosen, it
+counts that face's points; the forced stop of C6 comes when all 9 dice are set
+aside. Its faces are 1, 1, 1, worm, worm, worm by default (O6). It starts on 27.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
+
+from pickomino_rules import Components, DieKind, Face, RuleModule
+
+if TYPE_CHECKING:
+    from pickomino_rules import GameState, Rules
+    from pickomino_rules.rules import DiceFn
+
+__all__ = ["GOLDEN_FACES", "golden_die"]
+
+#: The golden die's sides by default (O6).
+GOLDEN_FACES = (Face.ONE,) * 3 + (Face.WORM,) * 3
+
+
+def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:
+    """E8: the golden die's owner rolls it as a ninth die.
+
+    Args:
+        faces: The six sides of the golden die (O6).
+    """
+    kind = DieKind("golden", faces)
+
+    def configure(components: Components) -> Components:
+        return attrs.evolve(
+            components,
+            die_kinds=(*components.die_kinds, kind),
+            dice=(*components.dice, 0),
+        )
+
+    def turn_dice(inner: DiceFn, rules: Rules, state: GameState) -> tuple[int, ...]:
+        dice = inner(rules, state)
+        if owner(rules, state, "golden_die") != state.player:
+            return dice
+        index = rules.die_kinds.index(kind)
+        return (*dice[:index], dice[index] + 1, *dice[index + 1 :])
+
+    return RuleModule(
+        name="golden_die",
+        doc="E8: the golden die's owner rolls it as a ninth die (O6: its faces)",
+        requires=("specialists",),
+        extends=declare(Specialist("golden_die", start=27)),
+        configure=configure,
+        turn_dice=turn_dice,
+    )

@@ -1,0 +1,98 @@
+"""The weasel (rule E10): re-roll a whole roll once per turn.
+
+Right after a roll and before setting dice aside, its owner may re-roll all the
+dice of that roll, once per turn (:class:`UseWeasel`). A roll that would bust
+offers the weasel before the bust happens; declining it (:class:`SkipWeasel`)
+accepts the bust. The weasel is ready again next turn. It starts on 25 (E2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import attrs
+from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
+
+from pickomino_rules import Action, PartKey, Phase, RuleModule
+
+if TYPE_CHECKING:
+    from pickomino_rules import GameState, Rules
+    from pickomino_rules.rules import ActionsFn, ApplyFn, StateFn
+
+__all__ = ["WEASEL", "SkipWeasel", "UseWeasel", "WeaselState", "weasel"]
+
+
+@attrs.frozen
+class WeaselState:
+    """Whether the weasel was used (or declined) this turn.
+
+    Attributes:
+        used: True once its owner used or declined it this turn.
+    """
+
+    used: bool = False
+
+    def __str__(self) -> str:
+        return "weasel: used this turn" if self.used else "weasel: ready"
+
+
+#: The weasel's part of the state.
+WEASEL = PartKey("weasel", WeaselState)
+
+
+@attrs.frozen
+class UseWeasel(Action):
+    """Re-roll every die of the roll just made (E10)."""
+
+    keyword: ClassVar[str] = "weasel"
+
+
+@attrs.frozen
+class SkipWeasel(Action):
+    """Decline the weasel on a roll that busts, accepting the bust (E10)."""
+
+    keyword: ClassVar[str] = "accept"
+
+
+USE = UseWeasel()
+SKIP = SkipWeasel()
+
+
+def weasel() -> RuleModule:
+    """E10: once per turn its owner may re-roll a whole roll, even a busting one."""
+
+    def setup(inner: StateFn, rules: Rules, state: GameState) -> GameState:
+        return WEASEL.set(rules, inner(rules, state), WeaselState())
+
+    def roll_actions(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[Action, ...]:
+        takes = inner(rules, state)
+        if WEASEL.get(rules, state).used or owner(rules, state, "weasel") != state.player:
+            return takes
+        return (*takes, USE) if takes else (USE, SKIP)
+
+    def apply_action(inner: ApplyFn, rules: Rules, state: GameState, action: Action) -> GameState:
+        if action == USE:
+            state = WEASEL.set(rules, state, WeaselState(used=True))
+            return state.replace(phase=Phase.ROLL, roll=None)
+        if action == SKIP:
+            return WEASEL.set(rules, state, WeaselState(used=True))  # the roll now busts
+        return inner(rules, state, action)
+
+    def end_turn(inner: StateFn, rules: Rules, state: GameState) -> GameState:
+        state = inner(rules, state)
+        if WEASEL.get(rules, state).used:
+            state = WEASEL.set(rules, state, WeaselState())
+        return state
+
+    return RuleModule(
+        name="weasel",
+        doc="E10: the weasel re-rolls a whole roll once per turn",
+        requires=("specialists",),
+        part=WEASEL,
+        action_types=(UseWeasel, SkipWeasel),
+        extends=declare(Specialist("weasel", start=25)),
+        setup=setup,
+        roll_actions=roll_actions,
+        apply_action=apply_action,
+        end_turn=end_turn,
+    )
