@@ -5,7 +5,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from support import run
 
 from pickomino_rules import (
     Face,
@@ -28,6 +27,7 @@ from pickomino_rules import (
     result,
     scores,
 )
+from support import run
 
 
 def table(  # noqa: PLR0913 (a table is laid out by keyword)

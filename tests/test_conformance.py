@@ -15,7 +15,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import check_invariants
 
 from pickomino_rules import (
     Action,
@@ -41,6 +40,7 @@ from pickomino_rules import (
     sample_chance,
 )
 from pickomino_rules.bots import greedy_bot, random_bot
+from support import check_invariants
 
 VARIANTS = available_variants()
 

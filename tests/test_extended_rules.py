@@ -6,22 +6,6 @@ import random
 from fractions import Fraction
 
 import pytest
-from pickomino_rules.variants.classic import classic_modules
-from pickomino_rules.variants.extended import EXTENDED
-from pickomino_rules.variants.grilled_worms import (
-    GRILLED_WORMS,
-    GrilledWorms,
-    RobGrilledWorm,
-    grilled_worms,
-)
-from pickomino_rules.variants.specialists import (
-    SPECIALISTS,
-    KeepSpecialist,
-    Place,
-    SkipWeasel,
-    UseWeasel,
-)
-from support import check_invariants, run
 
 from pickomino_rules import (
     Face,
@@ -43,6 +27,22 @@ from pickomino_rules import (
     scores,
 )
 from pickomino_rules.bots import random_bot
+from pickomino_rules.variants.classic import classic_modules
+from pickomino_rules.variants.extended import EXTENDED
+from pickomino_rules.variants.grilled_worms import (
+    GRILLED_WORMS,
+    GrilledWorms,
+    RobGrilledWorm,
+    grilled_worms,
+)
+from pickomino_rules.variants.specialists import (
+    SPECIALISTS,
+    KeepSpecialist,
+    Place,
+    SkipWeasel,
+    UseWeasel,
+)
+from support import check_invariants, run
 
 ALL_TILES = (11, 13, *range(21, 37))
 

@@ -7,7 +7,6 @@ import textwrap
 from typing import TYPE_CHECKING
 
 import pytest
-from support import run
 
 from pickomino_rules import (
     WHITE,
@@ -27,6 +26,7 @@ from pickomino_rules import (
     scores,
     unregister_variant,
 )
+from support import run
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
-from support import check_invariants
 
 from pickomino_rules import (
     GameState,
@@ -23,6 +22,7 @@ from pickomino_rules import (
     new_game,
     result,
 )
+from support import check_invariants
 
 
 class PlayGames(RuleBasedStateMachine):

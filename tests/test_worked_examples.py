@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from support import run
-
 from pickomino_rules import Phase, Roll, Steal, Stop, Take, legal_actions, new_game, parse_move
+from support import run
 
 
 def test_example_1_thomas_steals_32_from_anne() -> None:

@@ -12,7 +12,7 @@ Options (defaults in brackets):
 - ``optional_steal`` [True] (O3): stealing is a choice; False makes it mandatory
   whenever a steal is possible.
 
-Example:
+Examples:
     >>> from pickomino_rules import new_game
     >>> rules, state = new_game("classic", players=4, options={"short_game": True})
     >>> rules.options
@@ -44,8 +44,8 @@ __all__ = [
     "short_game",
 ]
 
-#: Worms on each classic tile (C1): 21-24 one, 25-28 two, 29-32 three, 33-36 four.
 CLASSIC_WORMS = tuple((tile, (tile - 21) // 4 + 1) for tile in range(21, 37))
+"""Worms on each classic tile (C1): 21-24 one, 25-28 two, 29-32 three, 33-36 four."""
 
 
 def _classic(_components: Components) -> Components:
@@ -103,7 +103,6 @@ def mandatory_steal() -> RuleModule:
     return RuleModule(name="mandatory_steal", doc="O3 off", claims=_mandatory_steal)
 
 
-#: The classic options (O1-O3), shared by every variant built on classic.
 CLASSIC_OPTIONS = (
     Option(
         name="flip_on_empty_bust",
@@ -127,6 +126,7 @@ CLASSIC_OPTIONS = (
         convert=boolean,
     ),
 )
+"""The classic options (O1-O3), shared by every variant built on classic."""
 
 
 def classic_modules(options: Mapping[str, object]) -> list[RuleModule]:
@@ -145,10 +145,10 @@ def _build(options: Mapping[str, object]) -> Sequence[RuleModule]:
     return classic_modules(options)
 
 
-#: The classic variant (Heckmeck am Bratwurmeck / Pickomino, Zoch 2014 rulebook).
 CLASSIC = Variant(
     name="classic",
     doc=__doc__ or "",
     options=CLASSIC_OPTIONS,
     build=_build,
 )
+"""The classic variant (Heckmeck am Bratwurmeck / Pickomino, Zoch 2014 rulebook)."""

@@ -3,7 +3,7 @@
 ``extended`` is the base game plus tiles 11 and 13, seven grilled-worm tokens and
 all six specialists; ``extrawurm`` (the 2015 expansion) is the same without the
 apple. Both are compositions of small modules, so other combinations are one
-:func:`~pickomino_rules.compose` call away.
+[`compose`][pickomino_rules.rules.compose] call away.
 
 Options (defaults in brackets), besides the classic O1-O3:
 
@@ -11,7 +11,7 @@ Options (defaults in brackets), besides the classic O1-O3:
 - ``low_tile_worms`` [(1, 1)] (O5): worms on 11 and on 13; one number sets both.
 - ``golden_die_faces`` [``"111www"``] (O6): the golden die's six sides (E8).
 
-Example:
+Examples:
     >>> from pickomino_rules import new_game
     >>> rules, state = new_game("extended", players=3)
     >>> len(rules.tiles), [kind.name for kind in rules.die_kinds]
@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from pickomino_rules import Face, Option, RuleModule, Variant
+from pickomino_rules.rules import boolean
 from pickomino_rules.variants.classic import CLASSIC_OPTIONS, classic_modules
 from pickomino_rules.variants.grilled_worms import grilled_worms
 from pickomino_rules.variants.low_tiles import low_tiles
@@ -34,9 +36,6 @@ from pickomino_rules.variants.specialists import (
     specialists,
     weasel,
 )
-
-from pickomino_rules import Face, Option, RuleModule, Variant
-from pickomino_rules.rules import boolean
 
 __all__ = ["EXTENDED", "EXTENDED_OPTIONS", "EXTRAWURM", "extended_modules"]
 
@@ -78,7 +77,6 @@ def _six_faces(value: object) -> tuple[Face, ...]:
     return faces
 
 
-#: Options of the extended variants: the classic O1-O3 plus O4-O6.
 EXTENDED_OPTIONS = (
     *CLASSIC_OPTIONS,
     Option(
@@ -103,6 +101,7 @@ EXTENDED_OPTIONS = (
         convert=_six_faces,
     ),
 )
+"""Options of the extended variants: the classic O1-O3 plus O4-O6."""
 
 
 def extended_modules(options: Mapping[str, object], *, with_apple: bool = True) -> list[RuleModule]:
@@ -133,13 +132,13 @@ def _extrawurm(options: Mapping[str, object]) -> Sequence[RuleModule]:
     return extended_modules(options, with_apple=False)
 
 
-#: Heckmeck Deluxe: 18 tiles, grilled worms and all six specialists (E1-E14).
 EXTENDED = Variant(name="extended", doc=__doc__ or "", options=EXTENDED_OPTIONS, build=_extended)
+"""Heckmeck Deluxe: 18 tiles, grilled worms and all six specialists (E1-E14)."""
 
-#: The Extrawurm expansion (2015): the extended game without the apple.
 EXTRAWURM = Variant(
     name="extrawurm",
     doc="The Extrawurm expansion (2015): the extended game (E1-E14) without the apple (E7).",
     options=EXTENDED_OPTIONS,
     build=_extrawurm,
 )
+"""The Extrawurm expansion (2015): the extended game without the apple."""

@@ -2,15 +2,16 @@
 
 A player who sets aside two or more dice showing 1 in one setting-aside takes a
 token from the supply at once. With the supply empty he takes one from an
-opponent who has one: his choice (a pending :class:`RobGrilledWorm` decision)
-when several have one, automatically when only one has. Tokens are kept even if
-the turn busts. Each token is worth one worm at the end (E14).
+opponent who has one: his choice (a pending
+[`RobGrilledWorm`][pickomino_rules.variants.grilled_worms.RobGrilledWorm] decision) when several
+have one, automatically when only one has. Tokens are kept even if the turn busts. Each token is
+worth one worm at the end (E14).
 
 Other modules may protect players from being robbed by extending the point
 ``grilled_worm_victims`` (the hen does, E11), and may award tokens with
-:func:`award` (the crow does, E12).
+[`award`][pickomino_rules.variants.grilled_worms.award] (the crow does, E12).
 
-Example:
+Examples:
     >>> from pickomino_rules import new_game
     >>> rules, state = new_game("extended", players=2)
     >>> GRILLED_WORMS.get(rules, state)
@@ -31,8 +32,8 @@ if TYPE_CHECKING:
 
 __all__ = ["GRILLED_WORMS", "GrilledWorms", "RobGrilledWorm", "award", "grilled_worms"]
 
-#: Tokens in the game (E1).
 TOKENS = 7
+"""Tokens in the game (E1)."""
 
 
 @attrs.frozen
@@ -65,8 +66,8 @@ class GrilledWorms:
         return line
 
 
-#: Where the tokens live in the state.
 GRILLED_WORMS = PartKey("grilled_worms", GrilledWorms)
+"""Where the tokens live in the state."""
 
 
 @attrs.frozen

@@ -5,7 +5,7 @@ tile below" of C8 and can never be stolen. With ``exclusive`` (O4, default on) n
 player may hold 11 and 13 at the same time: a claim that would break it is not
 legal.
 
-Example:
+Examples:
     >>> from pickomino_rules import compose
     >>> from pickomino_rules.variants.classic import classic_components
     >>> rules = compose(classic_components(), low_tiles(worms=(1, 1)))
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 __all__ = ["LOW_TILES", "low_tiles"]
 
-#: The two low tiles (E1).
 LOW_TILES = (11, 13)
+"""The two low tiles (E1)."""
 
 
 def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> RuleModule:

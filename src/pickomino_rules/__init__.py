@@ -3,7 +3,7 @@
 An immutable game state, pure transitions with explicit chance, and variants as
 plug-ins composed from rule hooks.
 
-Example:
+Examples:
     >>> import random
     >>> from pickomino_rules import new_game, play, result
     >>> from pickomino_rules.bots import greedy_bot

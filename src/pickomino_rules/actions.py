@@ -1,12 +1,13 @@
 """Player actions: small immutable values with a compact text form.
 
-The core game has four decisions: :class:`Roll` the dice, :class:`Take` every die
-showing one face (set them aside), :class:`Stop` and take a grill tile (or bust
-when there is none to take), and :class:`Steal` the top tile of an opponent's
-stack. Variants add their own action classes (subclasses of :class:`Action`).
-Chance outcomes are :class:`~pickomino_rules.dice.RollOutcome` values, not actions.
+The core game has four decisions: [`Roll`][pickomino_rules.actions.Roll] the dice,
+[`Take`][pickomino_rules.actions.Take] every die showing one face (set them aside),
+[`Stop`][pickomino_rules.actions.Stop] and take a grill tile (or bust when there is none to take),
+and [`Steal`][pickomino_rules.actions.Steal] the top tile of an opponent's stack. Variants add their
+own action classes (subclasses of [`Action`][pickomino_rules.actions.Action]). Chance outcomes are
+[`RollOutcome`][pickomino_rules.dice.RollOutcome] values, not actions.
 
-Example:
+Examples:
     >>> from pickomino_rules import Action, Face, Steal, Take
     >>> Take(Face.WORM)
     Take(Face.WORM)
@@ -31,14 +32,15 @@ __all__ = ["Action", "Roll", "Steal", "Stop", "Take"]
 class Action:
     """Base class of every player decision.
 
-    Subclasses set :attr:`keyword` (the first word of their text form) and may
-    override :meth:`argument_text` and :meth:`from_argument` when they take an
-    argument. Variants' action classes are parsed through their rules
-    (:func:`pickomino_rules.parse_action`).
+    Subclasses set [`keyword`][pickomino_rules.actions.Action.keyword] (the first word of their text
+    form) and may override [`argument_text`][pickomino_rules.actions.Action.argument_text] and
+    [`from_argument`][pickomino_rules.actions.Action.from_argument] when they take an argument.
+    Variants' action classes are parsed through their rules
+    ([`parse_move`][pickomino_rules.game.parse_move]).
     """
 
-    #: First word of the text form, e.g. ``"roll"``.
     keyword: ClassVar[str] = ""
+    """First word of the text form, e.g. ``"roll"``."""
 
     def argument_text(self) -> str:
         """Text of the action's argument; empty when it has none."""
@@ -147,10 +149,10 @@ class Steal(Action):
         return cls(victim)
 
 
-#: The core's action classes, in the order their texts are tried.
 CORE_ACTIONS: tuple[type[Action], ...] = (Roll, Take, Stop, Steal)
+"""The core's action classes, in the order their texts are tried."""
 
-#: Shared instances, so that legal-action lists compare by identity on the hot path.
 ROLL = Roll()
+"""Shared instances, so that legal-action lists compare by identity on the hot path."""
 STOP = Stop()
 TAKE: dict[Face, Take] = {face: Take(face) for face in FACES}

@@ -1,9 +1,10 @@
 """The base game's hook implementations (rules C3-C13).
 
-These are the innermost layer of every composed :class:`~pickomino_rules.rules.Rules`:
+These are the innermost layer of every composed [`Rules`][pickomino_rules.rules.Rules]:
 the turn structure every Pickomino variant shares. Rule modules wrap them. The
-helpers :func:`return_tile` and :func:`turn_face_down` are public for modules that
-rebuild part of a bust.
+helpers [`return_tile`][pickomino_rules.base.return_tile] and
+[`turn_face_down`][pickomino_rules.base.turn_face_down] are public for modules that rebuild part of
+a bust.
 
 They build states with the plain constructor rather than ``attrs.evolve``: these
 run millions of times and evolve re-runs the field machinery (see DESIGN.md).
@@ -54,7 +55,7 @@ _TAKES: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Action, ...]] = {}
 
 
 def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001
-    """C4: one :class:`Take` per face shown that was not set aside earlier.
+    """C4: one [`Take`][pickomino_rules.actions.Take] per face shown that was not set aside earlier.
 
     An empty result means the roll busts (C5).
     """

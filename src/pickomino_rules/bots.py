@@ -4,7 +4,7 @@ A bot is any callable ``bot(rules, state, rng) -> Action`` called only at a
 player's decision (never at a chance node). Draw randomness only from ``rng`` so a
 seeded game replays exactly.
 
-Example:
+Examples:
     >>> import random
     >>> from pickomino_rules import RollOutcome, apply, new_game
     >>> rules, state = new_game("classic")

@@ -2,7 +2,7 @@
 
 Run ``python -m pickomino_rules.demo --seed 2026 --players 3``.
 
-Example:
+Examples:
     >>> lines = narrate("classic", players=2, seed=1, bots=("greedy", "greedy"))
     >>> lines[0]
     'classic, 2 players, seed 1: greedy vs greedy'
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BOTS", "main", "narrate"]
 
-#: Bots the demo knows by name.
 BOTS: dict[str, Bot] = {"greedy": greedy_bot, "random": random_bot}
+"""Bots the demo knows by name."""
 
 
 def _outcome(before: GameState, after: GameState, player: int) -> str:
@@ -61,7 +61,7 @@ def narrate(
         variant: Registered variant name.
         players: Number of players.
         seed: Seed of the one ``random.Random`` used for dice and bots.
-        bots: Bot names (see :data:`BOTS`), one for all or one per player.
+        bots: Bot names (see [`BOTS`][pickomino_rules.demo.BOTS]), one for all or one per player.
     """
     names = [bots[p % len(bots)] for p in range(players)]
     chosen = [BOTS[name] for name in names]

@@ -5,7 +5,7 @@ A roll is a multiset of faces for each kind of die in play. For every pool of di
 probabilities are enumerated once and cached; sampling then costs one
 ``rng.random()`` and one ``bisect``.
 
-Example:
+Examples:
     >>> table = chance_table((WHITE,), (8,))
     >>> len(table.outcomes)
     1287
@@ -45,7 +45,7 @@ __all__ = [
 class Face(enum.IntEnum):
     """A face of a die: the numbers 1 to 5 and the worm (C1).
 
-    Example:
+    Examples:
         >>> Face.WORM.points, Face.THREE.points
         (5, 3)
         >>> Face.parse("w"), Face.parse("4")
@@ -85,11 +85,11 @@ class Face(enum.IntEnum):
         raise ValueError(msg)
 
 
-#: Index of each face in the six-element count tuples used throughout (face 1 at 0).
 FACES: tuple[Face, ...] = tuple(Face)
+"""Index of each face in the six-element count tuples used throughout (face 1 at 0)."""
 
-#: Set-aside counts of a turn that has not set anything aside yet.
 NO_DICE_SET_ASIDE: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
+"""Set-aside counts of a turn that has not set anything aside yet."""
 
 
 def _faces(sides: Iterable[int]) -> tuple[Face, ...]:
@@ -104,7 +104,7 @@ class DieKind:
         name: Short name used in text forms, e.g. ``"white"``.
         sides: The face on each of the six sides; repeats make a face likelier.
 
-    Example:
+    Examples:
         >>> DieKind("golden", (Face.ONE,) * 3 + (Face.WORM,) * 3).weights
         (3, 0, 0, 0, 0, 3)
     """
@@ -124,15 +124,15 @@ class DieKind:
         return tuple(self.sides.count(face) for face in FACES)
 
 
-#: The standard die: 1, 2, 3, 4, 5 and a worm, each with probability 1/6 (C1).
 WHITE = DieKind("white", FACES)
+"""The standard die: 1, 2, 3, 4, 5 and a worm, each with probability 1/6 (C1)."""
 
 
 @attrs.frozen(cache_hash=True, repr=False)
 class RollOutcome:
     """One distinct roll: for each kind of die, how many dice show each face.
 
-    Rolls are chance outcomes: pass one to :func:`pickomino_rules.apply` at a
+    Rolls are chance outcomes: pass one to [`apply`][pickomino_rules.game.apply] at a
     chance node. Their text form lists the faces of the first kind, then
     ``name:faces`` for each further kind that was rolled.
 
@@ -140,7 +140,7 @@ class RollOutcome:
         kinds: Names of the die kinds, in the rules' order.
         counts: For each kind, six counts in face order 1-5, worm.
 
-    Example:
+    Examples:
         >>> roll = RollOutcome.from_faces([Face.FOUR, Face.FOUR, Face.WORM])
         >>> str(roll), roll.total_of(Face.FOUR)
         ('44w', 2)
@@ -148,14 +148,14 @@ class RollOutcome:
 
     kinds: tuple[str, ...]
     counts: tuple[tuple[int, ...], ...]
-    #: Dice showing each face, all kinds together (derived, for the hot path).
     faces: tuple[int, ...] = attrs.field(init=False, eq=False)
+    """Dice showing each face, all kinds together (derived, for the hot path)."""
 
-    #: For each face, how many dice of each kind show it (derived, for the hot path).
     by_face: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+    """For each face, how many dice of each kind show it (derived, for the hot path)."""
 
-    #: For each face, the dice of each kind left after setting that face aside.
     remaining: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+    """For each face, the dice of each kind left after setting that face aside."""
 
     @faces.default
     def _sum_faces(self) -> tuple[int, ...]:
@@ -300,7 +300,10 @@ class ChanceTable:
 
 @cache
 def chance_table(kinds: tuple[DieKind, ...], dice: tuple[int, ...]) -> ChanceTable:
-    """The cached :class:`ChanceTable` for rolling ``dice[i]`` dice of ``kinds[i]``.
+    """The cached exact distribution of one roll.
+
+    Returns the [`ChanceTable`][pickomino_rules.dice.ChanceTable] for rolling ``dice[i]``
+    dice of ``kinds[i]``.
 
     Args:
         kinds: The kinds of dice in the rules.

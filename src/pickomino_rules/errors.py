@@ -1,10 +1,10 @@
 """Exceptions raised by pickomino_rules.
 
-Every error the library raises for bad input is a :class:`PickominoError`; those
-about a bad value also subclass :class:`ValueError`, so ``except ValueError``
-works as a Python programmer expects.
+Every error the library raises for bad input is a
+[`PickominoError`][pickomino_rules.errors.PickominoError]; those about a bad value also subclass
+`ValueError`, so ``except ValueError`` works as a Python programmer expects.
 
-Example:
+Examples:
     >>> issubclass(IllegalActionError, ValueError)
     True
 """

@@ -3,7 +3,7 @@
 Every function takes the rules and a state and returns new values; nothing is
 mutated and nothing random happens unless you pass a ``random.Random``.
 
-Example:
+Examples:
     >>> import random
     >>> rules, state = new_game("classic", players=2)
     >>> state.is_chance  # a turn starts with a roll of all 8 dice (C3)
@@ -50,16 +50,16 @@ __all__ = [
     "stop_claims",
 ]
 
-#: What can be applied to a state: a decision, or a chance outcome at a chance node.
 Move: TypeAlias = Action | RollOutcome
+"""What can be applied to a state: a decision, or a chance outcome at a chance node."""
 
-#: A bot picks a legal action for the player to move; it may draw from ``rng``.
 Bot: TypeAlias = Callable[[Rules, GameState, random.Random], Action]
+"""A bot picks a legal action for the player to move; it may draw from ``rng``."""
 
 _STEALS: dict[int, Steal] = {}
 
-#: What a roll's text looks like: faces, then ``kind:faces`` groups.
 _ROLL_TEXT = re.compile(r"^([1-5wW]+|[A-Za-z_]+:[1-5wW]*)( +[A-Za-z_]+:[1-5wW]*)*$")
+"""What a roll's text looks like: faces, then ``kind:faces`` groups."""
 
 
 def new_game(
@@ -71,7 +71,7 @@ def new_game(
     """Set up a game (C2): all tiles face up on the grill, empty stacks.
 
     Args:
-        variant: A registered variant's name, or composed :class:`Rules`.
+        variant: A registered variant's name, or composed [`Rules`][pickomino_rules.rules.Rules].
         players: Number of players, within the variant's limits (classic: 2-7).
         options: Rule options by name (see the variant's docs); only with a name.
         first_player: Index of the player who starts.
@@ -84,7 +84,7 @@ def new_game(
         InvalidOptionError: An unknown option or a bad value.
         InvalidSetupError: Bad number of players or first player.
 
-    Example:
+    Examples:
         >>> rules, state = new_game("classic", players=3, first_player=2)
         >>> state.player, state.in_hand
         (2, (8,))
@@ -126,9 +126,9 @@ def new_game(
 def legal_actions(rules: Rules, state: GameState) -> tuple[Move, ...]:
     """Everything that may be applied to ``state``.
 
-    At a chance node these are the possible rolls (see :func:`chance_outcomes`
-    for their probabilities); otherwise the player's legal decisions. The tuple is
-    empty exactly when the game is over.
+    At a chance node these are the possible rolls (see
+    [`chance_outcomes`][pickomino_rules.game.chance_outcomes] for their probabilities); otherwise
+    the player's legal decisions. The tuple is empty exactly when the game is over.
     """
     phase = state.phase
     if phase is Phase.ROLL:
@@ -278,7 +278,7 @@ def chance_outcomes(rules: Rules, state: GameState) -> tuple[tuple[RollOutcome, 
     Raises:
         IllegalActionError: ``state`` is not a chance node.
 
-    Example:
+    Examples:
         >>> rules, state = new_game("classic")
         >>> outcomes = chance_outcomes(rules, state)
         >>> len(outcomes), sum(p for _, p in outcomes)
@@ -331,9 +331,11 @@ def playout(
 
 
 def play(rules: Rules, state: GameState, bots: Bot | list[Bot], rng: random.Random) -> GameState:
-    """Play to the end with ``bots`` and return the final state (see :func:`playout`).
+    """Play to the end with ``bots`` and return the final state.
 
-    Example:
+    See [`playout`][pickomino_rules.game.playout] for the arguments.
+
+    Examples:
         >>> import random
         >>> from pickomino_rules.bots import greedy_bot
         >>> rules, state = new_game("classic", players=2)
@@ -351,7 +353,8 @@ def parse_move(rules: Rules, text: str) -> Move:
     """Parse an action's text (``"take w"``) or a roll's (``"1134455w"``).
 
     Raises:
-        ValueError: The text is neither (an :class:`InvalidRollError` for a bad roll).
+        ValueError: The text is neither (an
+            [`InvalidRollError`][pickomino_rules.errors.InvalidRollError] for a bad roll).
     """
     cleaned = text.strip()
     keyword = cleaned.partition(" ")[0].lower()
@@ -361,7 +364,7 @@ def parse_move(rules: Rules, text: str) -> Move:
 
 
 def _illegal(rules: Rules, state: GameState, move: object) -> IllegalActionError:
-    """The :class:`IllegalActionError` naming the rule and the legal moves."""
+    """The error for an illegal move, naming the rule and the legal moves."""
     legal = legal_actions(rules, state)
     if state.phase is Phase.ROLL:
         listing = f"a roll of {_dice_text(rules, state.in_hand)} (see chance_outcomes)"

@@ -1,16 +1,17 @@
 """The variant registry.
 
 Variants are found through the entry-point group ``pickomino_rules.variants``:
-each entry point names a :class:`~pickomino_rules.rules.Variant` object. The
+each entry point names a [`Variant`][pickomino_rules.rules.Variant] object. The
 built-in variants are registered there exactly as a third-party package would
 register its own, in its ``pyproject.toml``::
 
     [project.entry-points."pickomino_rules.variants"]
     mine = "my_package.variant:MY_VARIANT"
 
-:func:`register_variant` adds one at run time (handy in tests and notebooks).
+[`register_variant`][pickomino_rules.registry.register_variant] adds one at run time (handy in tests
+and notebooks).
 
-Example:
+Examples:
     >>> "classic" in available_variants()
     True
     >>> get_rules("classic", {"short_game": True}).options["short_game"]
@@ -39,8 +40,8 @@ __all__ = [
     "register_variant",
 ]
 
-#: The entry-point group that variants are registered under.
 ENTRY_POINT_GROUP = "pickomino_rules.variants"
+"""The entry-point group that variants are registered under."""
 
 _registered: dict[str, Variant] = {}
 
@@ -97,7 +98,7 @@ def register_variant(variant: Variant, *, replace: bool = False) -> None:
 
 
 def unregister_variant(name: str) -> None:
-    """Remove a variant added with :func:`register_variant` (no-op otherwise)."""
+    """Remove a variant added with `register_variant` (no-op otherwise)."""
     _registered.pop(name, None)
 
 

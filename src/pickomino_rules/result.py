@@ -1,6 +1,6 @@
 """Scores, ranking and winners (C13).
 
-Example:
+Examples:
     >>> from pickomino_rules import new_game, result
     >>> rules, state = new_game("classic", players=3)
     >>> state = state.replace(grill=(), stacks=((21, 30), (36,), (22, 23, 24, 25)))

@@ -1,15 +1,16 @@
 """Rules as data plus hooks, and the composition of rule modules.
 
-A :class:`RuleModule` is a small, named bundle of hook functions. Each hook wraps
-the one below it: it receives ``inner`` (the core's default, or the modules
-composed before it) and decides whether and how to call it, like a decorator.
-:func:`compose` folds the modules once into a frozen :class:`Rules` whose hook
-fields are plain callables, so the hot path never dispatches by name.
+A [`RuleModule`][pickomino_rules.rules.RuleModule] is a small, named bundle of hook functions. Each
+hook wraps the one below it: it receives ``inner`` (the core's default, or the modules composed
+before it) and decides whether and how to call it, like a decorator.
+[`compose`][pickomino_rules.rules.compose] folds the modules once into a frozen
+[`Rules`][pickomino_rules.rules.Rules] whose hook fields are plain callables, so the hot path never
+dispatches by name.
 
-A :class:`Variant` is a named recipe: option declarations and a function that
-picks the modules for given option values.
+A [`Variant`][pickomino_rules.rules.Variant] is a named recipe: option declarations and a function
+that picks the modules for given option values.
 
-Example:
+Examples:
     >>> from pickomino_rules import get_variant
     >>> rules = get_variant("classic").rules()
     >>> rules.tiles[0], rules.tiles[-1], rules.worms_of(36)
@@ -96,8 +97,8 @@ class RuleModule:
     Modules can also offer hook points of their own to other modules
     (``provides``): a named default function that later modules wrap, with
     ``inner`` first, through ``extends``; read the composed one with
-    :meth:`Rules.extension`. Wrappers of points that no composed module provides
-    are unused (the hen guards grilled worms only where there are any). A module
+    [`Rules.extension`][pickomino_rules.rules.Rules.extension]. Wrappers of points that no composed
+    module provides are unused (the hen guards grilled worms only where there are any). A module
     that needs another names it in ``requires``.
 
     Attributes:
@@ -146,7 +147,6 @@ class RuleModule:
     scores: ScoresHook | None = None
 
 
-#: Hook names, in the order the core runs them in a turn.
 HOOKS = (
     "setup",
     "turn_dice",
@@ -161,22 +161,24 @@ HOOKS = (
     "apply_action",
     "scores",
 )
+"""Hook names, in the order the core runs them in a turn."""
 
 
 @attrs.frozen(eq=False, repr=False)
 class Rules:
     """Composed, ready-to-run rules: components, options and one callable per hook.
 
-    Build it with :meth:`Variant.rules`, :func:`pickomino_rules.get_rules` or
-    :func:`compose`. Rules compare by identity; the same variant and options give
-    the same cached object.
+    Build it with [`Variant.rules`][pickomino_rules.rules.Variant.rules],
+    [`get_rules`][pickomino_rules.registry.get_rules] or [`compose`][pickomino_rules.rules.compose].
+    Rules compare by identity; the same variant and options give the same cached object.
 
     Attributes:
         name: The variant's name.
         options: The option values in force, by name.
         modules: The rule modules composed, in order.
         components: Tiles, dice and player limits.
-        part_index: Slot in :attr:`GameState.parts` of each module's part, by name.
+        part_index: Slot in [`GameState.parts`][pickomino_rules.state.GameState] of each
+            module's part, by name.
         action_types: Every action class these rules can parse.
         extensions: The modules' own extension points, composed, by name.
     """
@@ -200,8 +202,8 @@ class Rules:
     end_turn: StateFn
     apply_action: ApplyFn
     scores: ScoresFn
-    #: Worms of each tile, by number (derived from components, for fast lookup).
     worms: Mapping[int, int] = attrs.field(init=False)
+    """Worms of each tile, by number (derived from components, for fast lookup)."""
 
     _tables: dict[tuple[int, ...], ChanceTable] = attrs.field(init=False, factory=dict)
 
@@ -231,7 +233,10 @@ class Rules:
         return table
 
     def extension(self, name: str) -> Callable[..., Any]:
-        """The composed extension point ``name`` (see :class:`RuleModule`).
+        """The composed extension point ``name``.
+
+        Extension points are declared by modules (see
+        [`RuleModule`][pickomino_rules.rules.RuleModule]).
 
         Raises:
             KeyError: No composed module provides it.
@@ -270,7 +275,7 @@ def _check_components(components: Components) -> None:
 def compose(
     *modules: RuleModule, name: str = "custom", options: Mapping[str, object] | None = None
 ) -> Rules:
-    """Fold rule modules over the core game into :class:`Rules`.
+    """Fold rule modules over the core game into [`Rules`][pickomino_rules.rules.Rules].
 
     Modules apply in order: a later module's hook wraps the earlier ones.
 
@@ -283,7 +288,7 @@ def compose(
         InvalidSetupError: Two modules share a name, a required module is missing,
             or the components are unusable.
 
-    Example:
+    Examples:
         >>> from pickomino_rules.variants.classic import classic_components
         >>> rules = compose(classic_components(), name="mine")
         >>> rules
@@ -389,10 +394,10 @@ class Variant:
 
     Register a variant through the entry-point group ``pickomino_rules.variants``
     (the entry point names a ``Variant`` object) or with
-    :func:`pickomino_rules.register_variant`.
+    [`register_variant`][pickomino_rules.registry.register_variant].
 
     Attributes:
-        name: Name users pass to :func:`pickomino_rules.new_game`.
+        name: Name users pass to [`new_game`][pickomino_rules.game.new_game].
         doc: A paragraph on the variant, with its rule IDs and sources.
         options: The options it offers, with defaults.
         build: Picks the modules for a full set of option values.

@@ -1,11 +1,11 @@
 """The immutable game state.
 
-A :class:`GameState` is a value: frozen, hashable, equal by value. Transitions
-(:func:`pickomino_rules.apply`) return new states and never change the one they
-are given. The state holds everything on the table; the rules (tile values,
-dice, hooks) live in a separate :class:`~pickomino_rules.rules.Rules` object.
+A [`GameState`][pickomino_rules.state.GameState] is a value: frozen, hashable, equal by value.
+Transitions ([`apply`][pickomino_rules.game.apply]) return new states and never change the one they
+are given. The state holds everything on the table; the rules (tile values, dice, hooks) live in a
+separate [`Rules`][pickomino_rules.rules.Rules] object.
 
-Example:
+Examples:
     >>> from pickomino_rules import new_game
     >>> rules, state = new_game("classic", players=2)
     >>> state.phase, state.player, len(state.grill)
@@ -28,8 +28,8 @@ __all__ = ["Claim", "GameState", "PartKey", "Phase"]
 
 T = TypeVar("T")
 
-#: Marks "leave unchanged" for fields that may legitimately be None.
 _KEEP: Any = object()
+"""Marks "leave unchanged" for fields that may legitimately be None."""
 
 
 class Phase(enum.Enum):
@@ -80,15 +80,15 @@ _GRILL_CLAIMS: dict[int, Claim] = {}
 class GameState:
     """The whole table at one moment.
 
-    Build the first state with :func:`pickomino_rules.new_game`; later states
-    come from :func:`pickomino_rules.apply`.
+    Build the first state with [`new_game`][pickomino_rules.game.new_game]; later states
+    come from [`apply`][pickomino_rules.game.apply].
 
     Attributes:
         grill: Face-up tiles on the grill, ascending.
         out: Tiles turned face down (out of the game), in the order turned.
         stacks: Each player's stack of tiles, bottom first; the last is the top.
         player: Index of the player whose turn it is.
-        phase: What happens next (see :class:`Phase`).
+        phase: What happens next (see [`Phase`][pickomino_rules.state.Phase]).
         in_hand: Dice not set aside this turn, per kind of die (the rules' order).
         roll: The roll on the table (phase CHOOSE), otherwise None.
         kept: Dice set aside this turn, per face (1-5, worm).
@@ -136,7 +136,7 @@ class GameState:
     ) -> GameState:
         """A copy with the given fields changed; a faster ``attrs.evolve``.
 
-        Example:
+        Examples:
             >>> from pickomino_rules import new_game
             >>> rules, state = new_game("classic", players=3)
             >>> state.replace(player=2).player
@@ -194,10 +194,12 @@ _NEXT = {
 
 @attrs.frozen
 class PartKey(Generic[T]):
-    """Typed access to one rule module's part of :attr:`GameState.parts`.
+    """Typed access to one rule module's part of the state.
+
+    The part lives in [`GameState.parts`][pickomino_rules.state.GameState].
 
     A rule module that keeps state of its own declares a ``PartKey`` (see
-    :class:`~pickomino_rules.rules.RuleModule`); the composed rules give it a slot.
+    [`RuleModule`][pickomino_rules.rules.RuleModule]); the composed rules give it a slot.
 
     Attributes:
         name: Unique name of the part.

@@ -1,11 +1,12 @@
 """The six specialists of the extended game (rules E2, E5-E13), one module each.
 
-:func:`specialists` is the shared module: where each specialist is, who owns it,
-gaining (E5), returning (E6) and moving (E13) them. Each specialist module
-declares its specialist through the extension point ``specialists`` and adds its
-own effect; compose them *before* :func:`specialists`, which wraps them.
+[`specialists`][pickomino_rules.variants.specialists.placement.specialists] is the shared module:
+where each specialist is, who owns it, gaining (E5), returning (E6) and moving (E13) them. Each
+specialist module declares its specialist through the extension point ``specialists`` and adds its
+own effect; compose them *before*
+[`specialists`][pickomino_rules.variants.specialists.placement.specialists], which wraps them.
 
-Example:
+Examples:
     >>> from pickomino_rules import new_game
     >>> rules, state = new_game("extended", players=2)
     >>> print(SPECIALISTS.get(rules, state))

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
-
 from pickomino_rules import RuleModule
+from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
     from pickomino_rules import GameState, Rules
@@ -14,8 +13,8 @@ if TYPE_CHECKING:
 
 __all__ = ["APPLE_WORMS", "apple"]
 
-#: Worms the apple is worth (E7).
 APPLE_WORMS = 3
+"""Worms the apple is worth (E7)."""
 
 
 def _scores(inner: ScoresFn, rules: Rules, state: GameState) -> tuple[int, ...]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
-
 from pickomino_rules import Face, RuleModule
+from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
     from pickomino_rules import GameState, Rules

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pickomino_rules import RuleModule
 from pickomino_rules.variants.grilled_worms import award
 from pickomino_rules.variants.specialists.placement import SPECIALISTS, Specialist, declare
-
-from pickomino_rules import RuleModule
 
 if TYPE_CHECKING:
     from pickomino_rules import Claim, GameState, Rules

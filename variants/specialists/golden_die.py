@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import attrs
-from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 from pickomino_rules import Components, DieKind, Face, RuleModule
+from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
     from pickomino_rules import GameState, Rules
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 __all__ = ["GOLDEN_FACES", "golden_die"]
 
-#: The golden die's sides by default (O6).
 GOLDEN_FACES = (Face.ONE,) * 3 + (Face.WORM,) * 3
+"""The golden die's sides by default (O6)."""
 
 
 def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
-
 from pickomino_rules import RuleModule
+from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
     from collections.abc import Callable

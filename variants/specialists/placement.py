@@ -3,10 +3,10 @@
 A specialist sits on a face-up grill tile, belongs to one player, or has left the
 game. Taking a grill tile gains its specialist, stealing a tile gains the robbed
 player's specialist (E5). A player keeps at most one: on gaining a second he
-chooses (a pending :class:`KeepSpecialist` decision) and the other returns to the
-grill. A busting player returns his specialist (E6); a specialist on a tile turned
-face down moves (E13). Returned or moved specialists go to the lowest face-up grill
-tile without a specialist, or leave the game when there is none (E6).
+chooses (a pending [`KeepSpecialist`][pickomino_rules.variants.specialists.placement.KeepSpecialist]
+decision) and the other returns to the grill. A busting player returns his specialist (E6); a
+specialist on a tile turned face down moves (E13). Returned or moved specialists go to the lowest
+face-up grill tile without a specialist, or leave the game when there is none (E6).
 """
 
 from __future__ import annotations
@@ -150,8 +150,8 @@ class Specialists:
         return line
 
 
-#: Where the specialists live in the state.
 SPECIALISTS = PartKey("specialists", Specialists)
+"""Where the specialists live in the state."""
 
 
 @attrs.frozen

@@ -1,9 +1,11 @@
 """The weasel (rule E10): re-roll a whole roll once per turn.
 
 Right after a roll and before setting dice aside, its owner may re-roll all the
-dice of that roll, once per turn (:class:`UseWeasel`). A roll that would bust
-offers the weasel before the bust happens; declining it (:class:`SkipWeasel`)
-accepts the bust. The weasel is ready again next turn. It starts on 25 (E2).
+dice of that roll, once per turn
+([`UseWeasel`][pickomino_rules.variants.specialists.weasel.UseWeasel]). A roll that would bust
+offers the weasel before the bust happens; declining it
+([`SkipWeasel`][pickomino_rules.variants.specialists.weasel.SkipWeasel]) accepts the bust. The
+weasel is ready again next turn. It starts on 25 (E2).
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 import attrs
-from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 from pickomino_rules import Action, PartKey, Phase, RuleModule
+from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
     from pickomino_rules import GameState, Rules
@@ -36,8 +38,8 @@ class WeaselState:
         return "weasel: used this turn" if self.used else "weasel: ready"
 
 
-#: The weasel's part of the state.
 WEASEL = PartKey("weasel", WeaselState)
+"""The weasel's part of the state."""
 
 
 @attrs.frozen
