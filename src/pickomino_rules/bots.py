@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from pickomino_rules.actions import Action, Roll, Steal, Stop, Take
 from pickomino_rules.dice import Face
-from pickomino_rules.game import legal_actions, stop_claims
+from pickomino_rules.errors import PickominoError
+from pickomino_rules.game import Bot, legal_actions, stop_claims
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["greedy_bot", "random_bot"]
+__all__ = ["BOTS", "UnknownBotError", "get_bot", "greedy_bot", "random_bot", "register_bot"]
 
 
 def _decisions(rules: Rules, state: GameState) -> tuple[Action, ...]:
@@ -72,3 +73,36 @@ def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  #
         return next(action for action in actions if isinstance(action, Roll))
     stop = next((action for action in actions if isinstance(action, Stop)), None)
     return stop if stop is not None else actions[0]
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+"""Bots by name, for the command line and simulations; add yours with `register_bot`."""
+
+
+class UnknownBotError(PickominoError, LookupError, ValueError):
+    """No bot is registered under the requested name."""
+
+
+def register_bot(name: str, bot: Bot, *, replace: bool = False) -> None:
+    """Make ``bot`` available by ``name`` (e.g. to ``pickomino simulate --bots``).
+
+    Raises:
+        ValueError: The name is taken and ``replace`` is false.
+    """
+    if name in BOTS and not replace:
+        msg = f"a bot named {name!r} is already registered"
+        raise ValueError(msg)
+    BOTS[name] = bot
+
+
+def get_bot(name: str) -> Bot:
+    """The bot registered as ``name``.
+
+    Raises:
+        UnknownBotError: No bot has that name.
+    """
+    try:
+        return BOTS[name]
+    except KeyError:
+        msg = f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})"
+        raise UnknownBotError(msg) from None

@@ -1,0 +1,149 @@
+"""The pickomino command line: exit codes, output, the play loop through stdin."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pickomino_rules.cli import main
+from pickomino_rules.records import load_record
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run the installed entry point in a fresh interpreter, as a user would."""
+    env = os.environ | {"COLUMNS": "120", "NO_COLOR": "1"}
+    return subprocess.run(  # noqa: S603 (our own interpreter and entry point)
+        [sys.executable, "-c", "from pickomino_rules.cli import main; main()", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def call(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return int(exit_.value.code or 0), out, err
+
+
+def test_help_reads_well(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = call(capsys, "--help")
+    assert code == 0
+    for word in ("play", "simulate", "replay", "variants", "Examples"):
+        assert word in out
+    code, out, _ = call(capsys, "simulate", "--help")
+    assert "--jobs" in out
+    assert "--games" in out
+    assert "--bots" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (("simulate", "--players", "9", "--games", "1"), 1, "needs 2 to 7 players"),
+        (("simulate", "--bots", "foo"), 2, "unknown bot 'foo'"),
+        (("simulate", "--games", "0"), 2, "--games"),
+        (("play", "--variant", "chess"), 2, "unknown variant 'chess'"),
+        (("play", "--watch", "-o", "short_game"), 2, "NAME=VALUE"),
+        (("play", "--watch", "-o", "nope=1"), 1, "has no option 'nope'"),
+        (("replay", "/no/such/file.json"), 1, "cannot read"),
+        (("frobnicate",), 2, "No such command"),
+    ],
+)
+def test_bad_arguments_give_one_line_and_an_exit_code(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], code: int, message: str
+) -> None:
+    got, _, err = call(capsys, *args)
+    assert got == code
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ")
+    assert message in lines[0]
+    assert "Traceback" not in err
+
+
+def test_bad_record_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "pickomino_rules.record/1", "variant": ')
+    code, _, err = call(capsys, "replay", str(path))
+    assert code == 1
+    assert err.strip().startswith("error: not valid JSON")
+
+
+def test_watch_a_seeded_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = call(capsys, "play", "--watch", "--players", "3", "--seed", "5")
+    assert code == 0
+    assert "player 0 (greedy):" in out
+    assert "winner:" in out
+    _, again, _ = call(capsys, "play", "--watch", "--players", "3", "--seed", "5")
+    assert again == out
+
+
+def test_play_through_stdin_with_reprompts_and_save(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    answers = "nonsense\n0\ntake 9\n" + "1\n" * 4000
+    done = run("play", "--players", "2", "--seed", "3", "--save", str(path), stdin=answers)
+    assert done.returncode == 0, done.stderr
+    assert "not a legal move: 'nonsense'" in done.stdout
+    assert "not a legal move: '0'" in done.stdout
+    assert "not a legal move: 'take 9'" in done.stdout
+    assert "winner:" in done.stdout
+    record = load_record(path)
+    assert record.final_state().grill == ()
+    assert "Traceback" not in done.stderr
+
+
+def test_play_with_input_ending_early_is_abandoned_cleanly() -> None:
+    done = run("play", "--players", "2", "--seed", "3", stdin="1\n")
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == "error: input ended; game abandoned"
+    assert "Traceback" not in done.stderr
+
+
+def test_replay_steps_through_turns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    call(capsys, "play", "--watch", "--seed", "2", "--save", str(path))
+    code, out, _ = call(capsys, "replay", str(path))
+    assert code == 0
+    assert "turn   1  player 0:" in out
+    assert "winner:" in out
+
+
+def test_simulate_jobs_one_and_two_print_identical_results() -> None:
+    args = (
+        "simulate",
+        "--players",
+        "3",
+        "--games",
+        "40",
+        "--seed",
+        "11",
+        "--bots",
+        "greedy,random",
+    )
+    one = run(*args, "--jobs", "1")
+    two = run(*args, "--jobs", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    assert one.stdout == two.stdout
+    assert "95% interval" in one.stdout
+    assert "mean game length" in one.stdout
+
+
+def test_variants_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = call(capsys, "variants")
+    assert code == 0
+    for option in ("flip_on_empty_bust", "golden_die_faces", "extrawurm"):
+        assert option in out
+    json.dumps(out)
