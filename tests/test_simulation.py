@@ -13,27 +13,12 @@ from pickomino_rules.simulation import simulate, wilson_interval
 
 
 def test_results_do_not_depend_on_the_executor_or_chunking() -> None:
-    base = simulate("classic", players=3, bots=["greedy", "random"], games=30, seed=9)
+    setup = {"players": 3, "bots": ["greedy", "random"], "games": 30, "seed": 9}
+    base = simulate("classic", **setup)  # type: ignore[arg-type]
     with ProcessPoolExecutor(max_workers=2) as pool:
-        parallel = simulate(
-            "classic",
-            players=3,
-            bots=["greedy", "random"],
-            games=30,
-            seed=9,
-            executor=pool,
-            chunk_size=4,
-        )
+        parallel = simulate("classic", **setup, executor=pool, chunk_size=4)  # type: ignore[arg-type]
     with ThreadPoolExecutor(max_workers=3) as pool:
-        threaded = simulate(
-            "classic",
-            players=3,
-            bots=["greedy", "random"],
-            games=30,
-            seed=9,
-            executor=pool,
-            chunk_size=7,
-        )
+        threaded = simulate("classic", **setup, executor=pool, chunk_size=7)  # type: ignore[arg-type]
     assert base == parallel == threaded
     assert sum(base.wins) == 30
     assert base.bots == ("greedy", "random", "greedy")

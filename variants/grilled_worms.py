@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 
 from pickomino_rules import Action, Face, PartKey, RuleModule
+from pickomino_rules.actions import AgainstPlayer
 
 if TYPE_CHECKING:
     from pickomino_rules import GameState, Rules
@@ -70,8 +71,8 @@ GRILLED_WORMS = PartKey("grilled_worms", GrilledWorms)
 """Where the tokens live in the state."""
 
 
-@attrs.frozen
-class RobGrilledWorm(Action):
+@attrs.frozen(cache_hash=True, repr=False)
+class RobGrilledWorm(AgainstPlayer):
     """Take a grilled worm from player ``victim`` (E4, supply empty).
 
     Attributes:
@@ -79,18 +80,6 @@ class RobGrilledWorm(Action):
     """
 
     keyword: ClassVar[str] = "rob"
-    victim: int
-
-    def argument_text(self) -> str:  # noqa: D102
-        return str(self.victim)
-
-    @classmethod
-    def from_argument(cls, argument: str) -> RobGrilledWorm:  # noqa: D102
-        try:
-            return cls(int(argument))
-        except ValueError:
-            msg = f"'rob' takes a player number, got {argument!r}"
-            raise ValueError(msg) from None
 
 
 def _move_token(tokens: GrilledWorms, giver: int | None, taker: int) -> GrilledWorms:

@@ -13,7 +13,7 @@ Examples:
     16
 """
 
-from pickomino_rules.actions import Action, Roll, Steal, Stop, Take
+from pickomino_rules.actions import Action, AgainstPlayer, Roll, Steal, Stop, Take
 from pickomino_rules.dice import WHITE, ChanceTable, DieKind, Face, RollOutcome, chance_table
 from pickomino_rules.errors import (
     IllegalActionError,
@@ -54,6 +54,7 @@ __version__ = "0.1.0"
 __all__ = [
     "WHITE",
     "Action",
+    "AgainstPlayer",
     "Bot",
     "ChanceTable",
     "Claim",

@@ -25,7 +25,7 @@ import attrs
 
 from pickomino_rules.dice import FACES, Face
 
-__all__ = ["Action", "Roll", "Steal", "Stop", "Take"]
+__all__ = ["Action", "AgainstPlayer", "Roll", "Steal", "Stop", "Take"]
 
 
 @attrs.frozen(cache_hash=True)
@@ -123,7 +123,35 @@ class Take(Action):
 
 
 @attrs.frozen(cache_hash=True, repr=False)
-class Steal(Action):
+class AgainstPlayer(Action):
+    """Base class of actions aimed at one player (text form ``keyword N``).
+
+    Variants subclass it for their own such actions (e.g. robbing a grilled worm).
+
+    Attributes:
+        victim: Index of the player concerned.
+    """
+
+    victim: int
+
+    def argument_text(self) -> str:  # noqa: D102
+        return str(self.victim)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.victim})"
+
+    @classmethod
+    def from_argument(cls, argument: str) -> AgainstPlayer:  # noqa: D102
+        try:
+            victim = int(argument)
+        except ValueError:
+            msg = f"{cls.keyword!r} takes a player number, got {argument!r}"
+            raise ValueError(msg) from None
+        return cls(victim)
+
+
+@attrs.frozen(cache_hash=True, repr=False)
+class Steal(AgainstPlayer):
     """End the turn by stealing the top tile of player ``victim``'s stack (C8).
 
     Attributes:
@@ -131,22 +159,6 @@ class Steal(Action):
     """
 
     keyword: ClassVar[str] = "steal"
-    victim: int
-
-    def argument_text(self) -> str:  # noqa: D102
-        return str(self.victim)
-
-    def __repr__(self) -> str:
-        return f"Steal({self.victim})"
-
-    @classmethod
-    def from_argument(cls, argument: str) -> Steal:  # noqa: D102
-        try:
-            victim = int(argument)
-        except ValueError:
-            msg = f"'steal' takes a player number, got {argument!r}"
-            raise ValueError(msg) from None
-        return cls(victim)
 
 
 CORE_ACTIONS: tuple[type[Action], ...] = (Roll, Take, Stop, Steal)

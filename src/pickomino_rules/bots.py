@@ -29,7 +29,15 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["BOTS", "UnknownBotError", "get_bot", "greedy_bot", "random_bot", "register_bot"]
+__all__ = [
+    "BOTS",
+    "UnknownBotError",
+    "get_bot",
+    "greedy_bot",
+    "optimal_bot",
+    "random_bot",
+    "register_bot",
+]
 
 
 def _decisions(rules: Rules, state: GameState) -> tuple[Action, ...]:
@@ -75,7 +83,23 @@ def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  #
     return stop if stop is not None else actions[0]
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+def optimal_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
+    """Plays each turn to maximise the expected worms gained (exact turn solver).
+
+    One solver per process is kept, so a turn is solved once; see
+    [`OptimalBot`][pickomino_rules.solver.OptimalBot] for other turn values.
+    """
+    global _optimal  # noqa: PLW0603 (one lazily built solver per process)
+    if _optimal is None:
+        from pickomino_rules.solver import OptimalBot  # noqa: PLC0415 (numpy only when used)
+
+        _optimal = OptimalBot()
+    return _optimal(rules, state, rng)
+
+
+_optimal: Bot | None = None
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "optimal": optimal_bot}
 """Bots by name, for the command line and simulations; add yours with `register_bot`."""
 
 

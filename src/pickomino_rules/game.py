@@ -45,6 +45,7 @@ __all__ = [
     "parse_move",
     "play",
     "playout",
+    "resolve_bust",
     "sample_chance",
     "step",
     "stop_claims",
@@ -256,6 +257,14 @@ def _finish_turn(rules: Rules, state: GameState) -> GameState:
     if rules.end_turn is not base.end_turn or rules.pending_actions is not None:
         state = rules.end_turn(rules, state.replace(phase=Phase.TURN_OVER, roll=None))
     return _pass_dice(rules, state)
+
+
+def resolve_bust(rules: Rules, state: GameState) -> GameState:
+    """The state after the player to move busts now (C10, C11): what a failed turn leaves.
+
+    Useful to value a bust without rolling one, e.g. in a solver.
+    """
+    return _finish_turn(rules, rules.bust(rules, state))
 
 
 def _pass_dice(rules: Rules, state: GameState) -> GameState:
