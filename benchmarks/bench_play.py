@@ -17,6 +17,8 @@ import time
 from pickomino_rules import Bot, Move, Phase, apply, get_variant, legal_actions, new_game
 from pickomino_rules.bots import greedy_bot, random_bot
 
+ROLL, GAME_OVER = Phase.ROLL, Phase.GAME_OVER  # enum lookups are slow; keep them out of the loop
+
 
 def random_steps(
     variant: str, players: int, seconds: float, seed: int = 1
@@ -31,12 +33,12 @@ def random_steps(
     deadline = began + seconds
     while True:
         for _ in range(1000):
-            if state.phase is Phase.GAME_OVER:
+            if state.phase is GAME_OVER:
                 games += 1
                 state = start
             actions = legal_actions(rules, state)
             move: Move
-            if state.phase is Phase.ROLL:
+            if state.phase is ROLL:
                 move = rules.chance_table(state.in_hand).sample(rng)
             else:
                 move = choice(actions)
@@ -56,10 +58,10 @@ def bot_games(
     began = time.perf_counter()
     while time.perf_counter() - began < seconds:
         state = start
-        while state.phase is not Phase.GAME_OVER:
+        while state.phase is not GAME_OVER:
             legal_actions(rules, state)
             move: Move
-            if state.phase is Phase.ROLL:
+            if state.phase is ROLL:
                 move = rules.chance_table(state.in_hand).sample(rng)
             else:
                 move = bot(rules, state, rng)

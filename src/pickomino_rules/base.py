@@ -23,6 +23,13 @@ from pickomino_rules.state import Claim, GameState, Phase
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
+# Enum members cost ~125 ns to look up on the class, a module global ~10 ns:
+# the hot path reads phases through these aliases.
+_ROLL = Phase.ROLL
+_CHOOSE = Phase.CHOOSE
+_DECIDE = Phase.DECIDE
+_WORM = Face.WORM - 1  # index of the worm in six-face count tuples
+
 __all__ = [
     "apply_action",
     "bust",
@@ -89,7 +96,7 @@ def set_aside(rules: Rules, state: GameState, face: Face) -> GameState:  # noqa:
         state.out,
         state.stacks,
         state.player,
-        Phase.DECIDE,
+        _DECIDE,
         roll.remaining[index],
         None,
         (*kept[:index], roll.faces[index], *kept[index + 1 :]),
@@ -99,7 +106,7 @@ def set_aside(rules: Rules, state: GameState, face: Face) -> GameState:  # noqa:
 
 def stop_total(rules: Rules, state: GameState) -> int | None:  # noqa: ARG001
     """C7: the total of the set-aside dice, or None without a worm among them."""
-    return state.total if state.kept[Face.WORM - 1] else None
+    return state.total if state.kept[_WORM] else None
 
 
 def claims(rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:  # noqa: ARG001
@@ -183,7 +190,7 @@ def start_turn(rules: Rules, state: GameState, player: int) -> GameState:
         state.out,
         state.stacks,
         player,
-        Phase.ROLL,
+        _ROLL,
         rules.components.dice,
         None,
         NO_DICE_SET_ASIDE,
@@ -201,7 +208,7 @@ def show_roll(state: GameState, roll: RollOutcome) -> GameState:
         state.out,
         state.stacks,
         state.player,
-        Phase.CHOOSE,
+        _CHOOSE,
         state.in_hand,
         roll,
         state.kept,

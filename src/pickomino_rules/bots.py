@@ -61,8 +61,8 @@ def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  #
 
     After a roll it takes worms while it has none, else the face worth the most
     points. It stops as soon as it can take a tile with three or fewer dice left in
-    hand, or with a total of 30 or more; it steals when it can. Variant decisions
-    go to the first legal choice.
+    hand, with a total of 30 or more, or with no higher tile left on the grill; it
+    steals when it can. Variant decisions go to the first legal choice.
     """
     actions = _decisions(rules, state)
     takes = [action for action in actions if isinstance(action, Take)]
@@ -77,7 +77,8 @@ def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  #
         return steals[0]
     can_roll = any(isinstance(action, Roll) for action in actions)
     can_claim = any(claim.victim is None for claim in stop_claims(rules, state))
-    if can_roll and not (can_claim and (sum(state.in_hand) <= 3 or state.total >= 30)):
+    enough = sum(state.in_hand) <= 3 or state.total >= min(30, max(state.grill, default=0))
+    if can_roll and not (can_claim and enough):
         return next(action for action in actions if isinstance(action, Roll))
     stop = next((action for action in actions if isinstance(action, Stop)), None)
     return stop if stop is not None else actions[0]

@@ -50,6 +50,9 @@ class Phase(enum.Enum):
     GAME_OVER = "game over"
 
 
+_ROLL = Phase.ROLL  # a module global reads ~10x faster than an enum member
+
+
 @attrs.frozen
 class Claim:
     """A tile a stopping player may take (C8).
@@ -119,7 +122,7 @@ class GameState:
     @property
     def is_chance(self) -> bool:
         """True when the next step is a roll of the dice (a chance node)."""
-        return self.phase is Phase.ROLL
+        return self.phase is _ROLL
 
     def replace(  # noqa: PLR0913 (one keyword per field, like attrs.evolve)
         self,
