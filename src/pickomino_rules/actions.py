@@ -42,6 +42,10 @@ class Action:
     keyword: ClassVar[str] = ""
     """First word of the text form, e.g. ``"roll"``."""
 
+    rerolls: ClassVar[bool] = False
+    """True for an action that throws the dice of the roll on the table again (the
+    extended game's weasel, E10); the turn solver treats it as one re-roll a turn."""
+
     def argument_text(self) -> str:
         """Text of the action's argument; empty when it has none."""
         return ""

@@ -28,7 +28,7 @@ import cattrs
 from cattrs.preconf.json import make_converter
 
 from pickomino_rules.errors import PickominoError
-from pickomino_rules.game import new_game, parse_move, playout
+from pickomino_rules.game import apply, new_game, parse_move, playout
 from pickomino_rules.registry import get_variant
 
 if TYPE_CHECKING:
@@ -209,8 +209,6 @@ class GameRecord:
 
 def apply_text(rules: Rules, state: GameState, text: str) -> GameState:
     """Parse a move's text and apply it (errors name the rule, see ``apply``)."""
-    from pickomino_rules.game import apply  # noqa: PLC0415 (kept next to its one use)
-
     return apply(rules, state, parse_move(rules, text))
 
 

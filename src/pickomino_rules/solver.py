@@ -1,8 +1,9 @@
 """Exact turn solver: the optimal policy for the rest of a turn, by expectimax.
 
 Within a turn the future depends only on the faces already set aside (a 6-bit
-mask), the dice still in hand (per kind of die), the total so far, and whether the
-weasel may still be sent. The solver runs expectimax over the exact chance outcomes
+mask), the dice still in hand (per kind of die), the total so far, and whether a
+re-roll may still be used (the extended game's weasel; the solver models one per
+turn). The solver runs expectimax over the exact chance outcomes
 of [`chance_table`][pickomino_rules.dice.chance_table], vectorised with numpy over
 the total. The value of ending the turn comes from the actual table: for each total
 it applies the real stop actions (exact grill tile, optional steals, next lower
@@ -121,11 +122,11 @@ def takes_tile(tile: int) -> TurnValue:
 
 @attrs.frozen(eq=False)
 class _Node:
-    """One decision point of a turn's dice: faces used, dice in hand, weasel ready."""
+    """One decision point of a turn's dice: faces used, dice in hand, re-roll ready."""
 
     mask: int
     dice: tuple[int, ...]
-    weasel: bool
+    reroll: bool
     can_roll: bool
     probabilities: NDArray[np.float64] | None = None
     """Chance of each distinct roll of ``dice``."""
@@ -137,7 +138,7 @@ class _Node:
     """Per distinct roll (dice on used faces lumped) and unused face, the option row
     (0 when that face is not shown)."""
     plain: int = -1
-    """With the weasel ready: the same node without it (its roll is the re-roll)."""
+    """With a re-roll ready: the same node without it (its roll is the re-roll)."""
     low: int = 0
     """Fewest points the dice set aside since the root can add up to at this node."""
     high: int = 0
@@ -153,25 +154,25 @@ class _Program:
 
 
 Key = tuple[int, tuple[int, ...], bool]
-"""A node: faces used (bit mask), dice in hand per kind, weasel ready."""
+"""A node: faces used (bit mask), dice in hand per kind, re-roll ready."""
 
 
 def _children(kinds: tuple[DieKind, ...], key: Key) -> set[Key]:
-    mask, dice, weasel = key
-    found: set[Key] = {(mask, dice, False)} if weasel else set()
+    mask, dice, reroll = key
+    found: set[Key] = {(mask, dice, False)} if reroll else set()
     if any(dice) and mask != FULL_MASK:
         for outcome in chance_table(kinds, dice).outcomes:
             for face in range(6):
                 take = outcome.by_face[face]
                 if any(take) and not mask & (1 << face):
                     left = tuple(n - t for n, t in zip(dice, take, strict=True))
-                    found.add((mask | (1 << face), left, weasel))
+                    found.add((mask | (1 << face), left, reroll))
     return found
 
 
 def _rolling_node(kinds: tuple[DieKind, ...], key: Key, index: dict[Key, int]) -> _Node:
     """A node that can roll: its distinct rolls and, per roll and face, the option taken."""
-    mask, dice, weasel = key
+    mask, dice, reroll = key
     table = chance_table(kinds, dice)
     unused = [face for face in range(6) if not mask & (1 << face)]
     # Dice showing used faces are dead: lump them, so rolls differing only there merge.
@@ -185,19 +186,19 @@ def _rolling_node(kinds: tuple[DieKind, ...], key: Key, index: dict[Key, int]) -
         for column, (face, take) in enumerate(zip(unused, seen, strict=True)):
             if any(take):
                 left = tuple(n - t for n, t in zip(dice, take, strict=True))
-                target = (index[mask | (1 << face), left, weasel], FACES[face].points * sum(take))
+                target = (index[mask | (1 << face), left, reroll], FACES[face].points * sum(take))
                 choices[position, column] = rows.setdefault(target, len(rows))
     ordered = sorted(rows, key=rows.__getitem__)
     return _Node(
         mask,
         dice,
-        weasel,
+        reroll,
         can_roll=True,
         probabilities=np.array(list(merged.values()), dtype=np.float64) / table.total,
         row_node=np.array([target for target, _ in ordered], dtype=np.intp),
         row_shift=np.array([shift for _, shift in ordered], dtype=np.intp),
         choices=choices,
-        plain=index[mask, dice, False] if weasel else -1,
+        plain=index[mask, dice, False] if reroll else -1,
     )
 
 
@@ -208,7 +209,7 @@ def _point_ranges(nodes: list[_Node]) -> list[tuple[int, int]]:
         node = nodes[position]
         low, high = ranges[position]
         targets = []
-        if node.weasel:
+        if node.reroll:
             targets.append((node.plain, 0))
         if node.row_node is not None and node.row_shift is not None:
             targets.extend(
@@ -222,20 +223,20 @@ def _point_ranges(nodes: list[_Node]) -> list[tuple[int, int]]:
 
 @cache
 def _program(
-    kinds: tuple[DieKind, ...], mask: int, dice: tuple[int, ...], weasel: bool
+    kinds: tuple[DieKind, ...], mask: int, dice: tuple[int, ...], reroll: bool
 ) -> _Program:
     """Precompute the structure of a turn from one node: done once per start."""
     keys: set[Key] = set()
-    stack: list[Key] = [(mask, dice, weasel)]
+    stack: list[Key] = [(mask, dice, reroll)]
     while stack:
         key = stack.pop()
         if key not in keys:
             keys.add(key)
             stack.extend(_children(kinds, key))
-    # Children first: they hold fewer dice, and the weasel's plain twin comes first.
+    # Children first: they hold fewer dice, and the re-roll's plain twin comes first.
     order = sorted(keys, key=lambda key: (sum(key[1]), key[2], key[0], key[1]))
     index = {key: position + 1 for position, key in enumerate(order)}  # row 0: "no option"
-    nodes = [_Node(0, (), weasel=False, can_roll=False)]
+    nodes = [_Node(0, (), reroll=False, can_roll=False)]
     for key in order:
         if any(key[1]) and key[0] != FULL_MASK:
             nodes.append(_rolling_node(kinds, key, index))
@@ -322,7 +323,7 @@ class TurnSolution:
             offsets = (node.row_node * stride + node.row_shift)[node.choices]
             totals = np.arange(start + node.low, start + node.high + 1)
             best = flat[offsets[:, :, None] + totals].max(axis=1)
-            if node.weasel:  # a bad roll may be sent back once (E10)
+            if node.reroll:  # a bad roll may be sent back once (E10)
                 np.maximum(best, np.maximum(roll[node.plain, columns], bust), out=best)
             else:
                 np.maximum(best, bust, out=best)
@@ -339,9 +340,9 @@ class TurnSolution:
         return self.value_of(self.state)
 
     def _node(self, state: GameState) -> int:
-        weasel = _weasel_ready(self.rules, state)
+        reroll = _reroll_ready(self.rules, state)
         try:
-            return self._program.index[_mask(state.kept), state.in_hand, weasel]
+            return self._program.index[_mask(state.kept), state.in_hand, reroll]
         except KeyError:
             msg = "that state is not reachable from the solved one"
             raise NotSolvableError(msg) from None
@@ -431,11 +432,11 @@ def _best(solution: TurnSolution, state: GameState) -> Move:
     return max(actions, key=lambda action: round(solution.action_value(state, action), 9))
 
 
-def _weasel_ready(rules: Rules, state: GameState) -> bool:
-    """Whether the rules would let the player to move re-roll his next roll (E10).
+def _reroll_ready(rules: Rules, state: GameState) -> bool:
+    """Whether the rules would let the player to move throw his next roll again.
 
-    Asked of the rules themselves: on an empty probe roll, does any action other
-    than setting dice aside appear? (The weasel's module offers ``weasel`` there.)
+    Asked of the rules themselves: on an empty probe roll, is an action offered
+    whose class says it ``rerolls`` (the extended game's weasel, E10, does)?
     """
     if rules.roll_actions is base_roll_actions:
         return False
@@ -443,9 +444,7 @@ def _weasel_ready(rules: Rules, state: GameState) -> bool:
     probe = state.replace(
         phase=Phase.CHOOSE, roll=RollOutcome(kinds, tuple((0,) * 6 for _ in kinds))
     )
-    return any(
-        getattr(action, "keyword", "") == "weasel" for action in rules.roll_actions(rules, probe)
-    )
+    return any(action.rerolls for action in rules.roll_actions(rules, probe))
 
 
 def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) -> TurnSolution:
@@ -467,7 +466,7 @@ def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) 
         msg = "a variant's decision is pending; it is not part of the dice"
         raise NotSolvableError(msg)
     program = _program(
-        rules.die_kinds, _mask(state.kept), state.in_hand, _weasel_ready(rules, state)
+        rules.die_kinds, _mask(state.kept), state.in_hand, _reroll_ready(rules, state)
     )
     width = 5 * (sum(state.in_hand) + sum(state.kept)) + 6
     bust = value(
@@ -532,7 +531,7 @@ def _same_turn(solution: TurnSolution, rules: Rules, state: GameState) -> bool:
         and root.stacks == state.stacks
         and root.out == state.out
         and root.parts == state.parts
-        and (_mask(state.kept), state.in_hand, _weasel_ready(rules, state))
+        and (_mask(state.kept), state.in_hand, _reroll_ready(rules, state))
         in solution._program.index  # noqa: SLF001
         and all(k >= r for k, r in zip(state.kept, root.kept, strict=True))
     )

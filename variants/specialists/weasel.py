@@ -47,6 +47,7 @@ class UseWeasel(Action):
     """Re-roll every die of the roll just made (E10)."""
 
     keyword: ClassVar[str] = "weasel"
+    rerolls: ClassVar[bool] = True
 
 
 @attrs.frozen

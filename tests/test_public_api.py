@@ -1,0 +1,62 @@
+"""Every public name is documented, and the top-level package exports what it lists."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import pickomino_rules
+
+MODULES = sorted(
+    info.name for info in pkgutil.walk_packages(pickomino_rules.__path__, prefix="pickomino_rules.")
+)
+
+
+def documented_names(source: str) -> dict[str, bool]:
+    """For each top-level definition: does it carry a docstring (or a string after it)?"""
+    tree = ast.parse(source)
+    found: dict[str, bool] = {}
+    body = tree.body
+    for position, node in enumerate(body):
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            found[node.name] = ast.get_docstring(node) is not None
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            following = body[position + 1] if position + 1 < len(body) else None
+            has_doc = (
+                isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            )
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = has_doc
+    return found
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_public_name_has_a_docstring(name: str) -> None:
+    module = importlib.import_module(name)
+    assert module.__doc__, f"{name} has no module docstring"
+    source = Path(inspect.getfile(module)).read_text(encoding="utf-8")
+    defined = documented_names(source)
+    public = getattr(module, "__all__", [])
+    missing = [item for item in public if item in defined and not defined[item]]
+    assert not missing, f"{name}: undocumented public names {missing}"
+    for item in public:
+        value = getattr(module, item)
+        if inspect.isclass(value) and value.__module__ == name:
+            for attribute, member in vars(value).items():
+                if not attribute.startswith("_") and inspect.isfunction(member):
+                    assert inspect.getdoc(member), f"{name}.{item}.{attribute} has no docstring"
+
+
+def test_top_level_exports_resolve() -> None:
+    for item in pickomino_rules.__all__:
+        assert hasattr(pickomino_rules, item), item
+    assert "pickomino_rules.variants.extended" in MODULES
