@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import platform
 import random
+import statistics
 import sys
 import time
 
@@ -74,16 +75,24 @@ def bot_games(
 def main() -> None:
     """Print the figures for classic, 2 and 4 players."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=2.0, help="per repetition")
+    parser.add_argument("--repeat", type=int, default=5, help="repetitions (median and best shown)")
     parser.add_argument("--variant", default="classic")
     args = parser.parse_args()
     get_variant(args.variant)
     print(f"Python {sys.version.split()[0]} on {platform.machine()}, variant {args.variant}")
     for players in (2, 4):
-        steps, games, elapsed = random_steps(args.variant, players, args.seconds)
+        runs = [
+            random_steps(args.variant, players, args.seconds, seed) for seed in range(args.repeat)
+        ]
+        rates = sorted(steps / elapsed for steps, _, elapsed in runs)
+        steps = sum(r[0] for r in runs)
+        games = sum(r[1] for r in runs)
+        elapsed = sum(r[2] for r in runs)
         print(
-            f"{players} players, random: {steps / elapsed:,.0f} steps/s, "
-            f"{games / elapsed:,.1f} games/s ({steps / max(games, 1):,.0f} steps/game)"
+            f"{players} players, random: {statistics.median(rates):,.0f} steps/s median, "
+            f"{rates[-1]:,.0f} best of {args.repeat}; {games / elapsed:,.1f} games/s "
+            f"({steps / max(games, 1):,.0f} steps/game)"
         )
         for name, bot in (("random", random_bot), ("greedy", greedy_bot)):
             games, steps, elapsed = bot_games(args.variant, players, bot, args.seconds)

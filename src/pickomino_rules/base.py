@@ -58,7 +58,8 @@ def turn_dice(rules: Rules, state: GameState) -> tuple[int, ...]:  # noqa: ARG00
     return rules.components.dice
 
 
-_TAKES: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Action, ...]] = {}
+_TAKES: dict[RollOutcome, dict[tuple[int, ...], tuple[Action, ...]]] = {}
+"""The takes of each roll, by the set-aside dice (rolls are few and hash once)."""
 
 
 def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001
@@ -68,15 +69,16 @@ def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa:
     """
     roll = state.roll
     assert roll is not None  # noqa: S101 (only called in phase CHOOSE)
-    key = (roll.faces, state.kept)
-    takes = _TAKES.get(key)
+    by_kept = _TAKES.get(roll)
+    if by_kept is None:
+        by_kept = _TAKES[roll] = {}
+    takes = by_kept.get(state.kept)
     if takes is None:
-        takes = tuple(
+        takes = by_kept[state.kept] = tuple(
             TAKE[face]
             for face, shown, kept in zip(FACES, roll.faces, state.kept, strict=True)
             if shown and not kept
         )
-        _TAKES[key] = takes
     return takes
 
 
@@ -199,18 +201,3 @@ def start_turn(rules: Rules, state: GameState, player: int) -> GameState:
     if rules.turn_dice is turn_dice:
         return fresh
     return fresh.replace(in_hand=rules.turn_dice(rules, fresh))
-
-
-def show_roll(state: GameState, roll: RollOutcome) -> GameState:
-    """The state with ``roll`` on the table, waiting for dice to be set aside."""
-    return GameState(
-        state.grill,
-        state.out,
-        state.stacks,
-        state.player,
-        _CHOOSE,
-        state.in_hand,
-        roll,
-        state.kept,
-        state.parts,
-    )

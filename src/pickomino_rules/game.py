@@ -195,7 +195,18 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:  # noqa: C90
     if phase is _ROLL:
         if type(move) is not RollOutcome or move not in rules.chance_table(state.in_hand).index:
             raise _illegal(rules, state, move)
-        return _after_roll(rules, base.show_roll(state, move))
+        shown = GameState(
+            state.grill,
+            state.out,
+            state.stacks,
+            state.player,
+            _CHOOSE,
+            state.in_hand,
+            move,
+            state.kept,
+            state.parts,
+        )
+        return _after_roll(rules, shown)
     if rules.pending_actions is not None:
         pending = rules.pending_actions(rules, state)
         if pending:
