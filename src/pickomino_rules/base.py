@@ -16,7 +16,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, NoReturn
 
 from pickomino_rules.actions import TAKE, Action
-from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face, RollOutcome
+from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face
 from pickomino_rules.errors import IllegalActionError
 from pickomino_rules.state import Claim, GameState, Phase
 
@@ -58,8 +58,8 @@ def turn_dice(rules: Rules, state: GameState) -> tuple[int, ...]:  # noqa: ARG00
     return rules.components.dice
 
 
-_TAKES: dict[RollOutcome, dict[tuple[int, ...], tuple[Action, ...]]] = {}
-"""The takes of each roll, by the set-aside dice (rolls are few and hash once)."""
+_TAKES: dict[tuple[int, ...], dict[tuple[int, ...], tuple[Action, ...]]] = {}
+"""The takes of a roll, by the faces shown and then by the dice set aside."""
 
 
 def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001
@@ -69,9 +69,9 @@ def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa:
     """
     roll = state.roll
     assert roll is not None  # noqa: S101 (only called in phase CHOOSE)
-    by_kept = _TAKES.get(roll)
+    by_kept = _TAKES.get(roll.faces)
     if by_kept is None:
-        by_kept = _TAKES[roll] = {}
+        by_kept = _TAKES[roll.faces] = {}
     takes = by_kept.get(state.kept)
     if takes is None:
         takes = by_kept[state.kept] = tuple(
