@@ -250,3 +250,14 @@ def test_weasel_owner_values_the_reroll() -> None:
     poor = RollOutcome.parse("11111111", tuple(kind.name for kind in rules.die_kinds))
     solution = solve_turn(rules, apply(rules, owned, poor), reach_total(30))
     assert solution.best_action() == UseWeasel()  # eight 1s cannot reach 30 with a worm
+
+
+def test_reach_table_from_a_mid_turn_state() -> None:
+    rules, state = new_game("classic", players=2)
+    state = apply(rules, state, RollOutcome.parse("4445wwww"))
+    state = apply(rules, state, legal_actions(rules, state)[-1])  # four worms: 20
+    table = reach_table(rules, state)
+    # 20 now: one more roll of four dice reaches 21 unless all four show worms.
+    assert table[21] == pytest.approx(1 - (1 / 6) ** 4)
+    assert all(0 <= p <= 1 for p in table.values())
+    assert list(table.values()) == sorted(table.values(), reverse=True)
