@@ -514,3 +514,16 @@ def test_e14_scores_add_up_over_random_games(variant: str) -> None:
             expected = sum(rules.worms_of(tile) for tile in stack) + held[player]
             expected += 3 * (table.place("apple").owner == player)
             assert scores(rules, final)[player] == expected
+
+
+def test_e11_story_tells_a_hen_robbery() -> None:
+    from pickomino_rules import parse_move  # noqa: PLC0415
+    from pickomino_rules.story import turns  # noqa: PLC0415
+
+    rules, state = table(
+        grill=(21, 22), stacks=((), (27,), ()), specialists={"hen": Place(owner=1)}
+    )
+    script = ["wwwww333", "take w", "roll", "112", "take 1", "steal 1"]
+    (turn,) = turns(rules, state, [parse_move(rules, move) for move in script])
+    assert turn.outcome == "robs player 1, whose tile stays"
+    assert str(turn).startswith("player 0: [333wwwww] take w roll [112] take 1 steal 1")

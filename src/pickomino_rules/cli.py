@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pickomino_rules.bots import BOTS, get_bot
-from pickomino_rules.dice import FACES, RollOutcome
+from pickomino_rules.dice import FACES
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import Move, apply, legal_actions, parse_move
 from pickomino_rules.records import GameRecord, load_record, save_record
@@ -28,7 +28,7 @@ from pickomino_rules.registry import available_variants, get_variant
 from pickomino_rules.result import result, scores
 from pickomino_rules.simulation import simulate as run_simulation
 from pickomino_rules.state import Phase
-from pickomino_rules.story import outcome_of, turns
+from pickomino_rules.story import Turn, outcome_of, turns
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -208,10 +208,9 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
         moves.append(move)
         turn_moves.append(move)
         if state.player != player or state.phase is Phase.GAME_OVER:
-            shown = " ".join(f"[{m}]" if isinstance(m, RollOutcome) else str(m) for m in turn_moves)
-            console.print(
-                f"[bold]{names[player]}[/]: {shown} -> {outcome_of(start, state, player, move)}"
-            )
+            ending = outcome_of(start, state, player, turn_moves)
+            turn = Turn(player, tuple(turn_moves), ending, start, state)
+            console.print(turn.describe(names[player]), soft_wrap=True, markup=False)
             start, turn_moves = state, []
     console.print(render_table(rules, state, names))
     _print_result(console, rules, state, names)
@@ -342,7 +341,7 @@ def replay(path: str, pause: bool, tables: bool) -> None:
     moves = [parse_move(rules, text) for text in record.moves]
     final = state
     for number, turn in enumerate(turns(rules, state, moves), start=1):
-        console.print(f"turn {number:3}  {turn}")
+        console.print(f"turn {number:3}  {turn}", soft_wrap=True, markup=False)
         final = turn.after
         if tables:
             console.print(render_table(rules, turn.after))

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from pickomino_rules.actions import Steal
+from pickomino_rules.actions import Steal, Stop
 from pickomino_rules.dice import RollOutcome
 from pickomino_rules.game import apply
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Sequence
 
     from pickomino_rules.game import Move
     from pickomino_rules.rules import Rules
@@ -47,27 +47,33 @@ class Turn:
     before: GameState
     after: GameState
 
-    def __str__(self) -> str:
+    def describe(self, name: str) -> str:
+        """The turn on one line, the player called ``name``; rolls in brackets."""
         shown = " ".join(f"[{m}]" if isinstance(m, RollOutcome) else str(m) for m in self.moves)
-        return f"player {self.player}: {shown} -> {self.outcome}"
+        return f"{name}: {shown} -> {self.outcome}"
+
+    def __str__(self) -> str:
+        return self.describe(f"player {self.player}")
 
 
-def outcome_of(before: GameState, after: GameState, player: int, last: Move | None = None) -> str:
+def outcome_of(before: GameState, after: GameState, player: int, moves: Sequence[Move] = ()) -> str:
     """What a finished turn of ``player`` did to the table, in words.
 
     Args:
         before: The state at the turn's start.
         after: The state after the turn.
         player: Whose turn it was.
-        last: The turn's last move, if known (tells a steal that took no tile).
+        moves: The turn's moves, if known (they tell a steal that took no tile,
+            as from the hen's owner).
     """
     gained = len(after.stacks[player]) - len(before.stacks[player])
     if gained > 0:
         tile = after.stacks[player][-1]
         robbed = [p for p in range(before.players) if p != player and before.top(p) == tile]
         return f"steals {tile} from player {robbed[0]}" if robbed else f"takes {tile}"
-    if isinstance(last, Steal):
-        return f"robs player {last.victim}, whose tile stays"
+    ending = next((move for move in reversed(moves) if isinstance(move, Stop | Steal)), None)
+    if isinstance(ending, Steal):
+        return f"robs player {ending.victim}, whose tile stays"
     details = []
     if gained < 0:
         details.append(f"returns {before.stacks[player][-1]}")
@@ -89,6 +95,6 @@ def turns(rules: Rules, state: GameState, moves: Iterable[Move]) -> Iterator[Tur
         state = apply(rules, state, move)
         made.append(move)
         if state.player != player or state.phase is Phase.GAME_OVER:
-            outcome = outcome_of(start, state, player, move)
+            outcome = outcome_of(start, state, player, made)
             yield Turn(player, tuple(made), outcome, start, state)
             start, made = state, []
