@@ -6,6 +6,7 @@ probabilities are enumerated once and cached; sampling then costs one
 ``rng.random()`` and one ``bisect``.
 
 Examples:
+    >>> from pickomino_rules.dice import WHITE, chance_table
     >>> table = chance_table((WHITE,), (8,))
     >>> len(table.outcomes)
     1287

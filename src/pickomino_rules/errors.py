@@ -5,6 +5,7 @@ Every error the library raises for bad input is a
 `ValueError`, so ``except ValueError`` works as a Python programmer expects.
 
 Examples:
+    >>> from pickomino_rules import IllegalActionError
     >>> issubclass(IllegalActionError, ValueError)
     True
 """

@@ -4,7 +4,7 @@ Every function takes the rules and a state and returns new values; nothing is
 mutated and nothing random happens unless you pass a ``random.Random``.
 
 Examples:
-    >>> import random
+    >>> from pickomino_rules import Action, RollOutcome, apply, legal_actions, new_game
     >>> rules, state = new_game("classic", players=2)
     >>> state.is_chance  # a turn starts with a roll of all 8 dice (C3)
     True

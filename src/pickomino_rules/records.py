@@ -7,8 +7,8 @@ and then replays every move: any problem raises [`RecordError`][pickomino_rules.
 naming the place (``"move 37: ..."``); nothing half-built is ever returned.
 
 Examples:
-    >>> import random
     >>> from pickomino_rules.bots import greedy_bot
+    >>> from pickomino_rules.records import GameRecord
     >>> record = GameRecord.play("classic", players=2, bots=greedy_bot, seed=7)
     >>> text = record.to_json()
     >>> again = GameRecord.from_json(text)

@@ -12,6 +12,7 @@ register its own, in its ``pyproject.toml``::
 and notebooks).
 
 Examples:
+    >>> from pickomino_rules import available_variants, get_rules
     >>> "classic" in available_variants()
     True
     >>> get_rules("classic", {"short_game": True}).options["short_game"]

@@ -7,6 +7,7 @@ workers. Pass any ``concurrent.futures.Executor`` (a process pool, or a cluster'
 executor such as Dask's ``client.get_executor()``) to play chunks in parallel.
 
 Examples:
+    >>> from pickomino_rules.simulation import simulate
     >>> result = simulate("classic", players=2, bots=["greedy", "random"], games=20, seed=1)
     >>> result.games, len(result.wins)
     (20, 2)

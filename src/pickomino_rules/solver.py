@@ -27,6 +27,7 @@ turn ends is.
 
 Examples:
     >>> from pickomino_rules import new_game
+    >>> from pickomino_rules.solver import solve_turn
     >>> rules, state = new_game("classic", players=2)
     >>> solution = solve_turn(rules, state)
     >>> round(solution.value, 3)
