@@ -110,8 +110,9 @@ def test_chance_is_exact_and_multinomial(rules: Rules) -> None:
         assert len({o for o, _ in outcomes}) == len(outcomes)
         if len(rules.die_kinds) == 1 or not any(state.in_hand[1:]):
             assert len(outcomes) == math.comb(dice + 5, 5)
+        table = rules.chance_table(partial.in_hand)
         for outcome, probability in outcomes[:: max(1, len(outcomes) // 50)]:
-            assert probability == multinomial(rules, outcome)
+            assert probability == multinomial(rules, outcome) == table.probability(outcome)
 
 
 def multinomial(rules: Rules, outcome: RollOutcome) -> Fraction:

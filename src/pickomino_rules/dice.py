@@ -227,10 +227,6 @@ class RollOutcome:
         """Number of dice (all kinds) showing ``face``."""
         return self.faces[face - 1]
 
-    def shown(self) -> tuple[Face, ...]:
-        """The distinct faces showing, in face order."""
-        return tuple(face for face in FACES if self.faces[face - 1])
-
     def __str__(self) -> str:
         groups = []
         for index, (name, group) in enumerate(zip(self.kinds, self.counts, strict=True)):

@@ -247,10 +247,6 @@ class Rules:
             msg = f"no module of {self.name!r} provides the extension point {name!r}"
             raise KeyError(msg) from None
 
-    def has_module(self, name: str) -> bool:
-        """True when a module called ``name`` is part of these rules."""
-        return any(module.name == name for module in self.modules)
-
     def __repr__(self) -> str:
         changed = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"<Rules {self.name!r}{' ' + changed if changed else ''}>"

@@ -207,7 +207,7 @@ class PartKey(Generic[T]):
 
     Attributes:
         name: Unique name of the part.
-        kind: The part's type, used to check values read back.
+        kind: The part's type; `set` refuses values of another type.
     """
 
     name: str
@@ -222,6 +222,13 @@ class PartKey(Generic[T]):
         return cast("T", state.parts[rules.part_index[self.name]])
 
     def set(self, rules: Rules, state: GameState, value: T) -> GameState:
-        """A copy of ``state`` with this part replaced by ``value``."""
+        """A copy of ``state`` with this part replaced by ``value``.
+
+        Raises:
+            TypeError: ``value`` is not of the part's ``kind`` (a module bug).
+        """
+        if not isinstance(value, self.kind):
+            msg = f"part {self.name!r} holds {self.kind.__name__}, got {type(value).__name__}"
+            raise TypeError(msg)
         index = rules.part_index[self.name]
         return state.replace(parts=(*state.parts[:index], value, *state.parts[index + 1 :]))
