@@ -14,8 +14,8 @@ import statistics
 import time
 
 from pickomino_rules import GameState, Phase, Rules, new_game, play, playout
-from pickomino_rules.bots import random_bot
-from pickomino_rules.solver import OptimalBot, _program, solve_turn
+from pickomino_rules.bots import OptimalBot, random_bot
+from pickomino_rules.solver import _program, solve_turn
 
 
 def turn_starts(variant: str, count: int) -> list[tuple[Rules, GameState]]:
@@ -28,7 +28,7 @@ def turn_starts(variant: str, count: int) -> list[tuple[Rules, GameState]]:
         found.extend(
             s
             for s in states[:: max(1, len(states) // 10)]
-            if s.phase is Phase.ROLL and sum(s.kept) == 0
+            if s.phase is Phase.ROLL and sum(s.set_aside) == 0
         )
         seed += 1
     return [(rules, s) for s in found[:count]]

@@ -35,17 +35,17 @@ def table(  # noqa: PLR0913 (a table is laid out by keyword)
     players: int = 3,
     grill: tuple[int, ...] | None = None,
     stacks: tuple[tuple[int, ...], ...] | None = None,
-    out: tuple[int, ...] = (),
+    face_down: tuple[int, ...] = (),
     options: dict[str, object] | None = None,
     player: int = 0,
 ) -> tuple[Rules, GameState]:
     """A classic game at the start of ``player``'s turn with the tiles placed as given."""
     rules, state = new_game("classic", players=players, options=options, first_player=player)
     stacks = stacks or ((),) * players
-    held = {tile for stack in stacks for tile in stack} | set(out)
+    held = {tile for stack in stacks for tile in stack} | set(face_down)
     if grill is None:
         grill = tuple(tile for tile in rules.tiles if tile not in held)
-    return rules, state.replace(grill=grill, stacks=stacks, out=out)
+    return rules, state.replace(grill=grill, stacks=stacks, face_down=face_down)
 
 
 # C1 -----------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ def test_c2_two_to_seven_players_all_tiles_face_up(players: int) -> None:
     rules, state = new_game("classic", players=players)
     assert state.grill == rules.tiles
     assert state.stacks == ((),) * players
-    assert state.out == ()
+    assert state.face_down == ()
 
 
 @pytest.mark.parametrize("players", [0, 1, 8, -2, 2.0, "3", True])
@@ -126,7 +126,7 @@ def test_c3_a_turn_starts_with_a_roll_of_all_eight_dice() -> None:
 def test_c4_all_dice_of_the_chosen_face_are_set_aside() -> None:
     rules, state = new_game("classic")
     state = run(rules, state, ["44412355", "take 4"])
-    assert state.kept == (0, 0, 0, 3, 0, 0)
+    assert state.set_aside == (0, 0, 0, 3, 0, 0)
     assert state.in_hand == (5,)
     assert state.phase is Phase.DECIDE
 
@@ -154,7 +154,7 @@ def test_c5_a_roll_of_only_used_faces_busts_at_once() -> None:
     # Bust: 30 back to the grill; 36 turned face down; next player's roll.
     assert state.stacks[0] == (22,)
     assert 30 in state.grill
-    assert state.out == (36,)
+    assert state.face_down == (36,)
     assert state.player == 1
     assert state.phase is Phase.ROLL
 
@@ -208,7 +208,7 @@ def test_c7_a_stop_without_a_worm_busts() -> None:
     state = apply(rules, state, Stop())
     assert state.stacks[1] == ()
     assert state.grill[-1] == 35
-    assert state.out == (36,)
+    assert state.face_down == (36,)
 
 
 # C8 -----------------------------------------------------------------------------------
@@ -228,11 +228,11 @@ def test_c8_exact_grill_tile_is_the_only_claim() -> None:
 
 def test_c8_steal_is_optional_and_next_lower_is_the_alternative() -> None:
     grill = (21, 22, 23, 24, 25, 26, 28, 29, 30)
-    rules, state = table(stacks=((), (27,), ()), grill=grill, out=(31, 32, 33, 34, 35, 36))
+    rules, state = table(stacks=((), (27,), ()), grill=grill, face_down=(31, 32, 33, 34, 35, 36))
     state = run(rules, state, ["wwwww221", "take w", "roll", "213", "take 1"])  # 25 + 1 = 26
     assert state.total == 26
     assert legal_actions(rules, state) == (Roll(), Stop())  # 26 on the grill: exact
-    rules, state = table(stacks=((), (27,), ()), grill=grill, out=(31, 32, 33, 34, 35, 36))
+    rules, state = table(stacks=((), (27,), ()), grill=grill, face_down=(31, 32, 33, 34, 35, 36))
     state = run(rules, state, ["wwwww221", "take w", "roll", "213", "take 2"])  # 25 + 2 = 27
     assert state.total == 27
     assert legal_actions(rules, state) == (Roll(), Stop(), Steal(1))
@@ -242,8 +242,19 @@ def test_c8_steal_is_optional_and_next_lower_is_the_alternative() -> None:
     assert declined.stacks == ((26,), (27,), ())
 
 
+def test_c8_when_the_steal_is_the_only_claim_stopping_takes_it() -> None:
+    rules, state = table(stacks=((), (27,), ()), grill=(28, 29), face_down=tuple(range(21, 27)))
+    state = state.replace(face_down=(*state.face_down, *range(30, 37)))
+    state = run(rules, state, ["wwwww221", "take w", "roll", "213", "take 2"])  # 27, no lower
+    assert state.total == 27
+    assert legal_actions(rules, state) == (Roll(), Stop(), Steal(1))
+    stopped = apply(rules, state, Stop())
+    assert stopped.stacks == ((27,), (), ())
+    assert stopped == apply(rules, state, Steal(1))
+
+
 def test_c8_own_top_tile_never_counts_and_no_claim_means_bust() -> None:
-    rules, state = table(stacks=((27,), (), ()), grill=(28, 29), out=tuple(range(30, 37)))
+    rules, state = table(stacks=((27,), (), ()), grill=(28, 29), face_down=tuple(range(30, 37)))
     held = (21, 22, 23, 24, 25, 26)
     state = state.replace(stacks=((*held, 27), (), ()))
     state = run(rules, state, ["wwwww221", "take w", "roll", "213", "take 2"])  # 27
@@ -251,7 +262,7 @@ def test_c8_own_top_tile_never_counts_and_no_claim_means_bust() -> None:
     busted = apply(rules, state, Stop())
     assert busted.stacks[0] == held
     assert busted.grill == (27, 28)
-    assert busted.out[-1] == 29
+    assert busted.face_down[-1] == 29
 
 
 def test_c8_steal_impossible_is_refused_with_the_rule() -> None:
@@ -272,7 +283,7 @@ def test_c8_steal_impossible_is_refused_with_the_rule() -> None:
 
 def test_c9_taken_tiles_go_on_top_and_only_the_top_can_be_stolen() -> None:
     rules, state = table(stacks=((), (25, 31), ()), grill=(21, 22, 23, 24))
-    state = state.replace(out=tuple(t for t in range(26, 37) if t != 31))
+    state = state.replace(face_down=tuple(t for t in range(26, 37) if t != 31))
     state = run(rules, state, ["wwwww221", "take w"])  # 25 is under 31: not visible
     assert legal_actions(rules, state) == (Roll(), Stop())
     state = apply(rules, state, Stop())
@@ -285,26 +296,26 @@ def test_c9_taken_tiles_go_on_top_and_only_the_top_can_be_stolen() -> None:
 
 def test_c10_bust_returns_top_tile_and_turns_the_highest() -> None:
     rules, state = table(stacks=((22, 25), (), ()), grill=(21, 23, 24, 26, 27, 28))
-    state = state.replace(out=tuple(range(29, 37)))
+    state = state.replace(face_down=tuple(range(29, 37)))
     state = run(rules, state, ["55555444", "take 5", "stop"])
     assert state.stacks[0] == (22,)
     assert state.grill == (21, 23, 24, 25, 26, 27)
-    assert state.out[-1] == 28
+    assert state.face_down[-1] == 28
 
 
 def test_c10_returned_tile_that_is_highest_stays_face_up() -> None:
     rules, state = table(stacks=((22, 30), (), ()), grill=(21, 23, 24, 25))
-    state = state.replace(out=(26, 27, 28, 29, 31, 32, 33, 34, 35, 36))
+    state = state.replace(face_down=(26, 27, 28, 29, 31, 32, 33, 34, 35, 36))
     state = run(rules, state, ["55555444", "take 5", "stop"])
     assert state.grill == (21, 23, 24, 25, 30)
-    assert state.out == (26, 27, 28, 29, 31, 32, 33, 34, 35, 36)
+    assert state.face_down == (26, 27, 28, 29, 31, 32, 33, 34, 35, 36)
 
 
 def test_c10_bust_with_empty_stack_turns_nothing() -> None:
     rules, state = table()
     state = run(rules, state, ["55555444", "take 5", "stop"])
     assert state.grill == rules.tiles
-    assert state.out == ()
+    assert state.face_down == ()
     assert state.player == 1
 
 
@@ -325,7 +336,7 @@ def test_c11_play_passes_to_the_next_player_wrapping_around() -> None:
 
 def test_c12_game_ends_when_the_grill_is_empty_after_the_turn() -> None:
     rules, state = table(stacks=(tuple(range(22, 31)), (), ()), grill=(21,))
-    state = state.replace(out=tuple(range(31, 37)))
+    state = state.replace(face_down=tuple(range(31, 37)))
     state = run(rules, state, ["wwww1111", "take w", "roll", "1111", "take 1"])  # 24
     assert state.phase is Phase.DECIDE
     final = apply(rules, state, Stop())
@@ -337,14 +348,14 @@ def test_c12_game_ends_when_the_grill_is_empty_after_the_turn() -> None:
 
 
 def test_c12_a_bust_that_turns_the_last_tile_ends_the_game() -> None:
-    rules, state = table(stacks=((22,), (), ()), grill=(21,), out=tuple(range(23, 37)))
+    rules, state = table(stacks=((22,), (), ()), grill=(21,), face_down=tuple(range(23, 37)))
     state = run(rules, state, ["55555444", "take 5", "stop"])  # 22 back; 22 highest: stays
     assert state.grill == (21, 22)
     assert state.phase is Phase.ROLL
-    rules, state = table(stacks=((21,), (), ()), grill=(36,), out=tuple(range(22, 36)))
+    rules, state = table(stacks=((21,), (), ()), grill=(36,), face_down=tuple(range(22, 36)))
     state = run(rules, state, ["55555444", "take 5", "stop"])  # 21 back, 36 turned
     assert state.grill == (21,)
-    assert state.out[-1] == 36
+    assert state.face_down[-1] == 36
 
 
 # C13 ----------------------------------------------------------------------------------
@@ -377,34 +388,38 @@ def test_c13_tied_players_without_tiles_share_the_win() -> None:
 def test_o1_flip_on_empty_bust() -> None:
     rules, state = table(options={"flip_on_empty_bust": True})
     state = run(rules, state, ["55555444", "take 5", "stop"])
-    assert state.out == (36,)
+    assert state.face_down == (36,)
     rules, state = table(options={"flip_on_empty_bust": False})
     state = run(rules, state, ["55555444", "take 5", "stop"])
-    assert state.out == ()
+    assert state.face_down == ()
 
 
 def test_o2_short_game_turns_the_returned_highest_tile() -> None:
     layout = {"stacks": ((22, 30), (), ()), "grill": (21, 23, 24, 25)}
     out = (26, 27, 28, 29, 31, 32, 33, 34, 35, 36)
-    rules, state = table(options={"short_game": True}, out=out, **layout)  # type: ignore[arg-type]
+    rules, state = table(options={"short_game": True}, face_down=out, **layout)  # type: ignore[arg-type]
     state = run(rules, state, ["55555444", "take 5", "stop"])
     assert state.grill == (21, 23, 24, 25)
-    assert state.out[-1] == 30
+    assert state.face_down[-1] == 30
     rules, state = table(options={"short_game": True}, stacks=((22, 25), (), ()), grill=(21, 30))
-    state = state.replace(out=tuple(t for t in range(23, 37) if t not in (25, 30)))
+    state = state.replace(face_down=tuple(t for t in range(23, 37) if t not in (25, 30)))
     state = run(rules, state, ["55555444", "take 5", "stop"])  # not the highest: as C10
     assert state.grill == (21, 25)
-    assert state.out[-1] == 30
+    assert state.face_down[-1] == 30
 
 
 def test_o3_optional_steal_off_makes_stealing_mandatory() -> None:
     grill = (21, 22, 23, 24, 25, 26, 28)
-    for optional, expected in ((True, (Roll(), Stop(), Steal(1))), (False, (Roll(), Steal(1)))):
+    for optional in (True, False):
         rules, state = table(
             stacks=((), (27,), ()), grill=grill, options={"optional_steal": optional}
         )
-        state = state.replace(out=tuple(range(29, 37)))
+        state = state.replace(face_down=tuple(range(29, 37)))
         state = run(rules, state, ["wwwww221", "take w", "roll", "213", "take 2"])
-        assert legal_actions(rules, state) == expected
-    with pytest.raises(IllegalActionError, match="O3"):
-        apply(rules, state, Stop())
+        assert legal_actions(rules, state) == (Roll(), Stop(), Steal(1))
+        stopped = apply(rules, state, Stop())
+        if optional:  # a stop declines the steal and takes the next lower tile (C8)
+            assert stopped.stacks == ((26,), (27,), ())
+        else:  # the steal is the only claim, so a stop takes it (C8, O3 off)
+            assert stopped.stacks == ((27,), (), ())
+            assert stopped == apply(rules, state, Steal(1))

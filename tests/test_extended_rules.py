@@ -37,9 +37,11 @@ from pickomino_rules.variants.grilled_worms import (
 )
 from pickomino_rules.variants.specialists import (
     SPECIALISTS,
+    WEASEL,
     KeepSpecialist,
     Place,
     SkipWeasel,
+    Specialist,
     UseWeasel,
 )
 from support import check_invariants, run
@@ -68,13 +70,13 @@ def table(  # noqa: PLR0913 (a table is laid out by keyword)
     if grill is None:
         grill = tuple(t for t in rules.tiles if t not in held)
     out = tuple(t for t in rules.tiles if t not in held and t not in grill)
-    state = state.replace(grill=grill, stacks=stacks, out=out)
+    state = state.replace(grill=grill, stacks=stacks, face_down=out)
     places = SPECIALISTS.get(rules, state)
     for spec, place in zip(places.specs, places.places, strict=True):
         if place.tile not in grill:
-            places = places.moved(spec.name, Place())
+            places = places.moved(spec, Place())
     for name, place in (specialists or {}).items():
-        places = places.moved(name, place)
+        places = places.moved(specialist(rules, state, name), place)
     state = SPECIALISTS.set(rules, state, places)
     if tokens is not None:
         state = GRILLED_WORMS.set(rules, state, GrilledWorms(7 - sum(tokens), tokens))
@@ -85,8 +87,14 @@ def table(  # noqa: PLR0913 (a table is laid out by keyword)
     return rules, state
 
 
+def specialist(rules: Rules, state: GameState, name: str) -> Specialist:
+    spec = SPECIALISTS.get(rules, state).named(name)
+    assert spec is not None, f"no specialist {name!r} in play"
+    return spec
+
+
 def where(rules: Rules, state: GameState, name: str) -> Place:
-    return SPECIALISTS.get(rules, state).place(name)
+    return SPECIALISTS.get(rules, state).place(specialist(rules, state, name))
 
 
 def tokens(rules: Rules, state: GameState) -> GrilledWorms:
@@ -253,7 +261,7 @@ def test_e6_every_grill_tile_occupied_the_specialist_leaves() -> None:
         specialists={"hen": Place(tile=21), "crow": Place(tile=23), "apple": Place(owner=0)},
     )
     state = SPECIALISTS.set(
-        rules, state, SPECIALISTS.get(rules, state).moved("weasel", Place(tile=26))
+        rules, state, SPECIALISTS.get(rules, state).moved(WEASEL, Place(tile=26))
     )
     state = run(rules, state, ["55555444", "take 5", "stop"])  # bust, no tile to return
     assert where(rules, state, "apple") == Place()
@@ -265,7 +273,7 @@ def test_e13_specialist_on_a_turned_tile_moves() -> None:
         grill=(21, 28, 30), stacks=((26,), (), ()), specialists={"golden_die": Place(tile=30)}
     )
     state = run(rules, state, ["55555444", "take 5", "stop"])  # 26 back, 30 turned
-    assert 30 in state.out
+    assert 30 in state.face_down
     assert where(rules, state, "golden_die") == Place(tile=26)  # 21 carries the hen
 
 
@@ -326,7 +334,7 @@ def test_e8_golden_die_forced_stop_only_after_nine_dice() -> None:
 def test_e8_golden_die_is_set_aside_with_its_face() -> None:
     rules, state = table(specialists={"golden_die": Place(owner=0)})
     state = run(rules, state, ["1234555w golden:w", "take w"])
-    assert state.kept[Face.WORM - 1] == 2
+    assert state.set_aside[Face.WORM - 1] == 2
     assert state.in_hand == (7, 0)
     assert state.total == 10
 
@@ -512,7 +520,8 @@ def test_e14_scores_add_up_over_random_games(variant: str) -> None:
         held = GRILLED_WORMS.get(rules, final).held
         for player, stack in enumerate(final.stacks):
             expected = sum(rules.worms_of(tile) for tile in stack) + held[player]
-            expected += 3 * (table.place("apple").owner == player)
+            apple = table.named("apple")
+            expected += 3 * (apple is not None and table.place(apple).owner == player)
             assert scores(rules, final)[player] == expected
 
 

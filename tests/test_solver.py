@@ -22,10 +22,9 @@ from pickomino_rules import (
     new_game,
     playout,
 )
-from pickomino_rules.bots import greedy_bot, random_bot
+from pickomino_rules.bots import OptimalBot, greedy_bot, random_bot
 from pickomino_rules.solver import (
     NotSolvableError,
-    OptimalBot,
     TurnValue,
     points,
     reach_table,
@@ -41,7 +40,7 @@ def one_die_left(grill: tuple[int, ...] = (21, 36)) -> tuple[Rules, GameState]:
     rules, state = new_game("classic", players=2)
     out = tuple(t for t in rules.tiles if t not in grill)
     state = state.replace(
-        grill=grill, out=out, phase=Phase.DECIDE, in_hand=(1,), kept=(0, 0, 0, 0, 5, 2)
+        grill=grill, face_down=out, phase=Phase.DECIDE, in_hand=(1,), set_aside=(0, 0, 0, 0, 5, 2)
     )
     return rules, state
 
@@ -77,7 +76,7 @@ def test_bust_loses_the_top_tile_and_turns_the_highest() -> None:
     state = state.replace(
         grill=(21, 36),
         stacks=((30,), ()),
-        out=tuple(t for t in rules.tiles if t not in (21, 30, 36)),
+        face_down=tuple(t for t in rules.tiles if t not in (21, 30, 36)),
     )
     solution = solve_turn(rules, state)
     # A bust returns 30 (3 worms): rolling is worth 4/6*4 - 2/6*3 = 5/3; stopping takes 21: 1.
@@ -93,9 +92,11 @@ def test_takes_tile_value() -> None:
 def test_steal_counts_the_worms_taken() -> None:
     rules, state = new_game("classic", players=2)
     state = state.replace(
-        grill=(21,), stacks=((), (35,)), out=tuple(t for t in rules.tiles if t not in (21, 35))
+        grill=(21,),
+        stacks=((), (35,)),
+        face_down=tuple(t for t in rules.tiles if t not in (21, 35)),
     )
-    state = state.replace(phase=Phase.DECIDE, in_hand=(1,), kept=(0, 0, 0, 0, 5, 2))  # 35
+    state = state.replace(phase=Phase.DECIDE, in_hand=(1,), set_aside=(0, 0, 0, 0, 5, 2))  # 35
     values = solve_turn(rules, state).action_values()
     assert values[Stop()] == 1.0
     assert max(values.values()) == 4.0  # steal 35
@@ -123,7 +124,7 @@ def follow_policy(rules: Rules, state: GameState, rng: random.Random, bot: Optim
 def test_solver_agrees_with_monte_carlo(variant: str, value: TurnValue) -> None:
     rules, state = new_game(variant, players=3)
     state = list(playout(rules, state, greedy_bot, random.Random(4)))[40][1]
-    while state.phase is not Phase.ROLL or state.kept != (0,) * 6:
+    while state.phase is not Phase.ROLL or state.set_aside != (0,) * 6:
         state = apply(
             rules,
             state,
@@ -142,10 +143,10 @@ def test_solver_agrees_with_monte_carlo(variant: str, value: TurnValue) -> None:
 
 
 def test_golden_die_turn_solves_and_matches_monte_carlo() -> None:
-    from pickomino_rules.variants.specialists import SPECIALISTS, Place  # noqa: PLC0415
+    from pickomino_rules.variants.specialists import GOLDEN_DIE, SPECIALISTS, Place  # noqa: PLC0415
 
     rules, state = new_game("extended", players=2)
-    table = SPECIALISTS.get(rules, state).moved("golden_die", Place(owner=0))
+    table = SPECIALISTS.get(rules, state).moved(GOLDEN_DIE, Place(owner=0))
     state = SPECIALISTS.set(rules, state, table)
     state = state.replace(in_hand=rules.turn_dice(rules, state))
     assert state.in_hand == (8, 1)
@@ -238,12 +239,17 @@ def test_not_solvable_states() -> None:
 
 
 def test_weasel_owner_values_the_reroll() -> None:
-    from pickomino_rules.variants.specialists import SPECIALISTS, Place, UseWeasel  # noqa: PLC0415
+    from pickomino_rules.variants.specialists import (  # noqa: PLC0415
+        SPECIALISTS,
+        WEASEL,
+        Place,
+        UseWeasel,
+    )
 
     rules, state = new_game("extended", players=2)
     plain = solve_turn(rules, state, reach_total(30)).value
     owned = SPECIALISTS.set(
-        rules, state, SPECIALISTS.get(rules, state).moved("weasel", Place(owner=0))
+        rules, state, SPECIALISTS.get(rules, state).moved(WEASEL, Place(owner=0))
     )
     with_weasel = solve_turn(rules, owned, reach_total(30)).value
     assert with_weasel > plain

@@ -61,7 +61,9 @@ class PlayGames(RuleBasedStateMachine):
             tuple(t for t, p in zip(self.game_rules.tiles, places, strict=True) if p == q)
             for q in range(players)
         )
-        dealt = state.replace(grill=grill, out=out, stacks=stacks, parts=(None,) * len(state.parts))
+        dealt = state.replace(
+            grill=grill, face_down=out, stacks=stacks, parts=(None,) * len(state.parts)
+        )
         self.state = self.game_rules.setup(self.game_rules, dealt)  # variants set up their parts
 
     @precondition(lambda self: self.state is not None and self.state.phase is not Phase.GAME_OVER)

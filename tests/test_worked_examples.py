@@ -49,5 +49,5 @@ def test_example_2_bridget_busts() -> None:
     state = run(rules, state, ["roll", "3w"])  # 3s and worms already set aside: bust
     assert state.stacks[1] == ()
     assert 30 in state.grill
-    assert state.out == (36,)  # the highest grill tile is turned face down
+    assert state.face_down == (36,)  # the highest grill tile is turned face down
     assert state.player == 2  # now it is Anne's turn

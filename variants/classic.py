@@ -15,7 +15,7 @@ Options (defaults in brackets):
 Examples:
     >>> from pickomino_rules import new_game
     >>> rules, state = new_game("classic", players=4, options={"short_game": True})
-    >>> rules.options
+    >>> dict(rules.options)
     {'flip_on_empty_bust': False, 'short_game': True, 'optional_steal': True}
 """
 
@@ -23,16 +23,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pickomino_rules import Components, Option, RuleModule, Variant
-from pickomino_rules.base import turn_face_down
 from pickomino_rules.dice import WHITE
-from pickomino_rules.rules import boolean
+from pickomino_rules.plugin import Components, Option, RuleModule, Variant, boolean, turn_face_down
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from pickomino_rules import Claim, GameState, Rules
-    from pickomino_rules.rules import ClaimsFn, StateFn
+    from pickomino_rules.plugin import Claim, ClaimsFn, GameState, Rules, StateFn
 
 __all__ = [
     "CLASSIC",
@@ -40,7 +37,7 @@ __all__ = [
     "classic_components",
     "classic_modules",
     "flip_on_empty_bust",
-    "mandatory_steal",
+    "optional_steal_off",
     "short_game",
 ]
 
@@ -74,23 +71,33 @@ def _flip_on_empty_bust(inner: StateFn, rules: Rules, state: GameState) -> GameS
 
 def flip_on_empty_bust() -> RuleModule:
     """O1: a bust with an empty stack still turns the highest grill tile face down."""
-    return RuleModule(name="flip_on_empty_bust", doc="O1", bust=_flip_on_empty_bust)
+    return RuleModule(
+        name="flip_on_empty_bust",
+        doc="O1: a bust with an empty stack still turns the highest grill tile face down",
+        bust=_flip_on_empty_bust,
+    )
 
 
 def _short_game(inner: StateFn, rules: Rules, state: GameState) -> GameState:
     stack = state.stacks[state.player]
-    turned = len(state.out)
+    turned = len(state.face_down)
     state = inner(rules, state)
-    spared = stack and len(state.out) == turned and state.grill and state.grill[-1] == stack[-1]
+    spared = (
+        stack and len(state.face_down) == turned and state.grill and state.grill[-1] == stack[-1]
+    )
     return turn_face_down(state) if spared else state  # C10 spared the returned tile
 
 
 def short_game() -> RuleModule:
     """O2: the returned tile is turned face down even when it is the highest."""
-    return RuleModule(name="short_game", doc="O2", bust=_short_game)
+    return RuleModule(
+        name="short_game",
+        doc="O2: the returned tile is turned face down even when it is the highest",
+        bust=_short_game,
+    )
 
 
-def _mandatory_steal(
+def _steal_required(
     inner: ClaimsFn, rules: Rules, state: GameState, total: int
 ) -> tuple[Claim, ...]:
     claims = inner(rules, state, total)
@@ -98,9 +105,16 @@ def _mandatory_steal(
     return steals or claims
 
 
-def mandatory_steal() -> RuleModule:
-    """O3 off: when a steal is possible the player must steal."""
-    return RuleModule(name="mandatory_steal", doc="O3 off", claims=_mandatory_steal)
+def optional_steal_off() -> RuleModule:
+    """O3 off (``optional_steal=False``): when a steal is possible the player must steal.
+
+    The steal is then the only claim, so a plain stop takes it (C8).
+    """
+    return RuleModule(
+        name="optional_steal_off",
+        doc="O3 off: a possible steal is the only claim",
+        claims=_steal_required,
+    )
 
 
 CLASSIC_OPTIONS = (
@@ -137,7 +151,7 @@ def classic_modules(options: Mapping[str, object]) -> list[RuleModule]:
     if options["short_game"]:
         modules.append(short_game())
     if not options["optional_steal"]:
-        modules.append(mandatory_steal())
+        modules.append(optional_steal_off())
     return modules
 
 

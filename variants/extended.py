@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from pickomino_rules import Face, Option, RuleModule, Variant
-from pickomino_rules.rules import boolean
+from pickomino_rules.dice import Face
+from pickomino_rules.plugin import Option, RuleModule, Variant, boolean
 from pickomino_rules.variants.classic import CLASSIC_OPTIONS, classic_modules
 from pickomino_rules.variants.grilled_worms import grilled_worms
 from pickomino_rules.variants.low_tiles import low_tiles
@@ -105,7 +105,10 @@ EXTENDED_OPTIONS = (
 
 
 def extended_modules(options: Mapping[str, object], *, with_apple: bool = True) -> list[RuleModule]:
-    """The modules of the extended game for ``options`` (resolved, all present)."""
+    """The modules of the extended game for ``options`` (resolved, all present).
+
+    Their order does not matter: each module says which ones it must wrap.
+    """
     worms = options["low_tile_worms"]
     faces = options["golden_die_faces"]
     assert isinstance(worms, tuple)  # noqa: S101 (converted by the option)

@@ -8,7 +8,8 @@ have one, automatically when only one has. Tokens are kept even if the turn bust
 worth one worm at the end (E14).
 
 Other modules may protect players from being robbed by extending the point
-``grilled_worm_victims`` (the hen does, E11), and may award tokens with
+[`GRILLED_WORM_VICTIMS`][pickomino_rules.variants.grilled_worms.GRILLED_WORM_VICTIMS] (the hen
+does, E11), and may award tokens with
 [`award`][pickomino_rules.variants.grilled_worms.award] (the crow does, E12).
 
 Examples:
@@ -24,14 +25,32 @@ from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
-from pickomino_rules import Action, Face, PartKey, RuleModule
-from pickomino_rules.actions import AgainstPlayer
+from pickomino_rules.actions import Action, AgainstPlayer
+from pickomino_rules.dice import Face
+from pickomino_rules.plugin import ExtensionPoint, PartKey, RuleModule
 
 if TYPE_CHECKING:
-    from pickomino_rules import GameState, Rules
-    from pickomino_rules.rules import ActionsFn, ApplyFn, ScoresFn, SetAsideFn, StateFn
+    from collections.abc import Iterator
 
-__all__ = ["GRILLED_WORMS", "GrilledWorms", "RobGrilledWorm", "award", "grilled_worms"]
+    from pickomino_rules.plugin import (
+        ActionsFn,
+        ApplyFn,
+        GameState,
+        Rules,
+        ScoresFn,
+        SetAsideFn,
+        StateFn,
+    )
+
+__all__ = [
+    "GRILLED_WORMS",
+    "GRILLED_WORM_VICTIMS",
+    "TOKENS",
+    "GrilledWorms",
+    "RobGrilledWorm",
+    "award",
+    "grilled_worms",
+]
 
 TOKENS = 7
 """Tokens in the game (E1)."""
@@ -53,12 +72,6 @@ class GrilledWorms:
     chooser: int | None = None
     victims: tuple[int, ...] = ()
 
-    def check(self, rules: Rules, state: GameState) -> None:  # noqa: ARG002
-        """Invariant: every token is in the supply or with exactly one player."""
-        if self.supply < 0 or min(self.held) < 0 or self.supply + sum(self.held) != TOKENS:
-            msg = f"grilled worms not conserved: {self}"
-            raise AssertionError(msg)
-
     def __str__(self) -> str:
         holders = ", ".join(f"player {p}: {n}" for p, n in enumerate(self.held) if n)
         line = f"grilled worms: supply {self.supply}" + (f"; {holders}" if holders else "")
@@ -67,8 +80,42 @@ class GrilledWorms:
         return line
 
 
-GRILLED_WORMS = PartKey("grilled_worms", GrilledWorms)
+def _problems(rules: Rules, state: GameState, tokens: GrilledWorms) -> Iterator[str]:  # noqa: ARG001
+    """Every token in the supply or with exactly one player; a choice only among holders."""
+    if len(tokens.held) != state.players:
+        yield f"tokens held by {len(tokens.held)} players in a game of {state.players}"
+    if tokens.supply < 0 or min(tokens.held, default=0) < 0:
+        yield f"negative token counts: {tokens}"
+    elif tokens.supply + sum(tokens.held) != TOKENS:
+        yield f"{tokens.supply + sum(tokens.held)} tokens in play, not {TOKENS}: {tokens}"
+    if tokens.chooser is None:
+        if tokens.victims:
+            yield "victims listed without a player choosing"
+    elif not 0 <= tokens.chooser < state.players or tokens.supply:
+        yield f"player {tokens.chooser} cannot be choosing whom to rob: {tokens}"
+    elif not tokens.victims or any(
+        not 0 <= p < len(tokens.held) or p == tokens.chooser or not tokens.held[p]
+        for p in tokens.victims
+    ):
+        yield f"the victims {tokens.victims} must be opponents holding a token"
+
+
+GRILLED_WORMS = PartKey("grilled_worms", GrilledWorms, check=_problems)
 """Where the tokens live in the state."""
+
+
+def _holders(rules: Rules, state: GameState, taker: int) -> tuple[int, ...]:
+    held = GRILLED_WORMS.get(rules, state).held
+    return tuple(p for p, n in enumerate(held) if n and p != taker)
+
+
+GRILLED_WORM_VICTIMS = ExtensionPoint(
+    "grilled_worm_victims", _holders, "the opponents a taker may rob of a token (E4)"
+)
+"""Who ``taker`` may rob when the supply is empty: ``victims(rules, state, taker)``.
+
+By default every opponent holding a token; the hen removes her owner (E11).
+"""
 
 
 @attrs.frozen(cache_hash=True, repr=False)
@@ -93,18 +140,12 @@ def _move_token(tokens: GrilledWorms, giver: int | None, taker: int) -> GrilledW
     return GrilledWorms(supply, tuple(held))
 
 
-def _victims(rules: Rules, state: GameState, taker: int) -> tuple[int, ...]:
-    """Default of ``grilled_worm_victims``: opponents holding a token."""
-    held = GRILLED_WORMS.get(rules, state).held
-    return tuple(p for p, n in enumerate(held) if n and p != taker)
-
-
 def award(rules: Rules, state: GameState, taker: int) -> GameState:
     """Give ``taker`` one grilled worm: from the supply, else from an opponent (E4)."""
     tokens = GRILLED_WORMS.get(rules, state)
     if tokens.supply:
         return GRILLED_WORMS.set(rules, state, _move_token(tokens, None, taker))
-    victims = rules.extension("grilled_worm_victims")(rules, state, taker)
+    victims = rules.extension(GRILLED_WORM_VICTIMS)(rules, state, taker)
     if not victims:
         return state
     if len(victims) == 1:
@@ -112,45 +153,49 @@ def award(rules: Rules, state: GameState, taker: int) -> GameState:
     return GRILLED_WORMS.set(rules, state, attrs.evolve(tokens, chooser=taker, victims=victims))
 
 
+def _setup(inner: StateFn, rules: Rules, state: GameState) -> GameState:
+    state = inner(rules, state)
+    return GRILLED_WORMS.set(rules, state, GrilledWorms(TOKENS, (0,) * state.players))
+
+
+def _set_aside(inner: SetAsideFn, rules: Rules, state: GameState, face: Face) -> GameState:
+    assert state.roll is not None  # noqa: S101 (set_aside runs on a roll)
+    ones = state.roll.faces[Face.ONE - 1] if face is Face.ONE else 0
+    state = inner(rules, state, face)
+    return award(rules, state, state.player) if ones >= 2 else state
+
+
+def _pending_actions(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[Action, ...]:
+    tokens = GRILLED_WORMS.get(rules, state)
+    if tokens.chooser is not None:
+        return tuple(RobGrilledWorm(p) for p in tokens.victims)
+    return inner(rules, state)
+
+
+def _apply_action(inner: ApplyFn, rules: Rules, state: GameState, action: Action) -> GameState:
+    tokens = GRILLED_WORMS.get(rules, state)
+    if isinstance(action, RobGrilledWorm) and tokens.chooser is not None:
+        moved = _move_token(tokens, action.victim, tokens.chooser)
+        return GRILLED_WORMS.set(rules, state, moved)
+    return inner(rules, state, action)
+
+
+def _scores(inner: ScoresFn, rules: Rules, state: GameState) -> tuple[int, ...]:
+    held = GRILLED_WORMS.get(rules, state).held
+    return tuple(w + n for w, n in zip(inner(rules, state), held, strict=True))
+
+
 def grilled_worms() -> RuleModule:
     """E4: a grilled worm for two or more 1s set aside at once; one worm each at the end."""
-
-    def setup(inner: StateFn, rules: Rules, state: GameState) -> GameState:
-        state = inner(rules, state)
-        return GRILLED_WORMS.set(rules, state, GrilledWorms(TOKENS, (0,) * state.players))
-
-    def set_aside(inner: SetAsideFn, rules: Rules, state: GameState, face: Face) -> GameState:
-        assert state.roll is not None  # noqa: S101 (set_aside runs on a roll)
-        ones = state.roll.total_of(Face.ONE) if face is Face.ONE else 0
-        state = inner(rules, state, face)
-        return award(rules, state, state.player) if ones >= 2 else state
-
-    def pending_actions(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[Action, ...]:
-        tokens = GRILLED_WORMS.get(rules, state)
-        if tokens.chooser is not None:
-            return tuple(RobGrilledWorm(p) for p in tokens.victims)
-        return inner(rules, state)
-
-    def apply_action(inner: ApplyFn, rules: Rules, state: GameState, action: Action) -> GameState:
-        tokens = GRILLED_WORMS.get(rules, state)
-        if isinstance(action, RobGrilledWorm) and tokens.chooser is not None:
-            moved = _move_token(tokens, action.victim, tokens.chooser)
-            return GRILLED_WORMS.set(rules, state, moved)
-        return inner(rules, state, action)
-
-    def scores(inner: ScoresFn, rules: Rules, state: GameState) -> tuple[int, ...]:
-        held = GRILLED_WORMS.get(rules, state).held
-        return tuple(w + n for w, n in zip(inner(rules, state), held, strict=True))
-
     return RuleModule(
         name="grilled_worms",
         doc="E4: grilled-worm tokens for two or more 1s; one worm each at the end",
         part=GRILLED_WORMS,
         action_types=(RobGrilledWorm,),
-        provides={"grilled_worm_victims": _victims},
-        setup=setup,
-        set_aside=set_aside,
-        pending_actions=pending_actions,
-        apply_action=apply_action,
-        scores=scores,
+        provides=(GRILLED_WORM_VICTIMS,),
+        setup=_setup,
+        set_aside=_set_aside,
+        pending_actions=_pending_actions,
+        apply_action=_apply_action,
+        scores=_scores,
     )

@@ -6,7 +6,7 @@ player may hold 11 and 13 at the same time: a claim that would break it is not
 legal.
 
 Examples:
-    >>> from pickomino_rules import compose
+    >>> from pickomino_rules.plugin import compose
     >>> from pickomino_rules.variants.classic import classic_components
     >>> rules = compose(classic_components(), low_tiles(worms=(1, 1)))
     >>> rules.tiles[:3], rules.worms_of(13)
@@ -19,11 +19,10 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from pickomino_rules import Components, RuleModule
+from pickomino_rules.plugin import Components, RuleModule
 
 if TYPE_CHECKING:
-    from pickomino_rules import Claim, GameState, Rules
-    from pickomino_rules.rules import ClaimsFn
+    from pickomino_rules.plugin import Claim, ClaimsFn, GameState, Rules
 
 __all__ = ["LOW_TILES", "low_tiles"]
 
@@ -59,6 +58,7 @@ def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> Rul
     return RuleModule(
         name="low_tiles",
         doc="E1, E3: tiles 11 and 13, exact totals only, never stolen (O4, O5)",
+        after=("classic",),  # adds its tiles to the classic ones
         configure=configure,
         claims=claims,
     )

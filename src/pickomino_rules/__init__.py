@@ -9,18 +9,22 @@ Examples:
     >>> from pickomino_rules.bots import greedy_bot
     >>> rules, state = new_game("classic", players=3)
     >>> final = play(rules, state, greedy_bot, random.Random(2026))
-    >>> sum(len(stack) for stack in final.stacks) + len(final.out)
+    >>> sum(len(stack) for stack in final.stacks) + len(final.face_down)
     16
 """
 
 from pickomino_rules.actions import Action, AgainstPlayer, Roll, Steal, Stop, Take
 from pickomino_rules.dice import WHITE, ChanceTable, DieKind, Face, RollOutcome, chance_table
 from pickomino_rules.errors import (
+    ArgumentTypeError,
+    CompositionError,
     IllegalActionError,
     InvalidOptionError,
     InvalidRollError,
     InvalidSetupError,
+    InvalidStateError,
     PickominoError,
+    RulesMismatchError,
     UnknownVariantError,
 )
 from pickomino_rules.game import (
@@ -36,8 +40,11 @@ from pickomino_rules.game import (
     playout,
     sample_chance,
     step,
+    stop_claim,
     stop_claims,
+    stop_outcomes,
 )
+from pickomino_rules.plugin import Option, RuleModule, Variant, compose
 from pickomino_rules.registry import (
     available_variants,
     get_rules,
@@ -46,8 +53,9 @@ from pickomino_rules.registry import (
     unregister_variant,
 )
 from pickomino_rules.result import GameResult, result, scores
-from pickomino_rules.rules import Components, Option, RuleModule, Rules, Variant, compose
-from pickomino_rules.state import Claim, GameState, PartKey, Phase
+from pickomino_rules.rules import Components, Rules
+from pickomino_rules.state import Claim, GameState, Layout, PartKey, Phase
+from pickomino_rules.validation import validate
 
 __version__ = "0.1.0"
 
@@ -55,10 +63,12 @@ __all__ = [
     "WHITE",
     "Action",
     "AgainstPlayer",
+    "ArgumentTypeError",
     "Bot",
     "ChanceTable",
     "Claim",
     "Components",
+    "CompositionError",
     "DieKind",
     "Face",
     "GameResult",
@@ -67,6 +77,8 @@ __all__ = [
     "InvalidOptionError",
     "InvalidRollError",
     "InvalidSetupError",
+    "InvalidStateError",
+    "Layout",
     "Move",
     "Option",
     "PartKey",
@@ -76,6 +88,7 @@ __all__ = [
     "RollOutcome",
     "RuleModule",
     "Rules",
+    "RulesMismatchError",
     "Steal",
     "Stop",
     "Take",
@@ -99,6 +112,9 @@ __all__ = [
     "sample_chance",
     "scores",
     "step",
+    "stop_claim",
     "stop_claims",
+    "stop_outcomes",
     "unregister_variant",
+    "validate",
 ]

@@ -24,6 +24,7 @@ from typing import ClassVar
 import attrs
 
 from pickomino_rules.dice import FACES, Face
+from pickomino_rules.errors import ArgumentTypeError
 
 __all__ = ["Action", "AgainstPlayer", "Roll", "Steal", "Stop", "Take"]
 
@@ -134,9 +135,18 @@ class AgainstPlayer(Action):
 
     Attributes:
         victim: Index of the player concerned.
+
+    Raises:
+        ArgumentTypeError: ``victim`` is not a whole number.
     """
 
-    victim: int
+    victim: int = attrs.field()
+
+    @victim.validator
+    def _check_victim(self, _attribute: object, value: object) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            msg = f"{type(self).__name__} needs a player index (int), got {value!r}"
+            raise ArgumentTypeError(msg)
 
     def argument_text(self) -> str:  # noqa: D102
         return str(self.victim)

@@ -27,10 +27,12 @@ if TYPE_CHECKING:
     import random
 
     from pickomino_rules.rules import Rules
+    from pickomino_rules.solver import TurnSolution, TurnValue
     from pickomino_rules.state import GameState
 
 __all__ = [
     "BOTS",
+    "OptimalBot",
     "UnknownBotError",
     "get_bot",
     "greedy_bot",
@@ -69,7 +71,7 @@ def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  #
     if takes:
         roll = state.roll
         assert roll is not None  # noqa: S101 (takes exist only with a roll)
-        if not state.kept[Face.WORM - 1] and any(t.face is Face.WORM for t in takes):
+        if not state.set_aside[Face.WORM - 1] and any(t.face is Face.WORM for t in takes):
             return next(t for t in takes if t.face is Face.WORM)
         return max(takes, key=lambda t: (roll.total_of(t.face) * t.face.points, t.face))
     steals = [action for action in actions if isinstance(action, Steal)]
@@ -84,16 +86,54 @@ def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  #
     return stop if stop is not None else actions[0]
 
 
+class OptimalBot:
+    """A bot that plays each turn optimally for a turn value (worms gained by default).
+
+    It solves a turn once, at its first decision (the exact turn solver,
+    [`solve_turn`][pickomino_rules.solver.solve_turn]), and reuses the solution for the
+    rest of the turn. Decisions outside the dice (a variant's pending choice) go to the
+    greedy bot.
+
+    Args:
+        value: The turn value to maximise; worms gained when None.
+    """
+
+    def __init__(self, value: TurnValue | None = None) -> None:
+        from pickomino_rules import solver  # noqa: PLC0415 (numpy only when used)
+
+        self.value: TurnValue = solver.worms_gained if value is None else value
+        self._solutions: dict[tuple[object, ...], TurnSolution] = {}
+        """Recent turns' solutions, by board: a mid-turn token changes the board."""
+
+    def __call__(self, rules: Rules, state: GameState, rng: random.Random) -> Action:
+        """Choose the action with the best value for the rest of the turn."""
+        from pickomino_rules.solver import solve_turn  # noqa: PLC0415
+
+        if state.phase not in (Phase.CHOOSE, Phase.DECIDE) or (
+            rules.pending_actions is not None and rules.pending_actions(rules, state)
+        ):
+            return greedy_bot(rules, state, rng)
+        board = (id(rules), state.player, state.grill, state.stacks, state.face_down, state.parts)
+        solution = self._solutions.get(board)
+        if solution is None or solution.rules is not rules or not solution.covers(state):
+            solution = solve_turn(rules, state, self.value)
+            self._solutions[board] = solution
+            if len(self._solutions) > _KEPT_SOLUTIONS:
+                del self._solutions[next(iter(self._solutions))]
+        return solution.best_action(state)
+
+
+_KEPT_SOLUTIONS = 16
+
+
 def optimal_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
     """Plays each turn to maximise the expected worms gained (exact turn solver).
 
     One solver per process is kept, so a turn is solved once; see
-    [`OptimalBot`][pickomino_rules.solver.OptimalBot] for other turn values.
+    [`OptimalBot`][pickomino_rules.bots.OptimalBot] for other turn values.
     """
     global _optimal  # noqa: PLW0603 (one lazily built solver per process)
     if _optimal is None:
-        from pickomino_rules.solver import OptimalBot  # noqa: PLC0415 (numpy only when used)
-
         _optimal = OptimalBot()
     return _optimal(rules, state, rng)
 

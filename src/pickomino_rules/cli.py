@@ -19,19 +19,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from pickomino_rules.actions import Action
 from pickomino_rules.bots import BOTS, get_bot
 from pickomino_rules.dice import FACES
 from pickomino_rules.errors import PickominoError
-from pickomino_rules.game import Move, apply, legal_actions, parse_move
+from pickomino_rules.game import Bot, Move, legal_actions, parse_move, playout
 from pickomino_rules.records import GameRecord, load_record, save_record
 from pickomino_rules.registry import available_variants, get_variant
 from pickomino_rules.result import result, scores
 from pickomino_rules.simulation import simulate as run_simulation
 from pickomino_rules.state import Phase
-from pickomino_rules.story import Turn, outcome_of, turns
+from pickomino_rules.story import group_turns, turns
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
@@ -107,8 +108,8 @@ def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = N
         grill.append(f" {tile}", style="bold yellow")
         grill.append("~" * rules.worms_of(tile), style="green")
     table.add_row("grill", grill if state.grill else Text("(empty)", style="dim"))
-    if state.out:
-        table.add_row("face down", Text(" ".join(map(str, state.out)), style="dim"))
+    if state.face_down:
+        table.add_row("face down", Text(" ".join(map(str, state.face_down)), style="dim"))
     points = scores(rules, state)
     for player, stack in enumerate(state.stacks):
         label = names[player] if names else f"player {player}"
@@ -118,7 +119,7 @@ def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = N
             Text(marker + label, style="bold cyan" if marker.strip() else ""),
             f"{top}, {len(stack)} tile(s), {points[player]} worm(s)",
         )
-    kept = " ".join(face.symbol * n for face, n in zip(FACES, state.kept, strict=True) if n)
+    kept = " ".join(face.symbol * n for face, n in zip(FACES, state.set_aside, strict=True) if n)
     if state.phase is not Phase.GAME_OVER:
         table.add_row("set aside", f"{kept or '-'}  (total {state.total})")
         if state.roll is not None:
@@ -192,26 +193,21 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     seats = [bots[i % len(bots)] for i in range(players)]
     names = ["you" if p == human else f"player {p} ({seats[p]})" for p in range(players)]
     console = Console(highlight=False)
-    rng = random.Random(seed)
+
+    def you(rules: Rules, state: GameState, _rng: random.Random) -> Action:
+        return _ask(console, rules, state, names)
+
+    players_bots: list[Bot] = [you if p == human else get_bot(seats[p]) for p in range(players)]
     moves: list[Move] = []
-    start, turn_moves = state, []
-    while state.phase is not Phase.GAME_OVER:
-        player = state.player
-        move: Move
-        if state.is_chance:
-            move = rules.chance_table(state.in_hand).sample(rng)
-        elif player == human:
-            move = _ask(console, rules, state, names)
-        else:
-            move = get_bot(seats[player])(rules, state, rng)
-        state = apply(rules, state, move)
-        moves.append(move)
-        turn_moves.append(move)
-        if state.player != player or state.phase is Phase.GAME_OVER:
-            ending = outcome_of(start, state, player, turn_moves)
-            turn = Turn(player, tuple(turn_moves), ending, start, state)
-            console.print(turn.describe(names[player]), soft_wrap=True, markup=False)
-            start, turn_moves = state, []
+
+    def recorded() -> Iterator[tuple[Move, GameState]]:
+        for move, after in playout(rules, state, players_bots, random.Random(seed)):
+            moves.append(move)
+            yield move, after
+
+    for turn in group_turns(state, recorded()):
+        console.print(turn.describe(names[turn.player]), soft_wrap=True, markup=False)
+        state = turn.after
     console.print(render_table(rules, state, names))
     _print_result(console, rules, state, names)
     if save_path:
@@ -219,9 +215,9 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
         console.print(f"record saved to {save_path}")
 
 
-def _ask(console: Console, rules: Rules, state: GameState, names: Sequence[str]) -> Move:
+def _ask(console: Console, rules: Rules, state: GameState, names: Sequence[str]) -> Action:
     """Show the table and the legal moves; read until the player gives a legal one."""
-    legal = legal_actions(rules, state)
+    legal = [move for move in legal_actions(rules, state) if isinstance(move, Action)]
     console.print(render_table(rules, state, names))
     console.print("  ".join(f"[bold]{i}[/] {move}" for i, move in enumerate(legal, start=1)))
     while True:
@@ -234,7 +230,7 @@ def _ask(console: Console, rules: Rules, state: GameState, names: Sequence[str])
             move = parse_move(rules, answer)
         except ValueError:
             move = None
-        if move is not None and move in legal:
+        if isinstance(move, Action) and move in legal:
             return move
         hint = f"type 1-{len(legal)} or a move like '{legal[0]}'"
         console.print(f"[red]not a legal move: {answer!r}[/] - {hint}")

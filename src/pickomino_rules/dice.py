@@ -22,6 +22,7 @@ import math
 from bisect import bisect_right
 from fractions import Fraction
 from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import attrs
@@ -30,7 +31,7 @@ from pickomino_rules.errors import InvalidRollError
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 __all__ = [
     "NO_DICE_SET_ASIDE",
@@ -272,13 +273,14 @@ class ChanceTable:
         weights: Number of equally likely die-side combinations giving each roll.
         total: Sum of the weights: ``6 ** dice``.
         cumulative: Running sums of ``weights``, for sampling by bisection.
+        index: Position of each outcome in ``outcomes`` (read-only).
     """
 
     outcomes: tuple[RollOutcome, ...]
     weights: tuple[int, ...]
     total: int
     cumulative: tuple[int, ...]
-    index: dict[RollOutcome, int] = attrs.field(repr=False)
+    index: Mapping[RollOutcome, int] = attrs.field(repr=False)
 
     @property
     def probabilities(self) -> tuple[Fraction, ...]:
@@ -319,5 +321,5 @@ def chance_table(kinds: tuple[DieKind, ...], dice: tuple[int, ...]) -> ChanceTab
         weights=tuple(weights),
         total=cumulative[-1],
         cumulative=cumulative,
-        index={outcome: i for i, outcome in enumerate(outcomes)},
+        index=MappingProxyType({outcome: i for i, outcome in enumerate(outcomes)}),
     )

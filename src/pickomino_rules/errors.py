@@ -13,11 +13,15 @@ Examples:
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentTypeError",
+    "CompositionError",
     "IllegalActionError",
     "InvalidOptionError",
     "InvalidRollError",
     "InvalidSetupError",
+    "InvalidStateError",
     "PickominoError",
+    "RulesMismatchError",
     "UnknownVariantError",
 ]
 
@@ -57,3 +61,36 @@ class UnknownVariantError(InvalidSetupError, LookupError):
 
 class InvalidOptionError(InvalidSetupError):
     """An unknown rule option, or a value an option does not accept."""
+
+
+class CompositionError(InvalidSetupError):
+    """Rule modules that cannot be composed: the message names the modules.
+
+    Raised once, when rules are built: two modules with one name, a required module
+    missing, an extension point nobody provides, ordering constraints that contradict
+    each other, two action classes with one keyword, two parts with one name.
+    """
+
+
+class RulesMismatchError(PickominoError, ValueError):
+    """A state handed to rules whose game has another layout (tiles, dice or parts).
+
+    States remember the layout of the rules that made them; rules refuse the states of
+    a differently laid-out game instead of corrupting them.
+    """
+
+
+class InvalidStateError(PickominoError, ValueError):
+    """A state that breaks the rules' invariants (see ``validate``).
+
+    Attributes:
+        problems: Each thing found wrong, in words.
+    """
+
+    def __init__(self, problems: tuple[str, ...] | list[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("invalid state: " + "; ".join(self.problems))
+
+
+class ArgumentTypeError(PickominoError, TypeError):
+    """A public function was given an argument of the wrong type (e.g. not a GameState)."""

@@ -23,10 +23,15 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
-from pickomino_rules import base
+from pickomino_rules import turn
 from pickomino_rules.actions import ROLL, STOP, Action, Roll, Steal, Stop, Take
-from pickomino_rules.dice import RollOutcome
-from pickomino_rules.errors import IllegalActionError, InvalidSetupError
+from pickomino_rules.dice import NO_DICE_SET_ASIDE, RollOutcome
+from pickomino_rules.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    InvalidSetupError,
+    RulesMismatchError,
+)
 from pickomino_rules.registry import get_rules
 from pickomino_rules.rules import Rules
 from pickomino_rules.state import Claim, GameState, Phase
@@ -56,7 +61,9 @@ __all__ = [
     "resolve_bust",
     "sample_chance",
     "step",
+    "stop_claim",
     "stop_claims",
+    "stop_outcomes",
 ]
 
 Move: TypeAlias = Action | RollOutcome
@@ -102,6 +109,9 @@ def new_game(
         ...
         pickomino_rules.errors.InvalidSetupError: classic needs 2 to 7 players, got 8
     """
+    if not isinstance(variant, str | Rules):
+        msg = f"variant must be a variant's name or composed Rules, got {variant!r}"
+        raise ArgumentTypeError(msg)
     if isinstance(variant, Rules):
         if options:
             msg = "options go with a variant name; composed Rules already have theirs"
@@ -121,15 +131,16 @@ def new_game(
         raise InvalidSetupError(msg)
     state = GameState(
         grill=rules.tiles,
-        out=(),
+        face_down=(),
         stacks=((),) * players,
         player=first_player,
         phase=_ROLL,
         in_hand=(),
         parts=(None,) * len(rules.part_index),
+        layout=rules.layout,
     )
     state = rules.setup(rules, state)
-    return rules, base.start_turn(rules, state, first_player)
+    return rules, turn.start_turn(rules, state, first_player)
 
 
 def legal_actions(rules: Rules, state: GameState) -> tuple[Move, ...]:
@@ -138,18 +149,28 @@ def legal_actions(rules: Rules, state: GameState) -> tuple[Move, ...]:
     At a chance node these are the possible rolls (see
     [`chance_outcomes`][pickomino_rules.game.chance_outcomes] for their probabilities); otherwise
     the player's legal decisions. The tuple is empty exactly when the game is over.
+
+    Raises:
+        RulesMismatchError: ``state`` belongs to a game of another layout.
+        ArgumentTypeError: ``rules`` or ``state`` is not what it should be.
     """
-    phase = state.phase
-    if phase is _ROLL:
-        return rules.chance_table(state.in_hand).outcomes
-    if rules.pending_actions is not None:
-        pending = rules.pending_actions(rules, state)
-        if pending:
-            return pending
-    if phase is _CHOOSE:
-        return rules.roll_actions(rules, state)
-    if phase is _DECIDE:
-        return _decide_actions(rules, state)
+    try:
+        if state.layout is not rules.layout:
+            raise _mismatch(rules, state)
+        phase = state.phase
+        if phase is _ROLL:
+            return rules.chance_table(state.in_hand).outcomes
+        if rules.pending_actions is not None:
+            pending = rules.pending_actions(rules, state)
+            if pending:
+                return pending
+        if phase is _CHOOSE:
+            return rules.roll_actions(rules, state)
+        if phase is _DECIDE:
+            return _decide_actions(rules, state)
+    except (AttributeError, TypeError, IndexError, KeyError):
+        check_arguments(rules, state)
+        raise
     return ()
 
 
@@ -162,49 +183,114 @@ def stop_claims(rules: Rules, state: GameState) -> tuple[Claim, ...]:
     return () if total is None else rules.claims(rules, state, total)
 
 
+def stop_claim(claims: tuple[Claim, ...]) -> Claim | None:
+    """The claim a plain [`Stop`][pickomino_rules.actions.Stop] takes among ``claims`` (C8).
+
+    The grill tile when one is claimable; else the only claim (a steal: "when the steal
+    is the only claim, stopping takes it"); None when there is no claim (the stop busts)
+    or only several steals (then the player must name one).
+
+    Examples:
+        >>> stop_claim((Claim(27, victim=1),)), stop_claim(())
+        (Claim(tile=27, victim=1), None)
+    """
+    for claim in claims:
+        if claim.victim is None:
+            return claim
+    return claims[0] if len(claims) == 1 else None
+
+
+def stop_outcomes(rules: Rules, state: GameState) -> tuple[tuple[Action, GameState], ...]:
+    """Each legal way to end the turn now (stop or steal), with the state it leads to.
+
+    The same as applying each legal ``Stop``/``Steal`` of a state in phase DECIDE, with
+    the claims worked out once; a solver values every way a turn can end with it.
+
+    Raises:
+        IllegalActionError: ``state`` is not in phase DECIDE.
+    """
+    check_fits(rules, state)
+    if state.phase is not _DECIDE or (
+        rules.pending_actions is not None and rules.pending_actions(rules, state)
+    ):
+        msg = f"a turn ends by a stop in phase 'decide', not {state.phase.value!r}"
+        raise IllegalActionError(msg)
+    claims = stop_claims(rules, state)
+    if not claims:
+        return ((STOP, _finish_turn(rules, rules.bust(rules, state))),)
+    ends: list[tuple[Action, GameState]] = []
+    chosen = stop_claim(claims)
+    for claim in claims:
+        end = _finish_turn(rules, rules.take_tile(rules, state, claim))
+        if claim is chosen:
+            ends.append((STOP, end))
+        if claim.victim is not None:
+            ends.append((_steal(claim.victim), end))
+    return tuple(ends)
+
+
 _ROLL_OR_STOP: tuple[Action, ...] = (ROLL, STOP)
 _STOP_ONLY: tuple[Action, ...] = (STOP,)
 
 
+def _steal(victim: int) -> Steal:
+    steal = _STEALS.get(victim)
+    if steal is None:
+        steal = _STEALS[victim] = Steal(victim)
+    return steal
+
+
 def _decide_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:
-    """C6-C8: roll again while dice and faces remain; stop with each claim."""
+    """C6-C8: roll again while dice and faces remain; stop; steal each stealable top tile.
+
+    A stop takes the stop's claim (see `stop_claim`), or busts when there is none.
+    """
     claims = stop_claims(rules, state)
-    can_roll = 0 in state.kept and any(state.in_hand)
+    can_roll = 0 in state.set_aside and any(state.in_hand)
     if not claims or (len(claims) == 1 and claims[0].victim is None):
         return _ROLL_OR_STOP if can_roll else _STOP_ONLY  # stop: take the tile, or bust
     actions: list[Action] = [ROLL] if can_roll else []
-    for claim in claims:
-        if claim.victim is None:
-            actions.append(STOP)
-        else:
-            steal = _STEALS.get(claim.victim)
-            if steal is None:
-                steal = _STEALS[claim.victim] = Steal(claim.victim)
-            actions.append(steal)
+    if stop_claim(claims) is not None:
+        actions.append(STOP)
+    actions.extend(_steal(claim.victim) for claim in claims if claim.victim is not None)
     return tuple(actions)
 
 
-def apply(rules: Rules, state: GameState, move: Move) -> GameState:  # noqa: C901 (flat hot path)
+def apply(rules: Rules, state: GameState, move: Move) -> GameState:
     """The state after ``move``: a player's action, or a roll at a chance node.
 
     Raises:
         IllegalActionError: The move is not legal here; the message names the rule
             and lists what is legal. ``state`` is unchanged (it is immutable).
+        RulesMismatchError: ``state`` belongs to a game of another layout.
+        ArgumentTypeError: An argument is not what it should be (e.g. a move's text:
+            parse it with [`parse_move`][pickomino_rules.game.parse_move]).
     """
+    try:
+        if state.layout is not rules.layout:
+            raise _mismatch(rules, state)
+        return _apply(rules, state, move)
+    except (AttributeError, TypeError, IndexError, KeyError):
+        check_arguments(rules, state, move)
+        raise
+
+
+def _apply(rules: Rules, state: GameState, move: Move) -> GameState:  # noqa: C901 (flat hot path)
     phase = state.phase
     if phase is _ROLL:
         if type(move) is not RollOutcome or move not in rules.chance_table(state.in_hand).index:
             raise _illegal(rules, state, move)
         shown = GameState(
             state.grill,
-            state.out,
+            state.face_down,
             state.stacks,
             state.player,
             _CHOOSE,
             state.in_hand,
             move,
-            state.kept,
+            state.set_aside,
             state.parts,
+            state.layout,
         )
         return _after_roll(rules, shown)
     if rules.pending_actions is not None:
@@ -230,26 +316,31 @@ def _apply_decision(rules: Rules, state: GameState, move: Move) -> GameState | N
     """Phase DECIDE: roll again (C6) or stop (C7, C8); None when ``move`` is illegal."""
     kind = type(move)
     if kind is Roll:
-        if 0 in state.kept and any(state.in_hand):
+        if 0 in state.set_aside and any(state.in_hand):
             return GameState(
                 state.grill,
-                state.out,
+                state.face_down,
                 state.stacks,
                 state.player,
                 _ROLL,
                 state.in_hand,
                 None,
-                state.kept,
+                state.set_aside,
                 state.parts,
+                state.layout,
             )
-    elif kind is Stop or kind is Steal:
-        victim = move.victim if type(move) is Steal else None
+    elif kind is Stop:
         claims = stop_claims(rules, state)
-        for claim in claims:
+        if not claims:
+            return _finish_turn(rules, rules.bust(rules, state))
+        claim = stop_claim(claims)
+        if claim is not None:
+            return _finish_turn(rules, rules.take_tile(rules, state, claim))
+    elif kind is Steal:
+        victim = move.victim  # type: ignore[union-attr]
+        for claim in stop_claims(rules, state):
             if claim.victim == victim:
                 return _finish_turn(rules, rules.take_tile(rules, state, claim))
-        if not claims and kind is Stop:
-            return _finish_turn(rules, rules.bust(rules, state))
     return None
 
 
@@ -273,7 +364,7 @@ def _settle(rules: Rules, state: GameState) -> GameState:
 
 def _finish_turn(rules: Rules, state: GameState) -> GameState:
     """C11: the turn is resolved; tidy up, then pass the dice on."""
-    if rules.end_turn is not base.end_turn or rules.pending_actions is not None:
+    if rules.end_turn is not turn.end_turn or rules.pending_actions is not None:
         state = rules.end_turn(rules, state.replace(phase=_TURN_OVER, roll=None))
     return _pass_dice(rules, state)
 
@@ -291,12 +382,13 @@ def _pass_dice(rules: Rules, state: GameState) -> GameState:
     if rules.pending_actions is not None and rules.pending_actions(rules, state):
         return state
     if not state.grill:
-        return state.replace(phase=_GAME_OVER, in_hand=(), roll=None)
-    return base.start_turn(rules, state, (state.player + 1) % len(state.stacks))
+        return state.replace(phase=_GAME_OVER, in_hand=(), roll=None, set_aside=NO_DICE_SET_ASIDE)
+    return turn.start_turn(rules, state, (state.player + 1) % len(state.stacks))
 
 
-def is_terminal(rules: Rules, state: GameState) -> bool:  # noqa: ARG001
+def is_terminal(rules: Rules, state: GameState) -> bool:
     """True when the game is over (C12): then no action is legal."""
+    check_fits(rules, state)
     return state.phase is _GAME_OVER
 
 
@@ -312,6 +404,7 @@ def chance_outcomes(rules: Rules, state: GameState) -> tuple[tuple[RollOutcome, 
         >>> len(outcomes), sum(p for _, p in outcomes)
         (1287, Fraction(1, 1))
     """
+    check_fits(rules, state)
     if state.phase is not _ROLL:
         msg = f"not a chance node: the game is in phase {state.phase.value!r}"
         raise IllegalActionError(msg)
@@ -321,6 +414,7 @@ def chance_outcomes(rules: Rules, state: GameState) -> tuple[tuple[RollOutcome, 
 
 def sample_chance(rules: Rules, state: GameState, rng: random.Random) -> RollOutcome:
     """Draw a roll at a chance node with its exact probability, from ``rng``."""
+    check_fits(rules, state)
     if state.phase is not _ROLL:
         msg = f"not a chance node: the game is in phase {state.phase.value!r}"
         raise IllegalActionError(msg)
@@ -383,7 +477,13 @@ def parse_move(rules: Rules, text: str) -> Move:
     Raises:
         ValueError: The text is neither (an
             [`InvalidRollError`][pickomino_rules.errors.InvalidRollError] for a bad roll).
+        ArgumentTypeError: ``text`` is not a string.
     """
+    if not isinstance(text, str):
+        msg = f"parse_move reads a move's text, got {type(text).__name__}"
+        raise ArgumentTypeError(msg)
+    if not isinstance(rules, Rules):
+        check_arguments(rules)
     cleaned = text.strip()
     keyword = cleaned.partition(" ")[0].lower()
     if any(kind.keyword == keyword for kind in rules.action_types) or not _ROLL_TEXT.match(cleaned):
@@ -391,14 +491,64 @@ def parse_move(rules: Rules, text: str) -> Move:
     return RollOutcome.parse(cleaned, tuple(kind.name for kind in rules.die_kinds))
 
 
+def check_fits(rules: Rules, state: GameState) -> None:
+    """Check that ``state`` is a state of ``rules``' layout (cheap: one identity test).
+
+    Raises:
+        ArgumentTypeError: ``rules`` or ``state`` is of the wrong type.
+        RulesMismatchError: ``state`` belongs to a game of another layout.
+    """
+    if not isinstance(rules, Rules) or not isinstance(state, GameState):
+        check_arguments(rules, state)
+    if state.layout is not rules.layout:
+        raise _mismatch(rules, state)
+
+
+def check_arguments(rules: object, state: object = None, move: object = None) -> None:
+    """Check the types of public arguments (``None``: not given).
+
+    Raises:
+        ArgumentTypeError: Naming the first argument of the wrong type.
+    """
+    if not isinstance(rules, Rules):
+        msg = f"expected composed Rules (from new_game or get_rules), got {type(rules).__name__}"
+        raise ArgumentTypeError(msg)
+    if state is not None and not isinstance(state, GameState):
+        msg = f"expected a GameState, got {type(state).__name__}"
+        raise ArgumentTypeError(msg)
+    if move is not None and not isinstance(move, Action | RollOutcome):
+        hint = "; parse text with parse_move(rules, text)" if isinstance(move, str) else ""
+        msg = f"expected an Action or a RollOutcome, got {type(move).__name__}{hint}"
+        raise ArgumentTypeError(msg)
+
+
+def _mismatch(rules: Rules, state: GameState) -> RulesMismatchError:
+    if state.layout is None:
+        msg = (
+            f"the state was built without a layout; build states with new_game({rules.name!r}) "
+            "and change them with replace"
+        )
+    else:
+        msg = (
+            f"the state belongs to a game laid out as {state.layout!r}, but the rules "
+            f"{rules.name!r} lay out {rules.layout!r}"
+        )
+    return RulesMismatchError(msg)
+
+
 def _illegal(rules: Rules, state: GameState, move: object) -> IllegalActionError:
     """The error for an illegal move, naming the rule and the legal moves."""
+    check_arguments(rules, state, move)
     legal = legal_actions(rules, state)
     if state.phase is _ROLL:
         listing = f"a roll of {_dice_text(rules, state.in_hand)} (see chance_outcomes)"
     else:
         listing = ", ".join(map(str, legal)) or "nothing (the game is over)"
-    msg = f"{move} is not legal: {_reason(rules, state, move)}; legal: {listing}"
+    try:
+        reason = _reason(rules, state, move)
+    except Exception:  # noqa: BLE001 (a variant's hook failing here must not hide the error)
+        reason = f"not allowed in phase {state.phase.value!r} by these rules"
+    msg = f"{move} is not legal: {reason}; legal: {listing}"
     return IllegalActionError(msg, move, legal)
 
 
@@ -424,7 +574,7 @@ def _reason(rules: Rules, state: GameState, move: object) -> str:  # noqa: C901,
     if phase is _CHOOSE:
         if not isinstance(move, Take):
             return "C4: after a roll the player must first set dice aside"
-        if state.kept[move.face - 1]:
+        if state.set_aside[move.face - 1]:
             return f"C4: {move.face.symbol}s were already set aside this turn"
         if state.roll is not None and not state.roll.total_of(move.face):
             return f"C4: no die of the roll shows {move.face.symbol}"
@@ -445,5 +595,5 @@ def _reason(rules: Rules, state: GameState, move: object) -> str:  # noqa: C901,
                 return f"C8: player {move.victim} is not an opponent"
             return f"C8: the top tile of player {move.victim} is not {total}"
         if isinstance(move, Stop):
-            return "O3: stealing is mandatory in these rules when a steal is possible"
+            return "C8: several steals are possible; name the player to steal from"
     return f"not allowed in phase {phase.value!r} by these rules"

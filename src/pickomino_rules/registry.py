@@ -25,8 +25,8 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
-from pickomino_rules.errors import InvalidSetupError, UnknownVariantError
-from pickomino_rules.rules import Variant
+from pickomino_rules.errors import ArgumentTypeError, InvalidSetupError, UnknownVariantError
+from pickomino_rules.plugin import Variant
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -52,7 +52,11 @@ def _installed() -> dict[str, Variant]:
     """Variants from installed entry points (looked up once: it costs ~1 ms)."""
     found = {}
     for point in entry_points(group=ENTRY_POINT_GROUP):
-        variant = point.load()
+        try:
+            variant = point.load()
+        except Exception as error:
+            msg = f"entry point {point.name!r} = {point.value!r} cannot be loaded: {error!r}"
+            raise InvalidSetupError(msg) from error
         if not isinstance(variant, Variant):
             msg = f"entry point {point.name!r} = {point.value!r} is not a Variant"
             raise InvalidSetupError(msg)
@@ -74,6 +78,9 @@ def get_variant(name: str) -> Variant:
     Raises:
         UnknownVariantError: No variant has that name.
     """
+    if not isinstance(name, str):
+        msg = f"a variant's name is a string, got {name!r}"
+        raise ArgumentTypeError(msg)
     variant = _registered.get(name) or _installed().get(name)
     if variant is None:
         known = ", ".join(available_variants())
@@ -91,7 +98,11 @@ def register_variant(variant: Variant, *, replace: bool = False) -> None:
 
     Raises:
         InvalidSetupError: The name is taken and ``replace`` is false.
+        ArgumentTypeError: ``variant`` is not a Variant.
     """
+    if not isinstance(variant, Variant):
+        msg = f"register_variant takes a Variant, got {type(variant).__name__}"
+        raise ArgumentTypeError(msg)
     if not replace and variant.name in available_variants():
         msg = f"a variant named {variant.name!r} is already registered"
         raise InvalidSetupError(msg)

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from pickomino_rules.game import check_fits
+
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
@@ -40,6 +42,7 @@ class GameResult:
 
 def scores(rules: Rules, state: GameState) -> tuple[int, ...]:
     """Each player's worms now (C13; variants add theirs, e.g. E14)."""
+    check_fits(rules, state)
     return rules.scores(rules, state)
 
 
@@ -49,6 +52,7 @@ def result(rules: Rules, state: GameState) -> GameResult:
     Ties on worms go to the tied player holding the highest-numbered tile; tied
     players who hold no tile share the win (C13).
     """
+    check_fits(rules, state)
     worms = rules.scores(rules, state)
     best_tile = [max(stack, default=0) for stack in state.stacks]
     ranking = sorted(range(len(worms)), key=lambda p: (-worms[p], -best_tile[p], p))

@@ -1,66 +1,71 @@
-"""Rules as data plus hooks, and the composition of rule modules.
+"""Composed rules: components, options and one plain callable per hook.
 
-A [`RuleModule`][pickomino_rules.rules.RuleModule] is a small, named bundle of hook functions. Each
-hook wraps the one below it: it receives ``inner`` (the core's default, or the modules composed
-before it) and decides whether and how to call it, like a decorator.
-[`compose`][pickomino_rules.rules.compose] folds the modules once into a frozen
-[`Rules`][pickomino_rules.rules.Rules] whose hook fields are plain callables, so the hot path never
-dispatches by name.
-
-A [`Variant`][pickomino_rules.rules.Variant] is a named recipe: option declarations and a function
-that picks the modules for given option values.
+[`Rules`][pickomino_rules.rules.Rules] is what [`compose`][pickomino_rules.plugin.compose] builds
+from rule modules and what every transition takes. It is deeply immutable: its mappings are
+read-only views, and the same variant with the same options gives the same cached object.
 
 Examples:
     >>> from pickomino_rules import get_variant
     >>> rules = get_variant("classic").rules()
     >>> rules.tiles[0], rules.tiles[-1], rules.worms_of(36)
     (21, 36, 4)
+    >>> rules.worms[36] = 100
+    Traceback (most recent call last):
+    ...
+    TypeError: 'mappingproxy' object does not support item assignment
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from functools import partial
-from typing import Any
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import attrs
 
-from pickomino_rules import base
-from pickomino_rules.actions import CORE_ACTIONS, Action
 from pickomino_rules.dice import ChanceTable, DieKind, Face, chance_table
-from pickomino_rules.errors import InvalidOptionError, InvalidSetupError
-from pickomino_rules.state import Claim, GameState, PartKey
+from pickomino_rules.errors import CompositionError
+
+if TYPE_CHECKING:
+    from pickomino_rules.actions import Action
+    from pickomino_rules.plugin import ExtensionPoint, RuleModule
+    from pickomino_rules.state import Claim, GameState, Layout
 
 __all__ = [
+    "ActionsFn",
+    "ApplyFn",
+    "ClaimsFn",
     "Components",
-    "Option",
-    "RuleModule",
+    "DiceFn",
     "Rules",
-    "Variant",
-    "compose",
+    "ScoresFn",
+    "SetAsideFn",
+    "StateFn",
+    "TakeTileFn",
+    "TotalFn",
 ]
 
-# The signatures of the composed hooks (what the core calls) ...
-StateFn = Callable[["Rules", GameState], GameState]
-ActionsFn = Callable[["Rules", GameState], tuple[Action, ...]]
-DiceFn = Callable[["Rules", GameState], tuple[int, ...]]
-SetAsideFn = Callable[["Rules", GameState, Face], GameState]
-TotalFn = Callable[["Rules", GameState], int | None]
-ClaimsFn = Callable[["Rules", GameState, int], tuple[Claim, ...]]
-TakeTileFn = Callable[["Rules", GameState, Claim], GameState]
-ApplyFn = Callable[["Rules", GameState, Action], GameState]
-ScoresFn = Callable[["Rules", GameState], tuple[int, ...]]
+P = ParamSpec("P")
+R = TypeVar("R")
 
-# ... and of the hooks a module provides: the same, with ``inner`` first.
-StateHook = Callable[[StateFn, "Rules", GameState], GameState]
-ActionsHook = Callable[[ActionsFn, "Rules", GameState], tuple[Action, ...]]
-DiceHook = Callable[[DiceFn, "Rules", GameState], tuple[int, ...]]
-SetAsideHook = Callable[[SetAsideFn, "Rules", GameState, Face], GameState]
-TotalHook = Callable[[TotalFn, "Rules", GameState], int | None]
-ClaimsHook = Callable[[ClaimsFn, "Rules", GameState, int], tuple[Claim, ...]]
-TakeTileHook = Callable[[TakeTileFn, "Rules", GameState, Claim], GameState]
-ApplyHook = Callable[[ApplyFn, "Rules", GameState, Action], GameState]
-ScoresHook = Callable[[ScoresFn, "Rules", GameState], tuple[int, ...]]
+StateFn = Callable[["Rules", "GameState"], "GameState"]
+"""A composed hook that turns a state into the next (``setup``, ``bust``, ``end_turn``)."""
+ActionsFn = Callable[["Rules", "GameState"], "tuple[Action, ...]"]
+"""A composed hook listing actions (``roll_actions``, ``pending_actions``)."""
+DiceFn = Callable[["Rules", "GameState"], tuple[int, ...]]
+"""The composed ``turn_dice`` hook: dice to roll per kind at a turn's start."""
+SetAsideFn = Callable[["Rules", "GameState", Face], "GameState"]
+"""The composed ``set_aside`` hook: set aside the dice showing a face."""
+TotalFn = Callable[["Rules", "GameState"], int | None]
+"""The composed ``stop_total`` hook: the total a stop claims with, or None (bust)."""
+ClaimsFn = Callable[["Rules", "GameState", int], "tuple[Claim, ...]"]
+"""The composed ``claims`` hook: the claims open at a stop with a total."""
+TakeTileFn = Callable[["Rules", "GameState", "Claim"], "GameState"]
+"""The composed ``take_tile`` hook: give the player the claimed tile."""
+ApplyFn = Callable[["Rules", "GameState", "Action"], "GameState"]
+"""The composed ``apply_action`` hook: apply a module's own action."""
+ScoresFn = Callable[["Rules", "GameState"], tuple[int, ...]]
+"""The composed ``scores`` hook: worms per player."""
 
 
 @attrs.frozen
@@ -86,110 +91,43 @@ class Components:
     max_players: int = 7
 
 
-@attrs.frozen(kw_only=True, eq=False)
-class RuleModule:
-    """A named bundle of rule hooks; every hook is optional.
-
-    Each hook receives ``inner`` first: the behaviour of the core and of the
-    modules composed before this one. Call it to keep that behaviour, change its
-    arguments or its result, or skip it to replace it.
-
-    Modules can also offer hook points of their own to other modules
-    (``provides``): a named default function that later modules wrap, with
-    ``inner`` first, through ``extends``; read the composed one with
-    [`Rules.extension`][pickomino_rules.rules.Rules.extension]. Wrappers of points that no composed
-    module provides are unused (the hen guards grilled worms only where there are any). A module
-    that needs another names it in ``requires``.
-
-    Attributes:
-        name: Short name, unique within a composition.
-        doc: One line on what the module changes, with its rule IDs.
-        requires: Names of modules that must be composed too.
-        configure: Change the components (tiles, dice, players).
-        part: Key of the module's own state part, if it keeps any.
-        action_types: Action classes the module adds (for parsing).
-        provides: Extension points this module defines, with their defaults.
-        extends: Wrappers (``inner`` first) of other modules' extension points.
-        setup: Finish the first state (e.g. put the module's part in).
-        turn_dice: Dice rolled at a turn's start, per kind.
-        roll_actions: Legal actions right after a roll (core: each face that may be taken).
-        pending_actions: Actions of a decision the module has made pending; while it
-            returns any, they are the only legal ones.
-        set_aside: Set aside the dice showing a face (C4).
-        stop_total: The total a stop claims with, or None when the stop busts (C7).
-        claims: The claims open at a stop with a total (C8).
-        take_tile: Give the player the claimed tile (C8, C9).
-        bust: A failed attempt (C10).
-        end_turn: Runs once when the turn is resolved, before it passes on (C11).
-        apply_action: Apply the module's own actions (core: reject as illegal).
-        scores: Final worms of each player (C13).
-    """
-
-    name: str
-    doc: str = ""
-    requires: tuple[str, ...] = ()
-    configure: Callable[[Components], Components] | None = None
-    part: PartKey[Any] | None = None
-    action_types: tuple[type[Action], ...] = ()
-    provides: Mapping[str, Callable[..., Any]] = attrs.field(factory=dict)
-    extends: Mapping[str, Callable[..., Any]] = attrs.field(factory=dict)
-    setup: StateHook | None = None
-    turn_dice: DiceHook | None = None
-    roll_actions: ActionsHook | None = None
-    pending_actions: ActionsHook | None = None
-    set_aside: SetAsideHook | None = None
-    stop_total: TotalHook | None = None
-    claims: ClaimsHook | None = None
-    take_tile: TakeTileHook | None = None
-    bust: StateHook | None = None
-    end_turn: StateHook | None = None
-    apply_action: ApplyHook | None = None
-    scores: ScoresHook | None = None
-
-
-HOOKS = (
-    "setup",
-    "turn_dice",
-    "roll_actions",
-    "pending_actions",
-    "set_aside",
-    "stop_total",
-    "claims",
-    "take_tile",
-    "bust",
-    "end_turn",
-    "apply_action",
-    "scores",
-)
-"""Hook names, in the order the core runs them in a turn."""
+def _read_only(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(dict(mapping))
 
 
 @attrs.frozen(eq=False, repr=False)
 class Rules:
     """Composed, ready-to-run rules: components, options and one callable per hook.
 
-    Build it with [`Variant.rules`][pickomino_rules.rules.Variant.rules],
-    [`get_rules`][pickomino_rules.registry.get_rules] or [`compose`][pickomino_rules.rules.compose].
-    Rules compare by identity; the same variant and options give the same cached object.
+    Build it with [`Variant.rules`][pickomino_rules.plugin.Variant.rules],
+    [`get_rules`][pickomino_rules.registry.get_rules] or
+    [`compose`][pickomino_rules.plugin.compose]. Rules compare by identity; the same
+    variant and options give the same cached object. Every mapping is read-only.
 
     Attributes:
         name: The variant's name.
         options: The option values in force, by name.
-        modules: The rule modules composed, in order.
+        modules: The rule modules composed, in the order they wrap each other.
         components: Tiles, dice and player limits.
+        layout: The shape of this game's states (tiles, dice, parts).
         part_index: Slot in [`GameState.parts`][pickomino_rules.state.GameState] of each
             module's part, by name.
         action_types: Every action class these rules can parse.
-        extensions: The modules' own extension points, composed, by name.
+        extensions: The modules' own extension points, composed.
+        chains: For each hook, the modules it runs through, innermost first.
     """
 
     name: str
-    options: Mapping[str, object]
+    options: Mapping[str, object] = attrs.field(converter=_read_only)
     modules: tuple[RuleModule, ...]
     components: Components
-    part_index: Mapping[str, int]
+    layout: Layout
+    part_index: Mapping[str, int] = attrs.field(converter=_read_only)
     action_types: tuple[type[Action], ...]
-    extensions: Mapping[str, Callable[..., Any]]
+    extensions: Mapping[ExtensionPoint[Any, Any], Callable[..., Any]] = attrs.field(
+        converter=_read_only
+    )
+    chains: Mapping[str, tuple[str, ...]] = attrs.field(converter=_read_only)
     setup: StateFn
     turn_dice: DiceFn
     roll_actions: ActionsFn
@@ -203,13 +141,13 @@ class Rules:
     apply_action: ApplyFn
     scores: ScoresFn
     worms: Mapping[int, int] = attrs.field(init=False)
-    """Worms of each tile, by number (derived from components, for fast lookup)."""
+    """Worms of each tile, by number (read-only)."""
 
     _tables: dict[tuple[int, ...], ChanceTable] = attrs.field(init=False, factory=dict)
 
     @worms.default
     def _worms(self) -> Mapping[int, int]:
-        return dict(self.components.worms)
+        return MappingProxyType(dict(self.components.worms))
 
     @property
     def tiles(self) -> tuple[int, ...]:
@@ -232,214 +170,62 @@ class Rules:
             table = self._tables[dice] = chance_table(self.components.die_kinds, dice)
         return table
 
-    def extension(self, name: str) -> Callable[..., Any]:
-        """The composed extension point ``name``.
-
-        Extension points are declared by modules (see
-        [`RuleModule`][pickomino_rules.rules.RuleModule]).
+    def extension(self, point: ExtensionPoint[P, R]) -> Callable[P, R]:
+        """The composed extension point ``point`` (its default wrapped by its extenders).
 
         Raises:
-            KeyError: No composed module provides it.
+            CompositionError: No composed module provides ``point``.
         """
         try:
-            return self.extensions[name]
+            return self.extensions[point]
         except KeyError:
-            msg = f"no module of {self.name!r} provides the extension point {name!r}"
-            raise KeyError(msg) from None
+            msg = f"no module of {self.name!r} provides the extension point {point.name!r}"
+            raise CompositionError(msg) from None
+
+    def provides(self, point: ExtensionPoint[Any, Any]) -> bool:
+        """Whether a composed module provides the extension point ``point``."""
+        return point in self.extensions
+
+    def describe(self) -> str:
+        """The composition in words: modules, each hook's chain and the extension points.
+
+        Chains read innermost first: ``bust: turn > short_game > specialists`` means the
+        specialists' hook wraps the short-game one, which wraps the core's.
+
+        Examples:
+            >>> from pickomino_rules import get_rules
+            >>> print(get_rules("classic", {"short_game": True}).describe())
+            rules 'classic' (flip_on_empty_bust=False, short_game=True, optional_steal=True)
+            modules: classic, short_game
+              classic: C1-C2: 16 tiles 21-36, 8 dice, 2-7 players
+              short_game: O2: the returned tile is turned face down even when it is the highest
+            hooks (innermost first):
+              configure: classic
+              bust: turn > short_game
+        """
+        options = ", ".join(f"{name}={value!r}" for name, value in self.options.items())
+        lines = [f"rules {self.name!r}" + (f" ({options})" if options else "")]
+        lines.append("modules: " + ", ".join(module.name for module in self.modules))
+        lines.extend(f"  {module.name}: {module.doc}" for module in self.modules if module.doc)
+        lines.append("hooks (innermost first):")
+        configured = [module.name for module in self.modules if module.configure is not None]
+        if configured:
+            lines.append("  configure: " + " > ".join(configured))
+        lines.extend(
+            f"  {hook}: {' > '.join(chain)}"
+            for hook, chain in self.chains.items()
+            if len(chain) > 1
+        )
+        if self.extensions:
+            lines.append("extension points:")
+            for point in self.extensions:
+                provider = next(m.name for m in self.modules if point in m.provides)
+                users = [m.name for m in self.modules if any(e.point is point for e in m.extends)]
+                lines.append(
+                    f"  {point.name}: {provider}" + "".join(f" > {name}" for name in users)
+                )
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
         changed = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"<Rules {self.name!r}{' ' + changed if changed else ''}>"
-
-
-def _check_components(components: Components) -> None:
-    tiles = components.tiles
-    if not tiles or list(tiles) != sorted(set(tiles)):
-        msg = f"tiles must be distinct and ascending, got {tiles!r}"
-        raise InvalidSetupError(msg)
-    if set(tiles) != {tile for tile, _ in components.worms}:
-        msg = "every tile needs a worm count, and only tiles"
-        raise InvalidSetupError(msg)
-    if not components.die_kinds or len(components.dice) != len(components.die_kinds):
-        msg = "the components need dice: one count per kind of die"
-        raise InvalidSetupError(msg)
-    if not 1 <= components.min_players <= components.max_players:
-        msg = f"bad player limits {components.min_players}..{components.max_players}"
-        raise InvalidSetupError(msg)
-
-
-def compose(
-    *modules: RuleModule, name: str = "custom", options: Mapping[str, object] | None = None
-) -> Rules:
-    """Fold rule modules over the core game into [`Rules`][pickomino_rules.rules.Rules].
-
-    Modules apply in order: a later module's hook wraps the earlier ones.
-
-    Args:
-        *modules: The modules; the first usually sets the components.
-        name: Name shown for the composed rules.
-        options: Option values to record on the rules (informational).
-
-    Raises:
-        InvalidSetupError: Two modules share a name, a required module is missing,
-            or the components are unusable.
-
-    Examples:
-        >>> from pickomino_rules.variants.classic import classic_components
-        >>> rules = compose(classic_components(), name="mine")
-        >>> rules
-        <Rules 'mine'>
-    """
-    _check_modules(modules)
-    components = Components()
-    for module in modules:
-        if module.configure is not None:
-            components = module.configure(components)
-    _check_components(components)
-    part_modules = [module for module in modules if module.part is not None]
-    part_index = {module.part.name: i for i, module in enumerate(part_modules) if module.part}
-    action_types = list(CORE_ACTIONS)
-    for module in modules:
-        action_types.extend(kind for kind in module.action_types if kind not in action_types)
-    return Rules(
-        name=name,
-        options=dict(options or {}),
-        modules=tuple(modules),
-        components=components,
-        part_index=part_index,
-        action_types=tuple(action_types),
-        extensions=_compose_extensions(modules),
-        **_compose_hooks(modules),
-    )
-
-
-def _check_modules(modules: Sequence[RuleModule]) -> None:
-    names = [module.name for module in modules]
-    if len(set(names)) != len(names):
-        msg = f"rule modules need distinct names, got {names}"
-        raise InvalidSetupError(msg)
-    for module in modules:
-        missing = [need for need in module.requires if need not in names]
-        if missing:
-            msg = f"rule module {module.name!r} requires {', '.join(map(repr, missing))}"
-            raise InvalidSetupError(msg)
-
-
-def _compose_hooks(modules: Sequence[RuleModule]) -> dict[str, Any]:
-    """Each core hook wrapped by the modules' hooks, innermost first."""
-    hooks: dict[str, Any] = {}
-    for hook in HOOKS:
-        function: Any = getattr(base, hook)
-        for module in modules:
-            wrapper = getattr(module, hook)
-            if wrapper is not None:
-                function = partial(wrapper, function)
-        hooks[hook] = function
-    if all(module.pending_actions is None for module in modules):
-        hooks["pending_actions"] = None  # lets the hot path skip the call
-    return hooks
-
-
-def _compose_extensions(modules: Sequence[RuleModule]) -> dict[str, Callable[..., Any]]:
-    """The modules' own extension points, each wrapped by the modules extending it."""
-    extensions: dict[str, Callable[..., Any]] = {}
-    for module in modules:
-        for point, default in module.provides.items():
-            if point in extensions:
-                msg = f"two modules provide the extension point {point!r}"
-                raise InvalidSetupError(msg)
-            extensions[point] = default
-    for module in modules:
-        for point, wrapper in module.extends.items():
-            if point in extensions:  # a point no module provides is simply unused
-                extensions[point] = partial(wrapper, extensions[point])
-    return extensions
-
-
-@attrs.frozen
-class Option:
-    """A rule option a variant offers.
-
-    Attributes:
-        name: Keyword used in ``options={...}``.
-        default: Value when the user gives none.
-        doc: What the option changes.
-        rule: The rule ID in RULES.md, e.g. ``"O1"``.
-        convert: Checks a user's value and returns it normalised; raises
-            ``ValueError`` or ``TypeError`` for a bad value.
-    """
-
-    name: str
-    default: object
-    doc: str
-    rule: str
-    convert: Callable[[object], object]
-
-
-def boolean(value: object) -> bool:
-    """Option converter accepting only ``True`` or ``False``."""
-    if not isinstance(value, bool):
-        msg = f"expected True or False, got {value!r}"
-        raise TypeError(msg)
-    return value
-
-
-@attrs.frozen(eq=False)
-class Variant:
-    """A named rule set: its options and how to build its modules from them.
-
-    Register a variant through the entry-point group ``pickomino_rules.variants``
-    (the entry point names a ``Variant`` object) or with
-    [`register_variant`][pickomino_rules.registry.register_variant].
-
-    Attributes:
-        name: Name users pass to [`new_game`][pickomino_rules.game.new_game].
-        doc: A paragraph on the variant, with its rule IDs and sources.
-        options: The options it offers, with defaults.
-        build: Picks the modules for a full set of option values.
-    """
-
-    name: str
-    doc: str
-    options: tuple[Option, ...]
-    build: Callable[[Mapping[str, object]], Sequence[RuleModule]]
-    _cache: dict[tuple[tuple[str, object], ...], Rules] = attrs.field(
-        factory=dict, init=False, repr=False
-    )
-
-    def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, object]:
-        """Every option's value: the user's where given, else the default.
-
-        Raises:
-            InvalidOptionError: An unknown option, or a bad value.
-        """
-        known = {option.name: option for option in self.options}
-        given = dict(options or {})
-        unknown = sorted(set(given) - set(known))
-        if unknown:
-            listing = ", ".join(known) or "none"
-            msg = f"variant {self.name!r} has no option {unknown[0]!r} (options: {listing})"
-            raise InvalidOptionError(msg)
-        resolved = {}
-        for option in self.options:
-            value = given.get(option.name, option.default)
-            try:
-                resolved[option.name] = option.convert(value)
-            except (TypeError, ValueError) as error:
-                msg = f"option {option.name!r} ({option.rule}) of {self.name!r}: {error}"
-                raise InvalidOptionError(msg) from None
-        return resolved
-
-    def rules(self, options: Mapping[str, object] | None = None) -> Rules:
-        """The composed rules for ``options`` (cached per distinct option values).
-
-        Raises:
-            InvalidOptionError: An unknown option, or a bad value.
-        """
-        resolved = self.resolve_options(options)
-        key = tuple(sorted(resolved.items()))
-        rules = self._cache.get(key)
-        if rules is None:
-            rules = compose(*self.build(resolved), name=self.name, options=resolved)
-            self._cache[key] = rules
-        return rules

@@ -29,7 +29,7 @@ from pickomino_rules.bots import get_bot
 from pickomino_rules.game import new_game, playout
 from pickomino_rules.registry import get_variant
 from pickomino_rules.result import result
-from pickomino_rules.story import turns
+from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -124,18 +124,18 @@ def _play_chunk(chunk: _Chunk) -> tuple[list[Fraction], list[int], int, int]:
     scores = [0] * chunk.players
     turn_total = move_total = 0
     for index in range(chunk.start, chunk.stop):
-        _, state = new_game(rules, players=chunk.players)
-        moves = [
-            move for move, _ in playout(rules, state, bots, random.Random(f"{chunk.seed}:{index}"))
-        ]
-        played = list(turns(rules, state, moves))
-        final = played[-1].after
+        _, final = new_game(rules, players=chunk.players)
+        player = final.player
+        # Played once: a turn ends where the dice pass on or the game ends (C11, C12).
+        for _, final in playout(rules, final, bots, random.Random(f"{chunk.seed}:{index}")):  # noqa: B020
+            move_total += 1
+            if final.player != player or final.phase is Phase.GAME_OVER:
+                turn_total += 1
+                player = final.player
         outcome = result(rules, final)
         for winner in outcome.winners:
             wins[winner] += Fraction(1, len(outcome.winners))
         scores = [total + worms for total, worms in zip(scores, outcome.scores, strict=True)]
-        turn_total += len(played)
-        move_total += len(moves)
     return wins, scores, turn_total, move_total
 
 

@@ -1,15 +1,21 @@
 """Exact turn solver: the optimal policy for the rest of a turn, by expectimax.
 
-Within a turn the future depends only on the faces already set aside (a 6-bit
-mask), the dice still in hand (per kind of die), the total so far, and whether a
-re-roll may still be used (the extended game's weasel; the solver models one per
-turn). The solver runs expectimax over the exact chance outcomes
-of [`chance_table`][pickomino_rules.dice.chance_table], vectorised with numpy over
-the total. The value of ending the turn comes from the actual table: for each total
-it applies the real stop actions (exact grill tile, optional steals, next lower
-tile) and the real bust through the rules' own hooks, so every variant's claims,
-returned tiles, turned tiles, the can, the hen and the golden die count exactly as
-in play.
+Within a turn the future depends on the dice set aside (how many of each face), the
+dice still in hand (per kind of die) and whether a re-roll may still be used (the
+extended game's weasel; the solver models one per turn). The solver enumerates every
+such node reachable from the state solved and runs expectimax over the exact chance
+outcomes of [`chance_table`][pickomino_rules.dice.chance_table], vectorised with numpy,
+one batch per pool of dice.
+
+What ending the turn is worth comes only from the rules: at every node the solver
+builds the real state (the real dice set aside), lists the legal stops with
+[`legal_actions`][pickomino_rules.game.legal_actions], applies each with
+[`apply`][pickomino_rules.game.apply], and values a bust with
+[`resolve_bust`][pickomino_rules.game.resolve_bust]. Every variant's totals, claims,
+returned and turned tiles, the can, the hen and the golden die count exactly as in play,
+and so does a house rule that reads the dice set aside: the values of
+[`TurnSolution`][pickomino_rules.solver.TurnSolution] and of its actions agree by
+construction.
 
 What a turn is worth is a pluggable [`TurnValue`][pickomino_rules.solver.TurnValue]:
 [`worms_gained`][pickomino_rules.solver.worms_gained] (the default),
@@ -18,8 +24,7 @@ What a turn is worth is a pluggable [`TurnValue`][pickomino_rules.solver.TurnVal
 [`takes_tile`][pickomino_rules.solver.takes_tile].
 
 Probabilities of the chance model are exact fractions; the solver computes in
-float64 (values and probabilities of outcomes are floats, exact to about 1e-15),
-which keeps a whole-turn solve in milliseconds.
+float64 (values and probabilities of outcomes are floats, exact to about 1e-15).
 
 Mid-turn effects that a variant applies while dice are set aside (grilled-worm
 tokens for two 1s) are not part of a turn's value; everything that happens when the
@@ -41,29 +46,33 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
 
 from pickomino_rules.actions import Action, Roll, Steal, Stop
-from pickomino_rules.base import roll_actions as base_roll_actions
-from pickomino_rules.dice import FACES, DieKind, RollOutcome, chance_table
+from pickomino_rules.dice import DieKind, RollOutcome, chance_table
 from pickomino_rules.errors import PickominoError
-from pickomino_rules.game import Move, apply, legal_actions, resolve_bust, stop_claims
+from pickomino_rules.game import (
+    Move,
+    apply,
+    check_fits,
+    legal_actions,
+    resolve_bust,
+    stop_outcomes,
+)
 from pickomino_rules.result import scores
 from pickomino_rules.state import GameState, Phase
+from pickomino_rules.story import outcome_of
 
 if TYPE_CHECKING:
-    import random
-
     from numpy.typing import NDArray
 
     from pickomino_rules.rules import Rules
 
 __all__ = [
     "NotSolvableError",
-    "OptimalBot",
     "TurnSolution",
     "TurnValue",
     "points",
@@ -82,8 +91,8 @@ TurnValue = Callable[["Rules", GameState, GameState, "int | None"], float]
 stop without a worm).
 """
 
-FULL_MASK = 0b111111
 NEG = -np.inf
+_TURN = (Phase.ROLL, Phase.CHOOSE, Phase.DECIDE)
 
 
 class NotSolvableError(PickominoError, ValueError):
@@ -121,138 +130,127 @@ def takes_tile(tile: int) -> TurnValue:
     return value
 
 
-@attrs.frozen(eq=False)
-class _Node:
-    """One decision point of a turn's dice: faces used, dice in hand, re-roll ready."""
+# -- the structure of a turn (board-independent, cached per start) -------------------------
 
-    mask: int
-    dice: tuple[int, ...]
-    reroll: bool
-    can_roll: bool
-    probabilities: NDArray[np.float64] | None = None
-    """Chance of each distinct roll of ``dice``."""
-    row_node: NDArray[np.intp] | None = None
-    """For each option row (row 0: no option), the node reached by setting dice aside."""
-    row_shift: NDArray[np.intp] | None = None
-    """For each option row, the points those dice add."""
-    choices: NDArray[np.intp] | None = None
-    """Per distinct roll (dice on used faces lumped) and unused face, the option row
-    (0 when that face is not shown)."""
-    plain: int = -1
-    """With a re-roll ready: the same node without it (its roll is the re-roll)."""
-    low: int = 0
-    """Fewest points the dice set aside since the root can add up to at this node."""
-    high: int = 0
-    """Most points they can add up to (the node's totals lie in between)."""
+Key = tuple[tuple[int, ...], tuple[int, ...], bool]
+"""A node: dice set aside per face, dice in hand per kind, re-roll ready."""
+
+
+@attrs.frozen(eq=False)
+class _Batch:
+    """Rolling nodes sharing one pool of dice in hand and one re-roll flag."""
+
+    nodes: NDArray[np.intp]
+    """The nodes rolled, by index."""
+    probabilities: NDArray[np.float64]
+    """Chance of each distinct roll of the pool."""
+    choices: NDArray[np.intp]
+    """Per node, roll and face: the node reached by setting that face aside (0: none)."""
+    plain: NDArray[np.intp] | None
+    """With a re-roll ready: each node's twin without it (the roll it throws again)."""
 
 
 @attrs.frozen(eq=False)
 class _Program:
-    """Every node reachable from one start, children first (board-independent)."""
+    """Every node reachable from one start, and the rolls between them."""
 
-    nodes: tuple[_Node, ...]
-    index: dict[tuple[int, tuple[int, ...], bool], int]
+    keys: tuple[Key, ...]
+    """Node ``i``'s key is ``keys[i]``; node 0 is a sentinel meaning "no such option"."""
+    index: dict[Key, int]
+    batches: tuple[_Batch, ...]
+    """Rolling nodes in solving order: fewer dice in hand first, the re-roll's twin first."""
 
 
-Key = tuple[int, tuple[int, ...], bool]
-"""A node: faces used (bit mask), dice in hand per kind, re-roll ready."""
+def _can_roll(key: Key) -> bool:
+    return any(key[1]) and 0 in key[0]
 
 
-def _children(kinds: tuple[DieKind, ...], key: Key) -> set[Key]:
-    mask, dice, reroll = key
-    found: set[Key] = {(mask, dice, False)} if reroll else set()
-    if any(dice) and mask != FULL_MASK:
+def _children(kinds: tuple[DieKind, ...], key: Key) -> list[Key]:
+    counts, dice, reroll = key
+    found: list[Key] = [(counts, dice, False)] if reroll else []
+    if _can_roll(key):
         for outcome in chance_table(kinds, dice).outcomes:
             for face in range(6):
-                take = outcome.by_face[face]
-                if any(take) and not mask & (1 << face):
-                    left = tuple(n - t for n, t in zip(dice, take, strict=True))
-                    found.add((mask | (1 << face), left, reroll))
+                shown = outcome.faces[face]
+                if shown and not counts[face]:
+                    left = tuple(n - t for n, t in zip(dice, outcome.by_face[face], strict=True))
+                    more = (*counts[:face], shown, *counts[face + 1 :])
+                    found.append((more, left, reroll))
     return found
 
 
-def _rolling_node(kinds: tuple[DieKind, ...], key: Key, index: dict[Key, int]) -> _Node:
-    """A node that can roll: its distinct rolls and, per roll and face, the option taken."""
-    mask, dice, reroll = key
-    table = chance_table(kinds, dice)
-    unused = [face for face in range(6) if not mask & (1 << face)]
-    # Dice showing used faces are dead: lump them, so rolls differing only there merge.
-    merged: dict[tuple[tuple[int, ...], ...], int] = {}
-    for outcome, weight in zip(table.outcomes, table.weights, strict=True):
-        seen = tuple(outcome.by_face[face] for face in unused)
-        merged[seen] = merged.get(seen, 0) + weight
-    rows: dict[tuple[int, int], int] = {(0, 0): 0}
-    choices = np.zeros((len(merged), len(unused)), dtype=np.intp)
-    for position, seen in enumerate(merged):
-        for column, (face, take) in enumerate(zip(unused, seen, strict=True)):
-            if any(take):
-                left = tuple(n - t for n, t in zip(dice, take, strict=True))
-                target = (index[mask | (1 << face), left, reroll], FACES[face].points * sum(take))
-                choices[position, column] = rows.setdefault(target, len(rows))
-    ordered = sorted(rows, key=rows.__getitem__)
-    return _Node(
-        mask,
-        dice,
-        reroll,
-        can_roll=True,
-        probabilities=np.array(list(merged.values()), dtype=np.float64) / table.total,
-        row_node=np.array([target for target, _ in ordered], dtype=np.intp),
-        row_shift=np.array([shift for _, shift in ordered], dtype=np.intp),
-        choices=choices,
-        plain=index[mask, dice, False] if reroll else -1,
-    )
-
-
-def _point_ranges(nodes: list[_Node]) -> list[tuple[int, int]]:
-    """For each node, the fewest and most points set aside since the root (the last)."""
-    ranges: dict[int, tuple[int, int]] = {len(nodes) - 1: (0, 0)}
-    for position in range(len(nodes) - 1, 0, -1):
-        node = nodes[position]
-        low, high = ranges[position]
-        targets = []
-        if node.reroll:
-            targets.append((node.plain, 0))
-        if node.row_node is not None and node.row_shift is not None:
-            targets.extend(
-                zip(node.row_node[1:].tolist(), node.row_shift[1:].tolist(), strict=True)
-            )
-        for child, shift in targets:
-            old = ranges.get(child, (low + shift, high + shift))
-            ranges[child] = (min(old[0], low + shift), max(old[1], high + shift))
-    return [ranges.get(position, (0, 0)) for position in range(len(nodes))]
+def _fill_choices(
+    row: NDArray[np.intp], outcomes: tuple[RollOutcome, ...], key: Key, index: dict[Key, int]
+) -> None:
+    """For one rolling node: the node each (roll, face) leads to; 0 where none."""
+    counts, dice, reroll = key
+    for column, outcome in enumerate(outcomes):
+        for face in range(6):
+            shown = outcome.faces[face]
+            if shown and not counts[face]:
+                left = tuple(n - t for n, t in zip(dice, outcome.by_face[face], strict=True))
+                more = (*counts[:face], shown, *counts[face + 1 :])
+                row[column, face] = index[more, left, reroll]
 
 
 @cache
-def _program(
-    kinds: tuple[DieKind, ...], mask: int, dice: tuple[int, ...], reroll: bool
-) -> _Program:
-    """Precompute the structure of a turn from one node: done once per start."""
-    keys: set[Key] = set()
-    stack: list[Key] = [(mask, dice, reroll)]
+def _program(kinds: tuple[DieKind, ...], root: Key) -> _Program:
+    """Enumerate the nodes reachable from ``root`` and the choices after each roll."""
+    seen = {root}
+    stack = [root]
     while stack:
-        key = stack.pop()
-        if key not in keys:
-            keys.add(key)
-            stack.extend(_children(kinds, key))
-    # Children first: they hold fewer dice, and the re-roll's plain twin comes first.
-    order = sorted(keys, key=lambda key: (sum(key[1]), key[2], key[0], key[1]))
-    index = {key: position + 1 for position, key in enumerate(order)}  # row 0: "no option"
-    nodes = [_Node(0, (), reroll=False, can_roll=False)]
-    for key in order:
-        if any(key[1]) and key[0] != FULL_MASK:
-            nodes.append(_rolling_node(kinds, key, index))
-        else:
-            nodes.append(_Node(key[0], key[1], key[2], can_roll=False))
-    ranges = _point_ranges(nodes)
-    placed = tuple(
-        attrs.evolve(node, low=low, high=high)
-        for node, (low, high) in zip(nodes, ranges, strict=True)
+        for child in _children(kinds, stack.pop()):
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    keys = (((0,) * 6, (), False), *sorted(seen, key=lambda k: (sum(k[1]), k[2], k)))
+    index = {key: position for position, key in enumerate(keys)}
+    groups: dict[tuple[tuple[int, ...], bool], list[int]] = {}
+    for position, key in enumerate(keys[1:], start=1):
+        if _can_roll(key):
+            groups.setdefault((key[1], key[2]), []).append(position)
+    batches = []
+    for (dice, reroll), members in sorted(groups.items(), key=lambda g: (sum(g[0][0]), g[0][1])):
+        table = chance_table(kinds, dice)
+        choices = np.zeros((len(members), len(table.outcomes), 6), dtype=np.intp)
+        for row, position in enumerate(members):
+            _fill_choices(choices[row], table.outcomes, keys[position], index)
+        plain = (
+            np.array([index[keys[p][0], dice, False] for p in members], dtype=np.intp)
+            if reroll
+            else None
+        )
+        batches.append(
+            _Batch(
+                np.array(members, dtype=np.intp),
+                np.array(table.weights, dtype=np.float64) / table.total,
+                choices,
+                plain,
+            )
+        )
+    return _Program(keys, index, tuple(batches))
+
+
+# -- solving ---------------------------------------------------------------------------
+
+
+def _reroll_ready(rules: Rules, state: GameState) -> bool:
+    """Whether the rules would let the player to move throw his next roll again.
+
+    Asked of the rules themselves: on an empty probe roll, is an action offered
+    whose class says it ``rerolls`` (the extended game's weasel, E10, does)?
+    """
+    if rules.chains["roll_actions"] == ("turn",):
+        return False
+    kinds = tuple(kind.name for kind in rules.die_kinds)
+    probe = state.replace(
+        phase=Phase.CHOOSE, roll=RollOutcome(kinds, tuple((0,) * 6 for _ in kinds))
     )
-    return _Program(placed, index)
+    return any(action.rerolls for action in rules.roll_actions(rules, probe))
 
 
-def _mask(kept: tuple[int, ...]) -> int:
-    return sum(1 << i for i, n in enumerate(kept) if n)
+def _turn_over(start: GameState, state: GameState) -> bool:
+    return state.player != start.player or state.phase not in _TURN
 
 
 @attrs.define
@@ -271,65 +269,60 @@ class TurnSolution:
     state: GameState
     value_fn: TurnValue
     _program: _Program
-    _width: int
-    _bust_value: float
     _decide: NDArray[np.float64] = attrs.field(init=False)
     _roll: NDArray[np.float64] = attrs.field(init=False)
+    _ends: dict[tuple[GameState, int | None], float] = attrs.field(init=False, factory=dict)
+    """Values of the turn's ends seen so far: many stops end on the same table."""
 
     def __attrs_post_init__(self) -> None:
         self._expectimax()
 
-    def _stop_vector(self, worm: bool) -> NDArray[np.float64]:
-        """Value of stopping at each total, with or without a worm set aside."""
-        vector = np.full(self._width, NEG)
-        ends: dict[tuple[Move, tuple[Any, ...]], GameState] = {}
-        for total in range(5 * worm, self._width):
-            kept = (total - 5 * worm, 0, 0, 0, 0, int(worm))
-            stopped = self.state.replace(phase=Phase.DECIDE, roll=None, kept=kept)
-            claimed = self.rules.stop_total(self.rules, stopped)
-            claims = stop_claims(self.rules, stopped)
-            options: list[Move] = [Stop()] if not claims else []
-            options += [Stop() if c.victim is None else Steal(c.victim) for c in claims]
-            best = NEG
-            for action in options:
-                end = ends.get((action, claims))
-                if end is None:
-                    end = ends[action, claims] = apply(self.rules, stopped, action)
-                best = max(best, self.value_fn(self.rules, self.state, end, claimed))
-            vector[total] = best
-        return vector
+    def _end_value(self, end: GameState, total: int | None) -> float:
+        value = self._ends.get((end, total))
+        if value is None:
+            value = self._ends[end, total] = self.value_fn(self.rules, self.state, end, total)
+        return value
+
+    def _node_state(self, key: Key) -> GameState:
+        counts, dice, _ = key
+        return self.state.replace(phase=Phase.DECIDE, roll=None, set_aside=counts, in_hand=dice)
+
+    def _stop_value(self, state: GameState) -> float:
+        """The best way to end the turn now, through the rules' own stops."""
+        total = self.rules.stop_total(self.rules, state)
+        return max(self._end_value(end, total) for _, end in stop_outcomes(self.rules, state))
 
     def _expectimax(self) -> None:
-        """Fill the value of every node, children first, vectorised over the total."""
-        nodes = self._program.nodes
-        width = self._width
-        start = self.state.total
-        stride = 2 * width
-        stops = (self._stop_vector(worm=False), self._stop_vector(worm=True))
-        decide = np.full((len(nodes), stride), NEG)
-        roll = np.full((len(nodes), stride), NEG)
-        flat = decide.ravel()
-        bust = self._bust_value
-        for position in range(1, len(nodes)):
-            node = nodes[position]
-            columns = slice(start + node.low, start + node.high + 1)
-            stop = stops[bool(node.mask & 0b100000)][columns]
-            if not node.can_roll:
-                decide[position, columns] = stop
+        """Value every node, children first; stops and busts are applied through the rules."""
+        keys = self._program.keys
+        index = self._program.index
+        stop = np.full(len(keys), NEG)
+        bust = np.full(len(keys), NEG)
+        for position, key in enumerate(keys[1:], start=1):
+            if key[2]:  # the same dice as its twin without the re-roll: the same ends
+                twin = index[key[0], key[1], False]
+                stop[position], bust[position] = stop[twin], bust[twin]
                 continue
-            assert node.row_node is not None  # noqa: S101 (rolling nodes have options)
-            assert node.row_shift is not None  # noqa: S101
-            assert node.choices is not None  # noqa: S101
-            assert node.probabilities is not None  # noqa: S101
-            offsets = (node.row_node * stride + node.row_shift)[node.choices]
-            totals = np.arange(start + node.low, start + node.high + 1)
-            best = flat[offsets[:, :, None] + totals].max(axis=1)
-            if node.reroll:  # a bad roll may be sent back once (E10)
-                np.maximum(best, np.maximum(roll[node.plain, columns], bust), out=best)
-            else:
-                np.maximum(best, bust, out=best)
-            roll[position, columns] = node.probabilities @ best
-            decide[position, columns] = np.maximum(stop, roll[position, columns])
+            state = self._node_state(key)
+            if any(key[0]):
+                stop[position] = self._stop_value(state)
+            if _can_roll(key):
+                bust[position] = self._end_value(resolve_bust(self.rules, state), None)
+        decide = stop.copy()
+        roll = np.full(len(keys), NEG)
+        for batch in self._program.batches:
+            best = decide[batch.choices].max(axis=2)  # the best face to set aside per roll
+            busts = best == NEG
+            if batch.plain is None:
+                best[busts] = np.broadcast_to(bust[batch.nodes][:, None], best.shape)[busts]
+            else:  # a roll may be thrown again once (E10), a busting one too
+                again = roll[batch.plain][:, None]
+                fallback = np.maximum(again, bust[batch.nodes][:, None])
+                best = np.where(
+                    busts, np.broadcast_to(fallback, best.shape), np.maximum(best, again)
+                )
+            roll[batch.nodes] = best @ batch.probabilities
+            decide[batch.nodes] = np.maximum(decide[batch.nodes], roll[batch.nodes])
         self._decide = decide
         self._roll = roll
 
@@ -340,40 +333,49 @@ class TurnSolution:
         """Expected value of the rest of the turn under optimal play."""
         return self.value_of(self.state)
 
+    def covers(self, state: GameState) -> bool:
+        """Whether ``state`` is a state of the solved turn (same board, reachable dice)."""
+        root = self.state
+        return (
+            state.player == root.player
+            and state.grill == root.grill
+            and state.stacks == root.stacks
+            and state.face_down == root.face_down
+            and state.parts == root.parts
+            and state.phase in _TURN
+            and _key(self.rules, state) in self._program.index
+        )
+
     def _node(self, state: GameState) -> int:
-        reroll = _reroll_ready(self.rules, state)
         try:
-            return self._program.index[_mask(state.kept), state.in_hand, reroll]
+            return self._program.index[_key(self.rules, state)]
         except KeyError:
             msg = "that state is not reachable from the solved one"
             raise NotSolvableError(msg) from None
 
     def value_of(self, state: GameState) -> float:
         """Optimal value of a state of the same turn, reached from the solved one."""
-        if state.player != self.state.player or state.phase in (Phase.GAME_OVER, Phase.TURN_OVER):
+        if _turn_over(self.state, state):
             msg = "the turn is over in that state"
             raise NotSolvableError(msg)
         if state.phase is Phase.ROLL:
-            return float(self._roll[self._node(state), state.total])
+            return float(self._roll[self._node(state)])
         if state.phase is Phase.DECIDE:
-            return float(self._decide[self._node(state), state.total])
-        actions = legal_actions(self.rules, state)
-        return max(
-            (self.action_value(state, action) for action in actions), default=self._bust_value
-        )
+            return float(self._decide[self._node(state)])
+        return max(self.action_value(state, action) for action in legal_actions(self.rules, state))
 
     def action_value(self, state: GameState, action: Move) -> float:
         """Optimal value after ``action`` in ``state`` (a state of the solved turn)."""
         if isinstance(action, Roll):
-            return float(self._roll[self._node(state), state.total])
+            return float(self._roll[self._node(state)])
         after = apply(self.rules, state, action)
-        if after.player != state.player or after.phase in (Phase.GAME_OVER, Phase.TURN_OVER):
+        if _turn_over(self.state, after):
             claimed = (
                 self.rules.stop_total(self.rules, state)
-                if isinstance(action, (Stop, Steal))
+                if isinstance(action, Stop | Steal)
                 else None
             )
-            return self.value_fn(self.rules, self.state, after, claimed)
+            return self._end_value(after, claimed)
         return self.value_of(after)
 
     def action_values(self) -> dict[Move, float]:
@@ -384,16 +386,20 @@ class TurnSolution:
         actions = legal_actions(self.rules, self.state)
         return {action: self.action_value(self.state, action) for action in actions}
 
-    def best_action(self) -> Action:
+    def best_action(self, state: GameState | None = None) -> Action:
         """The legal action with the highest value (ties: the first listed).
 
+        Args:
+            state: A decision of the solved turn; the solved state by default.
+
         Raises:
-            NotSolvableError: The solved state is a chance node.
+            NotSolvableError: The state is a chance node.
         """
-        if self.state.phase is Phase.ROLL:
+        state = self.state if state is None else state
+        if state.phase is Phase.ROLL:
             msg = "a chance node has no actions"
             raise NotSolvableError(msg)
-        best = _best(self, self.state)
+        best = _best(self, state)
         assert isinstance(best, Action)  # noqa: S101 (decision states list actions)
         return best
 
@@ -403,15 +409,13 @@ class TurnSolution:
         Keys describe the end as [`outcome_of`][pickomino_rules.story.outcome_of] does:
         ``"takes 25"``, ``"steals 27 from player 1"``, ``"bust"`` and so on.
         """
-        from pickomino_rules.story import outcome_of  # noqa: PLC0415 (story imports game)
-
         result: dict[str, float] = {}
         frontier: dict[GameState, float] = {self.state: 1.0}
         player = self.state.player
         while frontier:
             following: dict[GameState, float] = {}
             for state, mass in frontier.items():
-                if state.player != player or state.phase in (Phase.GAME_OVER, Phase.TURN_OVER):
+                if _turn_over(self.state, state):
                     label = outcome_of(self.state, state, player)
                     result[label] = result.get(label, 0.0) + mass
                     continue
@@ -427,25 +431,14 @@ class TurnSolution:
         return dict(sorted(result.items(), key=lambda item: -item[1]))
 
 
+def _key(rules: Rules, state: GameState) -> Key:
+    return state.set_aside, state.in_hand, _reroll_ready(rules, state)
+
+
 def _best(solution: TurnSolution, state: GameState) -> Move:
     """The best action; among values equal to 1e-9, the first listed (stable ties)."""
     actions = legal_actions(solution.rules, state)
     return max(actions, key=lambda action: round(solution.action_value(state, action), 9))
-
-
-def _reroll_ready(rules: Rules, state: GameState) -> bool:
-    """Whether the rules would let the player to move throw his next roll again.
-
-    Asked of the rules themselves: on an empty probe roll, is an action offered
-    whose class says it ``rerolls`` (the extended game's weasel, E10, does)?
-    """
-    if rules.roll_actions is base_roll_actions:
-        return False
-    kinds = tuple(kind.name for kind in rules.die_kinds)
-    probe = state.replace(
-        phase=Phase.CHOOSE, roll=RollOutcome(kinds, tuple((0,) * 6 for _ in kinds))
-    )
-    return any(action.rerolls for action in rules.roll_actions(rules, probe))
 
 
 def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) -> TurnSolution:
@@ -460,20 +453,15 @@ def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) 
     Raises:
         NotSolvableError: The game is over or a variant's decision is pending.
     """
-    if state.phase not in (Phase.ROLL, Phase.CHOOSE, Phase.DECIDE):
+    check_fits(rules, state)
+    if state.phase not in _TURN:
         msg = f"no dice decision to solve in phase {state.phase.value!r}"
         raise NotSolvableError(msg)
     if rules.pending_actions is not None and rules.pending_actions(rules, state):
         msg = "a variant's decision is pending; it is not part of the dice"
         raise NotSolvableError(msg)
-    program = _program(
-        rules.die_kinds, _mask(state.kept), state.in_hand, _reroll_ready(rules, state)
-    )
-    width = 5 * (sum(state.in_hand) + sum(state.kept)) + 6
-    bust = value(
-        rules, state, resolve_bust(rules, state.replace(phase=Phase.DECIDE, roll=None)), None
-    )
-    return TurnSolution(rules, state, value, program, width, bust)
+    program = _program(rules.die_kinds, _key(rules, state))
+    return TurnSolution(rules, state, value, program)
 
 
 def reach_table(rules: Rules, state: GameState, totals: range = range(21, 37)) -> dict[int, float]:
@@ -489,50 +477,3 @@ def reach_table(rules: Rules, state: GameState, totals: range = range(21, 37)) -
         {21: 0.893, 22: 0.856, 23: 0.808}
     """
     return {t: solve_turn(rules, state, reach_total(t)).value for t in totals}
-
-
-class OptimalBot:
-    """A bot that plays each turn optimally for a turn value (worms gained by default).
-
-    It solves a turn once, at its first decision, and reuses the solution for the
-    rest of the turn. Decisions outside the dice (a variant's pending choice) go to
-    the greedy bot.
-
-    Args:
-        value: The turn value to maximise.
-    """
-
-    def __init__(self, value: TurnValue = worms_gained) -> None:
-        self.value = value
-        self._solution: TurnSolution | None = None
-
-    def __call__(self, rules: Rules, state: GameState, rng: random.Random) -> Action:
-        """Choose the action with the best value for the rest of the turn."""
-        if state.phase not in (Phase.CHOOSE, Phase.DECIDE) or (
-            rules.pending_actions is not None and rules.pending_actions(rules, state)
-        ):
-            from pickomino_rules.bots import greedy_bot  # noqa: PLC0415 (bots import this lazily)
-
-            return greedy_bot(rules, state, rng)
-        solution = self._solution
-        if solution is None or not _same_turn(solution, rules, state):
-            solution = self._solution = solve_turn(rules, state, self.value)
-        best = _best(solution, state)
-        assert isinstance(best, Action)  # noqa: S101 (decision states list actions)
-        return best
-
-
-def _same_turn(solution: TurnSolution, rules: Rules, state: GameState) -> bool:
-    """Whether ``solution`` covers ``state``: same rules, board and player, dice reachable."""
-    root = solution.state
-    return (
-        solution.rules is rules
-        and root.player == state.player
-        and root.grill == state.grill
-        and root.stacks == state.stacks
-        and root.out == state.out
-        and root.parts == state.parts
-        and (_mask(state.kept), state.in_hand, _reroll_ready(rules, state))
-        in solution._program.index  # noqa: SLF001
-        and all(k >= r for k, r in zip(state.kept, root.kept, strict=True))
-    )

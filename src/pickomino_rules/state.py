@@ -3,7 +3,9 @@
 A [`GameState`][pickomino_rules.state.GameState] is a value: frozen, hashable, equal by value.
 Transitions ([`apply`][pickomino_rules.game.apply]) return new states and never change the one they
 are given. The state holds everything on the table; the rules (tile values, dice, hooks) live in a
-separate [`Rules`][pickomino_rules.rules.Rules] object.
+separate [`Rules`][pickomino_rules.rules.Rules] object. A state remembers the
+[`Layout`][pickomino_rules.state.Layout] of the rules that made it, so that rules of a differently
+laid-out game refuse it.
 
 Examples:
     >>> from pickomino_rules import new_game
@@ -15,16 +17,17 @@ Examples:
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import attrs
 
-from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, RollOutcome
+from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, DieKind, RollOutcome
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
-__all__ = ["Claim", "GameState", "PartKey", "Phase"]
+__all__ = ["Claim", "GameState", "Layout", "PartKey", "Phase"]
 
 T = TypeVar("T")
 
@@ -77,141 +80,37 @@ class Claim:
 _GRILL_CLAIMS: dict[int, Claim] = {}
 
 
-# Slotted (measured here, 9 fields): it builds in ~1.0 us against ~0.6 us dict-backed,
-# but reads attributes in ~15 ns against ~40 ns; in bench_play the two tie, and slots
-# keep millions of stored states small. No cached hash: states are hashed rarely.
-@attrs.frozen(repr=False, slots=True)
-class GameState:
-    """The whole table at one moment.
-
-    Build the first state with [`new_game`][pickomino_rules.game.new_game]; later states
-    come from [`apply`][pickomino_rules.game.apply].
-
-    Attributes:
-        grill: Face-up tiles on the grill, ascending.
-        out: Tiles turned face down (out of the game), in the order turned.
-        stacks: Each player's stack of tiles, bottom first; the last is the top.
-        player: Index of the player whose turn it is.
-        phase: What happens next (see [`Phase`][pickomino_rules.state.Phase]).
-        in_hand: Dice not set aside this turn, per kind of die (the rules' order).
-        roll: The roll on the table (phase CHOOSE), otherwise None.
-        kept: Dice set aside this turn, per face (1-5, worm).
-        parts: The variant's own state, one entry per rule module that has any.
-    """
-
-    grill: tuple[int, ...]
-    out: tuple[int, ...]
-    stacks: tuple[tuple[int, ...], ...]
-    player: int
-    phase: Phase
-    in_hand: tuple[int, ...]
-    roll: RollOutcome | None = None
-    kept: tuple[int, ...] = NO_DICE_SET_ASIDE
-    parts: tuple[Any, ...] = ()
-
-    @property
-    def players(self) -> int:
-        """Number of players."""
-        return len(self.stacks)
-
-    @property
-    def total(self) -> int:
-        """Points of the dice set aside this turn (worms count 5)."""
-        kept = self.kept
-        return kept[0] + 2 * kept[1] + 3 * kept[2] + 4 * kept[3] + 5 * (kept[4] + kept[5])
-
-    @property
-    def is_chance(self) -> bool:
-        """True when the next step is a roll of the dice (a chance node)."""
-        return self.phase is _ROLL
-
-    def replace(  # noqa: PLR0913 (one keyword per field, like attrs.evolve)
-        self,
-        *,
-        grill: tuple[int, ...] | None = None,
-        out: tuple[int, ...] | None = None,
-        stacks: tuple[tuple[int, ...], ...] | None = None,
-        player: int | None = None,
-        phase: Phase | None = None,
-        in_hand: tuple[int, ...] | None = None,
-        roll: RollOutcome | object | None = _KEEP,
-        kept: tuple[int, ...] | None = None,
-        parts: tuple[Any, ...] | None = None,
-    ) -> GameState:
-        """A copy with the given fields changed; a faster ``attrs.evolve``.
-
-        Examples:
-            >>> from pickomino_rules import new_game
-            >>> rules, state = new_game("classic", players=3)
-            >>> state.replace(player=2).player
-            2
-        """
-        return GameState(
-            self.grill if grill is None else grill,
-            self.out if out is None else out,
-            self.stacks if stacks is None else stacks,
-            self.player if player is None else player,
-            self.phase if phase is None else phase,
-            self.in_hand if in_hand is None else in_hand,
-            self.roll if roll is _KEEP else cast("RollOutcome | None", roll),
-            self.kept if kept is None else kept,
-            self.parts if parts is None else parts,
-        )
-
-    def top(self, player: int) -> int | None:
-        """The visible top tile of ``player``'s stack, or None if it is empty."""
-        stack = self.stacks[player]
-        return stack[-1] if stack else None
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{a.name}={getattr(self, a.name)!r}" for a in attrs.fields(GameState))
-        return f"GameState({fields})"
-
-    def __str__(self) -> str:
-        lines = [
-            "grill: " + (" ".join(map(str, self.grill)) or "(empty)"),
-            "face down: " + (" ".join(map(str, self.out)) or "-"),
-        ]
-        for index, stack in enumerate(self.stacks):
-            marker = ">" if index == self.player and self.phase is not Phase.GAME_OVER else " "
-            top = stack[-1] if stack else "-"
-            lines.append(f"{marker} player {index}: top {top}, {len(stack)} tile(s)")
-        if self.phase is Phase.GAME_OVER:
-            lines.append("game over")
-        else:
-            kept = " ".join(face.symbol * n for face, n in zip(FACES, self.kept, strict=True) if n)
-            lines.append(f"set aside: {kept or '-'} (total {self.total})")
-            if self.roll is not None:
-                lines.append(f"roll: {self.roll}")
-            lines.append(f"player {self.player} to {_NEXT[self.phase]}")
-        lines.extend(str(part) for part in self.parts if part is not None)
-        return "\n".join(lines)
-
-
-_NEXT = {
-    Phase.ROLL: "roll the dice",
-    Phase.CHOOSE: "set dice aside",
-    Phase.DECIDE: "roll again or stop",
-    Phase.TURN_OVER: "finish the turn",
-}
+PartCheck = Callable[["Rules", "GameState", T], Iterable[str]]
+"""Checks one part of a state: ``check(rules, state, value)`` yields each problem found."""
 
 
 @attrs.frozen
 class PartKey(Generic[T]):
     """Typed access to one rule module's part of the state.
 
-    The part lives in [`GameState.parts`][pickomino_rules.state.GameState].
-
-    A rule module that keeps state of its own declares a ``PartKey`` (see
-    [`RuleModule`][pickomino_rules.rules.RuleModule]); the composed rules give it a slot.
+    The part lives in [`GameState.parts`][pickomino_rules.state.GameState]. A rule module that
+    keeps state of its own declares a ``PartKey`` (see
+    [`RuleModule`][pickomino_rules.plugin.RuleModule]); the composed rules give it a slot.
 
     Attributes:
         name: Unique name of the part.
         kind: The part's type; `set` refuses values of another type.
+        check: Optional invariant check of the part's value, run by
+            [`validate`][pickomino_rules.validation.validate] and the conformance kit.
+
+    Examples:
+        >>> import attrs
+        >>> @attrs.frozen
+        ... class Bonus:
+        ...     worms: tuple[int, ...]
+        >>> BONUS = PartKey("bonus", Bonus)
+        >>> BONUS.name, BONUS.kind.__name__
+        ('bonus', 'Bonus')
     """
 
     name: str
     kind: type[T]
+    check: PartCheck[T] | None = attrs.field(default=None, eq=False, repr=False)
 
     def get(self, rules: Rules, state: GameState) -> T:
         """This part's value in ``state``.
@@ -232,3 +131,167 @@ class PartKey(Generic[T]):
             raise TypeError(msg)
         index = rules.part_index[self.name]
         return state.replace(parts=(*state.parts[:index], value, *state.parts[index + 1 :]))
+
+
+@attrs.frozen(cache_hash=True, repr=False)
+class Layout:
+    """The shape of one game's states: its tiles, its kinds of dice and the variant's parts.
+
+    Composed rules have one; every state they make carries it. Equal layouts are one
+    shared object, so checking that a state fits the rules costs one identity test.
+    Rules with the same layout (e.g. classic with and without an option) read each
+    other's states; rules of another layout refuse them
+    ([`RulesMismatchError`][pickomino_rules.errors.RulesMismatchError]).
+
+    Attributes:
+        tiles: Every tile number, ascending.
+        die_kinds: The kinds of dice, in the order of ``GameState.in_hand``.
+        parts: The variant parts' keys, in the order of ``GameState.parts``.
+    """
+
+    tiles: tuple[int, ...]
+    die_kinds: tuple[DieKind, ...]
+    parts: tuple[PartKey[Any], ...]
+
+    def interned(self) -> Layout:
+        """The shared object equal to this layout."""
+        return _LAYOUTS.setdefault(self, self)
+
+    def __repr__(self) -> str:
+        tiles = f"{self.tiles[0]}..{self.tiles[-1]}" if self.tiles else "none"
+        dice = "+".join(kind.name for kind in self.die_kinds)
+        parts = ", ".join(part.name for part in self.parts)
+        return f"<Layout tiles {tiles} ({len(self.tiles)}), dice {dice}, parts ({parts})>"
+
+
+_LAYOUTS: dict[Layout, Layout] = {}
+
+
+# Slotted (measured here, 9 fields): it builds in ~1.0 us against ~0.6 us dict-backed,
+# but reads attributes in ~15 ns against ~40 ns; in bench_play the two tie, and slots
+# keep millions of stored states small. No cached hash: states are hashed rarely.
+@attrs.frozen(repr=False, slots=True)
+class GameState:
+    """The whole table at one moment.
+
+    Build the first state with [`new_game`][pickomino_rules.game.new_game]; later states
+    come from [`apply`][pickomino_rules.game.apply]. A state built or changed by hand
+    (``replace``) is not checked; [`validate`][pickomino_rules.validation.validate] checks it.
+
+    Attributes:
+        grill: Face-up tiles on the grill, ascending.
+        face_down: Tiles turned face down (out of the game), in the order turned.
+        stacks: Each player's stack of tiles, bottom first; the last is the top.
+        player: Index of the player whose turn it is.
+        phase: What happens next (see [`Phase`][pickomino_rules.state.Phase]).
+        in_hand: Dice not set aside this turn, per kind of die (the rules' order).
+        roll: The roll on the table (phase CHOOSE), otherwise None.
+        set_aside: Dice set aside this turn, per face (1-5, worm).
+        parts: The variant's own state, one entry per rule module that has any.
+        layout: The layout of the rules that made the state.
+    """
+
+    grill: tuple[int, ...]
+    face_down: tuple[int, ...]
+    stacks: tuple[tuple[int, ...], ...]
+    player: int
+    phase: Phase
+    in_hand: tuple[int, ...]
+    roll: RollOutcome | None = None
+    set_aside: tuple[int, ...] = NO_DICE_SET_ASIDE
+    parts: tuple[Any, ...] = ()
+    layout: Layout | None = None
+
+    @property
+    def players(self) -> int:
+        """Number of players."""
+        return len(self.stacks)
+
+    @property
+    def total(self) -> int:
+        """Points of the dice set aside this turn (worms count 5)."""
+        counts = self.set_aside
+        return (
+            counts[0] + 2 * counts[1] + 3 * counts[2] + 4 * counts[3] + 5 * (counts[4] + counts[5])
+        )
+
+    @property
+    def is_chance(self) -> bool:
+        """True when the next step is a roll of the dice (a chance node)."""
+        return self.phase is _ROLL
+
+    def replace(  # noqa: PLR0913 (one keyword per field, like attrs.evolve)
+        self,
+        *,
+        grill: tuple[int, ...] | None = None,
+        face_down: tuple[int, ...] | None = None,
+        stacks: tuple[tuple[int, ...], ...] | None = None,
+        player: int | None = None,
+        phase: Phase | None = None,
+        in_hand: tuple[int, ...] | None = None,
+        roll: RollOutcome | object | None = _KEEP,
+        set_aside: tuple[int, ...] | None = None,
+        parts: tuple[Any, ...] | None = None,
+    ) -> GameState:
+        """A copy with the given fields changed; a faster ``attrs.evolve``.
+
+        The layout is kept. Nothing is checked: see
+        [`validate`][pickomino_rules.validation.validate].
+
+        Examples:
+            >>> from pickomino_rules import new_game
+            >>> rules, state = new_game("classic", players=3)
+            >>> state.replace(player=2).player
+            2
+        """
+        return GameState(
+            self.grill if grill is None else grill,
+            self.face_down if face_down is None else face_down,
+            self.stacks if stacks is None else stacks,
+            self.player if player is None else player,
+            self.phase if phase is None else phase,
+            self.in_hand if in_hand is None else in_hand,
+            self.roll if roll is _KEEP else cast("RollOutcome | None", roll),
+            self.set_aside if set_aside is None else set_aside,
+            self.parts if parts is None else parts,
+            self.layout,
+        )
+
+    def top(self, player: int) -> int | None:
+        """The visible top tile of ``player``'s stack, or None if it is empty."""
+        stack = self.stacks[player]
+        return stack[-1] if stack else None
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{a.name}={getattr(self, a.name)!r}" for a in attrs.fields(GameState))
+        return f"GameState({fields})"
+
+    def __str__(self) -> str:
+        lines = [
+            "grill: " + (" ".join(map(str, self.grill)) or "(empty)"),
+            "face down: " + (" ".join(map(str, self.face_down)) or "-"),
+        ]
+        for index, stack in enumerate(self.stacks):
+            marker = ">" if index == self.player and self.phase is not Phase.GAME_OVER else " "
+            top = stack[-1] if stack else "-"
+            lines.append(f"{marker} player {index}: top {top}, {len(stack)} tile(s)")
+        if self.phase is Phase.GAME_OVER:
+            lines.append("game over")
+        else:
+            dice = " ".join(
+                face.symbol * n for face, n in zip(FACES, self.set_aside, strict=True) if n
+            )
+            lines.append(f"set aside: {dice or '-'} (total {self.total})")
+            if self.roll is not None:
+                lines.append(f"roll: {self.roll}")
+            lines.append(f"player {self.player} to {_NEXT[self.phase]}")
+        lines.extend(str(part) for part in self.parts if part is not None)
+        return "\n".join(lines)
+
+
+_NEXT = {
+    Phase.ROLL: "roll the dice",
+    Phase.CHOOSE: "set dice aside",
+    Phase.DECIDE: "roll again or stop",
+    Phase.TURN_OVER: "finish the turn",
+}

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["Turn", "outcome_of", "turns"]
+__all__ = ["Turn", "group_turns", "outcome_of", "turns"]
 
 
 @attrs.frozen
@@ -77,7 +77,7 @@ def outcome_of(before: GameState, after: GameState, player: int, moves: Sequence
     details = []
     if gained < 0:
         details.append(f"returns {before.stacks[player][-1]}")
-    turned = after.out[len(before.out) :]
+    turned = after.face_down[len(before.face_down) :]
     if turned:
         details.append(f"{', '.join(map(str, turned))} turned face down")
     return "bust: " + ", ".join(details) if details else "bust"
@@ -89,10 +89,28 @@ def turns(rules: Rules, state: GameState, moves: Iterable[Move]) -> Iterator[Tur
     A turn ends when the dice pass to another player or the game ends; a trailing
     unfinished turn is not yielded.
     """
+
+    def played() -> Iterator[tuple[Move, GameState]]:
+        current = state
+        for move in moves:
+            current = apply(rules, current, move)
+            yield move, current
+
+    return group_turns(state, played())
+
+
+def group_turns(state: GameState, steps: Iterable[tuple[Move, GameState]]) -> Iterator[Turn]:
+    """Group a game already played into turns, without applying anything again.
+
+    Args:
+        state: The state before the first step.
+        steps: Each move with the state it led to, as
+            [`playout`][pickomino_rules.game.playout] yields them.
+    """
     start, made = state, []
-    for move in moves:
+    for move, after in steps:
         player = state.player
-        state = apply(rules, state, move)
+        state = after
         made.append(move)
         if state.player != player or state.phase is Phase.GAME_OVER:
             outcome = outcome_of(start, state, player, made)

@@ -2,9 +2,10 @@
 
 [`specialists`][pickomino_rules.variants.specialists.placement.specialists] is the shared module:
 where each specialist is, who owns it, gaining (E5), returning (E6) and moving (E13) them. Each
-specialist module declares its specialist through the extension point ``specialists`` and adds its
-own effect; compose them *before*
-[`specialists`][pickomino_rules.variants.specialists.placement.specialists], which wraps them.
+specialist has a module of its own holding all of its rules: it declares the specialist through the
+shared module's extension points and adds its effect. Each specialist is a typed key
+([`Specialist`][pickomino_rules.variants.specialists.placement.Specialist]), e.g.
+[`HEN`][pickomino_rules.variants.specialists.hen.HEN].
 
 Examples:
     >>> from pickomino_rules import new_game
@@ -13,11 +14,11 @@ Examples:
     specialists: can on 11, hen on 21, crow on 23, weasel on 25, golden die on 27, apple on 29
 """
 
-from pickomino_rules.variants.specialists.apple import apple
-from pickomino_rules.variants.specialists.can import can
-from pickomino_rules.variants.specialists.crow import crow
-from pickomino_rules.variants.specialists.golden_die import golden_die
-from pickomino_rules.variants.specialists.hen import hen
+from pickomino_rules.variants.specialists.apple import APPLE, apple
+from pickomino_rules.variants.specialists.can import CAN, can
+from pickomino_rules.variants.specialists.crow import CROW, crow
+from pickomino_rules.variants.specialists.golden_die import GOLDEN_DIE, golden_die
+from pickomino_rules.variants.specialists.hen import HEN, hen
 from pickomino_rules.variants.specialists.placement import (
     SPECIALISTS,
     KeepSpecialist,
@@ -29,10 +30,16 @@ from pickomino_rules.variants.specialists.placement import (
     place_on_grill,
     specialists,
 )
-from pickomino_rules.variants.specialists.weasel import SkipWeasel, UseWeasel, weasel
+from pickomino_rules.variants.specialists.weasel import WEASEL, SkipWeasel, UseWeasel, weasel
 
 __all__ = [
+    "APPLE",
+    "CAN",
+    "CROW",
+    "GOLDEN_DIE",
+    "HEN",
     "SPECIALISTS",
+    "WEASEL",
     "KeepSpecialist",
     "Place",
     "SkipWeasel",

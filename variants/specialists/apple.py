@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pickomino_rules import RuleModule
+from pickomino_rules.plugin import RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
-    from pickomino_rules import GameState, Rules
-    from pickomino_rules.rules import ScoresFn
+    from pickomino_rules.plugin import GameState, Rules, ScoresFn
 
-__all__ = ["APPLE_WORMS", "apple"]
+__all__ = ["APPLE", "APPLE_WORMS", "apple"]
+
+APPLE = Specialist("apple", start=29)
+"""The apple."""
 
 APPLE_WORMS = 3
 """Worms the apple is worth (E7)."""
@@ -19,7 +21,7 @@ APPLE_WORMS = 3
 
 def _scores(inner: ScoresFn, rules: Rules, state: GameState) -> tuple[int, ...]:
     worms = inner(rules, state)
-    holder = owner(rules, state, "apple")
+    holder = owner(rules, state, APPLE)
     if holder is None:
         return worms
     return tuple(w + APPLE_WORMS * (p == holder) for p, w in enumerate(worms))
@@ -31,6 +33,6 @@ def apple() -> RuleModule:
         name="apple",
         doc="E7: the apple is worth 3 worms to its owner",
         requires=("specialists",),
-        extends=declare(Specialist("apple", start=29)),
+        extends=(declare(APPLE),),
         scores=_scores,
     )

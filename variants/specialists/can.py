@@ -9,22 +9,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pickomino_rules import Face, RuleModule
+from pickomino_rules.dice import Face
+from pickomino_rules.plugin import RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
-    from pickomino_rules import GameState, Rules
-    from pickomino_rules.rules import TotalFn
+    from pickomino_rules.plugin import GameState, Rules, TotalFn
 
-__all__ = ["can"]
+__all__ = ["CAN", "can"]
+
+CAN = Specialist("can", start=11)
+"""The worm in a can."""
 
 
 def _stop_total(inner: TotalFn, rules: Rules, state: GameState) -> int | None:
     total = inner(rules, state)
     if (
         total is None
-        and not state.kept[Face.WORM - 1]
-        and owner(rules, state, "can") == state.player
+        and not state.set_aside[Face.WORM - 1]
+        and owner(rules, state, CAN) == state.player
     ):
         return state.total + Face.WORM.points
     return total
@@ -36,6 +39,6 @@ def can() -> RuleModule:
         name="can",
         doc="E9: the worm in a can counts as a worm (5 points) when none was set aside",
         requires=("specialists",),
-        extends=declare(Specialist("can", start=11)),
+        extends=(declare(CAN),),
         stop_total=_stop_total,
     )

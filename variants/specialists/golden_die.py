@@ -12,14 +12,17 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from pickomino_rules import Components, DieKind, Face, RuleModule
+from pickomino_rules.dice import DieKind, Face
+from pickomino_rules.plugin import Components, RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
-    from pickomino_rules import GameState, Rules
-    from pickomino_rules.rules import DiceFn
+    from pickomino_rules.plugin import DiceFn, GameState, Rules
 
-__all__ = ["GOLDEN_FACES", "golden_die"]
+__all__ = ["GOLDEN_DIE", "GOLDEN_FACES", "golden_die"]
+
+GOLDEN_DIE = Specialist("golden_die", start=27)
+"""The golden die."""
 
 GOLDEN_FACES = (Face.ONE,) * 3 + (Face.WORM,) * 3
 """The golden die's sides by default (O6)."""
@@ -42,7 +45,7 @@ def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:
 
     def turn_dice(inner: DiceFn, rules: Rules, state: GameState) -> tuple[int, ...]:
         dice = inner(rules, state)
-        if owner(rules, state, "golden_die") != state.player:
+        if owner(rules, state, GOLDEN_DIE) != state.player:
             return dice
         index = rules.die_kinds.index(kind)
         return (*dice[:index], dice[index] + 1, *dice[index + 1 :])
@@ -51,7 +54,8 @@ def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:
         name="golden_die",
         doc="E8: the golden die's owner rolls it as a ninth die (O6: its faces)",
         requires=("specialists",),
-        extends=declare(Specialist("golden_die", start=27)),
+        after=("classic",),  # adds its die to the classic dice
+        extends=(declare(GOLDEN_DIE),),
         configure=configure,
         turn_dice=turn_dice,
     )

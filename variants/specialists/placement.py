@@ -7,50 +7,74 @@ chooses (a pending [`KeepSpecialist`][pickomino_rules.variants.specialists.place
 decision) and the other returns to the grill. A busting player returns his specialist (E6); a
 specialist on a tile turned face down moves (E13). Returned or moved specialists go to the lowest
 face-up grill tile without a specialist, or leave the game when there is none (E6).
+
+Each specialist's own rules live in its own module, which declares it through
+[`SPECIALIST_DECLARATIONS`][pickomino_rules.variants.specialists.placement.SPECIALIST_DECLARATIONS]
+(see [`declare`][pickomino_rules.variants.specialists.placement.declare]) and changes what this
+module does through two more extension points:
+[`GAIN`][pickomino_rules.variants.specialists.placement.GAIN] (the crow is never owned) and
+[`RETURNED_ON_BUST`][pickomino_rules.variants.specialists.placement.RETURNED_ON_BUST] (the hen
+is kept on a bust without a tile). Specialists are looked up by their declaration object, never
+by a string.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
-from pickomino_rules import Action, PartKey, RuleModule
+from pickomino_rules.actions import Action
+from pickomino_rules.errors import PickominoError
+from pickomino_rules.plugin import Extension, ExtensionPoint, PartKey, RuleModule
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
-    from pickomino_rules import Claim, GameState, Rules
-    from pickomino_rules.rules import ActionsFn, ApplyFn, StateFn, TakeTileFn
+    from pickomino_rules.plugin import (
+        ActionsFn,
+        ApplyFn,
+        Claim,
+        GameState,
+        Rules,
+        StateFn,
+        TakeTileFn,
+    )
 
 __all__ = [
+    "GAIN",
+    "RETURNED_ON_BUST",
     "SPECIALISTS",
+    "SPECIALIST_DECLARATIONS",
     "KeepSpecialist",
     "Place",
     "Specialist",
     "Specialists",
+    "UnknownSpecialistError",
     "declare",
+    "gain",
     "owner",
     "place_on_grill",
+    "return_to_grill",
     "specialists",
 ]
 
 
 @attrs.frozen
 class Specialist:
-    """A specialist's declaration by its module.
+    """A specialist, as its module declares it; the key to look it up.
 
     Attributes:
-        name: Short name, e.g. ``"hen"``.
+        name: Short name, e.g. ``"hen"`` (the text form of ``keep``).
         start: The grill tile it starts on (E2).
-        stays_on_grill: Never owned: when its tile is taken it moves (the crow, E12).
-        kept_on_empty_bust: Kept when its owner busts with no tile (the hen, E11).
     """
 
     name: str
     start: int
-    stays_on_grill: bool = False
-    kept_on_empty_bust: bool = False
+
+
+class UnknownSpecialistError(PickominoError, LookupError):
+    """A specialist that no composed module declares (a module bug)."""
 
 
 @attrs.frozen
@@ -79,7 +103,7 @@ class Specialists:
     """The specialists' places, and a pending choice of which one to keep.
 
     Attributes:
-        specs: The specialists in play, in declaration order.
+        specs: The specialists in play, by starting tile.
         places: Where each one is, aligned with ``specs``.
         chooser: A player who owns two and must keep one, or None.
     """
@@ -88,56 +112,45 @@ class Specialists:
     places: tuple[Place, ...]
     chooser: int | None = None
 
-    def place(self, name: str) -> Place:
-        """Where specialist ``name`` is (out of the game if not in play)."""
-        for spec, place in zip(self.specs, self.places, strict=True):
-            if spec.name == name:
-                return place
-        return OUT
+    def place(self, spec: Specialist) -> Place:
+        """Where ``spec`` is.
 
-    def owned_by(self, player: int) -> tuple[str, ...]:
-        """Names of the specialists ``player`` owns."""
+        Raises:
+            UnknownSpecialistError: No composed module declares ``spec``.
+        """
+        for known, place in zip(self.specs, self.places, strict=True):
+            if known == spec:
+                return place
+        msg = f"no composed module declares the specialist {spec.name!r}"
+        raise UnknownSpecialistError(msg)
+
+    def named(self, name: str) -> Specialist | None:
+        """The specialist called ``name``, if one is in play."""
+        return next((spec for spec in self.specs if spec.name == name), None)
+
+    def owned_by(self, player: int) -> tuple[Specialist, ...]:
+        """The specialists ``player`` owns."""
         return tuple(
-            spec.name
+            spec
             for spec, place in zip(self.specs, self.places, strict=True)
             if place.owner == player
         )
 
-    def on_tile(self, tile: int) -> str | None:
+    def on_tile(self, tile: int) -> Specialist | None:
         """The specialist sitting on grill tile ``tile``, if any."""
         for spec, place in zip(self.specs, self.places, strict=True):
             if place.tile == tile:
-                return spec.name
+                return spec
         return None
 
-    def moved(self, name: str, place: Place) -> Specialists:
-        """A copy with specialist ``name`` at ``place``."""
+    def moved(self, spec: Specialist, place: Place) -> Specialists:
+        """A copy with ``spec`` at ``place``."""
+        self.place(spec)  # refuses an unknown specialist
         places = tuple(
-            place if spec.name == name else old
-            for spec, old in zip(self.specs, self.places, strict=True)
+            place if known == spec else old
+            for known, old in zip(self.specs, self.places, strict=True)
         )
         return Specialists(self.specs, places, self.chooser)
-
-    def check(self, rules: Rules, state: GameState) -> None:  # noqa: ARG002
-        """Invariants: each in one place; one per tile; at most one per owner."""
-        tiles = [p.tile for p in self.places if p.tile is not None]
-        owners = [p.owner for p in self.places if p.owner is not None]
-        problems = []
-        if any(p.tile is not None and p.owner is not None for p in self.places):
-            problems.append("a specialist in two places")
-        if not set(tiles) <= set(state.grill) or len(set(tiles)) != len(tiles):
-            problems.append("specialists must sit on distinct face-up grill tiles")
-        if not all(0 <= o < state.players for o in owners):
-            problems.append("owner out of range")
-        for player in set(owners):
-            limit = 2 if player == self.chooser else 1
-            if owners.count(player) > limit:
-                problems.append(f"player {player} owns too many specialists")
-        if self.chooser is not None and owners.count(self.chooser) != 2:
-            problems.append("a keep-choice needs exactly two specialists")
-        if problems:
-            msg = f"{'; '.join(problems)}: {self}"
-            raise AssertionError(msg)
 
     def __str__(self) -> str:
         listing = ", ".join(
@@ -150,11 +163,78 @@ class Specialists:
         return line
 
 
-SPECIALISTS = PartKey("specialists", Specialists)
+def _declared(rules: Rules) -> tuple[Specialist, ...]:
+    """The specialists in play, by starting tile (whatever order their modules have)."""
+    specs = rules.extension(SPECIALIST_DECLARATIONS)()
+    return tuple(sorted(specs, key=lambda spec: (spec.start, spec.name)))
+
+
+def _problems(rules: Rules, state: GameState, table: Specialists) -> Iterator[str]:
+    """Each in one place; one per face-up tile; at most one per owner but a chooser's two."""
+    declared = _declared(rules)
+    if table.specs != declared or len(table.places) != len(declared):
+        yield f"the specialists in play are {', '.join(s.name for s in declared)}: {table}"
+        return
+    tiles = [p.tile for p in table.places if p.tile is not None]
+    owners = [p.owner for p in table.places if p.owner is not None]
+    if any(p.tile is not None and p.owner is not None for p in table.places):
+        yield f"a specialist in two places: {table}"
+    if not set(tiles) <= set(state.grill) or len(set(tiles)) != len(tiles):
+        yield f"specialists must sit on distinct face-up grill tiles: {table}"
+    if not all(0 <= o < state.players for o in owners):
+        yield f"owner out of range: {table}"
+    for player in sorted(set(owners)):
+        if owners.count(player) > (2 if player == table.chooser else 1):
+            yield f"player {player} owns too many specialists: {table}"
+    if table.chooser is not None and owners.count(table.chooser) != 2:
+        yield f"a keep-choice needs exactly two specialists: {table}"
+
+
+SPECIALISTS = PartKey("specialists", Specialists, check=_problems)
 """Where the specialists live in the state."""
 
 
-@attrs.frozen
+def _none_declared() -> tuple[Specialist, ...]:
+    return ()
+
+
+SPECIALIST_DECLARATIONS = ExtensionPoint(
+    "specialist_declarations", _none_declared, "the specialists in play (E1, E2)"
+)
+"""The specialists in play: each specialist module adds its own (see `declare`)."""
+
+
+def _owns(rules: Rules, state: GameState, spec: Specialist, player: int) -> GameState:
+    """Default of `GAIN`: ``player`` owns ``spec``; with two, he must choose one (E5)."""
+    table = SPECIALISTS.get(rules, state).moved(spec, Place(owner=player))
+    if len(table.owned_by(player)) > 1:
+        table = attrs.evolve(table, chooser=player)
+    return SPECIALISTS.set(rules, state, table)
+
+
+GAIN = ExtensionPoint("gain_specialist", _owns, "what gaining a specialist does (E5)")
+"""What happens when ``player`` gains ``spec``: ``gain(rules, state, spec, player)``.
+
+By default he owns it (and chooses which to keep when he has two, E5); the crow is never
+owned (E12).
+"""
+
+
+def _owned(rules: Rules, state: GameState) -> tuple[Specialist, ...]:
+    """Default of `RETURNED_ON_BUST`: everything the busting player owns (E6)."""
+    return SPECIALISTS.get(rules, state).owned_by(state.player)
+
+
+RETURNED_ON_BUST = ExtensionPoint(
+    "returned_on_bust", _owned, "the specialists a busting player returns (E6)"
+)
+"""Which of the busting player's specialists go back to the grill, asked before the bust.
+
+By default all he owns; the hen stays with an owner who has no tile (E11).
+"""
+
+
+@attrs.frozen(cache_hash=True)
 class KeepSpecialist(Action):
     """Keep specialist ``name``; the other one returns to the grill (E5).
 
@@ -176,83 +256,86 @@ class KeepSpecialist(Action):
         return cls(argument)
 
 
-def owner(rules: Rules, state: GameState, name: str) -> int | None:
-    """The player owning specialist ``name``, or None."""
-    return SPECIALISTS.get(rules, state).place(name).owner
+def owner(rules: Rules, state: GameState, spec: Specialist) -> int | None:
+    """The player owning ``spec``, or None.
+
+    Raises:
+        UnknownSpecialistError: No composed module declares ``spec``.
+    """
+    return SPECIALISTS.get(rules, state).place(spec).owner
 
 
-def place_on_grill(table: Specialists, grill: tuple[int, ...], name: str) -> Specialists:
-    """E6: put ``name`` on the lowest free face-up grill tile, or out of the game."""
-    table = table.moved(name, OUT)
+def place_on_grill(table: Specialists, grill: tuple[int, ...], spec: Specialist) -> Specialists:
+    """E6: put ``spec`` on the lowest free face-up grill tile, or out of the game."""
+    table = table.moved(spec, OUT)
     taken = {place.tile for place in table.places}
     free = next((tile for tile in grill if tile not in taken), None)
-    return table.moved(name, OUT if free is None else Place(tile=free))
+    return table.moved(spec, OUT if free is None else Place(tile=free))
 
 
-def declare(spec: Specialist) -> dict[str, Callable[..., Any]]:
-    """The ``extends`` entry a specialist module uses to declare ``spec``."""
+def return_to_grill(rules: Rules, state: GameState, spec: Specialist) -> GameState:
+    """``state`` with ``spec`` put back on the grill by the E6 placement."""
+    table = place_on_grill(SPECIALISTS.get(rules, state), state.grill, spec)
+    return SPECIALISTS.set(rules, state, table)
+
+
+def gain(rules: Rules, state: GameState, spec: Specialist, player: int) -> GameState:
+    """``player`` gains ``spec`` (E5), as the composed `GAIN` point says."""
+    return rules.extension(GAIN)(rules, state, spec, player)
+
+
+def declare(spec: Specialist) -> Extension:
+    """The ``extends`` entry by which a specialist module puts ``spec`` in play."""
 
     def add(inner: Callable[[], tuple[Specialist, ...]]) -> tuple[Specialist, ...]:
         return (*inner(), spec)
 
-    return {"specialists": add}
-
-
-def _none_declared() -> tuple[Specialist, ...]:
-    return ()
+    return SPECIALIST_DECLARATIONS.wrap(add)
 
 
 def _settle_tiles(table: Specialists, grill: tuple[int, ...]) -> Specialists:
     """E13: a specialist on a tile no longer face up moves (E6 placement)."""
     for spec, place in zip(table.specs, table.places, strict=True):
         if place.tile is not None and place.tile not in grill:
-            table = place_on_grill(table, grill, spec.name)
+            table = place_on_grill(table, grill, spec)
     return table
 
 
 def _setup(inner: StateFn, rules: Rules, state: GameState) -> GameState:
     """E2: each specialist on its starting tile (E6 placement if it is missing)."""
     state = inner(rules, state)
-    specs = rules.extension("specialists")()
+    specs = _declared(rules)
     table = Specialists(specs, (OUT,) * len(specs))
     for spec in specs:
         if spec.start in state.grill and table.on_tile(spec.start) is None:
-            table = table.moved(spec.name, Place(tile=spec.start))
+            table = table.moved(spec, Place(tile=spec.start))
         else:
-            table = place_on_grill(table, state.grill, spec.name)
+            table = place_on_grill(table, state.grill, spec)
     return SPECIALISTS.set(rules, state, table)
 
 
 def _take_tile(inner: TakeTileFn, rules: Rules, state: GameState, claim: Claim) -> GameState:
-    """E5: gain the taken tile's specialist or the robbed player's; E12: the crow moves."""
+    """E5: gain the taken tile's specialist, or the robbed player's."""
     table = SPECIALISTS.get(rules, state)
-    gained: tuple[str, ...]
+    gained: tuple[Specialist, ...]
     if claim.victim is None:
         sitting = table.on_tile(claim.tile)
         gained = () if sitting is None else (sitting,)
     else:
         gained = table.owned_by(claim.victim)
     state = inner(rules, state, claim)
-    for spec in table.specs:
-        if spec.name in gained:
-            if spec.stays_on_grill:
-                table = place_on_grill(table, state.grill, spec.name)
-            else:
-                table = table.moved(spec.name, Place(owner=state.player))
-    if len(table.owned_by(state.player)) > 1:
-        table = attrs.evolve(table, chooser=state.player)
-    return SPECIALISTS.set(rules, state, table)
+    for spec in gained:
+        state = gain(rules, state, spec, state.player)
+    return state
 
 
 def _bust(inner: StateFn, rules: Rules, state: GameState) -> GameState:
-    """E13 for turned tiles, then E6: the busting player's specialist goes back."""
-    had_tile = bool(state.stacks[state.player])
+    """E13 for turned tiles, then E6: the busting player's specialists go back."""
+    returned = rules.extension(RETURNED_ON_BUST)(rules, state)
     state = inner(rules, state)
     table = _settle_tiles(SPECIALISTS.get(rules, state), state.grill)
-    for spec in table.specs:
-        keeps = spec.kept_on_empty_bust and not had_tile
-        if table.place(spec.name).owner == state.player and not keeps:
-            table = place_on_grill(table, state.grill, spec.name)
+    for spec in returned:
+        table = place_on_grill(table, state.grill, spec)
     return SPECIALISTS.set(rules, state, table)
 
 
@@ -260,16 +343,16 @@ def _pending_actions(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[
     """E5: while a player owns two, keeping one is the only decision."""
     table = SPECIALISTS.get(rules, state)
     if table.chooser is not None:
-        return tuple(KeepSpecialist(name) for name in table.owned_by(table.chooser))
+        return tuple(KeepSpecialist(spec.name) for spec in table.owned_by(table.chooser))
     return inner(rules, state)
 
 
 def _apply_action(inner: ApplyFn, rules: Rules, state: GameState, action: Action) -> GameState:
     table = SPECIALISTS.get(rules, state)
     if isinstance(action, KeepSpecialist) and table.chooser is not None:
-        for name in table.owned_by(table.chooser):
-            if name != action.name:
-                table = place_on_grill(table, state.grill, name)
+        for spec in table.owned_by(table.chooser):
+            if spec.name != action.name:
+                table = place_on_grill(table, state.grill, spec)
         return SPECIALISTS.set(rules, state, attrs.evolve(table, chooser=None))
     return inner(rules, state, action)
 
@@ -277,14 +360,17 @@ def _apply_action(inner: ApplyFn, rules: Rules, state: GameState, action: Action
 def specialists() -> RuleModule:
     """E2, E5, E6, E13: placing, gaining, keeping and returning specialists.
 
-    Compose it after the specialist modules (they declare through it).
+    The specialist modules declare their specialists through it, in any order.
     """
     return RuleModule(
         name="specialists",
         doc="E2, E5, E6, E13: specialists' places, gaining, keeping and returning them",
+        # E6: specialists are placed after the bust's tile is returned and turned, so
+        # the modules that turn tiles in a bust (O1, O2) run inside this one.
+        after=("flip_on_empty_bust", "short_game"),
         part=SPECIALISTS,
         action_types=(KeepSpecialist,),
-        provides={"specialists": _none_declared},
+        provides=(SPECIALIST_DECLARATIONS, GAIN, RETURNED_ON_BUST),
         setup=_setup,
         take_tile=_take_tile,
         bust=_bust,

@@ -14,14 +14,17 @@ from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
-from pickomino_rules import Action, PartKey, Phase, RuleModule
+from pickomino_rules.actions import Action
+from pickomino_rules.plugin import PartKey, Phase, RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
-    from pickomino_rules import GameState, Rules
-    from pickomino_rules.rules import ActionsFn, ApplyFn, StateFn
+    from pickomino_rules.plugin import ActionsFn, ApplyFn, GameState, Rules, StateFn
 
-__all__ = ["WEASEL", "SkipWeasel", "UseWeasel", "WeaselState", "weasel"]
+__all__ = ["WEASEL", "WEASEL_PART", "SkipWeasel", "UseWeasel", "WeaselState", "weasel"]
+
+WEASEL = Specialist("weasel", start=25)
+"""The weasel."""
 
 
 @attrs.frozen
@@ -38,8 +41,8 @@ class WeaselState:
         return "weasel: used this turn" if self.used else "weasel: ready"
 
 
-WEASEL = PartKey("weasel", WeaselState)
-"""The weasel's part of the state."""
+WEASEL_PART = PartKey("weasel", WeaselState)
+"""The weasel's part of the state: whether it was used this turn."""
 
 
 @attrs.frozen
@@ -65,35 +68,35 @@ def weasel() -> RuleModule:
     """E10: once per turn its owner may re-roll a whole roll, even a busting one."""
 
     def setup(inner: StateFn, rules: Rules, state: GameState) -> GameState:
-        return WEASEL.set(rules, inner(rules, state), WeaselState())
+        return WEASEL_PART.set(rules, inner(rules, state), WeaselState())
 
     def roll_actions(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[Action, ...]:
         takes = inner(rules, state)
-        if WEASEL.get(rules, state).used or owner(rules, state, "weasel") != state.player:
+        if WEASEL_PART.get(rules, state).used or owner(rules, state, WEASEL) != state.player:
             return takes
         return (*takes, USE) if takes else (USE, SKIP)
 
     def apply_action(inner: ApplyFn, rules: Rules, state: GameState, action: Action) -> GameState:
         if action == USE:
-            state = WEASEL.set(rules, state, WeaselState(used=True))
+            state = WEASEL_PART.set(rules, state, WeaselState(used=True))
             return state.replace(phase=Phase.ROLL, roll=None)
         if action == SKIP:
-            return WEASEL.set(rules, state, WeaselState(used=True))  # the roll now busts
+            return WEASEL_PART.set(rules, state, WeaselState(used=True))  # the roll now busts
         return inner(rules, state, action)
 
     def end_turn(inner: StateFn, rules: Rules, state: GameState) -> GameState:
         state = inner(rules, state)
-        if WEASEL.get(rules, state).used:
-            state = WEASEL.set(rules, state, WeaselState())
+        if WEASEL_PART.get(rules, state).used:
+            state = WEASEL_PART.set(rules, state, WeaselState())
         return state
 
     return RuleModule(
         name="weasel",
         doc="E10: the weasel re-rolls a whole roll once per turn",
         requires=("specialists",),
-        part=WEASEL,
+        part=WEASEL_PART,
         action_types=(UseWeasel, SkipWeasel),
-        extends=declare(Specialist("weasel", start=25)),
+        extends=(declare(WEASEL),),
         setup=setup,
         roll_actions=roll_actions,
         apply_action=apply_action,

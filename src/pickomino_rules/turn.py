@@ -1,10 +1,10 @@
-"""The base game's hook implementations (rules C3-C13).
+"""The default turn: the core's own hook implementations (rules C3-C13).
 
 These are the innermost layer of every composed [`Rules`][pickomino_rules.rules.Rules]:
 the turn structure every Pickomino variant shares. Rule modules wrap them. The
-helpers [`return_tile`][pickomino_rules.base.return_tile] and
-[`turn_face_down`][pickomino_rules.base.turn_face_down] are public for modules that rebuild part of
-a bust.
+helpers [`return_tile`][pickomino_rules.turn.return_tile] and
+[`turn_face_down`][pickomino_rules.turn.turn_face_down] are part of the plug-in contract
+([`pickomino_rules.plugin`][pickomino_rules.plugin]) for modules that rebuild part of a bust.
 
 They build states with the plain constructor rather than ``attrs.evolve``: these
 run millions of times and evolve re-runs the field machinery (see DESIGN.md).
@@ -49,7 +49,7 @@ __all__ = [
 
 
 def setup(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
-    """C2: the first state needs nothing more in the base game."""
+    """C2: the first state needs nothing more in the core game."""
     return state
 
 
@@ -59,7 +59,7 @@ def turn_dice(rules: Rules, state: GameState) -> tuple[int, ...]:  # noqa: ARG00
 
 
 _TAKES: dict[tuple[int, ...], dict[tuple[int, ...], tuple[Action, ...]]] = {}
-"""The takes of a roll, by the faces shown and then by the dice set aside."""
+"""The takes of a roll, by the faces shown and then by the faces set aside."""
 
 
 def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001
@@ -69,21 +69,21 @@ def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa:
     """
     roll = state.roll
     assert roll is not None  # noqa: S101 (only called in phase CHOOSE)
-    by_kept = _TAKES.get(roll.faces)
-    if by_kept is None:
-        by_kept = _TAKES[roll.faces] = {}
-    takes = by_kept.get(state.kept)
+    by_set_aside = _TAKES.get(roll.faces)
+    if by_set_aside is None:
+        by_set_aside = _TAKES[roll.faces] = {}
+    takes = by_set_aside.get(state.set_aside)
     if takes is None:
-        takes = by_kept[state.kept] = tuple(
+        takes = by_set_aside[state.set_aside] = tuple(
             TAKE[face]
-            for face, shown, kept in zip(FACES, roll.faces, state.kept, strict=True)
-            if shown and not kept
+            for face, shown, used in zip(FACES, roll.faces, state.set_aside, strict=True)
+            if shown and not used
         )
     return takes
 
 
 def pending_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001
-    """The base game never leaves a decision pending."""
+    """The core game never leaves a decision pending."""
     return ()
 
 
@@ -92,23 +92,24 @@ def set_aside(rules: Rules, state: GameState, face: Face) -> GameState:  # noqa:
     roll = state.roll
     assert roll is not None  # noqa: S101 (only called in phase CHOOSE)
     index = face - 1
-    kept = state.kept
+    counts = state.set_aside
     return GameState(
         state.grill,
-        state.out,
+        state.face_down,
         state.stacks,
         state.player,
         _DECIDE,
         roll.remaining[index],
         None,
-        (*kept[:index], roll.faces[index], *kept[index + 1 :]),
+        (*counts[:index], roll.faces[index], *counts[index + 1 :]),
         state.parts,
+        state.layout,
     )
 
 
 def stop_total(rules: Rules, state: GameState) -> int | None:  # noqa: ARG001
     """C7: the total of the set-aside dice, or None without a worm among them."""
-    return state.total if state.kept[_WORM] else None
+    return state.total if state.set_aside[_WORM] else None
 
 
 def claims(rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:  # noqa: ARG001
@@ -153,7 +154,7 @@ def return_tile(state: GameState, player: int) -> GameState:
 
 def turn_face_down(state: GameState) -> GameState:
     """Turn the highest face-up grill tile face down: it is out of the game (C10)."""
-    return state.replace(grill=state.grill[:-1], out=(*state.out, state.grill[-1]))
+    return state.replace(grill=state.grill[:-1], face_down=(*state.face_down, state.grill[-1]))
 
 
 def bust(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
@@ -169,12 +170,12 @@ def bust(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
 
 
 def end_turn(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
-    """C11: nothing to tidy in the base game before the dice pass on."""
+    """C11: nothing to tidy in the core game before the dice pass on."""
     return state
 
 
 def apply_action(rules: Rules, state: GameState, action: Action) -> NoReturn:  # noqa: ARG001
-    """The base game knows only its own actions: anything else is refused."""
+    """The core game knows only its own actions: anything else is refused."""
     msg = f"{action} is not an action of these rules"
     raise IllegalActionError(msg, action)
 
@@ -189,7 +190,7 @@ def start_turn(rules: Rules, state: GameState, player: int) -> GameState:
     """The chance node that starts ``player``'s turn (C3, C11)."""
     fresh = GameState(
         state.grill,
-        state.out,
+        state.face_down,
         state.stacks,
         player,
         _ROLL,
@@ -197,6 +198,7 @@ def start_turn(rules: Rules, state: GameState, player: int) -> GameState:
         None,
         NO_DICE_SET_ASIDE,
         state.parts,
+        state.layout,
     )
     if rules.turn_dice is turn_dice:
         return fresh

@@ -1,0 +1,571 @@
+"""The plug-in contract: everything a variant may build on, and nothing more.
+
+A variant is a list of [`RuleModule`][pickomino_rules.plugin.RuleModule]s composed over the
+core turn, plus the [`Option`][pickomino_rules.plugin.Option]s that choose them, bundled as a
+[`Variant`][pickomino_rules.plugin.Variant]. A variant module imports this module and the public
+value types (`pickomino_rules.state`, `.actions`, `.dice`, `.errors`) and nothing else; the
+built-in variants do exactly that, and an import contract in CI keeps it so.
+
+**Hooks.** Each hook of a module receives ``inner`` first, the behaviour of the core and of the
+modules composed before it, then the rules and the state. Call ``inner`` to keep that behaviour,
+change its arguments or its result, or skip it to replace it.
+
+**Order.** Modules wrap each other in the order given to
+[`compose`][pickomino_rules.plugin.compose], adjusted to meet their ``after`` and ``before``
+constraints (a stable topological order): a module composed later wraps the earlier ones.
+
+**Extension points.** A module may offer a typed
+[`ExtensionPoint`][pickomino_rules.plugin.ExtensionPoint] of its own (``provides``); other
+modules wrap it (``extends``, with
+[`ExtensionPoint.wrap`][pickomino_rules.plugin.ExtensionPoint.wrap]); code reads the composed
+function with [`Rules.extension`][pickomino_rules.rules.Rules.extension].
+
+**Checks.** [`compose`][pickomino_rules.plugin.compose] checks the whole composition once and
+raises [`CompositionError`][pickomino_rules.errors.CompositionError] naming the modules: two
+modules with one name, a required module missing, contradictory order constraints, an extension
+point that no composed module provides, two parts or two action keywords with one name. The
+composed hooks are plain callables: nothing is looked up by name while a game runs.
+
+**Conformance.** [`pickomino_rules.testing.check_variant`][pickomino_rules.testing.check_variant]
+runs the library's whole API test on any variant, yours included.
+
+Examples:
+    >>> from pickomino_rules.plugin import RuleModule, compose
+    >>> from pickomino_rules.variants.classic import classic_components
+    >>> def double(inner, rules, state):
+    ...     return tuple(2 * worms for worms in inner(rules, state))
+    >>> rules = compose(classic_components(), RuleModule(name="double", scores=double))
+    >>> rules.chains["scores"]
+    ('turn', 'double')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar
+
+import attrs
+
+from pickomino_rules import turn
+from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer
+from pickomino_rules.errors import CompositionError, InvalidOptionError, InvalidSetupError
+from pickomino_rules.rules import (
+    ActionsFn,
+    ApplyFn,
+    ClaimsFn,
+    Components,
+    DiceFn,
+    Rules,
+    ScoresFn,
+    SetAsideFn,
+    StateFn,
+    TakeTileFn,
+    TotalFn,
+)
+from pickomino_rules.state import Claim, GameState, Layout, PartKey, Phase
+from pickomino_rules.turn import return_tile, turn_face_down
+
+if TYPE_CHECKING:
+    from pickomino_rules.dice import Face
+
+__all__ = [
+    "HOOKS",
+    "ActionsFn",
+    "ActionsHook",
+    "AgainstPlayer",
+    "ApplyFn",
+    "ApplyHook",
+    "Claim",
+    "ClaimsFn",
+    "ClaimsHook",
+    "Components",
+    "DiceFn",
+    "DiceHook",
+    "Extension",
+    "ExtensionPoint",
+    "GameState",
+    "Option",
+    "PartKey",
+    "Phase",
+    "RuleModule",
+    "Rules",
+    "ScoresFn",
+    "ScoresHook",
+    "SetAsideFn",
+    "SetAsideHook",
+    "StateFn",
+    "StateHook",
+    "TakeTileFn",
+    "TakeTileHook",
+    "TotalFn",
+    "TotalHook",
+    "Variant",
+    "boolean",
+    "compose",
+    "return_tile",
+    "turn_face_down",
+]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+StateHook = Callable[[StateFn, Rules, GameState], GameState]
+"""A module's ``setup``, ``bust`` or ``end_turn`` hook: ``hook(inner, rules, state)``."""
+ActionsHook = Callable[[ActionsFn, Rules, GameState], tuple[Action, ...]]
+"""A module's ``roll_actions`` or ``pending_actions`` hook."""
+DiceHook = Callable[[DiceFn, Rules, GameState], tuple[int, ...]]
+"""A module's ``turn_dice`` hook."""
+SetAsideHook = Callable[[SetAsideFn, Rules, GameState, "Face"], GameState]
+"""A module's ``set_aside`` hook: ``hook(inner, rules, state, face)``."""
+TotalHook = Callable[[TotalFn, Rules, GameState], int | None]
+"""A module's ``stop_total`` hook."""
+ClaimsHook = Callable[[ClaimsFn, Rules, GameState, int], tuple[Claim, ...]]
+"""A module's ``claims`` hook: ``hook(inner, rules, state, total)``."""
+TakeTileHook = Callable[[TakeTileFn, Rules, GameState, Claim], GameState]
+"""A module's ``take_tile`` hook: ``hook(inner, rules, state, claim)``."""
+ApplyHook = Callable[[ApplyFn, Rules, GameState, Action], GameState]
+"""A module's ``apply_action`` hook: ``hook(inner, rules, state, action)``."""
+ScoresHook = Callable[[ScoresFn, Rules, GameState], tuple[int, ...]]
+"""A module's ``scores`` hook."""
+
+HOOKS = (
+    "setup",
+    "turn_dice",
+    "roll_actions",
+    "pending_actions",
+    "set_aside",
+    "stop_total",
+    "claims",
+    "take_tile",
+    "bust",
+    "end_turn",
+    "apply_action",
+    "scores",
+)
+"""Hook names, in the order the core runs them in a turn (``configure`` runs at composition)."""
+
+
+@attrs.frozen(eq=False, repr=False)
+class ExtensionPoint(Generic[P, R]):
+    """A typed hook point that one rule module offers to others.
+
+    The providing module lists the point in its ``provides``; other modules wrap it with
+    [`wrap`][pickomino_rules.plugin.ExtensionPoint.wrap] in their ``extends``. Points are
+    objects, compared by identity: a point can never be misspelt.
+
+    Attributes:
+        name: Name shown in messages and by
+            [`Rules.describe`][pickomino_rules.rules.Rules.describe].
+        default: The behaviour when nobody extends the point.
+        doc: What the point decides.
+
+    Examples:
+        >>> def nobody(rules, state, taker):
+        ...     return ()
+        >>> VICTIMS = ExtensionPoint("victims", nobody, "who may be robbed")
+        >>> VICTIMS
+        <ExtensionPoint 'victims'>
+    """
+
+    name: str
+    default: Callable[P, R]
+    doc: str = ""
+
+    def wrap(
+        self, wrapper: Callable[Concatenate[Callable[P, R], P], R], *, optional: bool = False
+    ) -> Extension:
+        """An extension of this point: ``wrapper(inner, *args)``, ``inner`` the point so far.
+
+        Args:
+            wrapper: The new behaviour; it calls ``inner`` to keep the old one.
+            optional: Use the wrapper only where a composed module provides the point
+                (e.g. the hen guards grilled worms only in games that have them); without
+                it, a composition lacking the point is an error.
+        """
+        return Extension(self, wrapper, optional=optional)
+
+    def __repr__(self) -> str:
+        return f"<ExtensionPoint {self.name!r}>"
+
+
+@attrs.frozen(eq=False)
+class Extension:
+    """One module's wrapper of an extension point (build it with ``point.wrap(...)``).
+
+    Attributes:
+        point: The point wrapped.
+        wrapper: ``wrapper(inner, *args)``.
+        optional: Whether the composition may lack the point.
+    """
+
+    point: ExtensionPoint[Any, Any]
+    wrapper: Callable[..., Any]
+    optional: bool = False
+
+
+def _names(value: Sequence[str] | str) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _action_kinds(value: Iterable[type[Action]]) -> tuple[type[Action], ...]:
+    return tuple(value)
+
+
+def _points(value: Iterable[ExtensionPoint[Any, Any]]) -> tuple[ExtensionPoint[Any, Any], ...]:
+    return tuple(value)
+
+
+def _extensions(value: Iterable[Extension]) -> tuple[Extension, ...]:
+    return tuple(value)
+
+
+def _options(value: Iterable[Option]) -> tuple[Option, ...]:
+    return tuple(value)
+
+
+_callable_or_none = attrs.validators.optional(attrs.validators.is_callable())
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class RuleModule:
+    """A named bundle of rule hooks; every hook is optional.
+
+    Attributes:
+        name: Short name, unique within a composition.
+        doc: One line on what the module changes, with its rule IDs.
+        requires: Names of modules that must be composed too.
+        after: Names of modules this one must wrap (be composed after), where present.
+        before: Names of modules that must wrap this one, where present.
+        configure: Change the components (tiles, dice, players).
+        part: Key of the module's own state part, if it keeps any.
+        action_types: Action classes the module adds (for parsing).
+        provides: Extension points this module defines.
+        extends: This module's wrappers of extension points (``point.wrap(...)``).
+        setup: Finish the first state (e.g. put the module's part in).
+        turn_dice: Dice rolled at a turn's start, per kind.
+        roll_actions: Legal actions right after a roll (core: each face that may be taken).
+        pending_actions: Actions of a decision the module has made pending; while it
+            returns any, they are the only legal ones.
+        set_aside: Set aside the dice showing a face (C4).
+        stop_total: The total a stop claims with, or None when the stop busts (C7).
+        claims: The claims open at a stop with a total (C8).
+        take_tile: Give the player the claimed tile (C8, C9).
+        bust: A failed attempt (C10).
+        end_turn: Runs once when the turn is resolved, before it passes on (C11).
+        apply_action: Apply the module's own actions (core: reject as illegal).
+        scores: Final worms of each player (C13).
+    """
+
+    name: str = attrs.field(validator=attrs.validators.instance_of(str))
+    doc: str = ""
+    requires: tuple[str, ...] = attrs.field(default=(), converter=_names)
+    after: tuple[str, ...] = attrs.field(default=(), converter=_names)
+    before: tuple[str, ...] = attrs.field(default=(), converter=_names)
+    configure: Callable[[Components], Components] | None = attrs.field(
+        default=None, validator=_callable_or_none
+    )
+    part: PartKey[Any] | None = None
+    action_types: tuple[type[Action], ...] = attrs.field(default=(), converter=_action_kinds)
+    provides: tuple[ExtensionPoint[Any, Any], ...] = attrs.field(default=(), converter=_points)
+    extends: tuple[Extension, ...] = attrs.field(default=(), converter=_extensions)
+    setup: StateHook | None = attrs.field(default=None, validator=_callable_or_none)
+    turn_dice: DiceHook | None = attrs.field(default=None, validator=_callable_or_none)
+    roll_actions: ActionsHook | None = attrs.field(default=None, validator=_callable_or_none)
+    pending_actions: ActionsHook | None = attrs.field(default=None, validator=_callable_or_none)
+    set_aside: SetAsideHook | None = attrs.field(default=None, validator=_callable_or_none)
+    stop_total: TotalHook | None = attrs.field(default=None, validator=_callable_or_none)
+    claims: ClaimsHook | None = attrs.field(default=None, validator=_callable_or_none)
+    take_tile: TakeTileHook | None = attrs.field(default=None, validator=_callable_or_none)
+    bust: StateHook | None = attrs.field(default=None, validator=_callable_or_none)
+    end_turn: StateHook | None = attrs.field(default=None, validator=_callable_or_none)
+    apply_action: ApplyHook | None = attrs.field(default=None, validator=_callable_or_none)
+    scores: ScoresHook | None = attrs.field(default=None, validator=_callable_or_none)
+
+
+def compose(
+    *modules: RuleModule, name: str = "custom", options: Mapping[str, object] | None = None
+) -> Rules:
+    """Check rule modules and fold them over the core turn into composed rules.
+
+    Modules wrap each other in the order given, adjusted to their ``after``/``before``
+    constraints: a later module's hook wraps the earlier ones'.
+
+    Args:
+        *modules: The modules; the first usually sets the components.
+        name: Name shown for the composed rules.
+        options: Option values to record on the rules (informational).
+
+    Raises:
+        CompositionError: Duplicate module names, a required module missing, order
+            constraints that contradict each other, an extension point no composed module
+            provides, two providers of one point, two parts or two action keywords with
+            one name; the message names the modules.
+        InvalidSetupError: The components are unusable.
+
+    Examples:
+        >>> from pickomino_rules.variants.classic import classic_components
+        >>> compose(classic_components(), name="mine")
+        <Rules 'mine'>
+        >>> compose(classic_components(), RuleModule(name="x", requires="specialists"))
+        Traceback (most recent call last):
+        ...
+        pickomino_rules.errors.CompositionError: rule module 'x' requires 'specialists', ...
+    """
+    _check_modules(modules)
+    ordered = _ordered(modules)
+    components = Components()
+    for module in ordered:
+        if module.configure is not None:
+            components = module.configure(components)
+    _check_components(components)
+    parts = _parts(ordered)
+    hooks, chains = _compose_hooks(ordered)
+    return Rules(
+        name=name,
+        options=dict(options or {}),
+        modules=ordered,
+        components=components,
+        layout=Layout(components.tiles, components.die_kinds, parts).interned(),
+        part_index={part.name: index for index, part in enumerate(parts)},
+        action_types=_action_types(ordered),
+        extensions=_compose_extensions(ordered),
+        chains=chains,
+        **hooks,
+    )
+
+
+def _check_modules(modules: Sequence[RuleModule]) -> None:
+    for module in modules:
+        if not isinstance(module, RuleModule):
+            msg = f"compose takes RuleModule objects, got {module!r}"
+            raise CompositionError(msg)
+    names = [module.name for module in modules]
+    doubled = sorted({name for name in names if names.count(name) > 1})
+    if doubled:
+        msg = f"rule modules need distinct names; composed twice: {', '.join(map(repr, doubled))}"
+        raise CompositionError(msg)
+    for module in modules:
+        missing = [need for need in module.requires if need not in names]
+        if missing:
+            needs = ", ".join(map(repr, missing))
+            msg = f"rule module {module.name!r} requires {needs}, which is not composed"
+            raise CompositionError(msg)
+
+
+def _ordered(modules: Sequence[RuleModule]) -> tuple[RuleModule, ...]:
+    """The modules in the given order, moved as little as needed to meet after/before."""
+    present = {module.name for module in modules}
+    inner: dict[str, set[str]] = {module.name: set() for module in modules}
+    for module in modules:
+        inner[module.name].update(other for other in module.after if other in present)
+        for other in module.before:
+            if other in present:
+                inner[other].add(module.name)
+    placed: list[RuleModule] = []
+    done: set[str] = set()
+    while len(placed) < len(modules):
+        ready = next((m for m in modules if m.name not in done and inner[m.name] <= done), None)
+        if ready is None:
+            stuck = [m.name for m in modules if m.name not in done]
+            edges = "; ".join(
+                f"{name} after {', '.join(sorted(inner[name] - done))}" for name in stuck
+            )
+            msg = f"rule modules' order constraints contradict each other: {edges}"
+            raise CompositionError(msg)
+        placed.append(ready)
+        done.add(ready.name)
+    return tuple(placed)
+
+
+def _check_components(components: Components) -> None:
+    tiles = components.tiles
+    if not tiles or list(tiles) != sorted(set(tiles)):
+        msg = f"tiles must be distinct and ascending, got {tiles!r}"
+        raise InvalidSetupError(msg)
+    if set(tiles) != {tile for tile, _ in components.worms}:
+        msg = "every tile needs a worm count, and only tiles"
+        raise InvalidSetupError(msg)
+    if not components.die_kinds or len(components.dice) != len(components.die_kinds):
+        msg = "the components need dice: one count per kind of die"
+        raise InvalidSetupError(msg)
+    if not 1 <= components.min_players <= components.max_players:
+        msg = f"bad player limits {components.min_players}..{components.max_players}"
+        raise InvalidSetupError(msg)
+
+
+def _parts(modules: Sequence[RuleModule]) -> tuple[PartKey[Any], ...]:
+    parts = [module.part for module in modules if module.part is not None]
+    names = [part.name for part in parts]
+    doubled = sorted({name for name in names if names.count(name) > 1})
+    if doubled:
+        owners = [m.name for m in modules if m.part is not None and m.part.name in doubled]
+        msg = f"modules {', '.join(map(repr, owners))} share the part name {doubled[0]!r}"
+        raise CompositionError(msg)
+    return tuple(parts)
+
+
+def _action_types(modules: Sequence[RuleModule]) -> tuple[type[Action], ...]:
+    kinds = list(CORE_ACTIONS)
+    owner = dict.fromkeys((kind.keyword for kind in CORE_ACTIONS), "the core")
+    for module in modules:
+        for kind in module.action_types:
+            if kind in kinds:
+                continue
+            if kind.keyword in owner:
+                msg = (
+                    f"action keyword {kind.keyword!r} of module {module.name!r} is already "
+                    f"used by {owner[kind.keyword]}"
+                )
+                raise CompositionError(msg)
+            owner[kind.keyword] = repr(module.name)
+            kinds.append(kind)
+    return tuple(kinds)
+
+
+def _compose_hooks(
+    modules: Sequence[RuleModule],
+) -> tuple[dict[str, Any], dict[str, tuple[str, ...]]]:
+    """Each core hook wrapped by the modules' hooks, innermost first; and their chains."""
+    hooks: dict[str, Any] = {}
+    chains: dict[str, tuple[str, ...]] = {}
+    for hook in HOOKS:
+        function: Any = getattr(turn, hook)
+        chain = ["turn"]
+        for module in modules:
+            wrapper = getattr(module, hook)
+            if wrapper is not None:
+                function = partial(wrapper, function)
+                chain.append(module.name)
+        hooks[hook] = function
+        chains[hook] = tuple(chain)
+    if all(module.pending_actions is None for module in modules):
+        hooks["pending_actions"] = None  # lets the hot path skip the call
+    return hooks, chains
+
+
+def _compose_extensions(
+    modules: Sequence[RuleModule],
+) -> dict[ExtensionPoint[Any, Any], Callable[..., Any]]:
+    """The modules' own extension points, each wrapped by the modules extending it."""
+    extensions: dict[ExtensionPoint[Any, Any], Callable[..., Any]] = {}
+    provider: dict[ExtensionPoint[Any, Any], str] = {}
+    for module in modules:
+        for point in module.provides:
+            if point in provider:
+                msg = (
+                    f"modules {provider[point]!r} and {module.name!r} both provide the "
+                    f"extension point {point.name!r}"
+                )
+                raise CompositionError(msg)
+            provider[point] = module.name
+            extensions[point] = point.default
+    for module in modules:
+        for extension in module.extends:
+            point = extension.point
+            if point in extensions:
+                extensions[point] = partial(extension.wrapper, extensions[point])
+            elif not extension.optional:
+                msg = (
+                    f"rule module {module.name!r} extends {point.name!r}, which no composed "
+                    "module provides"
+                )
+                raise CompositionError(msg)
+    return extensions
+
+
+@attrs.frozen
+class Option:
+    """A rule option a variant offers.
+
+    Attributes:
+        name: Keyword used in ``options={...}``.
+        default: Value when the user gives none.
+        doc: What the option changes.
+        rule: The rule ID, e.g. ``"O1"``.
+        convert: Checks a user's value and returns it normalised; raises
+            ``ValueError`` or ``TypeError`` for a bad value.
+    """
+
+    name: str
+    default: object
+    doc: str
+    rule: str
+    convert: Callable[[object], object]
+
+
+def boolean(value: object) -> bool:
+    """Option converter accepting only ``True`` or ``False``.
+
+    Raises:
+        TypeError: Any other value.
+    """
+    if not isinstance(value, bool):
+        msg = f"expected True or False, got {value!r}"
+        raise TypeError(msg)
+    return value
+
+
+@attrs.frozen(eq=False)
+class Variant:
+    """A named rule set: its options and how to build its modules from them.
+
+    Register a variant through the entry-point group ``pickomino_rules.variants``
+    (the entry point names a ``Variant`` object) or with
+    [`register_variant`][pickomino_rules.registry.register_variant].
+
+    Attributes:
+        name: Name users pass to [`new_game`][pickomino_rules.game.new_game].
+        doc: A paragraph on the variant, with its rule IDs and sources.
+        options: The options it offers, with defaults.
+        build: Picks the modules for a full set of option values.
+    """
+
+    name: str
+    doc: str
+    options: tuple[Option, ...] = attrs.field(converter=_options)
+    build: Callable[[Mapping[str, object]], Sequence[RuleModule]]
+    _cache: dict[tuple[tuple[str, object], ...], Rules] = attrs.field(
+        factory=dict, init=False, repr=False
+    )
+
+    def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, object]:
+        """Every option's value: the user's where given, else the default.
+
+        Raises:
+            InvalidOptionError: An unknown option, or a bad value.
+        """
+        if options is not None and not isinstance(options, Mapping):
+            msg = f"options are a mapping of names to values, got {options!r}"
+            raise InvalidOptionError(msg)
+        known = {option.name: option for option in self.options}
+        given = dict(options or {})
+        unknown = sorted(set(given) - set(known), key=str)
+        if unknown:
+            listing = ", ".join(known) or "none"
+            msg = f"variant {self.name!r} has no option {unknown[0]!r} (options: {listing})"
+            raise InvalidOptionError(msg)
+        resolved = {}
+        for option in self.options:
+            value = given.get(option.name, option.default)
+            try:
+                resolved[option.name] = option.convert(value)
+            except (TypeError, ValueError) as error:
+                msg = f"option {option.name!r} ({option.rule}) of {self.name!r}: {error}"
+                raise InvalidOptionError(msg) from None
+        return resolved
+
+    def rules(self, options: Mapping[str, object] | None = None) -> Rules:
+        """The composed rules for ``options`` (cached per distinct option values).
+
+        Raises:
+            InvalidOptionError: An unknown option, or a bad value.
+            CompositionError: The variant's modules do not compose.
+        """
+        resolved = self.resolve_options(options)
+        key = tuple(sorted(resolved.items()))
+        rules = self._cache.get(key)
+        if rules is None:
+            rules = compose(*self.build(resolved), name=self.name, options=resolved)
+            self._cache[key] = rules
+        return rules

@@ -1,0 +1,437 @@
+"""The conformance kit: the library's own API test, for any variant, yours included.
+
+[`check_variant`][pickomino_rules.testing.check_variant] plays random games of a variant and
+checks, as OpenSpiel's api_test and PettingZoo's api_test do for their games, that:
+
+- every state reached is valid ([`validate`][pickomino_rules.validation.validate], which runs
+  each part's own check) and the game is over exactly when nothing is legal;
+- every legal action applies, and games end;
+- chance is exact: each pool's probabilities sum to 1 and equal an independent multinomial;
+- the same seed gives the same game, and other seeds other games;
+- moves round-trip through their text, and games through JSON records;
+- fuzzed illegal actions are refused with
+  [`IllegalActionError`][pickomino_rules.errors.IllegalActionError] and change nothing;
+- wrong argument types and states of other rules are refused with specific errors.
+
+Each check is also a function of its own, so that a test suite can report them apart.
+Failures raise [`ConformanceError`][pickomino_rules.testing.ConformanceError], naming the check,
+the seed and the state. The kit needs no test framework.
+
+Examples:
+    >>> from pickomino_rules.testing import check_variant
+    >>> report = check_variant("classic", games=1)
+    >>> report.games, report.states > 100
+    (1, True)
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from fractions import Fraction
+from functools import cache
+from typing import TYPE_CHECKING
+
+import attrs
+
+from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer
+from pickomino_rules.dice import FACES, RollOutcome
+from pickomino_rules.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    RulesMismatchError,
+)
+from pickomino_rules.game import apply, legal_actions, new_game, parse_move, playout
+from pickomino_rules.plugin import Components, RuleModule, Variant, compose
+from pickomino_rules.registry import get_variant, register_variant, unregister_variant
+from pickomino_rules.result import result
+from pickomino_rules.state import GameState, Phase
+from pickomino_rules.validation import problems
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from pickomino_rules.game import Move
+    from pickomino_rules.rules import Rules
+
+__all__ = [
+    "ConformanceError",
+    "ConformanceReport",
+    "check_bad_arguments",
+    "check_chance",
+    "check_determinism",
+    "check_illegal_actions_rejected",
+    "check_legal_actions_apply",
+    "check_random_games",
+    "check_round_trips",
+    "check_state",
+    "check_variant",
+    "random_game",
+]
+
+
+class ConformanceError(AssertionError):
+    """A variant broke the API contract; the message names the check, seed and state."""
+
+
+@attrs.frozen
+class ConformanceReport:
+    """What [`check_variant`][pickomino_rules.testing.check_variant] checked.
+
+    Attributes:
+        variant: The variant's name.
+        games: Random games played to the end.
+        states: States checked.
+        moves: Moves applied (including every legal alternative tried).
+    """
+
+    variant: str
+    games: int
+    states: int
+    moves: int
+
+
+def _fail(check: str, rules: Rules, detail: str, state: GameState | None = None) -> None:
+    where = f"\nstate:\n{state}" if state is not None else ""
+    msg = f"[{check}] {rules.name}: {detail}{where}"
+    raise ConformanceError(msg)
+
+
+def _pending(rules: Rules, state: GameState) -> bool:
+    return rules.pending_actions is not None and bool(rules.pending_actions(rules, state))
+
+
+def check_state(rules: Rules, state: GameState) -> None:
+    """The invariants of every reachable state.
+
+    The state is valid, and the game is over exactly when nothing is legal (C12: also
+    after the last tile left the grill, a pending choice of that turn is still made).
+
+    Raises:
+        ConformanceError: An invariant is broken.
+    """
+    found = problems(rules, state)
+    if found:
+        _fail("state", rules, "; ".join(found), state)
+    legal = legal_actions(rules, state)
+    over = state.phase is Phase.GAME_OVER
+    if over == bool(legal):
+        _fail("state", rules, "the game is over exactly when nothing is legal (C12)", state)
+    if not state.grill and not over and not _pending(rules, state):
+        _fail("state", rules, "an empty grill ends the game once no choice is pending", state)
+    if state.phase is Phase.ROLL:
+        if legal != rules.chance_table(state.in_hand).outcomes:
+            _fail("state", rules, "a chance node's legal moves are its rolls", state)
+    elif not all(isinstance(move, Action) for move in legal) or len(set(legal)) != len(legal):
+        _fail("state", rules, f"decisions are distinct actions, got {legal}", state)
+
+
+def _play(rules: Rules, players: int, seed: int) -> tuple[tuple[GameState, Move | None], ...]:
+    from pickomino_rules.bots import random_bot  # noqa: PLC0415 (the kit lives above the bots)
+
+    rng = random.Random(seed)
+    _, state = new_game(rules, players=players, first_player=seed % players)
+    history: list[tuple[GameState, Move | None]] = []
+    for move, after in playout(rules, state, random_bot, rng):
+        history.append((state, move))
+        state = after
+    history.append((state, None))
+    return tuple(history)
+
+
+@cache
+def random_game(rules: Rules, players: int, seed: int) -> tuple[tuple[GameState, Move | None], ...]:
+    """A whole seeded game of random legal moves as (state, move) pairs; last: (final, None).
+
+    Cached: the checks share the games they look at.
+    """
+    return _play(rules, players, seed)
+
+
+def _player_counts(rules: Rules, games: int) -> list[int]:
+    low, high = rules.components.min_players, rules.components.max_players
+    return [low + game % (min(high, low + 2) - low + 1) for game in range(games)]
+
+
+def check_random_games(rules: Rules, *, games: int = 3, seed: int = 0) -> tuple[int, int]:
+    """Random games end, every state on the way is sound, and results are well formed.
+
+    Returns:
+        The number of states and of moves checked.
+
+    Raises:
+        ConformanceError: A check failed.
+    """
+    states = moves = 0
+    for game, players in enumerate(_player_counts(rules, games)):
+        history = random_game(rules, players, seed + game)
+        for state, _ in history:
+            check_state(rules, state)
+        states += len(history)
+        moves += len(history) - 1
+        final = history[-1][0]
+        if final.phase is not Phase.GAME_OVER:
+            _fail("random games", rules, f"game with seed {seed + game} did not end", final)
+        outcome = result(rules, final)
+        if sorted(outcome.ranking) != list(range(players)) or not outcome.winners:
+            _fail("random games", rules, f"bad result {outcome}", final)
+    return states, moves
+
+
+def _sample(history: tuple[tuple[GameState, Move | None], ...], count: int) -> list[GameState]:
+    step = max(1, len(history) // count)
+    return [state for state, _ in history[::step]]
+
+
+def check_legal_actions_apply(rules: Rules, *, seed: int = 0, states: int = 60) -> int:
+    """Every legal action of sampled states applies and leads to a sound state.
+
+    Returns:
+        The number of moves applied.
+
+    Raises:
+        ConformanceError: A legal action failed or led to a broken state.
+    """
+    applied = 0
+    for state in _sample(random_game(rules, rules.components.min_players + 1, seed), states):
+        legal = legal_actions(rules, state)
+        moves = legal[:: max(1, len(legal) // 40)] if state.phase is Phase.ROLL else legal
+        for move in moves:
+            try:
+                after = apply(rules, state, move)
+            except Exception as error:  # noqa: BLE001 (any failure is the finding)
+                _fail("legal actions apply", rules, f"{move} raised {error!r}", state)
+            check_state(rules, after)
+            applied += 1
+    return applied
+
+
+def _multinomial(rules: Rules, outcome: RollOutcome) -> Fraction:
+    """A roll's probability computed independently, from each die's sides."""
+    probability = Fraction(1)
+    for kind, counts in zip(rules.die_kinds, outcome.counts, strict=True):
+        probability *= math.factorial(sum(counts))
+        for face, count in zip(FACES, counts, strict=True):
+            probability *= Fraction(kind.sides.count(face), 6) ** count / math.factorial(count)
+    return probability
+
+
+def check_chance(rules: Rules, *, seed: int = 0) -> int:
+    """Every pool of dice met in a game has exact chance: sums to 1, multinomial, distinct.
+
+    Returns:
+        The number of pools checked.
+
+    Raises:
+        ConformanceError: A pool's distribution is wrong.
+    """
+    pools = {
+        state.in_hand
+        for state, _ in random_game(rules, rules.components.min_players, seed)
+        if state.phase is Phase.ROLL
+    }
+    for pool in sorted(pools):
+        table = rules.chance_table(pool)
+        if sum(table.probabilities) != 1 or len(set(table.outcomes)) != len(table.outcomes):
+            _fail("chance", rules, f"the rolls of {pool} do not sum to 1 or repeat")
+        for outcome in table.outcomes[:: max(1, len(table.outcomes) // 60)]:
+            if outcome.dice != pool or table.probability(outcome) != _multinomial(rules, outcome):
+                _fail("chance", rules, f"roll {outcome} of {pool} has a wrong probability")
+    return len(pools)
+
+
+def check_determinism(rules: Rules, *, seed: int = 0) -> None:
+    """The same seed replays the same game; another seed plays another.
+
+    Raises:
+        ConformanceError: Randomness leaked in, or the seed is ignored.
+    """
+    players = rules.components.min_players
+    first = [move for _, move in random_game(rules, players, seed)]
+    again = [move for _, move in _play(rules, players, seed)]
+    other = [move for _, move in _play(rules, players, seed + 1000)]
+    if first != again:
+        _fail("determinism", rules, f"seed {seed} played two different games")
+    if first == other:
+        _fail("determinism", rules, f"seeds {seed} and {seed + 1000} played the same game")
+
+
+def _registered_as(rules: Rules) -> bool:
+    try:
+        return get_variant(rules.name).rules(rules.options) is rules
+    except (LookupError, ValueError):
+        return False
+
+
+def check_round_trips(rules: Rules, *, seed: int = 0) -> None:
+    """Moves read back from their text; a recorded game replays from JSON to the same end.
+
+    The record part runs for the rules of a registered variant.
+
+    Raises:
+        ConformanceError: A text form or a record does not round-trip.
+    """
+    history = random_game(rules, rules.components.min_players, seed)
+    for state, move in history[:-1]:
+        assert move is not None  # noqa: S101 (only the final pair has no move)
+        text = str(move)
+        if parse_move(rules, text) != move:
+            _fail("round trips", rules, f"{move!r} reads back from {text!r} differently", state)
+    if _registered_as(rules):
+        from pickomino_rules.records import GameRecord  # noqa: PLC0415 (records sit above)
+
+        start = history[0][0]
+        record = GameRecord.start(rules.name, start.players, rules.options, start.player)
+        record = record.extended(move for _, move in history[:-1] if move is not None)
+        again = GameRecord.from_json(record.to_json())
+        if again != record or again.final_state() != history[-1][0]:
+            _fail("round trips", rules, "a game's record does not replay to the same end")
+
+
+def _candidates(rules: Rules, seen: set[Action], players: int) -> list[object]:
+    """Actions to throw at states: every action seen anywhere, and more of each class."""
+    moves: list[object] = sorted(seen, key=repr)
+    for kind in (*CORE_ACTIONS, *rules.action_types):
+        if issubclass(kind, AgainstPlayer):
+            moves.extend(kind(victim) for victim in range(-1, players + 1))
+            continue
+        try:
+            moves.append(kind.from_argument(""))
+        except (ValueError, TypeError):
+            continue
+    kinds = tuple(kind.name for kind in rules.die_kinds)
+    moves.extend(RollOutcome.parse(text, kinds) for text in ("1", "12345w12", "w" * 9, "w" * 8, ""))
+    return moves
+
+
+def check_illegal_actions_rejected(rules: Rules, *, seed: int = 0, tries: int = 400) -> int:
+    """Moves that are not legal raise IllegalActionError, listing what is; nothing changes.
+
+    Returns:
+        The number of illegal moves tried.
+
+    Raises:
+        ConformanceError: An illegal move was accepted, raised another error, or changed
+            the state.
+    """
+    players = rules.components.min_players + 1
+    history = random_game(rules, players, seed)
+    seen = {move for _, move in history if isinstance(move, Action)}
+    candidates = _candidates(rules, seen, players)
+    rng = random.Random(seed)
+    tried = 0
+    for _ in range(tries):
+        state = rng.choice(history)[0]
+        move = rng.choice(candidates)
+        legal = legal_actions(rules, state)
+        if move in legal:
+            continue
+        before = copy.deepcopy(state)
+        try:
+            apply(rules, state, move)  # type: ignore[arg-type]
+        except IllegalActionError as error:
+            if error.legal != legal or "is not legal" not in str(error):
+                _fail("illegal actions", rules, f"{move}: the error must list what is legal")
+        except Exception as error:  # noqa: BLE001 (any other error is the finding)
+            _fail("illegal actions", rules, f"{move!r} raised {error!r}", state)
+        else:
+            _fail("illegal actions", rules, f"{move!r} was accepted but is not legal", state)
+        if state != before or hash(state) != hash(before):
+            _fail("illegal actions", rules, f"{move!r} changed the state", state)
+        tried += 1
+    return tried
+
+
+def check_bad_arguments(rules: Rules) -> None:
+    """Wrong types, states of other layouts and corrupt states get specific errors.
+
+    Raises:
+        ConformanceError: A bad call raised a raw error, or none.
+    """
+    _, state = new_game(rules, players=rules.components.min_players)
+    move = legal_actions(rules, state)[0]
+    calls: dict[str, Callable[[], object]] = {
+        "a move's text to apply": lambda: apply(rules, state, "roll"),  # type: ignore[arg-type]
+        "a tuple as the state": lambda: legal_actions(rules, (*state.grill,)),  # type: ignore[arg-type]
+        "a name as the rules": lambda: apply(rules.name, state, move),  # type: ignore[arg-type]
+    }
+    for what, call in calls.items():
+        try:
+            call()
+        except ArgumentTypeError:
+            continue
+        except Exception as error:  # noqa: BLE001 (any other error is the finding)
+            _fail("bad arguments", rules, f"{what} raised {error!r}, not ArgumentTypeError")
+        _fail("bad arguments", rules, f"{what} was accepted")
+    other = compose(*_other_layout(rules))
+    _, foreign = new_game(other, players=2)
+    try:
+        legal_actions(rules, foreign)
+    except RulesMismatchError:
+        pass
+    else:
+        _fail("bad arguments", rules, "a state of another layout was accepted")
+    if not problems(rules, state.replace(set_aside=(9,) * 6)):
+        _fail("bad arguments", rules, "validation missed 54 dice set aside")
+
+
+def _other_layout(rules: Rules) -> tuple[RuleModule, ...]:
+    """A tiny composition laid out unlike ``rules`` (two tiles, one die)."""
+    from pickomino_rules.dice import WHITE  # noqa: PLC0415
+
+    tiles = (1, 2) if rules.tiles != (1, 2) else (1, 3)
+
+    def tiny(_: Components) -> Components:
+        return Components(tiles, tuple((t, 1) for t in tiles), (WHITE,), (1,))
+
+    return (RuleModule(name="other_layout", configure=tiny),)
+
+
+def check_variant(
+    variant: str | Variant,
+    options: Mapping[str, object] | None = None,
+    *,
+    games: int = 3,
+    seed: int = 0,
+) -> ConformanceReport:
+    """Run the whole conformance suite on a variant (registered or not).
+
+    Args:
+        variant: A registered variant's name, or a [`Variant`][pickomino_rules.plugin.Variant]
+            (registered for the duration of the check if it is not).
+        options: The variant's options.
+        games: Random games to play to the end.
+        seed: Seed of the first game; the check is deterministic.
+
+    Returns:
+        What was checked.
+
+    Raises:
+        ConformanceError: A check failed; the message names it.
+    """
+    temporary = isinstance(variant, Variant) and not _is_registered(variant)
+    if temporary:
+        assert isinstance(variant, Variant)  # noqa: S101 (for the type checker)
+        register_variant(variant)
+    try:
+        name = variant if isinstance(variant, str) else variant.name
+        rules = get_variant(name).rules(options)
+        states, moves = check_random_games(rules, games=games, seed=seed)
+        moves += check_legal_actions_apply(rules, seed=seed)
+        check_chance(rules, seed=seed)
+        check_determinism(rules, seed=seed)
+        check_round_trips(rules, seed=seed)
+        check_illegal_actions_rejected(rules, seed=seed)
+        check_bad_arguments(rules)
+    finally:
+        if temporary:
+            unregister_variant(variant.name)  # type: ignore[union-attr]
+    return ConformanceReport(rules.name, games, states, moves)
+
+
+def _is_registered(variant: Variant) -> bool:
+    try:
+        return get_variant(variant.name) is variant
+    except LookupError:
+        return False
