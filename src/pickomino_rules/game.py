@@ -504,8 +504,11 @@ def check_fits(rules: Rules, state: GameState) -> None:
         raise _mismatch(rules, state)
 
 
-def check_arguments(rules: object, state: object = None, move: object = None) -> None:
-    """Check the types of public arguments (``None``: not given).
+_NOT_GIVEN = object()
+
+
+def check_arguments(rules: object, state: object = _NOT_GIVEN, move: object = _NOT_GIVEN) -> None:
+    """Check the types of public arguments (those given).
 
     Raises:
         ArgumentTypeError: Naming the first argument of the wrong type.
@@ -513,10 +516,10 @@ def check_arguments(rules: object, state: object = None, move: object = None) ->
     if not isinstance(rules, Rules):
         msg = f"expected composed Rules (from new_game or get_rules), got {type(rules).__name__}"
         raise ArgumentTypeError(msg)
-    if state is not None and not isinstance(state, GameState):
+    if state is not _NOT_GIVEN and not isinstance(state, GameState):
         msg = f"expected a GameState, got {type(state).__name__}"
         raise ArgumentTypeError(msg)
-    if move is not None and not isinstance(move, Action | RollOutcome):
+    if move is not _NOT_GIVEN and not isinstance(move, Action | RollOutcome):
         hint = "; parse text with parse_move(rules, text)" if isinstance(move, str) else ""
         msg = f"expected an Action or a RollOutcome, got {type(move).__name__}{hint}"
         raise ArgumentTypeError(msg)

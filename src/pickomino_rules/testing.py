@@ -136,8 +136,15 @@ def _play(rules: Rules, players: int, seed: int) -> tuple[tuple[GameState, Move 
     for move, after in playout(rules, state, random_bot, rng):
         history.append((state, move))
         state = after
+        if len(history) >= MAX_MOVES:  # a broken variant may never end: the checks say so
+            break
     history.append((state, None))
     return tuple(history)
+
+
+MAX_MOVES = 200_000
+"""Moves after which a random game is cut short (random games of the built-in variants
+take a few thousand)."""
 
 
 @cache
@@ -172,7 +179,8 @@ def check_random_games(rules: Rules, *, games: int = 3, seed: int = 0) -> tuple[
         moves += len(history) - 1
         final = history[-1][0]
         if final.phase is not Phase.GAME_OVER:
-            _fail("random games", rules, f"game with seed {seed + game} did not end", final)
+            detail = f"game with seed {seed + game} did not end within {MAX_MOVES} moves"
+            _fail("random games", rules, detail, final)
         outcome = result(rules, final)
         if sorted(outcome.ranking) != list(range(players)) or not outcome.winners:
             _fail("random games", rules, f"bad result {outcome}", final)
