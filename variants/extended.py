@@ -3,7 +3,7 @@
 ``extended`` is the base game plus tiles 11 and 13, seven grilled-worm tokens and
 all six specialists; ``extrawurm`` (the 2015 expansion) is the same without the
 apple. Both are compositions of small modules, so other combinations are one
-[`compose`][pickomino_rules.rules.compose] call away.
+[`compose`][pickomino_rules.plugin.compose] call away.
 
 Options (defaults in brackets), besides the classic O1-O3:
 

@@ -1,7 +1,7 @@
 """The variant registry.
 
 Variants are found through the entry-point group ``pickomino_rules.variants``:
-each entry point names a [`Variant`][pickomino_rules.rules.Variant] object. The
+each entry point names a [`Variant`][pickomino_rules.plugin.Variant] object. The
 built-in variants are registered there exactly as a third-party package would
 register its own, in its ``pyproject.toml``::
 
