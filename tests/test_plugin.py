@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import textwrap
 from typing import TYPE_CHECKING
 
 import pytest
@@ -21,7 +19,6 @@ from pickomino_rules import (
     get_rules,
     legal_actions,
     new_game,
-    registry,
     validate,
 )
 from pickomino_rules.actions import Action
@@ -32,7 +29,7 @@ from pickomino_rules.variants.classic import classic_components
 from pickomino_rules.variants.extended import EXTENDED
 from pickomino_rules.variants.grilled_worms import GRILLED_WORM_VICTIMS
 from pickomino_rules.variants.specialists import HEN, SPECIALISTS, Place
-from support import run
+from support import installed_plugin, run
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -232,17 +229,8 @@ TINY = Variant(name="tiny", doc="Six tiles, three dice.", options=(),
 @pytest.fixture
 def plugin_distribution(tmp_path: Path) -> Iterator[None]:
     """A third-party distribution outside the source tree, registering 'tiny' by entry point."""
-    (tmp_path / "tiny_variant.py").write_text(textwrap.dedent(PLUGIN))
-    info = tmp_path / "tiny_variant-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-variant\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[pickomino_rules.variants]\ntiny = tiny_variant:TINY\n")
-    sys.path.insert(0, str(tmp_path))
-    registry._installed.cache_clear()  # noqa: SLF001 (the lookup is cached per process)
-    yield
-    sys.path.remove(str(tmp_path))
-    sys.modules.pop("tiny_variant", None)
-    registry._installed.cache_clear()  # noqa: SLF001
+    with installed_plugin(tmp_path, PLUGIN):
+        yield
 
 
 @pytest.mark.usefixtures("plugin_distribution")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import textwrap
 from typing import TYPE_CHECKING
 
 import pytest
@@ -26,7 +24,7 @@ from pickomino_rules import (
     scores,
     unregister_variant,
 )
-from support import run
+from support import installed_plugin, run
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -48,17 +46,8 @@ TINY = Variant(name="tiny", doc="Two tiles, two dice.", options=(),
 @pytest.fixture
 def plugin_on_path(tmp_path: Path) -> Iterator[None]:
     """A third-party distribution that registers variant 'tiny' by entry point."""
-    (tmp_path / "tiny_variant.py").write_text(textwrap.dedent(PLUGIN))
-    info = tmp_path / "tiny_variant-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-variant\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[pickomino_rules.variants]\ntiny = tiny_variant:TINY\n")
-    sys.path.insert(0, str(tmp_path))
-    registry._installed.cache_clear()  # noqa: SLF001 (the lookup is cached per process)
-    yield
-    sys.path.remove(str(tmp_path))
-    sys.modules.pop("tiny_variant", None)
-    registry._installed.cache_clear()  # noqa: SLF001
+    with installed_plugin(tmp_path, PLUGIN):
+        yield
 
 
 def test_classic_comes_from_the_entry_point_group() -> None:
