@@ -19,12 +19,15 @@ Examples:
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
 from pickomino_rules.dice import FACES, Face
 from pickomino_rules.errors import ArgumentTypeError
+
+if TYPE_CHECKING:
+    from pickomino_rules.rules import Rules
 
 __all__ = ["Action", "AgainstPlayer", "Roll", "Steal", "Stop", "Take"]
 
@@ -62,6 +65,23 @@ class Action:
             msg = f"{cls.keyword!r} takes no argument, got {argument!r}"
             raise ValueError(msg)
         return cls()
+
+    @classmethod
+    def instances(cls, rules: Rules, players: int) -> tuple[Action, ...]:  # noqa: ARG003
+        """Every action of this class that a game of ``rules`` and ``players`` can offer.
+
+        It makes the fixed action space of the encodings
+        ([`Encoding`][pickomino_rules.encoding.Encoding]). A class without fields has one
+        instance; a class with fields must override this (``Take``: one per face;
+        ``AgainstPlayer``: one per player).
+
+        Raises:
+            TypeError: The class has fields and does not say what its instances are.
+        """
+        if attrs.fields(cls):
+            msg = f"{cls.__name__} has fields: it must override Action.instances"
+            raise TypeError(msg)
+        return (cls(),)
 
     def __str__(self) -> str:
         argument = self.argument_text()
@@ -126,6 +146,10 @@ class Take(Action):
     def from_argument(cls, argument: str) -> Take:  # noqa: D102
         return TAKE[Face.parse(argument)]
 
+    @classmethod
+    def instances(cls, rules: Rules, players: int) -> tuple[Action, ...]:  # noqa: ARG003, D102
+        return tuple(cls(face) for face in FACES)
+
 
 @attrs.frozen(cache_hash=True, repr=False)
 class AgainstPlayer(Action):
@@ -162,6 +186,10 @@ class AgainstPlayer(Action):
             msg = f"{cls.keyword!r} takes a player number, got {argument!r}"
             raise ValueError(msg) from None
         return cls(victim)
+
+    @classmethod
+    def instances(cls, rules: Rules, players: int) -> tuple[Action, ...]:  # noqa: ARG003, D102
+        return tuple(cls(victim) for victim in range(players))
 
 
 @attrs.frozen(cache_hash=True, repr=False)

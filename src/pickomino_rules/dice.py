@@ -90,6 +90,8 @@ class Face(enum.IntEnum):
 FACES: tuple[Face, ...] = tuple(Face)
 """Index of each face in the six-element count tuples used throughout (face 1 at 0)."""
 
+_SYMBOLS = tuple(face.symbol for face in FACES)
+
 NO_DICE_SET_ASIDE: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
 """Set-aside counts of a turn that has not set anything aside yet."""
 
@@ -231,7 +233,7 @@ class RollOutcome:
     def __str__(self) -> str:
         groups = []
         for index, (name, group) in enumerate(zip(self.kinds, self.counts, strict=True)):
-            symbols = "".join(face.symbol * n for face, n in zip(FACES, group, strict=True))
+            symbols = "".join(symbol * n for symbol, n in zip(_SYMBOLS, group, strict=True))
             if index == 0:
                 groups.append(symbols)
             elif symbols:

@@ -389,6 +389,13 @@ def _check_components(components: Components) -> None:
     if not components.die_kinds or len(components.dice) != len(components.die_kinds):
         msg = "the components need dice: one count per kind of die"
         raise InvalidSetupError(msg)
+    most = components.most_dice
+    if most and (
+        len(most) != len(components.dice)
+        or any(m < d for m, d in zip(most, components.dice, strict=True))
+    ):
+        msg = f"most_dice {most!r} must give at least the dice {components.dice!r}, per kind"
+        raise InvalidSetupError(msg)
     if not 1 <= components.min_players <= components.max_players:
         msg = f"bad player limits {components.min_players}..{components.max_players}"
         raise InvalidSetupError(msg)

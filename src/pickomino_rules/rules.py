@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 import attrs
 
 from pickomino_rules.dice import ChanceTable, DieKind, Face, chance_table
-from pickomino_rules.errors import CompositionError
+from pickomino_rules.errors import CompositionError, PickominoError
 
 if TYPE_CHECKING:
     from pickomino_rules.actions import Action
@@ -81,6 +81,9 @@ class Components:
         dice: How many dice of each kind a player normally rolls at a turn's start.
         min_players: Fewest players allowed.
         max_players: Most players allowed.
+        most_dice: The most dice of each kind a turn can hold, when a module's
+            ``turn_dice`` deals more than ``dice`` (the golden die); empty: ``dice``.
+            Encodings size their observations and chance outcomes by it.
     """
 
     tiles: tuple[int, ...] = ()
@@ -89,6 +92,7 @@ class Components:
     dice: tuple[int, ...] = ()
     min_players: int = 2
     max_players: int = 7
+    most_dice: tuple[int, ...] = ()
 
 
 def _read_only(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
@@ -153,6 +157,11 @@ class Rules:
     def tiles(self) -> tuple[int, ...]:
         """Every tile number of the game, ascending."""
         return self.components.tiles
+
+    @property
+    def most_dice(self) -> tuple[int, ...]:
+        """The most dice of each kind a turn can hold (see ``Components.most_dice``)."""
+        return self.components.most_dice or self.components.dice
 
     @property
     def die_kinds(self) -> tuple[DieKind, ...]:
@@ -225,6 +234,30 @@ class Rules:
                     f"  {point.name}: {provider}" + "".join(f" > {name}" for name in users)
                 )
         return "\n".join(lines)
+
+    def __copy__(self) -> Rules:
+        return self  # read-only: a copy would be the same rules
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Rules:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., Rules], tuple[str, dict[str, object]]]:
+        """Pickled as the variant's name and options (hooks are closures, not picklable).
+
+        Raises:
+            TypeError: The rules are not those of a registered variant.
+        """
+        from pickomino_rules.registry import get_rules  # noqa: PLC0415 (registry builds rules)
+
+        options = dict(self.options)
+        try:
+            registered = get_rules(self.name, options)
+        except PickominoError:
+            registered = None
+        if registered is not self:
+            msg = f"only the rules of a registered variant can be pickled, not {self!r}"
+            raise TypeError(msg)
+        return get_rules, (self.name, options)
 
     def __repr__(self) -> str:
         changed = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

@@ -41,6 +41,7 @@ def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:
             components,
             die_kinds=(*components.die_kinds, kind),
             dice=(*components.dice, 0),
+            most_dice=(*(components.most_dice or components.dice), 1),
         )
 
     def turn_dice(inner: DiceFn, rules: Rules, state: GameState) -> tuple[int, ...]:
