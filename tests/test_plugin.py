@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import attrs
 import pytest
 
 from pickomino_rules import (
@@ -24,7 +25,7 @@ from pickomino_rules import (
 from pickomino_rules.actions import Action
 from pickomino_rules.plugin import ExtensionPoint, PartKey, RuleModule, compose
 from pickomino_rules.solver import points, solve_turn
-from pickomino_rules.testing import ConformanceError, check_variant
+from pickomino_rules.testing import ConformanceError, check_encoding, check_variant
 from pickomino_rules.variants.classic import classic_components
 from pickomino_rules.variants.extended import EXTENDED
 from pickomino_rules.variants.grilled_worms import GRILLED_WORM_VICTIMS
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-    from pickomino_rules.plugin import Claim, Rules, TakeTileFn, TotalFn
+    from pickomino_rules.plugin import ActionsFn, Claim, Rules, StateFn, TakeTileFn, TotalFn
 
 
 # -- composition checks -------------------------------------------------------------------
@@ -289,3 +290,42 @@ def test_e11_o1_hen_owner_busting_without_a_tile_keeps_her_and_o1_turns() -> Non
     assert SPECIALISTS.get(rules, state).place(HEN) == Place(owner=0)
     assert state.face_down == (36,)
     assert GRILLED_WORM_VICTIMS.name == "grilled_worm_victims"
+
+
+@attrs.frozen
+class _Boast(Action):
+    """An action with a field that does not list its instances (no fixed action space)."""
+
+    keyword = "boast"
+    worms: int
+
+
+def _offer_boast(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[Action, ...]:
+    return inner(rules, state)
+
+
+def test_the_kit_fails_a_variant_without_an_action_space() -> None:
+    rules = compose(
+        classic_components(),
+        RuleModule(name="boasting", action_types=(_Boast,), roll_actions=_offer_boast),
+        name="boasting",
+    )
+    with pytest.raises(ConformanceError, match=r"\[encoding\] boasting: no action space"):
+        check_encoding(rules)
+
+
+def _observe_too_much(rules: Rules, state: GameState, value: object, me: int) -> list[float]:  # noqa: ARG001
+    return [float(len(state.grill))]  # counts, not in [0, 1]
+
+
+def test_the_kit_fails_a_part_observed_out_of_range() -> None:
+    key: PartKey[int] = PartKey("counter", int, observe=_observe_too_much)
+
+    def setup(inner: StateFn, rules: Rules, state: GameState) -> GameState:
+        return key.set(rules, inner(rules, state), 0)
+
+    rules = compose(
+        classic_components(), RuleModule(name="counter", part=key, setup=setup), name="counter"
+    )
+    with pytest.raises(ConformanceError, match=r"\[encoding\] counter: part 'counter' observes"):
+        check_encoding(rules)

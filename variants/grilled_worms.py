@@ -100,7 +100,19 @@ def _problems(rules: Rules, state: GameState, tokens: GrilledWorms) -> Iterator[
         yield f"the victims {tokens.victims} must be opponents holding a token"
 
 
-GRILLED_WORMS = PartKey("grilled_worms", GrilledWorms, check=_problems)
+def _features(rules: Rules, state: GameState, tokens: GrilledWorms, me: int) -> list[float]:  # noqa: ARG001
+    """Supply and holdings as shares of the tokens; who chooses and may be robbed, by seat."""
+    n = len(tokens.held)
+    seats = [(me + seat) % n for seat in range(n)]
+    return [
+        tokens.supply / TOKENS,
+        *(tokens.held[p] / TOKENS for p in seats),
+        *(float(p == tokens.chooser) for p in seats),
+        *(float(p in tokens.victims) for p in seats),
+    ]
+
+
+GRILLED_WORMS = PartKey("grilled_worms", GrilledWorms, check=_problems, observe=_features)
 """Where the tokens live in the state."""
 
 

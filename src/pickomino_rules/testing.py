@@ -61,6 +61,7 @@ __all__ = [
     "check_bad_arguments",
     "check_chance",
     "check_determinism",
+    "check_encoding",
     "check_illegal_actions_rejected",
     "check_legal_actions_apply",
     "check_random_games",
@@ -295,6 +296,48 @@ def check_round_trips(rules: Rules, *, seed: int = 0) -> None:
         again = GameRecord.from_json(record.to_json())
         if again != record or again.final_state() != history[-1][0]:
             _fail("round trips", rules, "a game's record does not replay to the same end")
+        from pickomino_rules.positions import Position  # noqa: PLC0415 (positions sit above)
+
+        for state, _ in history:
+            position = Position(rules, state)
+            line = str(position)
+            if Position.parse(line).state != state:
+                _fail("round trips", rules, f"the position line {line!r} reads back otherwise")
+            if Position.from_json(position.to_json()).state != state:
+                _fail("round trips", rules, "a position's JSON reads back otherwise", state)
+
+
+def check_encoding(rules: Rules, *, seed: int = 0) -> None:
+    """The numeric encoding holds every legal action, and observations fit their layout.
+
+    Every action offered in a random game must be in the fixed action space (a variant's
+    action class with fields lists its instances with ``Action.instances``); each part's
+    ``observe`` must give the same number of values in [0, 1] in every state.
+
+    Raises:
+        ConformanceError: An action outside the space, or an observation off its layout.
+    """
+    from pickomino_rules.encoding import ActionEncodingError, Encoding  # noqa: PLC0415
+
+    players = rules.components.min_players
+    try:
+        encoding = Encoding.of(rules, players)
+    except TypeError as error:
+        _fail("encoding", rules, f"no action space: {error}")
+        raise  # unreachable: _fail raises
+    for state, _ in random_game(rules, players, seed):
+        try:
+            encoding.legal_mask(state)
+        except (ActionEncodingError, KeyError):
+            _fail("encoding", rules, "a legal action is not in the action space", state)
+        for key, part in zip(rules.layout.parts, state.parts, strict=True):
+            if key.observe is None:
+                continue
+            features = list(key.observe(rules, state, part, state.player))
+            size = encoding.segments[key.name].stop - encoding.segments[key.name].start
+            if len(features) != size or not all(0 <= value <= 1 for value in features):
+                detail = f"part {key.name!r} observes {features} (expected {size} values in [0, 1])"
+                _fail("encoding", rules, detail, state)
 
 
 def _candidates(rules: Rules, seen: set[Action], players: int) -> list[object]:
@@ -430,6 +473,7 @@ def check_variant(
         check_chance(rules, seed=seed)
         check_determinism(rules, seed=seed)
         check_round_trips(rules, seed=seed)
+        check_encoding(rules, seed=seed)
         check_illegal_actions_rejected(rules, seed=seed)
         check_bad_arguments(rules)
     finally:

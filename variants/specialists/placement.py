@@ -190,7 +190,22 @@ def _problems(rules: Rules, state: GameState, table: Specialists) -> Iterator[st
         yield f"a keep-choice needs exactly two specialists: {table}"
 
 
-SPECIALISTS = PartKey("specialists", Specialists, check=_problems)
+def _features(rules: Rules, state: GameState, table: Specialists, me: int) -> list[float]:
+    """For each specialist its grill tile (one-hot) and owner (by seat); then the chooser."""
+    n, tiles = state.players, rules.tiles
+    block = len(tiles) + n
+    features = [0.0] * (len(table.places) * block + n)
+    for index, place in enumerate(table.places):
+        if place.tile is not None:
+            features[index * block + tiles.index(place.tile)] = 1.0
+        if place.owner is not None:
+            features[index * block + len(tiles) + (place.owner - me) % n] = 1.0
+    if table.chooser is not None:
+        features[-n + (table.chooser - me) % n] = 1.0
+    return features
+
+
+SPECIALISTS = PartKey("specialists", Specialists, check=_problems, observe=_features)
 """Where the specialists live in the state."""
 
 
@@ -254,6 +269,10 @@ class KeepSpecialist(Action):
             msg = "'keep' takes a specialist's name"
             raise ValueError(msg)
         return cls(argument)
+
+    @classmethod
+    def instances(cls, rules: Rules, players: int) -> tuple[Action, ...]:  # noqa: ARG003, D102
+        return tuple(cls(spec.name) for spec in _declared(rules))
 
 
 def owner(rules: Rules, state: GameState, spec: Specialist) -> int | None:

@@ -41,7 +41,11 @@ class WeaselState:
         return "weasel: used this turn" if self.used else "weasel: ready"
 
 
-WEASEL_PART = PartKey("weasel", WeaselState)
+def _features(rules: Rules, state: GameState, part: WeaselState, me: int) -> list[float]:  # noqa: ARG001
+    return [float(part.used)]
+
+
+WEASEL_PART = PartKey("weasel", WeaselState, observe=_features)
 """The weasel's part of the state: whether it was used this turn."""
 
 

@@ -1,0 +1,343 @@
+"""Numeric encodings for learning and search: a fixed action space, masks, observations, rewards.
+
+An [`Encoding`][pickomino_rules.encoding.Encoding] is made once per composed rules and number of
+players. It numbers every action any state of that game can offer (variant actions included), so
+that a policy network has a fixed output; gives the legal-action mask of a state; turns a state
+into an observation vector for one player; and decodes an action number back to the action.
+
+The observation is a float32 vector, every value between 0 and ``observation_high``. Players are
+seen from the observer's seat: seat 0 is the observer, seat 1 the next player, and so on. Its
+segments, in order (``Encoding.segments`` gives each one's slice), with T tiles, n players and K
+kinds of dice:
+
+| segment | size | values |
+|---------|------|--------|
+| ``grill`` | T | 1 where the tile lies face up on the grill |
+| ``face_down`` | T | 1 where the tile is turned face down |
+| ``tops`` | n x T | for each seat, 1 at its top tile |
+| ``stack_sizes`` | n | tiles in each seat's stack |
+| ``scores`` | n | worms of each seat |
+| ``to_move`` | n | 1 at the seat to move |
+| ``phase`` | 5 | 1 at the phase: roll, choose, decide, turn over, game over |
+| ``in_hand`` | K | dice in hand per kind |
+| ``roll`` | K x 6 | the roll on the table: dice per kind and face (1-5, worm) |
+| ``set_aside`` | 6 | dice set aside per face |
+| ``total`` | 1 | points set aside this turn |
+| each observed part | its own | the part's ``observe`` features, each in [0, 1] |
+
+Rewards: [`returns`][pickomino_rules.encoding.returns] gives zero-sum results at the end (the
+winners share +1, the others share -1); [`worm_margins`][pickomino_rules.encoding.worm_margins]
+gives each player's worms minus the mean of the others, whose change is a zero-sum reward per step.
+
+Examples:
+    >>> from pickomino_rules import apply, new_game, parse_move
+    >>> from pickomino_rules.encoding import Encoding
+    >>> rules, state = new_game("classic", players=2)
+    >>> encoding = Encoding.of(rules, players=2)
+    >>> encoding.num_actions, encoding.observation_size
+    (10, 89)
+    >>> [str(encoding.decode(i)) for i in range(encoding.num_actions)][:4]
+    ['roll', 'take 1', 'take 2', 'take 3']
+    >>> state = apply(rules, state, parse_move(rules, "44455www"))
+    >>> [str(encoding.decode(i)) for i in encoding.legal_mask(state).nonzero()[0]]
+    ['take 4', 'take 5', 'take w']
+    >>> encoding.observe(state, player=0)[encoding.segments["roll"]]
+    array([0., 0., 0., 3., 2., 3.], dtype=float32)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import numpy as np
+
+from pickomino_rules.errors import ArgumentTypeError, PickominoError
+from pickomino_rules.game import check_fits, is_terminal, legal_actions
+from pickomino_rules.result import result
+from pickomino_rules.state import Phase
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from numpy.typing import NDArray
+
+    from pickomino_rules.actions import Action
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
+
+__all__ = ["ActionEncodingError", "Encoding", "returns", "worm_margins"]
+
+_PHASES = (Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.TURN_OVER, Phase.GAME_OVER)
+_PHASE_INDEX = {phase: index for index, phase in enumerate(_PHASES)}
+
+
+class ActionEncodingError(PickominoError, ValueError):
+    """An action number outside the action space, or an action the space does not hold."""
+
+
+@attrs.frozen(eq=False)
+class Encoding:
+    """The numeric encoding of one game: composed rules and a number of players.
+
+    Build it with [`Encoding.of`][pickomino_rules.encoding.Encoding.of] (cached).
+
+    Attributes:
+        rules: The composed rules.
+        players: Number of players.
+        actions: Every action the game can offer; an action's number is its index.
+        segments: Each observation segment's name and slice, in order.
+        observation_high: Upper bound of each observation value (lower bound 0).
+        unobserved: Names of variant parts that have no ``observe`` and are left out.
+    """
+
+    rules: Rules
+    players: int
+    actions: tuple[Action, ...]
+    segments: Mapping[str, slice]
+    observation_high: NDArray[np.float32] = attrs.field(repr=False)
+    unobserved: tuple[str, ...]
+    _numbers: dict[Action, int] = attrs.field(repr=False)
+    _offsets: dict[str, int] = attrs.field(init=False, repr=False)
+
+    @_offsets.default
+    def _starts(self) -> dict[str, int]:
+        return {name: part.start for name, part in self.segments.items()}
+
+    @staticmethod
+    def of(rules: Rules, players: int) -> Encoding:
+        """The encoding of a game of ``rules`` with ``players`` players (built once).
+
+        Raises:
+            InvalidSetupError: ``players`` is out of the rules' range.
+            TypeError: A variant's action class does not list its instances.
+        """
+        return _encoding(rules, players)
+
+    def __copy__(self) -> Encoding:
+        return self  # read-only once built
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Rules, int]]:
+        return _encoding, (self.rules, self.players)
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space."""
+        return len(self.actions)
+
+    @property
+    def observation_size(self) -> int:
+        """Length of an observation vector."""
+        return len(self.observation_high)
+
+    def encode(self, action: Action) -> int:
+        """The number of ``action``.
+
+        Raises:
+            ActionEncodingError: The action is not in this game's action space.
+        """
+        try:
+            return self._numbers[action]
+        except (KeyError, TypeError):
+            msg = f"{action!r} is not an action of {self.rules.name} with {self.players} players"
+            raise ActionEncodingError(msg) from None
+
+    def decode(self, number: object) -> Action:
+        """The action numbered ``number`` (an int or a numpy integer).
+
+        Raises:
+            ActionEncodingError: Not a whole number from 0 to ``num_actions - 1``.
+        """
+        if isinstance(number, np.integer):
+            number = int(number)
+        if isinstance(number, bool) or not isinstance(number, int):
+            msg = f"an action number is a whole number, got {number!r}"
+            raise ActionEncodingError(msg)
+        if not 0 <= number < len(self.actions):
+            msg = f"action number {number} is out of range 0..{len(self.actions) - 1}"
+            raise ActionEncodingError(msg)
+        return self.actions[number]
+
+    def legal_mask(self, state: GameState) -> NDArray[np.int8]:
+        """1 for each legal action of ``state``, else 0 (all 0 at a chance node or the end).
+
+        Raises:
+            RulesMismatchError: The state is of a differently laid-out game.
+        """
+        mask = np.zeros(len(self.actions), dtype=np.int8)
+        if state.phase is Phase.ROLL or state.phase is Phase.GAME_OVER:
+            check_fits(self.rules, state)
+            return mask
+        numbers = self._numbers
+        for action in legal_actions(self.rules, state):
+            mask[numbers[action]] = 1  # type: ignore[index]
+        return mask
+
+    def legal_numbers(self, state: GameState) -> list[int]:
+        """The numbers of the legal actions of ``state``, ascending."""
+        return [int(n) for n in np.flatnonzero(self.legal_mask(state))]
+
+    def observe(self, state: GameState, player: int) -> NDArray[np.float32]:
+        """The observation vector of ``state`` seen by ``player`` (see the module's table).
+
+        Raises:
+            RulesMismatchError: The state is of a differently laid-out game.
+            ValueError: ``player`` is not a player of the game.
+            ArgumentTypeError: ``player`` is not a whole number.
+        """
+        check_fits(self.rules, state)
+        if state.players != self.players:
+            msg = f"the state has {state.players} players, the encoding {self.players}"
+            raise ValueError(msg)
+        if isinstance(player, bool) or not isinstance(player, int | np.integer):
+            msg = f"player must be a player index, got {player!r}"
+            raise ArgumentTypeError(msg)
+        if not 0 <= player < self.players:
+            msg = f"player {player} is not a player of a {self.players}-player game"
+            raise ValueError(msg)
+        return _observe(self, state, int(player))
+
+
+def _observe(encoding: Encoding, state: GameState, me: int) -> NDArray[np.float32]:
+    rules, n = encoding.rules, encoding.players
+    at = encoding._offsets  # noqa: SLF001 (the encoding's own layout)
+    where = _tile_index(rules.tiles)
+    count = len(rules.tiles)
+    # Filled as a Python list and converted once: numpy's per-call cost dominates otherwise.
+    values = [0.0] * len(encoding.observation_high)
+    for tile in state.grill:
+        values[at["grill"] + where[tile]] = 1.0
+    for tile in state.face_down:
+        values[at["face_down"] + where[tile]] = 1.0
+    stacks, scores = state.stacks, rules.scores(rules, state)
+    for seat in range(n):
+        player = (me + seat) % n
+        stack = stacks[player]
+        if stack:
+            values[at["tops"] + seat * count + where[stack[-1]]] = 1.0
+        values[at["stack_sizes"] + seat] = len(stack)
+        values[at["scores"] + seat] = scores[player]
+    if state.phase is not Phase.GAME_OVER:
+        values[at["to_move"] + (state.player - me) % n] = 1.0
+    values[at["phase"] + _PHASE_INDEX[state.phase]] = 1.0
+    start = at["in_hand"]
+    values[start : start + len(state.in_hand)] = state.in_hand
+    if state.roll is not None:
+        start = at["roll"]
+        for counts in state.roll.counts:
+            values[start : start + 6] = counts
+            start += 6
+    start = at["set_aside"]
+    values[start : start + 6] = state.set_aside
+    values[at["total"]] = state.total
+    for key, part in zip(rules.layout.parts, state.parts, strict=True):
+        if key.observe is not None:
+            features = key.observe(rules, state, part, me)
+            start = at[key.name]
+            values[start : start + len(features)] = features
+    return np.array(values, dtype=np.float32)
+
+
+@cache
+def _tile_index(tiles: tuple[int, ...]) -> dict[int, int]:
+    return {tile: index for index, tile in enumerate(tiles)}
+
+
+@cache
+def _encoding(rules: Rules, players: int) -> Encoding:
+    from pickomino_rules.game import new_game  # noqa: PLC0415 (only to size the parts)
+
+    _, start = new_game(rules, players=players)  # checks the number of players
+    actions: list[Action] = []
+    for kind in rules.action_types:
+        actions.extend(kind.instances(rules, players))
+    numbers = {action: number for number, action in enumerate(actions)}
+    if len(numbers) != len(actions):
+        msg = f"{rules.name}: two action classes list the same action"
+        raise TypeError(msg)
+    tiles, kinds = len(rules.tiles), len(rules.die_kinds)
+    dice = max(1, sum(rules.most_dice))
+    sizes: list[tuple[str, int, float]] = [
+        ("grill", tiles, 1),
+        ("face_down", tiles, 1),
+        ("tops", players * tiles, 1),
+        ("stack_sizes", players, tiles),
+        ("scores", players, max(1, sum(rules.worms.values()))),
+        ("to_move", players, 1),
+        ("phase", len(_PHASES), 1),
+        ("in_hand", kinds, max(rules.most_dice)),
+        ("roll", kinds * 6, dice),
+        ("set_aside", 6, dice),
+        ("total", 1, 6 * dice),
+    ]
+    unobserved = []
+    for key, part in zip(rules.layout.parts, start.parts, strict=True):
+        if key.observe is None:
+            unobserved.append(key.name)
+        else:
+            sizes.append((key.name, len(key.observe(rules, start, part, 0)), 1))
+    segments: dict[str, slice] = {}
+    highs: list[float] = []
+    for name, size, high in sizes:
+        segments[name] = slice(len(highs), len(highs) + size)
+        highs.extend([high] * size)
+    return Encoding(
+        rules,
+        players,
+        tuple(actions),
+        _read_only(segments),
+        np.array(highs, dtype=np.float32),
+        tuple(unobserved),
+        numbers,
+    )
+
+
+def _read_only(mapping: dict[str, Any]) -> Mapping[str, Any]:
+    from types import MappingProxyType  # noqa: PLC0415
+
+    return MappingProxyType(mapping)
+
+
+def worm_margins(rules: Rules, state: GameState) -> tuple[float, ...]:
+    """Each player's worms minus the mean worms of the others (they sum to 0).
+
+    Their change from one state to the next is a zero-sum reward per step; summed over a
+    game it is the final margin.
+
+    Examples:
+        >>> from pickomino_rules import new_game
+        >>> rules, state = new_game("classic", players=3)
+        >>> worm_margins(rules, state)
+        (0.0, 0.0, 0.0)
+    """
+    scores = rules.scores(rules, state)
+    total, others = sum(scores), len(scores) - 1
+    return tuple(score - (total - score) / others for score in scores)
+
+
+def returns(rules: Rules, state: GameState) -> tuple[float, ...]:
+    """Zero-sum results: 0 for everyone until the end; then the winners share +1.
+
+    The others share -1 (two players: +1 and -1); when everyone shares the win, all get 0.
+
+    Examples:
+        >>> import random
+        >>> from pickomino_rules import new_game, play
+        >>> from pickomino_rules.bots import greedy_bot
+        >>> rules, state = new_game("classic", players=2)
+        >>> final = play(rules, state, greedy_bot, random.Random(1))
+        >>> sorted(returns(rules, final))
+        [-1.0, 1.0]
+    """
+    players = state.players
+    if not is_terminal(rules, state):
+        return (0.0,) * players
+    winners = result(rules, state).winners
+    if len(winners) == players:
+        return (0.0,) * players
+    win, lose = 1 / len(winners), -1 / (players - len(winners))
+    return tuple(win if player in winners else lose for player in range(players))
