@@ -1,0 +1,41 @@
+"""Environments for reinforcement learning and search: gymnasium, PettingZoo and OpenSpiel.
+
+Each lives in its own module and needs its own extra:
+
+- [`pickomino_rules.envs.gymnasium`][pickomino_rules.envs.gymnasium]
+  (``pip install "pickomino_rules[rl]"``): one learning seat against bots. Importing this package
+  registers it as ``pickomino_rules/Pickomino-v0`` with gymnasium, when gymnasium is installed.
+- [`pickomino_rules.envs.pettingzoo`][pickomino_rules.envs.pettingzoo]
+  (``pip install "pickomino_rules[rl]"``): every player an agent, an AEC environment.
+- [`pickomino_rules.envs.openspiel`][pickomino_rules.envs.openspiel]
+  (``pip install "pickomino_rules[openspiel]"``): the game ``python_pickomino`` for OpenSpiel's
+  algorithms, with explicit chance nodes.
+
+All three share the numeric [`Encoding`][pickomino_rules.encoding.Encoding] of the rules.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+__all__ = ["GYMNASIUM_ID"]
+
+GYMNASIUM_ID = "pickomino_rules/Pickomino-v0"
+"""The id to pass to ``gymnasium.make``."""
+
+
+def _register_with_gymnasium() -> None:
+    if importlib.util.find_spec("gymnasium") is None:
+        return
+    import gymnasium  # noqa: PLC0415 (an optional dependency)
+
+    if GYMNASIUM_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=GYMNASIUM_ID,
+            entry_point="pickomino_rules.envs.gymnasium:PickominoEnv",
+            # the bots' moves and the dice change with the seed only: reproducible
+            nondeterministic=False,
+        )
+
+
+_register_with_gymnasium()

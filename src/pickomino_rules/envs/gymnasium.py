@@ -1,0 +1,267 @@
+"""A gymnasium environment: one learning seat against bots, with exact rules in every variant.
+
+```python
+import gymnasium
+import pickomino_rules.envs  # registers the id
+
+env = gymnasium.make("pickomino_rules/Pickomino-v0", variant="extended", players=3)
+observation, info = env.reset(seed=1)
+```
+
+Every step is one decision of the learning seat. The dice and the other seats' moves are played
+inside ``step`` (the bots are [`registered`][pickomino_rules.bots.get_bot] names or callables), so
+each observation is the learner's next decision or the end of the game. ``info["action_mask"]``
+marks the legal actions (also in the observation with ``mask_in_observation=True``, as a
+``Dict`` of ``observation`` and ``action_mask``); ``action_space.sample(mask=...)`` draws a legal
+one. Observations and action numbers are those of
+[`Encoding`][pickomino_rules.encoding.Encoding].
+
+Rewards (``reward=``): ``"win"`` (default) gives the zero-sum result
+([`returns`][pickomino_rules.encoding.returns]) at the end and 0 before; ``"worms"`` gives at each
+step the change of the learner's worms minus the others' mean
+([`worm_margins`][pickomino_rules.encoding.worm_margins]) since its previous decision; over an
+episode they sum to the margin's change from the learner's first decision to the end.
+
+A game longer than ``max_steps`` learner decisions is cut short and reported as truncated.
+
+An action number outside the action space raises
+[`ActionEncodingError`][pickomino_rules.encoding.ActionEncodingError]. A masked (illegal)
+action raises [`IllegalActionError`][pickomino_rules.errors.IllegalActionError] and changes
+nothing, unless ``illegal_action="penalize"``: then it changes nothing, gives
+``illegal_penalty`` as reward and ``info["illegal_action"] = True`` (for algorithms that cannot
+use a mask, and for gymnasium's ``check_env``, which steps with unmasked samples).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Literal, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from pickomino_rules.bots import get_bot
+from pickomino_rules.encoding import Encoding, returns, worm_margins
+from pickomino_rules.errors import IllegalActionError, InvalidSetupError
+from pickomino_rules.game import Bot, apply, is_terminal, new_game
+from pickomino_rules.state import Phase
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from numpy.typing import NDArray
+
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
+
+__all__ = ["PickominoEnv"]
+
+Observation = Any  # an array, or a dict of arrays with mask_in_observation
+
+
+class PickominoEnv(gymnasium.Env[Observation, np.int64]):
+    """One learning seat of a Pickomino game; the other seats are bots.
+
+    Args:
+        variant: A registered variant's name, or composed rules.
+        players: Number of players, the learner included.
+        options: Rule options (with a variant name).
+        opponents: A bot (name or callable) for every other seat, or one per other seat
+            in seat order after the learner.
+        seat: The learner's seat (0 moves first), or None for a random seat at each reset.
+        reward: ``"win"`` or ``"worms"`` (see the module).
+        max_steps: Learner decisions after which the episode is truncated.
+        mask_in_observation: Observations as a Dict with the action mask.
+        illegal_action: ``"raise"`` or ``"penalize"`` for a masked action.
+        illegal_penalty: The reward of a masked action when penalized.
+        render_mode: None or ``"ansi"``.
+
+    Raises:
+        InvalidSetupError: Bad variant, players, seat, opponents or option.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (gymnasium's way)
+
+    def __init__(  # noqa: PLR0913 (the settings of an environment)
+        self,
+        variant: str | Rules = "classic",
+        players: int = 2,
+        *,
+        options: Mapping[str, object] | None = None,
+        opponents: str | Bot | Sequence[str | Bot] = "greedy",
+        seat: int | None = 0,
+        reward: Literal["win", "worms"] = "win",
+        max_steps: int = 1000,
+        mask_in_observation: bool = False,
+        illegal_action: Literal["raise", "penalize"] = "raise",
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        rules, _ = new_game(variant, players=players, options=options)
+        self.rules: Rules = rules
+        self.encoding = Encoding.of(rules, players)
+        self._bots = _bots(opponents, players)
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
+        ):
+            msg = f"seat must be None or 0 to {players - 1}, got {seat!r}"
+            raise InvalidSetupError(msg)
+        _choose("reward", reward, ("win", "worms"))
+        _choose("illegal_action", illegal_action, ("raise", "penalize"))
+        _choose("render_mode", render_mode, (None, *self.metadata["render_modes"]))
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+            msg = f"max_steps must be a positive whole number, got {max_steps!r}"
+            raise InvalidSetupError(msg)
+        self._seat_choice = seat
+        self._reward = reward
+        self._max_steps = max_steps
+        self._mask_in_observation = mask_in_observation
+        self._illegal_action = illegal_action
+        self._illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+
+        features = spaces.Box(
+            low=np.zeros_like(self.encoding.observation_high),
+            high=self.encoding.observation_high,
+            dtype=np.float32,
+        )
+        self.action_space = spaces.Discrete(self.encoding.num_actions)
+        self.observation_space: spaces.Space[Any] = (
+            spaces.Dict(
+                {
+                    "observation": features,
+                    "action_mask": spaces.Box(0, 1, (self.encoding.num_actions,), np.int8),
+                }
+            )
+            if mask_in_observation
+            else features
+        )
+        self.seat = 0 if seat is None else seat
+        self.state: GameState | None = None
+        self._rng = random.Random()
+        self._steps = 0
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Start a new game; with ``seed``, the same game (dice and bots) every time.
+
+        Args:
+            seed: Seeds the environment's random generator.
+            options: ``{"seat": k}`` puts the learner at seat k for this game.
+        """
+        super().reset(seed=seed)
+        self._rng = random.Random(int(self.np_random.integers(2**63)))
+        seat = (options or {}).get("seat", self._seat_choice)
+        if seat is None:
+            seat = int(self.np_random.integers(self.encoding.players))
+        self.seat = int(seat)
+        _, state = new_game(self.rules, players=self.encoding.players)
+        self.state = self._advance(state)
+        self._steps = 0
+        return self._observation(), self._info()
+
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the dice and the bots up to its next decision.
+
+        Raises:
+            ActionEncodingError: ``action`` is not a number of the action space.
+            IllegalActionError: The action is masked (with ``illegal_action="raise"``).
+            RuntimeError: ``reset`` was not called, or the episode is over.
+        """
+        state = self.state
+        if state is None or is_terminal(self.rules, state):
+            msg = "call reset() first: no game is in progress"
+            raise RuntimeError(msg)
+        move = self.encoding.decode(action)
+        before = worm_margins(self.rules, state)[self.seat] if self._reward == "worms" else 0.0
+        try:
+            after = apply(self.rules, state, move)
+        except IllegalActionError:
+            if self._illegal_action == "raise":
+                raise
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), self._illegal_penalty, False, False, info
+        self.state = self._advance(after)
+        self._steps += 1
+        terminated = is_terminal(self.rules, self.state)
+        truncated = not terminated and self._steps >= self._max_steps
+        if self._reward == "win":
+            reward = returns(self.rules, self.state)[self.seat]
+        else:
+            reward = worm_margins(self.rules, self.state)[self.seat] - before
+        return self._observation(), float(reward), terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``), else None."""
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return f"{self.state}\n(learner: player {self.seat})\n"
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """The current legal-action mask (the method masked-PPO implementations look for)."""
+        if self.state is None:
+            return np.zeros(self.encoding.num_actions, dtype=np.int8)
+        return self.encoding.legal_mask(self.state)
+
+    def _advance(self, state: GameState) -> GameState:
+        """Roll the dice and move the bots until the learner decides or the game ends."""
+        rules, rng = self.rules, self._rng
+        while True:
+            if state.phase is Phase.ROLL:
+                state = apply(rules, state, rules.chance_table(state.in_hand).sample(rng))
+            elif state.phase is Phase.GAME_OVER or state.player == self.seat:
+                return state
+            else:
+                bot = self._bots[(state.player - self.seat - 1) % self.encoding.players]
+                state = apply(rules, state, bot(rules, state, rng))
+
+    def _observation(self) -> Observation:
+        assert self.state is not None  # noqa: S101 (reset() ran)
+        features = self.encoding.observe(self.state, self.seat)
+        if self._mask_in_observation:
+            return {"observation": features, "action_mask": self.encoding.legal_mask(self.state)}
+        return features
+
+    def _info(self) -> dict[str, Any]:
+        assert self.state is not None  # noqa: S101 (reset() ran)
+        return {
+            "action_mask": self.encoding.legal_mask(self.state),
+            "seat": self.seat,
+            "state": self.state,
+        }
+
+
+def _choose(name: str, value: object, allowed: tuple[object, ...]) -> None:
+    if value not in allowed:
+        msg = f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
+        raise InvalidSetupError(msg)
+
+
+def _bots(opponents: str | Bot | Sequence[str | Bot], players: int) -> tuple[Bot, ...]:
+    """One bot per other seat, in seat order after the learner."""
+    chosen = (
+        [opponents] * (players - 1)
+        if isinstance(opponents, str) or callable(opponents)
+        else list(opponents)
+    )
+    if len(chosen) != players - 1:
+        msg = f"{players - 1} opponents needed, got {len(chosen)}"
+        raise InvalidSetupError(msg)
+    bots: list[Bot] = []
+    for bot in chosen:
+        if isinstance(bot, str):
+            try:
+                bots.append(get_bot(bot))
+            except LookupError as error:
+                raise InvalidSetupError(str(error)) from None
+        elif callable(bot):
+            bots.append(bot)
+        else:
+            msg = f"an opponent is a bot's name or a bot, got {bot!r}"
+            raise InvalidSetupError(msg)
+    return tuple(bots)

@@ -1,0 +1,214 @@
+"""A PettingZoo AEC environment: every player an agent, exact rules in every variant.
+
+```python
+from pickomino_rules.envs.pettingzoo import env
+
+game = env(variant="extended", players=3)
+game.reset(seed=42)
+for agent in game.agent_iter():
+    observation, reward, termination, truncation, info = game.last()
+    if termination or truncation:
+        action = None
+    else:  # a random legal action
+        action = game.action_space(agent).sample(observation["action_mask"])
+    game.step(action)
+```
+
+Agents are ``player_0``, ``player_1``, ...; the agent to act is the player to move (a player
+makes several decisions in a turn). The dice are rolled inside ``step`` from the generator
+seeded by ``reset(seed=...)``. Each observation is a dict of ``observation`` (the
+[`Encoding`][pickomino_rules.encoding.Encoding] vector seen from that agent's seat) and
+``action_mask`` (all 0 for an agent not to act), as PettingZoo's classic games have it.
+
+Rewards (``reward=``): ``"win"`` (default) the zero-sum result at the end; ``"worms"`` each
+step's change of every player's worm margin. ``max_cycles`` decisions truncate the game.
+A masked action raises [`IllegalActionError`][pickomino_rules.errors.IllegalActionError], an
+action number out of range [`ActionEncodingError`][pickomino_rules.encoding.ActionEncodingError];
+neither changes anything.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from pickomino_rules.encoding import Encoding, returns, worm_margins
+from pickomino_rules.errors import InvalidSetupError
+from pickomino_rules.game import apply, is_terminal, new_game
+from pickomino_rules.state import Phase
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
+
+__all__ = ["env", "raw_env"]
+
+AgentID = str
+Observation = dict[str, Any]
+
+
+def env(**kwargs: Any) -> AECEnv[AgentID, Observation, int]:  # noqa: ANN401 (raw_env's arguments)
+    """The environment wrapped in PettingZoo's order enforcing (see ``raw_env``)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
+    """Pickomino as an AEC environment: one agent per player.
+
+    Args:
+        variant: A registered variant's name, or composed rules.
+        players: Number of players (agents).
+        options: Rule options (with a variant name).
+        reward: ``"win"`` or ``"worms"`` (see the module).
+        max_cycles: Decisions after which every agent is truncated.
+        render_mode: None or ``"ansi"``.
+
+    Raises:
+        InvalidSetupError: Bad variant, players, options or settings.
+    """
+
+    metadata = {  # noqa: RUF012 (PettingZoo's convention)
+        "name": "pickomino_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(  # noqa: PLR0913 (the settings of an environment)
+        self,
+        variant: str | Rules = "classic",
+        players: int = 2,
+        *,
+        options: Mapping[str, object] | None = None,
+        reward: Literal["win", "worms"] = "win",
+        max_cycles: int = 10_000,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        rules, _ = new_game(variant, players=players, options=options)
+        if reward not in ("win", "worms"):
+            msg = f"reward must be 'win' or 'worms', got {reward!r}"
+            raise InvalidSetupError(msg)
+        if render_mode not in (None, "ansi"):
+            msg = f"render_mode must be None or 'ansi', got {render_mode!r}"
+            raise InvalidSetupError(msg)
+        if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
+            msg = f"max_cycles must be a positive whole number, got {max_cycles!r}"
+            raise InvalidSetupError(msg)
+        self.rules = rules
+        self.encoding = Encoding.of(rules, players)
+        self.render_mode = render_mode
+        self._reward = reward
+        self._max_cycles = max_cycles
+        self.possible_agents = [f"player_{index}" for index in range(players)]
+        high = self.encoding.observation_high
+        space = spaces.Dict(
+            {
+                "observation": spaces.Box(np.zeros_like(high), high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self.encoding.num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = {
+            agent: spaces.Discrete(self.encoding.num_actions) for agent in self.possible_agents
+        }
+        self._rng = random.Random()
+        self.state: GameState | None = None
+        self._decisions = 0
+
+    def observation_space(self, agent: AgentID) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (the same for all)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: AgentID) -> spaces.Space[Any]:
+        """The action space of ``agent`` (the same for all)."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; a seed makes its dice the same every time.
+
+        Args:
+            seed: Seeds the dice.
+            options: ``{"first_player": k}`` lets player k begin.
+        """
+        if seed is not None:
+            self._rng = random.Random(seed)
+        first = (options or {}).get("first_player", 0)
+        _, state = new_game(self.rules, players=len(self.possible_agents), first_player=first)
+        self.state = self._roll(state)
+        self._decisions = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[AgentID, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.state.player]
+
+    def observe(self, agent: AgentID) -> Observation:
+        """What ``agent`` sees: its observation vector and its action mask."""
+        assert self.state is not None  # noqa: S101 (reset() ran)
+        seat = self.possible_agents.index(agent)
+        to_act = agent == self.agent_selection and not is_terminal(self.rules, self.state)
+        mask = (
+            self.encoding.legal_mask(self.state)
+            if to_act
+            else np.zeros(self.encoding.num_actions, dtype=np.int8)
+        )
+        return {"observation": self.encoding.observe(self.state, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play the selected agent's action, then roll the dice until someone decides.
+
+        Raises:
+            ActionEncodingError: ``action`` is not a number of the action space.
+            IllegalActionError: The action is masked.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.state is not None  # noqa: S101 (reset() ran)
+        move = self.encoding.decode(action)
+        before = worm_margins(self.rules, self.state) if self._reward == "worms" else ()
+        state = self._roll(apply(self.rules, self.state, move))
+        self.state = state
+        self._decisions += 1
+        self._cumulative_rewards[agent] = 0.0
+        if self._reward == "worms":
+            after = worm_margins(self.rules, state)
+            rewards = [now - then for now, then in zip(after, before, strict=True)]
+        else:
+            rewards = list(returns(self.rules, state))
+        self.rewards = dict(zip(self.agents, rewards, strict=True))
+        if is_terminal(self.rules, state):
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self._decisions >= self._max_cycles:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[state.player]
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            self.render()
+
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return str(self.state)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _roll(self, state: GameState) -> GameState:
+        rules = self.rules
+        while state.phase is Phase.ROLL:
+            state = apply(rules, state, rules.chance_table(state.in_hand).sample(self._rng))
+        return state
