@@ -160,6 +160,8 @@ def test_bad_json_is_refused_with_a_clear_error(text: str, says: str) -> None:
         ('classic{"short_game":1} 21-36 - -/- 0r 8 - -', "short_game"),
         ("classic{oops 21-36 - -/- 0r 8 - -", "not JSON"),
         ("classic 21-3x - -/- 0r 8 - -", "grill"),
+        ("classic 21-999999999999 - -/- 0r 8 - -", "range"),
+        ("classic 36-21 - -/- 0r 8 - -", "range"),
         ("classic 21-36 - -/- 0x 8 - -", "turn"),
         ("classic 21-36 - -/- r 8 - -", "turn"),
         ("classic 21-36 - -/- 0r eight - -", "in hand"),

@@ -68,6 +68,9 @@ __all__ = ["FORMAT", "Position", "PositionError", "make_json_converter"]
 FORMAT = "pickomino_rules.position/1"
 """Marks a JSON document as a position, and its layout version."""
 
+_LONGEST_RANGE = 1000
+"""A range in a line spans fewer tiles than this (a game has a few dozen)."""
+
 _PHASE_LETTERS = {
     Phase.ROLL: "r",
     Phase.CHOOSE: "c",
@@ -428,6 +431,8 @@ def _numbers(field: str, what: str) -> tuple[int, ...]:
         low, dash, high = item.partition("-")
         if not low.isdigit() or (dash and not high.isdigit()):
             raise PositionError(f"{what}: {field!r} is not a list of numbers")
+        if dash and not 0 < int(high) - int(low) <= _LONGEST_RANGE:
+            raise PositionError(f"{what}: {item!r} is not a range of tiles")
         numbers.extend(range(int(low), int(high) + 1) if dash else [int(low)])
     return tuple(numbers)
 
