@@ -157,6 +157,15 @@ def test_gymnasium_bad_settings_are_refused(settings: dict[str, object]) -> None
         PickominoEnv(**settings)  # type: ignore[arg-type]
 
 
+def test_gymnasium_reset_takes_a_seat_and_refuses_a_bad_one() -> None:
+    env = PickominoEnv("classic", players=3)
+    _, info = env.reset(seed=1, options={"seat": 2})
+    assert info["seat"] == 2
+    assert info["state"].player == 2
+    with pytest.raises(InvalidSetupError, match="seat"):
+        env.reset(options={"seat": 3})
+
+
 def test_gymnasium_step_before_reset_is_refused() -> None:
     with pytest.raises(RuntimeError, match="reset"):
         PickominoEnv().step(0)

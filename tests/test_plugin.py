@@ -12,6 +12,7 @@ from pickomino_rules import (
     CompositionError,
     GameState,
     IllegalActionError,
+    InvalidSetupError,
     InvalidStateError,
     Phase,
     RulesMismatchError,
@@ -23,7 +24,7 @@ from pickomino_rules import (
     validate,
 )
 from pickomino_rules.actions import Action
-from pickomino_rules.plugin import ExtensionPoint, PartKey, RuleModule, compose
+from pickomino_rules.plugin import Components, ExtensionPoint, PartKey, RuleModule, compose
 from pickomino_rules.solver import points, solve_turn
 from pickomino_rules.testing import ConformanceError, check_encoding, check_variant
 from pickomino_rules.variants.classic import classic_components
@@ -329,3 +330,11 @@ def test_the_kit_fails_a_part_observed_out_of_range() -> None:
     )
     with pytest.raises(ConformanceError, match=r"\[encoding\] counter: part 'counter' observes"):
         check_encoding(rules)
+
+
+def test_compose_refuses_fewer_most_dice_than_dice() -> None:
+    def fewer(components: Components) -> Components:
+        return attrs.evolve(components, most_dice=(7,))
+
+    with pytest.raises(InvalidSetupError, match="most_dice"):
+        compose(classic_components(), RuleModule(name="fewer", configure=fewer))

@@ -173,8 +173,12 @@ class Encoding:
             check_fits(self.rules, state)
             return mask
         numbers = self._numbers
-        for action in legal_actions(self.rules, state):
-            mask[numbers[action]] = 1  # type: ignore[index]
+        try:
+            for action in legal_actions(self.rules, state):
+                mask[numbers[action]] = 1  # type: ignore[index]
+        except KeyError as error:  # a variant's bug: its action class misses instances
+            msg = f"legal action {error.args[0]!r} is not in the action space of {self.rules.name}"
+            raise ActionEncodingError(msg) from None
         return mask
 
     def legal_numbers(self, state: GameState) -> list[int]:

@@ -102,11 +102,8 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         self.rules: Rules = rules
         self.encoding = Encoding.of(rules, players)
         self._bots = _bots(opponents, players)
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
-        ):
-            msg = f"seat must be None or 0 to {players - 1}, got {seat!r}"
-            raise InvalidSetupError(msg)
+        if seat is not None:
+            _check_seat(seat, players)
         _choose("reward", reward, ("win", "worms"))
         _choose("illegal_action", illegal_action, ("raise", "penalize"))
         _choose("render_mode", render_mode, (None, *self.metadata["render_modes"]))
@@ -156,7 +153,8 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         seat = (options or {}).get("seat", self._seat_choice)
         if seat is None:
             seat = int(self.np_random.integers(self.encoding.players))
-        self.seat = int(seat)
+        _check_seat(seat, self.encoding.players)
+        self.seat = seat
         _, state = new_game(self.rules, players=self.encoding.players)
         self.state = self._advance(state)
         self._steps = 0
@@ -234,6 +232,12 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
             "seat": self.seat,
             "state": self.state,
         }
+
+
+def _check_seat(seat: object, players: int) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        msg = f"seat must be None or 0 to {players - 1}, got {seat!r}"
+        raise InvalidSetupError(msg)
 
 
 def _choose(name: str, value: object, allowed: tuple[object, ...]) -> None:
