@@ -37,9 +37,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Literal, SupportsFloat
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as error:  # an extra: say which
+    msg = f"pickomino_rules.envs.gymnasium needs {error.name}; install 'pickomino_rules[rl]'"
+    raise ImportError(msg) from error
 
 from pickomino_rules.bots import get_bot
 from pickomino_rules.encoding import Encoding, returns, worm_margins

@@ -31,7 +31,12 @@ from itertools import product
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as error:  # an extra: say which
+    msg = f"pickomino_rules.envs.openspiel needs {error.name}; install 'pickomino_rules[openspiel]'"
+    raise ImportError(msg) from error
 
 from pickomino_rules.encoding import Encoding, returns
 from pickomino_rules.errors import InvalidSetupError, PickominoError

@@ -33,9 +33,14 @@ import random
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as error:  # an extra: say which
+    msg = f"pickomino_rules.envs.pettingzoo needs {error.name}; install 'pickomino_rules[rl]'"
+    raise ImportError(msg) from error
 
 from pickomino_rules.encoding import Encoding, returns, worm_margins
 from pickomino_rules.errors import InvalidSetupError
