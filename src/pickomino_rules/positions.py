@@ -63,7 +63,7 @@ from pickomino_rules.validation import problems
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
-__all__ = ["FORMAT", "Position", "PositionError", "make_json_converter"]
+__all__ = ["FORMAT", "Position", "PositionError", "jsonable", "make_json_converter"]
 
 FORMAT = "pickomino_rules.position/1"
 """Marks a JSON document as a position, and its layout version."""
@@ -160,10 +160,12 @@ def _structure_part(key: PartKey[Any], data: object, converter: cattrs.Converter
         raise PositionError(f"part {key.name!r}: {error}") from None
 
 
-def _jsonable(value: object) -> object:
-    """Option values as JSON has them (tuples become lists)."""
+def jsonable(value: object) -> object:
+    """An option's value as JSON has it: tuples become lists, int enums their numbers."""
     if isinstance(value, tuple | list):
-        return [_jsonable(item) for item in value]
+        return [jsonable(item) for item in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
     return value
 
 
@@ -216,7 +218,7 @@ class Position:
         return {
             "format": FORMAT,
             "variant": rules.name,
-            "options": {name: _jsonable(value) for name, value in rules.options.items()},
+            "options": {name: jsonable(value) for name, value in rules.options.items()},
             "state": {
                 "grill": list(state.grill),
                 "face_down": list(state.face_down),
@@ -390,9 +392,9 @@ def _compact(data: object) -> str:
 def _variant_field(rules: Rules) -> str:
     defaults = get_variant(rules.name).resolve_options()
     changed = {
-        name: _jsonable(value)
+        name: jsonable(value)
         for name, value in rules.options.items()
-        if _jsonable(value) != _jsonable(defaults.get(name))
+        if jsonable(value) != jsonable(defaults.get(name))
     }
     return rules.name + (_compact(changed) if changed else "")
 

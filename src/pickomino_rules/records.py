@@ -28,7 +28,7 @@ import cattrs
 
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import apply, new_game, parse_move, playout
-from pickomino_rules.positions import Position, make_json_converter
+from pickomino_rules.positions import Position, jsonable, make_json_converter
 from pickomino_rules.registry import get_variant
 
 if TYPE_CHECKING:
@@ -52,15 +52,6 @@ def _library_version() -> str:
     from pickomino_rules import __version__  # noqa: PLC0415 (the package imports this module)
 
     return __version__
-
-
-def _jsonable(value: object) -> object:
-    """Option values as JSON has them: tuples become lists, enums their numbers."""
-    if isinstance(value, tuple | list):
-        return [_jsonable(item) for item in value]
-    if isinstance(value, int) and not isinstance(value, bool):
-        return int(value)
-    return value
 
 
 @attrs.frozen
@@ -109,8 +100,8 @@ class GameRecord:
             new_game(variant, players=players, options=options, first_player=first_player)
         except PickominoError as error:
             raise RecordError(f"set-up: {error}") from None
-        jsonable = {name: _jsonable(value) for name, value in resolved.items()}
-        return cls(variant, players, jsonable, first_player, seed, (), _library_version())
+        options_json = {name: jsonable(value) for name, value in resolved.items()}
+        return cls(variant, players, options_json, first_player, seed, (), _library_version())
 
     @classmethod
     def from_position(cls, position: Position, seed: int | None = None) -> GameRecord:
