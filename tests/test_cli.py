@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from typing import TYPE_CHECKING
@@ -15,6 +16,9 @@ from pickomino_rules.records import load_record
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+
+MAIN = "from pickomino_rules.cli import main; main()"
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -79,7 +83,8 @@ def test_bad_record_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     path.write_text('{"format": "pickomino_rules.record/1", "variant": ')
     code, _, err = call(capsys, "replay", str(path))
     assert code == 1
-    assert err.strip().startswith("error: not valid JSON")
+    assert err.strip().startswith(f"error: {path}: not valid JSON")  # names the file
+    assert err.count("\n") == 1
 
 
 def test_watch_a_seeded_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -107,8 +112,74 @@ def test_play_through_stdin_with_reprompts_and_save(tmp_path: Path) -> None:
 
 def test_play_with_input_ending_early_is_abandoned_cleanly() -> None:
     done = run("play", "--players", "2", "--seed", "3", stdin="1\n")
-    assert done.returncode == 1
-    assert done.stderr.strip().splitlines()[-1] == "error: input ended; game abandoned"
+    assert done.returncode == 130
+    assert done.stderr.strip().splitlines()[-1] == "error: game interrupted"
+    assert "Traceback" not in done.stderr
+
+
+def test_an_abandoned_game_is_saved_as_an_unfinished_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    done = run("play", "--players", "2", "--seed", "3", "--save", str(path), stdin="1\n1\n")
+    assert done.returncode == 130
+    assert "unfinished record is saved" in done.stderr
+    record = load_record(path)  # valid, and it replays
+    assert record.moves
+    assert record.final_state().grill  # the game had not ended
+
+
+def test_play_with_standard_input_closed_stops_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    env = os.environ | {"COLUMNS": "120", "NO_COLOR": "1"}
+    done = subprocess.run(  # noqa: S603 (our own interpreter and entry point)
+        [sys.executable, "-c", MAIN, "play", "--seed", "3", "--save", str(path)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: os.close(0),  # the closed descriptor is the test
+    )
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr
+    assert load_record(path).moves
+
+
+def test_ctrl_c_during_play_saves_the_unfinished_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    env = os.environ | {"COLUMNS": "120", "NO_COLOR": "1"}
+    process = subprocess.Popen(  # noqa: S603 (our own interpreter and entry point)
+        [sys.executable, "-c", MAIN, "play", "--seed", "3", "--save", str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert process.stdout is not None
+    for line in process.stdout:  # wait until the game asks for a move
+        if "take" in line:
+            break
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    assert load_record(path).moves
+
+
+@pytest.mark.parametrize(
+    ("target", "says", "code"),
+    [
+        ("/nonexistent/x.json", "no folder", 1),
+        ("/dev/full", "not a regular file", 1),
+        (".", "is a directory", 2),
+    ],
+)
+def test_a_bad_save_target_is_refused_before_the_game(target: str, says: str, code: int) -> None:
+    done = run("play", "--watch", "--seed", "3", "--save", target)
+    assert done.returncode == code
+    assert says in done.stderr
+    assert "winner" not in done.stdout  # no game was played for nothing
     assert "Traceback" not in done.stderr
 
 

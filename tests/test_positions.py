@@ -113,6 +113,10 @@ def _mutated(change: dict[str, object]) -> str:
     ("text", "says"),
     [
         ("{", "not valid JSON"),
+        ("[" * 50_000 + "]" * 50_000, "nested too deeply"),
+        ('{"format": 1' + "0" * 4400 + "}", "digits"),
+        ('{"format": 1, "format": 2}', "twice"),
+        ("x" * 200_000, "limit"),
         ("[]", "JSON object"),
         ('{"format": "other"}', "format"),
         (json.dumps({**_valid().to_dict(), "extra": 1}), "unknown field"),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from typing import TYPE_CHECKING
 
 import pytest
@@ -12,7 +14,16 @@ from hypothesis import strategies as st
 
 from pickomino_rules import available_variants, new_game
 from pickomino_rules.bots import random_bot
-from pickomino_rules.records import FORMAT, GameRecord, RecordError, load_record, save_record
+from pickomino_rules.records import (
+    FORMAT,
+    MAX_MOVES,
+    MAX_RECORD_BYTES,
+    GameRecord,
+    RecordError,
+    SaveError,
+    load_record,
+    save_record,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -112,3 +123,90 @@ def test_an_unfinished_game_is_a_valid_record() -> None:
         json.dumps(json.loads(record.to_json()) | {"moves": list(record.moves[:10])})
     )
     assert partial.final_state() == record.states()[10]
+
+
+def _valid_text() -> str:
+    return GameRecord.play("classic", players=2, seed=4).to_json()
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"format": ' + "9" * 5000 + "}", "a number of 5000 digits at line 1, column 12"),
+        (b'{"format": "\xff"}', "not UTF-8"),
+        ('{"format": "a", "format": "b"}', "appears twice"),
+        (b"\x00\x01", "not valid JSON"),
+        (42, "expected JSON text"),
+    ],
+)
+def test_hostile_records_are_record_errors(text: object, says: str) -> None:
+    with pytest.raises(RecordError, match=says) as error:
+        GameRecord.from_json(text)  # type: ignore[arg-type]
+    assert len(str(error.value)) < 300
+
+
+def test_records_over_the_limits_are_refused_early() -> None:
+    data = json.loads(_valid_text())
+    data["moves"] = ["roll"] * (MAX_MOVES + 1)
+    with pytest.raises(RecordError, match="more than the limit"):
+        GameRecord.from_json(json.dumps(data))
+    data = json.loads(_valid_text())
+    data["moves"][3] = "take " + "w" * 10_000_000
+    with pytest.raises(RecordError, match="larger than the limit"):
+        GameRecord.from_json(json.dumps(data))
+    data["moves"][3] = "take " + "w" * 1000
+    with pytest.raises(RecordError, match="longer than") as error:
+        GameRecord.from_json(json.dumps(data))
+    assert len(str(error.value)) < 200  # the move is quoted as a short excerpt
+
+
+def test_a_huge_file_is_not_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    path.write_bytes(b" " * (MAX_RECORD_BYTES + 10))
+    with pytest.raises(RecordError, match="larger than the limit"):
+        load_record(path)
+
+
+def test_a_failed_save_leaves_the_old_record_whole(tmp_path: Path) -> None:
+    """A real failure: the file-size limit (ulimit -f) stops the write half way."""
+    path = tmp_path / "game.json"
+    old = GameRecord.play("classic", players=2, seed=1)
+    save_record(old, path)
+    before = path.read_bytes()
+    script = (
+        "import resource, sys\n"
+        "from pickomino_rules.records import GameRecord, SaveError, save_record\n"
+        "big = GameRecord.play('classic', players=4, seed=2, bots=__import__("
+        "'pickomino_rules.bots', fromlist=['x']).random_bot)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+        "try:\n"
+        "    save_record(big, sys.argv[1])\n"
+        "except SaveError as error:\n"
+        "    print('refused:', error)\n"
+    )
+    done = subprocess.run(  # noqa: S603 (our own interpreter)
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "refused: cannot save to" in done.stdout, done.stderr
+    assert path.read_bytes() == before  # the old record is untouched
+    assert load_record(path) == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]  # no temporary left
+
+
+def test_save_writes_and_replaces_atomically(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    first = GameRecord.play("classic", players=2, seed=1)
+    second = GameRecord.play("classic", players=3, seed=2)
+    save_record(first, path)
+    save_record(second, path)
+    assert load_record(path) == second
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+    with pytest.raises(SaveError, match="no folder"):
+        save_record(first, tmp_path / "missing" / "x.json")
+    with pytest.raises(SaveError, match="not a regular file"):
+        save_record(first, "/dev/null")

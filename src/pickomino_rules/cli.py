@@ -2,7 +2,8 @@
 
 Built with click (commands, options, help) and rich (colours, tables, progress).
 Every error a user can cause ends in one ``error: ...`` line on stderr and a
-non-zero exit code, never a traceback.
+non-zero exit code, never a traceback: 1 for a failure (a bad file, an illegal record, a
+failed save), 2 for a usage error, 130 when stopped by Ctrl-C or the end of input.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pickomino_rules.bots import BOTS, get_bot
 from pickomino_rules.dice import FACES
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import Bot, Move, legal_actions, parse_move, playout
-from pickomino_rules.records import GameRecord, load_record, save_record
+from pickomino_rules.records import GameRecord, check_save_target, load_record, save_record
 from pickomino_rules.registry import available_variants, get_variant
 from pickomino_rules.result import result, scores
 from pickomino_rules.simulation import simulate as run_simulation
@@ -39,8 +40,12 @@ if TYPE_CHECKING:
 
 __all__ = ["cli", "main", "render_table"]
 
-EXIT_USAGE = 2
 EXIT_FAILURE = 1
+"""Exit code of a failure: a bad or unreadable file, an illegal record, a failed save."""
+EXIT_USAGE = 2
+"""Exit code of a usage error: unknown command or option, a bad value."""
+EXIT_STOPPED = 130
+"""Exit code of a game or run stopped by Ctrl-C or by the end of input (128 + SIGINT)."""
 
 
 def _options(pairs: Sequence[str]) -> dict[str, object]:
@@ -185,6 +190,8 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     On your turn the legal moves are listed: type a number, or a move such as
     'take w', 'roll', 'stop' or 'steal 1'. The dice are rolled for you.
     """
+    if save_path:
+        check_save_target(save_path)  # before the game, not after it
     record = GameRecord.start(variant, players, _options(option_pairs), 0, seed)
     rules, state = record.initial()
     human = None if watch else seat
@@ -205,9 +212,16 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
             moves.append(move)
             yield move, after
 
-    for turn in group_turns(state, recorded()):
-        console.print(turn.describe(names[turn.player]), soft_wrap=True, markup=False)
-        state = turn.after
+    try:
+        for turn in group_turns(state, recorded()):
+            console.print(turn.describe(names[turn.player]), soft_wrap=True, markup=False)
+            state = turn.after
+    except (KeyboardInterrupt, click.Abort):
+        # an unfinished record is a valid record: keep what was played
+        if save_path:
+            save_record(record.extended(moves), save_path)
+            _fail(f"game interrupted; the unfinished record is saved to {save_path}", EXIT_STOPPED)
+        _fail("game interrupted", EXIT_STOPPED)
     console.print(render_table(rules, state, names))
     _print_result(console, rules, state, names)
     if save_path:
@@ -221,9 +235,12 @@ def _ask(console: Console, rules: Rules, state: GameState, names: Sequence[str])
     console.print(render_table(rules, state, names))
     console.print("  ".join(f"[bold]{i}[/] {move}" for i, move in enumerate(legal, start=1)))
     while True:
-        answer = click.prompt(
-            "your move", prompt_suffix="> ", default="", show_default=False
-        ).strip()
+        try:
+            answer = click.prompt(
+                "your move", prompt_suffix="> ", default="", show_default=False
+            ).strip()
+        except RuntimeError:  # input() with standard input closed: "lost sys.stdin"
+            raise click.Abort from None
         if answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
         try:
@@ -372,8 +389,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             prog_name="pickomino",
             standalone_mode=False,
         )
-    except click.exceptions.Abort:
-        _fail("input ended; game abandoned")
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        _fail("stopped", EXIT_STOPPED)
     except click.UsageError as error:
         _fail(error.format_message(), EXIT_USAGE)
     except click.ClickException as error:

@@ -63,10 +63,23 @@ from pickomino_rules.validation import problems
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
-__all__ = ["FORMAT", "Position", "PositionError", "jsonable", "make_json_converter"]
+__all__ = [
+    "FORMAT",
+    "MAX_DIGITS",
+    "MAX_POSITION_CHARS",
+    "Position",
+    "PositionError",
+    "excerpt",
+    "jsonable",
+    "load_json",
+    "make_json_converter",
+]
 
 FORMAT = "pickomino_rules.position/1"
 """Marks a JSON document as a position, and its layout version."""
+
+MAX_POSITION_CHARS = 100_000
+"""Longest position (line or JSON) read; a real one is a few hundred characters."""
 
 _LONGEST_RANGE = 1000
 """A range in a line spans fewer tiles than this (a game has a few dozen)."""
@@ -83,6 +96,69 @@ _PHASES = {letter: phase for phase, letter in _PHASE_LETTERS.items()}
 
 class PositionError(PickominoError, ValueError):
     """A position (JSON or line) that cannot be read, or describes an impossible state."""
+
+
+MAX_DIGITS = 30
+"""Longest number a position or record may hold; longer ones are refused, not parsed."""
+
+
+def excerpt(text: str, length: int = 40) -> str:
+    """``text`` quoted, cut to ``length`` characters: error messages never echo huge input."""
+    return repr(text if len(text) <= length else text[: length - 3] + "...")
+
+
+def load_json(text: object, limit: int) -> object:  # noqa: C901 (one check per hazard)
+    """Parse JSON text (str or UTF-8 bytes) of at most ``limit`` characters, strictly.
+
+    Duplicate keys, numbers longer than ``MAX_DIGITS`` digits, nesting too deep for the parser
+    and undecodable bytes raise ``ValueError`` with a message saying what and where.
+    """
+    if isinstance(text, bytes | bytearray):
+        if len(text) > limit:
+            msg = f"larger than the limit of {limit:,} bytes"
+            raise ValueError(msg)
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            msg = f"not UTF-8 text (byte {error.start})"
+            raise ValueError(msg) from None
+    if not isinstance(text, str):
+        msg = f"expected JSON text, got {type(text).__name__}"
+        raise ValueError(msg)  # noqa: TRY004 (a bad value of the document, for the caller)
+    if len(text) > limit:
+        msg = f"larger than the limit of {limit:,} characters"
+        raise ValueError(msg)
+
+    def number(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            place = _place(text, digits)
+            msg = f"a number of {len(digits)} digits {place} (the limit is {MAX_DIGITS})"
+            raise ValueError(msg)
+        return int(digits)
+
+    def unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        keys = [key for key, _ in pairs]
+        for key in keys:
+            if keys.count(key) > 1:
+                msg = f"the key {excerpt(key)} appears twice in one object"
+                raise ValueError(msg)
+        return dict(pairs)
+
+    try:
+        return json.loads(text, parse_int=number, object_pairs_hook=unique)
+    except json.JSONDecodeError as error:
+        msg = f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
+        raise ValueError(msg) from None
+    except RecursionError:
+        msg = "nested too deeply"
+        raise ValueError(msg) from None
+
+
+def _place(text: str, token: str) -> str:
+    at = text.find(token)
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    return f"at line {line}, column {column}"
 
 
 def _strict_int(value: object, _type: object) -> int:
@@ -265,9 +341,9 @@ class Position:
             PositionError: Bad JSON or a bad position (see ``from_dict``).
         """
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise PositionError(f"not valid JSON: {error}") from None
+            data = load_json(text, MAX_POSITION_CHARS)
+        except ValueError as error:
+            raise PositionError(str(error)) from None
         return cls.from_dict(data)
 
     # -- the position line -----------------------------------------------------------------
@@ -303,6 +379,8 @@ class Position:
         """
         if not isinstance(text, str):
             raise PositionError(f"a position line is a string, got {type(text).__name__}")
+        if len(text) > MAX_POSITION_CHARS:
+            raise PositionError(f"a position line is at most {MAX_POSITION_CHARS:,} characters")
         fields = text.split()
         if len(fields) < 8:
             raise PositionError(f"a position line has at least 8 fields, got {len(fields)}")

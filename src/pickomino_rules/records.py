@@ -18,8 +18,11 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,20 +31,46 @@ import cattrs
 
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import apply, new_game, parse_move, playout
-from pickomino_rules.positions import Position, jsonable, make_json_converter
+from pickomino_rules.positions import (
+    Position,
+    excerpt,
+    jsonable,
+    load_json,
+    make_json_converter,
+)
 from pickomino_rules.registry import get_variant
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Iterator, Mapping
 
     from pickomino_rules.game import Bot, Move
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["FORMAT", "GameRecord", "RecordError", "load_record", "save_record"]
+__all__ = [
+    "FORMAT",
+    "MAX_MOVES",
+    "MAX_MOVE_CHARS",
+    "MAX_RECORD_BYTES",
+    "GameRecord",
+    "RecordError",
+    "SaveError",
+    "check_save_target",
+    "load_record",
+    "save_record",
+]
 
 FORMAT = "pickomino_rules.record/1"
 """Marks a JSON document as a game record, and its layout version."""
+
+MAX_RECORD_BYTES = 4_000_000
+"""Largest record read (a game of greedy bots takes a few kilobytes)."""
+
+MAX_MOVES = 100_000
+"""Most moves a record may hold (random games take a few thousand)."""
+
+MAX_MOVE_CHARS = 100
+"""Longest text of one move."""
 
 
 class RecordError(PickominoError, ValueError):
@@ -177,26 +206,44 @@ class GameRecord:
         except PickominoError as error:
             raise RecordError(f"set-up: {error}") from None
 
-    def states(self) -> list[GameState]:
-        """Every state of the game, the initial one first; checks every move.
+    def replay(self) -> Iterator[GameState]:
+        """Every state of the game, the initial one first, one at a time; checks every move.
 
         Raises:
             RecordError: A move that cannot be read or is illegal (``"move N: ..."``,
                 counting from 1).
         """
         rules, state = self.initial()
-        states = [state]
+        yield state
         for number, text in enumerate(self.moves, start=1):
+            if len(text) > MAX_MOVE_CHARS:
+                msg = f"move {number}: {excerpt(text)} is longer than {MAX_MOVE_CHARS} characters"
+                raise RecordError(msg)
             try:
                 state = apply_text(rules, state, text)
             except (PickominoError, ValueError) as error:
-                raise RecordError(f"move {number} ({text!r}): {error}") from None
-            states.append(state)
-        return states
+                raise RecordError(f"move {number} ({excerpt(text)}): {error}") from None
+            yield state
+
+    def states(self) -> list[GameState]:
+        """Every state of the game, the initial one first (see ``replay``).
+
+        Raises:
+            RecordError: A move that cannot be read or is illegal.
+        """
+        return list(self.replay())
 
     def final_state(self) -> GameState:
-        """The state after the last move; every move is checked on the way."""
-        return self.states()[-1]
+        """The state after the last move; every move is checked on the way, in bounded memory.
+
+        Raises:
+            RecordError: A move that cannot be read or is illegal.
+        """
+        state = None
+        for state in self.replay():  # noqa: B007 (keeps the last)
+            pass
+        assert state is not None  # noqa: S101 (replay yields the initial state)
+        return state
 
     def to_json(self, indent: int | None = 2) -> str:
         """The record as a JSON document."""
@@ -211,20 +258,24 @@ class GameRecord:
                 variant or option, or an illegal move; the message says where.
         """
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            message = f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
-            raise RecordError(message) from None
+            data = load_json(text, MAX_RECORD_BYTES)
+        except ValueError as error:
+            raise RecordError(str(error)) from None
         if not isinstance(data, dict):
             raise RecordError("a record is a JSON object")
         if data.get("format") != FORMAT:
-            raise RecordError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+            got = data.get("format")
+            shown = excerpt(got) if isinstance(got, str) else type(got).__name__
+            raise RecordError(f"format: expected {FORMAT!r}, got {shown}")
+        moves = data.get("moves")
+        if isinstance(moves, list) and len(moves) > MAX_MOVES:
+            raise RecordError(f"moves: {len(moves):,} moves, more than the limit of {MAX_MOVES:,}")
         try:
             record = _CONVERTER.structure(data, cls)
         except cattrs.BaseValidationError as error:
             details = "; ".join(cattrs.transform_error(error, path="record"))
-            raise RecordError(details) from None
-        record.states()
+            raise RecordError(_cut(details)) from None
+        record.final_state()
         return record
 
 
@@ -249,9 +300,65 @@ def _make_converter() -> cattrs.Converter:
 _CONVERTER = _make_converter()
 
 
+def _cut(message: str, length: int = 500) -> str:
+    return message if len(message) <= length else message[: length - 3] + "..."
+
+
+class SaveError(PickominoError, OSError):
+    """A record that cannot be saved where asked; any file already there is left as it was."""
+
+
+def check_save_target(path: str | Path) -> Path:
+    """Check that a record can be saved at ``path``, before a game is played for it.
+
+    Returns:
+        The path.
+
+    Raises:
+        SaveError: The folder is missing or not writable, or ``path`` names something
+            other than a regular file (a folder, a device such as ``/dev/full``).
+    """
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise SaveError(f"cannot save to {target}: no folder {folder}")
+    if target.exists() and not target.is_file():
+        raise SaveError(f"cannot save to {target}: not a regular file")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SaveError(f"cannot save to {target}: the folder {folder} is not writable")
+    return target
+
+
 def save_record(record: GameRecord, path: str | Path) -> None:
-    """Write ``record`` to ``path`` as JSON."""
-    Path(path).write_text(record.to_json() + "\n", encoding="utf-8")
+    """Write ``record`` to ``path`` as JSON, atomically.
+
+    The record is written to a temporary file in the same folder, flushed to disk and then
+    moved over ``path`` (``os.replace``), so a failed save (a full disk, a size limit, an
+    interrupt) leaves any earlier file at ``path`` whole.
+
+    Raises:
+        SaveError: The record cannot be written there; nothing at ``path`` changed.
+    """
+    target = check_save_target(path)
+    text = record.to_json() + "\n"
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+        )
+    except OSError as error:
+        raise SaveError(f"cannot save to {target}: {error.strerror}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        Path(temporary).replace(target)
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            Path(temporary).unlink()
+        if isinstance(error, OSError):
+            raise SaveError(f"cannot save to {target}: {error.strerror or error}") from None
+        raise
 
 
 def load_record(path: str | Path) -> GameRecord:
@@ -261,7 +368,13 @@ def load_record(path: str | Path) -> GameRecord:
         RecordError: The file cannot be read, or the record is invalid.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(f"cannot read {path}: {error}") from None
-    return GameRecord.from_json(text)
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_RECORD_BYTES + 1)  # stops early: memory stays bounded
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: larger than the limit of {MAX_RECORD_BYTES:,} bytes")
+    try:
+        return GameRecord.from_json(data)
+    except RecordError as error:
+        raise RecordError(f"{path}: {error}") from None
