@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -203,10 +204,19 @@ def test_save_writes_and_replaces_atomically(tmp_path: Path) -> None:
     first = GameRecord.play("classic", players=2, seed=1)
     second = GameRecord.play("classic", players=3, seed=2)
     save_record(first, path)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~_umask()  # as a new file would be
+    path.chmod(0o640)
     save_record(second, path)
+    assert path.stat().st_mode & 0o777 == 0o640  # a replaced file keeps its permissions
     assert load_record(path) == second
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
     with pytest.raises(SaveError, match="no folder"):
         save_record(first, tmp_path / "missing" / "x.json")
     with pytest.raises(SaveError, match="not a regular file"):
         save_record(first, "/dev/null")
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask

@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import random
+import stat
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -349,6 +350,7 @@ def save_record(record: GameRecord, path: str | Path) -> None:
         raise SaveError(f"cannot save to {target}: {error.strerror}") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
+            os.fchmod(file.fileno(), _mode_for(target))  # mkstemp's 0600 would hide the file
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
@@ -359,6 +361,16 @@ def save_record(record: GameRecord, path: str | Path) -> None:
         if isinstance(error, OSError):
             raise SaveError(f"cannot save to {target}: {error.strerror or error}") from None
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """The replaced file's permissions, or those a new file gets (0666 less the umask)."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def load_record(path: str | Path) -> GameRecord:
