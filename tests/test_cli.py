@@ -21,15 +21,22 @@ if TYPE_CHECKING:
 MAIN = "from pickomino_rules.cli import main; main()"
 
 
+ENV = os.environ | {"COLUMNS": "120", "NO_COLOR": "1"}
+
+
+def command(*args: str) -> list[str]:
+    """The installed entry point in a fresh interpreter, as a user would run it."""
+    return [sys.executable, "-c", MAIN, *args]
+
+
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Run the installed entry point in a fresh interpreter, as a user would."""
-    env = os.environ | {"COLUMNS": "120", "NO_COLOR": "1"}
+    """Run the command with ``stdin`` as its input."""
     return subprocess.run(  # noqa: S603 (our own interpreter and entry point)
-        [sys.executable, "-c", "from pickomino_rules.cli import main; main()", *args],
+        command(*args),
         input=stdin,
         capture_output=True,
         text=True,
-        env=env,
+        env=ENV,
         timeout=120,
         check=False,
     )
@@ -129,13 +136,12 @@ def test_an_abandoned_game_is_saved_as_an_unfinished_record(tmp_path: Path) -> N
 
 def test_play_with_standard_input_closed_stops_cleanly(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    env = os.environ | {"COLUMNS": "120", "NO_COLOR": "1"}
     done = subprocess.run(  # noqa: S603 (our own interpreter and entry point)
-        [sys.executable, "-c", MAIN, "play", "--seed", "3", "--save", str(path)],
+        command("play", "--seed", "3", "--save", str(path)),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        env=env,
+        env=ENV,
         timeout=120,
         check=False,
         preexec_fn=lambda: os.close(0),  # the closed descriptor is the test
@@ -147,14 +153,13 @@ def test_play_with_standard_input_closed_stops_cleanly(tmp_path: Path) -> None:
 
 def test_ctrl_c_during_play_saves_the_unfinished_record(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    env = os.environ | {"COLUMNS": "120", "NO_COLOR": "1"}
     process = subprocess.Popen(  # noqa: S603 (our own interpreter and entry point)
-        [sys.executable, "-c", MAIN, "play", "--seed", "3", "--save", str(path)],
+        command("play", "--seed", "3", "--save", str(path)),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=env,
+        env=ENV,
     )
     assert process.stdout is not None
     for line in process.stdout:  # wait until the game asks for a move

@@ -48,6 +48,7 @@ Examples:
 from __future__ import annotations
 
 from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -293,17 +294,11 @@ def _encoding(rules: Rules, players: int) -> Encoding:
         rules,
         players,
         tuple(actions),
-        _read_only(segments),
+        MappingProxyType(segments),
         np.array(highs, dtype=np.float32),
         tuple(unobserved),
         numbers,
     )
-
-
-def _read_only(mapping: dict[str, Any]) -> Mapping[str, Any]:
-    from types import MappingProxyType  # noqa: PLC0415
-
-    return MappingProxyType(mapping)
 
 
 def worm_margins(rules: Rules, state: GameState) -> tuple[float, ...]:

@@ -31,7 +31,7 @@ import math
 import random
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import attrs
 
@@ -93,7 +93,7 @@ class ConformanceReport:
     moves: int
 
 
-def _fail(check: str, rules: Rules, detail: str, state: GameState | None = None) -> None:
+def _fail(check: str, rules: Rules, detail: str, state: GameState | None = None) -> NoReturn:
     where = f"\nstate:\n{state}" if state is not None else ""
     msg = f"[{check}] {rules.name}: {detail}{where}"
     raise ConformanceError(msg)
@@ -324,7 +324,6 @@ def check_encoding(rules: Rules, *, seed: int = 0) -> None:
         encoding = Encoding.of(rules, players)
     except TypeError as error:
         _fail("encoding", rules, f"no action space: {error}")
-        raise  # unreachable: _fail raises
     for state, _ in random_game(rules, players, seed):
         try:
             encoding.legal_mask(state)
