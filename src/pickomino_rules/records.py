@@ -18,12 +18,8 @@ Examples:
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import random
-import stat
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +27,7 @@ import attrs
 import cattrs
 
 from pickomino_rules.errors import PickominoError
+from pickomino_rules.files import AtomicWriter, SaveError, check_save_target
 from pickomino_rules.game import apply, new_game, parse_move, playout
 from pickomino_rules.positions import (
     Position,
@@ -305,31 +302,6 @@ def _cut(message: str, length: int = 500) -> str:
     return message if len(message) <= length else message[: length - 3] + "..."
 
 
-class SaveError(PickominoError, OSError):
-    """A record that cannot be saved where asked; any file already there is left as it was."""
-
-
-def check_save_target(path: str | Path) -> Path:
-    """Check that a record can be saved at ``path``, before a game is played for it.
-
-    Returns:
-        The path.
-
-    Raises:
-        SaveError: The folder is missing or not writable, or ``path`` names something
-            other than a regular file (a folder, a device such as ``/dev/full``).
-    """
-    target = Path(path)
-    folder = target.parent
-    if not folder.is_dir():
-        raise SaveError(f"cannot save to {target}: no folder {folder}")
-    if target.exists() and not target.is_file():
-        raise SaveError(f"cannot save to {target}: not a regular file")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise SaveError(f"cannot save to {target}: the folder {folder} is not writable")
-    return target
-
-
 def save_record(record: GameRecord, path: str | Path) -> None:
     """Write ``record`` to ``path`` as JSON, atomically.
 
@@ -340,37 +312,9 @@ def save_record(record: GameRecord, path: str | Path) -> None:
     Raises:
         SaveError: The record cannot be written there; nothing at ``path`` changed.
     """
-    target = check_save_target(path)
     text = record.to_json() + "\n"
-    try:
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
-        )
-    except OSError as error:
-        raise SaveError(f"cannot save to {target}: {error.strerror}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            os.fchmod(file.fileno(), _mode_for(target))  # mkstemp's 0600 would hide the file
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        Path(temporary).replace(target)
-    except BaseException as error:
-        with contextlib.suppress(OSError):
-            Path(temporary).unlink()
-        if isinstance(error, OSError):
-            raise SaveError(f"cannot save to {target}: {error.strerror or error}") from None
-        raise
-
-
-def _mode_for(target: Path) -> int:
-    """The replaced file's permissions, or those a new file gets (0666 less the umask)."""
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+    with AtomicWriter(path) as file:
+        file.write(text)
 
 
 def load_record(path: str | Path) -> GameRecord:
