@@ -74,7 +74,9 @@ class PlayGames(RuleBasedStateMachine):
         assert moves, "only a finished game has no legal move"
         move = data.draw(st.sampled_from(moves))
         before = self.state
+        seen = repr(before)  # every field, parts included
         self.state = apply(self.game_rules, self.state, move)
+        assert repr(before) == seen, "apply changed the state it was given"
         assert before.player == self.state.player or self.state.phase in (
             Phase.ROLL,
             Phase.GAME_OVER,

@@ -24,7 +24,12 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 
 from pickomino_rules.dice import FACES, Face
-from pickomino_rules.errors import ArgumentTypeError
+from pickomino_rules.errors import (
+    ArgumentTypeError,
+    InvalidActionError,
+    PickominoError,
+    excerpt,
+)
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -96,15 +101,37 @@ class Action:
             kinds: Action classes to recognise; the core ones by default.
 
         Raises:
-            ValueError: No action class matches the text.
+            InvalidActionError: No action class matches the text, or its argument is bad.
+            ArgumentTypeError: ``text`` is not a string.
         """
+        if not isinstance(text, str):
+            msg = f"an action's text is a string, got {type(text).__name__}"
+            raise ArgumentTypeError(msg)
         keyword, _, argument = text.strip().partition(" ")
         for kind in kinds or CORE_ACTIONS:
             if kind.keyword == keyword.lower():
-                return kind.from_argument(argument.strip())
+                try:
+                    return kind.from_argument(argument.strip())
+                except PickominoError:
+                    raise
+                except ValueError as error:  # a plug-in's from_argument raises ValueError
+                    raise InvalidActionError(str(error)) from None
         known = ", ".join(kind.keyword for kind in kinds or CORE_ACTIONS)
-        msg = f"unknown action {text!r} (known: {known})"
-        raise ValueError(msg)
+        msg = f"unknown action {excerpt(text)} (known: {known})"
+        raise InvalidActionError(msg)
+
+
+def _face(value: object) -> Face:
+    """A Take's face: a Face, or its number 1-6 (6 is the worm)."""
+    if isinstance(value, Face):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        msg = f"Take needs a Face (or its number 1-6), got {type(value).__name__}"
+        raise ArgumentTypeError(msg)
+    if not 1 <= value <= len(FACES):
+        msg = f"Take needs a face 1-6 (6 is the worm), got {value}"
+        raise InvalidActionError(msg)
+    return FACES[value - 1]
 
 
 @attrs.frozen(cache_hash=True)
@@ -134,7 +161,7 @@ class Take(Action):
     """
 
     keyword: ClassVar[str] = "take"
-    face: Face = attrs.field(converter=Face)
+    face: Face = attrs.field(converter=_face)
 
     def argument_text(self) -> str:  # noqa: D102
         return self.face.symbol

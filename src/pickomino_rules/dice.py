@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from pickomino_rules.errors import InvalidRollError
+from pickomino_rules.errors import ArgumentTypeError, InvalidRollError, excerpt
 
 if TYPE_CHECKING:
     import random
@@ -76,15 +76,19 @@ class Face(enum.IntEnum):
         """Parse a face from ``1``-``5``, ``w``/``W`` or ``worm``.
 
         Raises:
-            ValueError: The text names no face.
+            InvalidRollError: The text names no face (a ``ValueError``).
+            ArgumentTypeError: ``text`` is not a string.
         """
+        if not isinstance(text, str):
+            msg = f"a face's text is a string, got {type(text).__name__}"
+            raise ArgumentTypeError(msg)
         cleaned = text.strip().lower()
         if cleaned in {"w", "worm"}:
             return cls.WORM
         if cleaned in {"1", "2", "3", "4", "5"}:
             return cls(int(cleaned))
-        msg = f"not a die face: {text!r} (expected 1-5 or w)"
-        raise ValueError(msg)
+        msg = f"not a die face: {excerpt(text)} (expected 1-5 or w)"
+        raise InvalidRollError(msg)
 
 
 FACES: tuple[Face, ...] = tuple(Face)
@@ -201,7 +205,11 @@ class RollOutcome:
 
         Raises:
             InvalidRollError: The text is not a roll for these kinds of dice.
+            ArgumentTypeError: ``text`` is not a string.
         """
+        if not isinstance(text, str):
+            msg = f"a roll's text is a string, got {type(text).__name__}"
+            raise ArgumentTypeError(msg)
         counts = {name: [0] * 6 for name in kinds}
         for index, token in enumerate(text.split()):
             name, sep, symbols = token.rpartition(":")

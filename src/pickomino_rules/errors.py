@@ -16,6 +16,7 @@ __all__ = [
     "ArgumentTypeError",
     "CompositionError",
     "IllegalActionError",
+    "InvalidActionError",
     "InvalidOptionError",
     "InvalidRollError",
     "InvalidSetupError",
@@ -23,7 +24,20 @@ __all__ = [
     "PickominoError",
     "RulesMismatchError",
     "UnknownVariantError",
+    "excerpt",
 ]
+
+
+def excerpt(text: str, length: int = 40) -> str:
+    """``text`` quoted, cut to ``length`` characters: error messages never echo huge input.
+
+    Examples:
+        >>> excerpt("take w")
+        "'take w'"
+        >>> excerpt("x" * 100, length=10)
+        "'xxxxxxx...'"
+    """
+    return repr(text if len(text) <= length else text[: length - 3] + "...")
 
 
 class PickominoError(Exception):
@@ -45,6 +59,10 @@ class IllegalActionError(PickominoError, ValueError):
         super().__init__(message)
         self.action = action
         self.legal = legal
+
+
+class InvalidActionError(PickominoError, ValueError):
+    """Text or data that describes no action: an unknown keyword, a bad argument."""
 
 
 class InvalidRollError(PickominoError, ValueError):

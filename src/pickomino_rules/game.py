@@ -413,8 +413,16 @@ def chance_outcomes(rules: Rules, state: GameState) -> tuple[tuple[RollOutcome, 
 
 
 def sample_chance(rules: Rules, state: GameState, rng: random.Random) -> RollOutcome:
-    """Draw a roll at a chance node with its exact probability, from ``rng``."""
+    """Draw a roll at a chance node with its exact probability, from ``rng``.
+
+    Raises:
+        IllegalActionError: The state is not a chance node.
+        ArgumentTypeError: An argument of the wrong type (``rng`` is a ``random.Random``).
+    """
     check_fits(rules, state)
+    if not isinstance(rng, random.Random):
+        msg = f"rng must be a random.Random, got {type(rng).__name__}"
+        raise ArgumentTypeError(msg)
     if state.phase is not _ROLL:
         msg = f"not a chance node: the game is in phase {state.phase.value!r}"
         raise IllegalActionError(msg)

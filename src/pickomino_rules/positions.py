@@ -55,7 +55,7 @@ import cattrs
 from cattrs.preconf.json import make_converter
 
 from pickomino_rules.dice import FACES, RollOutcome
-from pickomino_rules.errors import InvalidRollError, PickominoError
+from pickomino_rules.errors import InvalidRollError, PickominoError, excerpt
 from pickomino_rules.registry import get_variant
 from pickomino_rules.state import GameState, PartKey, Phase
 from pickomino_rules.validation import problems
@@ -100,11 +100,6 @@ class PositionError(PickominoError, ValueError):
 
 MAX_DIGITS = 30
 """Longest number a position or record may hold; longer ones are refused, not parsed."""
-
-
-def excerpt(text: str, length: int = 40) -> str:
-    """``text`` quoted, cut to ``length`` characters: error messages never echo huge input."""
-    return repr(text if len(text) <= length else text[: length - 3] + "...")
 
 
 def load_json(text: object, limit: int) -> object:  # noqa: C901 (one check per hazard)
