@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
-from typing import TYPE_CHECKING
+import time
+from pathlib import Path
 
 import pytest
 
 from pickomino_rules.cli import main
 from pickomino_rules.records import load_record
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
 
 MAIN = "from pickomino_rules.cli import main; main()"
 
@@ -151,7 +150,10 @@ def test_play_with_standard_input_closed_stops_cleanly(tmp_path: Path) -> None:
     assert load_record(path).moves
 
 
-def test_ctrl_c_during_play_saves_the_unfinished_record(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("stop", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stop_during_play_saves_the_unfinished_record(
+    tmp_path: Path, stop: signal.Signals, code: int
+) -> None:
     path = tmp_path / "game.json"
     process = subprocess.Popen(  # noqa: S603 (our own interpreter and entry point)
         command("play", "--seed", "3", "--save", str(path)),
@@ -165,9 +167,9 @@ def test_ctrl_c_during_play_saves_the_unfinished_record(tmp_path: Path) -> None:
     for line in process.stdout:  # wait until the game asks for a move
         if "take" in line:
             break
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err
+    assert process.returncode == code, err
     assert "Traceback" not in err
     assert load_record(path).moves
 
@@ -215,6 +217,132 @@ def test_simulate_jobs_one_and_two_print_identical_results() -> None:
     assert one.stdout == two.stdout
     assert "95% interval" in one.stdout
     assert "mean game length" in one.stdout
+
+
+def test_simulate_on_a_local_dask_cluster_prints_the_same_results() -> None:
+    pytest.importorskip("distributed")
+    args = ("simulate", "--games", "30", "--seed", "5", "--seating", "shuffle")
+    here = run(*args)
+    on_dask = run(*args, "--scheduler", "local", "--jobs", "2")
+    assert here.returncode == on_dask.returncode == 0, here.stderr + on_dask.stderr
+    assert here.stdout == on_dask.stdout
+    assert "seating: shuffle" in here.stdout
+
+
+def test_simulate_with_an_unreachable_scheduler_is_one_line() -> None:
+    pytest.importorskip("distributed")
+    done = run("simulate", "--games", "2", "--scheduler", "tcp://127.0.0.1:9")
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: ")
+    assert "Traceback" not in done.stderr
+
+
+def test_simulate_exports_every_game(tmp_path: Path) -> None:
+    path = tmp_path / "games.csv"
+    done = run("simulate", "--games", "12", "--jobs", "2", "--export", str(path))
+    assert done.returncode == 0, done.stderr
+    assert len(path.read_text().splitlines()) == 13
+    bad = run("simulate", "--games", "2", "--export", str(tmp_path / "games.txt"))
+    assert bad.returncode == 2
+    assert ".csv" in bad.stderr
+
+
+FAILING = (
+    "import random, sys\n"
+    "from pickomino_rules.bots import greedy_bot, register_bot\n"
+    "def flaky(rules, state, rng):\n"
+    "    if rng.random() < 0.004: raise ArithmeticError('gave up')\n"
+    "    return greedy_bot(rules, state, rng)\n"
+    "register_bot('flaky', flaky)\n"
+    "from pickomino_rules.cli import main; main()\n"
+)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_simulate_reports_a_failing_bot_and_can_keep_going(jobs: str) -> None:
+    args = ("simulate", "--bots", "flaky,greedy", "--games", "60", "--seed", "2", "--jobs", jobs)
+    stopped = subprocess.run(  # noqa: S603 (our own interpreter)
+        [sys.executable, "-c", FAILING, *args], capture_output=True, text=True, env=ENV, check=False
+    )
+    assert stopped.returncode == 1
+    assert "Traceback" not in stopped.stderr
+    last = stopped.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(
+        r"error: game \d+ \(seed '2:\d+', seats \w+, \w+\): seat \d's bot 'flaky' failed "
+        r"after \d+ moves: ArithmeticError: gave up",
+        last,
+    ), last
+    went_on = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", FAILING, *args, "--keep-going"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        check=False,
+    )
+    assert went_on.returncode == 1
+    more = re.search(r"\.\.\. and (\d+) more failed games", went_on.stdout)
+    failed = went_on.stdout.count("failed: game ") + (int(more[1]) if more else 0)
+    assert failed > 0
+    assert "of 60 games" in went_on.stdout
+    assert went_on.stderr == f"error: {failed} of 60 games failed\n"
+
+
+def _games_written(folder: Path) -> bool:
+    """Whether the export's temporary file in ``folder`` has some games in it."""
+    return any(path.stat().st_size > 0 for path in folder.glob(".games.jsonl.*.tmp"))
+
+
+def _session(pid: int) -> list[int]:
+    """The live processes of session ``pid`` (a process started with start_new_session)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[3]) == pid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("how", "code", "extra"),
+    [
+        ("ctrl-c", 130, ("--jobs", "2")),
+        ("sigterm", 143, ("--jobs", "2")),
+        ("ctrl-c", 130, ()),
+        ("sigterm", 143, ("--scheduler", "local", "--jobs", "2")),
+    ],
+)
+def test_a_stopped_simulation_reports_its_games_and_leaves_no_process(
+    tmp_path: Path, how: str, code: int, extra: tuple[str, ...]
+) -> None:
+    if "--scheduler" in extra:
+        pytest.importorskip("distributed")
+    export = tmp_path / "games.jsonl"
+    process = subprocess.Popen(  # noqa: S603 (our own interpreter and entry point)
+        command("simulate", "--games", "10000000", "--export", str(export), *extra),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        start_new_session=True,  # its own process group, as a terminal gives a command
+    )
+    deadline = time.monotonic() + 60
+    while not _games_written(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.1)  # until games are being played (a cluster takes a while to start)
+    if how == "ctrl-c":
+        os.killpg(process.pid, signal.SIGINT)  # the terminal signals the whole group
+    else:
+        process.send_signal(signal.SIGTERM)  # a process manager signals the parent
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == code, err
+    assert "Traceback" not in err
+    games = int(re.search(r"stopped after (\d+) of 10000000 games", err)[1])  # type: ignore[index]
+    assert f"{games} of 10000000 games" in out
+    assert len(export.read_text().splitlines()) == games
+    deadline = time.monotonic() + 10
+    while _session(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _session(process.pid) == []
 
 
 def test_variants_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:

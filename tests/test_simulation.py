@@ -1,27 +1,166 @@
-"""Simulations: seeded, exact totals, the same whatever the executor."""
+"""Simulations: seeded, exact totals, the same whatever the executor; faults contained."""
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+import csv
+import json
+import os
+import random
+import sys
+import time
+import tracemalloc
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pickomino_rules.bots import UnknownBotError
+from pickomino_rules.bots import BOTS, UnknownBotError, get_bot, greedy_bot, register_bot
 from pickomino_rules.errors import InvalidSetupError
-from pickomino_rules.simulation import simulate, wilson_interval
+from pickomino_rules.files import SaveError
+from pickomino_rules.game import new_game, play
+from pickomino_rules.result import scores
+from pickomino_rules.simulation import (
+    SEATINGS,
+    GameExport,
+    GameSummary,
+    SimulationError,
+    SimulationInterrupted,
+    game_seats,
+    simulate,
+    wilson_interval,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from pickomino_rules.actions import Action
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.simulation import Seating
+    from pickomino_rules.state import GameState
 
 
-def test_results_do_not_depend_on_the_executor_or_chunking() -> None:
-    setup = {"players": 3, "bots": ["greedy", "random"], "games": 30, "seed": 9}
-    base = simulate("classic", **setup)  # type: ignore[arg-type]
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        parallel = simulate("classic", **setup, executor=pool, chunk_size=4)  # type: ignore[arg-type]
+def _raising(rules: Rules, state: GameState, rng: random.Random) -> Action:
+    if rng.random() < 0.004:
+        msg = "the bot gave up"
+        raise ArithmeticError(msg)
+    return greedy_bot(rules, state, rng)
+
+
+def _exiting(rules: Rules, state: GameState, rng: random.Random) -> Action:
+    """Like ``_raising`` (the same draws), but it kills its process."""
+    if rng.random() < 0.004:
+        os._exit(3)
+    return greedy_bot(rules, state, rng)
+
+
+class _Unpicklable(Exception):  # noqa: N818 (named for what the test is about)
+    def __init__(self) -> None:
+        super().__init__("cannot travel")
+        self.handle = lambda: None  # lambdas do not pickle
+
+
+def _unpicklable(rules: Rules, state: GameState, rng: random.Random) -> Action:
+    if state.total > 20:
+        raise _Unpicklable
+    return greedy_bot(rules, state, rng)
+
+
+def _slow(rules: Rules, state: GameState, rng: random.Random) -> Action:
+    if state.total > 20:
+        time.sleep(30)
+    return greedy_bot(rules, state, rng)
+
+
+def _a_bit_slow(rules: Rules, state: GameState, rng: random.Random) -> Action:
+    if state.total > 20:
+        time.sleep(0.3)
+    return greedy_bot(rules, state, rng)
+
+
+def _illegal(rules: Rules, state: GameState, rng: random.Random) -> Action:
+    from pickomino_rules.actions import Steal  # noqa: PLC0415
+
+    return Steal(5) if state.total > 25 else greedy_bot(rules, state, rng)
+
+
+TEST_BOTS = {
+    "test-raising": _raising,
+    "test-exiting": _exiting,
+    "test-unpicklable": _unpicklable,
+    "test-slow": _slow,
+    "test-a-bit-slow": _a_bit_slow,
+    "test-illegal": _illegal,
+}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _test_bots() -> Iterator[None]:
+    """The faulty bots, registered before any worker starts (forked workers see them)."""
+    for name, bot in TEST_BOTS.items():
+        register_bot(name, bot, replace=True)
+    yield
+    for name in TEST_BOTS:
+        BOTS.pop(name, None)
+
+
+SETUP: dict[str, Any] = {"players": 3, "bots": ["greedy", "random"], "games": 30, "seed": 9}
+
+
+@pytest.mark.parametrize("seating", SEATINGS)
+def test_results_do_not_depend_on_the_executor_or_chunking(seating: Seating) -> None:
+    base = simulate("classic", **SETUP, seating=seating)
+    parallel = simulate("classic", **SETUP, seating=seating, jobs=2, chunk_size=4)
     with ThreadPoolExecutor(max_workers=3) as pool:
-        threaded = simulate("classic", **setup, executor=pool, chunk_size=7)  # type: ignore[arg-type]
+        threaded = simulate("classic", **SETUP, seating=seating, executor=pool, chunk_size=7)
     assert base == parallel == threaded
-    assert sum(base.wins) == 30
+    assert sum(base.wins) == sum(base.seat_wins) == 30
     assert base.bots == ("greedy", "random", "greedy")
+    assert base.complete
+
+
+def test_seats_rotate_so_that_every_bot_sits_everywhere() -> None:
+    assert [game_seats("rotate", 0, index, 3) for index in range(4)] == [
+        (0, 1, 2),
+        (1, 2, 0),
+        (2, 0, 1),
+        (0, 1, 2),
+    ]
+    shuffled = {game_seats("shuffle", 5, index, 4) for index in range(40)}
+    assert len(shuffled) > 10
+    assert all(sorted(order) == [0, 1, 2, 3] for order in shuffled)
+    assert game_seats("shuffle", 5, 3, 4) == game_seats("shuffle", 5, 3, 4)
+    games: list[GameSummary] = []
+    simulate("classic", players=2, bots=["greedy", "random"], games=6, on_game=games.append)
+    assert [game.seats for game in games] == [("greedy", "random"), ("random", "greedy")] * 3
+
+
+def test_totals_are_the_sum_of_the_games() -> None:
+    games: list[GameSummary] = []
+    outcome = simulate("classic", **SETUP, seating="shuffle", on_game=games.append)
+    assert [game.index for game in games] == list(range(30))
+    for entry in range(3):
+        assert outcome.score_totals[entry] == sum(
+            game.scores[game.lineup.index(entry)] for game in games
+        )
+        assert outcome.wins[entry] == sum(
+            Fraction(1, len(game.winners))
+            for game in games
+            if game.lineup.index(entry) in game.winners
+        )
+    assert sum(outcome.draws) == sum(len(game.winners) for game in games if len(game.winners) > 1)
+    assert outcome.move_total == sum(game.moves for game in games)
+
+
+def test_a_game_summary_replays_from_its_seed() -> None:
+    games: list[GameSummary] = []
+    simulate("classic", players=2, bots=["greedy", "random"], games=3, seed=4, on_game=games.append)
+    rules, state = new_game("classic", players=2)
+    for game in games:
+        bots = [get_bot(name) for name in game.seats]
+        final = play(rules, state, bots, random.Random(game.seed))
+        assert scores(rules, final) == game.scores
 
 
 def test_a_different_seed_gives_different_games() -> None:
@@ -32,8 +171,12 @@ def test_a_different_seed_gives_different_games() -> None:
 
 def test_progress_counts_every_game() -> None:
     seen: list[int] = []
-    simulate("classic", players=2, games=12, seed=0, chunk_size=5, progress=seen.append)
-    assert seen == [5, 5, 2]
+    simulate("classic", players=2, games=12, seed=0, progress=seen.append)
+    assert seen == [1] * 12  # one game at a time in this process
+    seen.clear()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        simulate("classic", players=2, games=12, executor=pool, chunk_size=5, progress=seen.append)
+    assert sorted(seen) == [2, 5, 5]
 
 
 def test_greedy_beats_random_clearly() -> None:
@@ -51,6 +194,16 @@ def test_bad_arguments() -> None:
         simulate(players=1, games=1)
     with pytest.raises(ValueError, match="at least 1"):
         simulate(games=0)
+    with pytest.raises(ValueError, match="at least 1"):
+        simulate(jobs=0)
+    with pytest.raises(ValueError, match="seating"):
+        simulate(seating="random")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not both"), ThreadPoolExecutor() as pool:
+        simulate(jobs=2, executor=pool)
+    with pytest.raises(ValueError, match="positive"):
+        simulate(move_time_limit=0)
+    with pytest.raises(ValueError, match="at least one bot"):
+        simulate(bots=[])
 
 
 def test_wilson_interval_brackets_the_rate() -> None:
@@ -58,3 +211,213 @@ def test_wilson_interval_brackets_the_rate() -> None:
     assert low < 0.3 < high
     assert wilson_interval(0, 10)[0] == 0.0
     assert wilson_interval(10, 10)[1] == 1.0
+
+
+# Faults
+
+
+def test_a_failing_bot_stops_the_run_naming_the_game_and_keeping_the_finished_ones() -> None:
+    with pytest.raises(SimulationError) as caught:
+        simulate("classic", players=2, bots=["test-raising", "greedy"], games=200, seed=1)
+    failure = caught.value.failure
+    assert failure.error == "ArithmeticError: the bot gave up"
+    assert failure.seat is not None
+    assert failure.seats[failure.seat] == "test-raising"
+    assert failure.seed == f"1:{failure.index}"
+    assert "Traceback" in failure.details
+    assert str(failure) in str(caught.value)
+    assert f"game {failure.index} " in str(failure)
+    partial = caught.value.result
+    assert partial.games == failure.index  # in this process, in game order
+    assert partial.requested == 200
+    assert not partial.complete
+
+
+def test_keep_going_counts_failures_the_same_everywhere() -> None:
+    setup: dict[str, Any] = {"bots": ["test-raising", "greedy"], "games": 120, "seed": 2}
+    here = simulate("classic", **setup, keep_going=True)
+    there = simulate("classic", **setup, keep_going=True, jobs=2, chunk_size=9)
+    assert here == there
+    assert 0 < len(here.failures) < 120
+    assert here.games + len(here.failures) == 120
+    assert [failure.index for failure in here.failures] == sorted(
+        failure.index for failure in here.failures
+    )
+
+
+def test_a_lost_worker_is_replaced_and_its_game_found() -> None:
+    setup: dict[str, Any] = {"games": 80, "seed": 3, "keep_going": True}
+    raised = simulate("classic", bots=["test-raising", "greedy"], **setup)
+    lost = simulate("classic", bots=["test-exiting", "greedy"], jobs=2, chunk_size=6, **setup)
+    assert raised.failures, "the seed must make some games fail"
+    assert [f.index for f in lost.failures] == [f.index for f in raised.failures]
+    assert all(f.moves is None and "BrokenProcessPool" in f.error for f in lost.failures)
+    assert "could not be played: BrokenProcessPool" in str(lost.failures[0])
+    assert (lost.games, lost.wins[1], lost.score_totals) == (
+        raised.games,
+        raised.wins[1],
+        raised.score_totals,
+    )
+
+
+def test_a_lost_worker_stops_the_run_without_keep_going() -> None:
+    raised = simulate("classic", bots=["test-raising", "greedy"], games=80, seed=3, keep_going=True)
+    with pytest.raises(SimulationError) as caught:
+        simulate("classic", bots=["test-exiting", "greedy"], games=80, seed=3, jobs=2)
+    assert caught.value.failure.index in {failure.index for failure in raised.failures}
+
+
+def test_a_broken_executor_not_ours_ends_the_run() -> None:
+    with ProcessPoolExecutor(max_workers=2) as pool, pytest.raises(SimulationError) as caught:
+        simulate("classic", bots=["test-exiting"], games=80, seed=3, executor=pool, keep_going=True)
+    assert "executor is broken" in caught.value.failure.error
+
+
+def test_an_unpicklable_error_keeps_its_text() -> None:
+    with pytest.raises(SimulationError) as caught:
+        simulate("classic", bots=["test-unpicklable"], games=4, jobs=2)
+    assert caught.value.failure.error == "_Unpicklable: cannot travel"
+
+
+def test_an_illegal_move_fails_its_game() -> None:
+    outcome = simulate("classic", bots=["test-illegal"], games=3, keep_going=True)
+    assert len(outcome.failures) == 3
+    assert all("IllegalActionError" in failure.error for failure in outcome.failures)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_move_time_limit_stops_a_slow_bot(jobs: int) -> None:
+    started = time.perf_counter()
+    with pytest.raises(SimulationError) as caught:
+        simulate("classic", bots=["test-slow"], games=4, jobs=jobs, move_time_limit=0.2)
+    assert time.perf_counter() - started < 20  # the bot would sleep 30 s
+    assert caught.value.failure.error.startswith("MoveTimeLimitError: took more than")
+
+
+def test_a_move_time_limit_off_the_main_thread_is_checked_after_the_move() -> None:
+    with ThreadPoolExecutor(max_workers=2) as pool, pytest.raises(SimulationError) as caught:
+        simulate("classic", bots=["test-a-bit-slow"], games=2, executor=pool, move_time_limit=0.1)
+    assert "MoveTimeLimitError" in caught.value.failure.error
+
+
+def test_an_interrupt_returns_the_finished_games() -> None:
+    def interrupt_after_five(_done: int) -> None:
+        calls.append(1)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+
+    calls: list[int] = []
+    with pytest.raises(SimulationInterrupted) as caught:
+        simulate("classic", games=50, progress=interrupt_after_five)
+    assert caught.value.result.games == 5
+    assert isinstance(caught.value, KeyboardInterrupt)
+
+
+def test_work_is_handed_out_lazily_with_bounded_memory() -> None:
+    """A run of 10**9 games allocates nothing up front; at most ``max_pending`` chunks out."""
+
+    class Counting(ThreadPoolExecutor):
+        out = most = 0
+
+        def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
+            Counting.out += 1
+            Counting.most = max(Counting.most, Counting.out)
+            future = super().submit(*args, **kwargs)
+            future.add_done_callback(lambda _: setattr(Counting, "out", Counting.out - 1))
+            return future
+
+    def stop_soon(_done: int) -> None:
+        finished.append(_done)
+        if len(finished) == 40:
+            raise KeyboardInterrupt
+
+    finished: list[int] = []
+    tracemalloc.start()
+    with Counting(max_workers=2) as pool, pytest.raises(SimulationInterrupted) as caught:
+        simulate(
+            "classic", games=10**9, executor=pool, chunk_size=2, max_pending=6, progress=stop_soon
+        )
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert Counting.most <= 6
+    assert caught.value.result.games >= 80
+    assert peak < 20_000_000
+
+
+# Export
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_export_writes_every_game_in_order(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"games{suffix}"
+    games: list[GameSummary] = []
+
+    def both(game: GameSummary) -> None:
+        games.append(game)
+        export(game)
+
+    with GameExport(path, players=3) as export:
+        simulate("classic", **SETUP, jobs=2, chunk_size=4, on_game=both)
+    if suffix == ".csv":
+        rows = list(csv.DictReader(path.open()))
+        assert [int(row["game"]) for row in rows] == list(range(30))
+        assert [int(rows[5][f"worms_{seat}"]) for seat in range(3)] == list(games[5].scores)
+        assert [rows[5][f"bot_{seat}"] for seat in range(3)] == list(games[5].seats)
+    else:
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        assert lines == [game.to_dict() for game in games]
+
+
+def test_export_after_an_interrupt_keeps_the_finished_games(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_text("old\n")
+    with GameExport(path, players=2) as export, pytest.raises(SimulationInterrupted):
+        simulate("classic", games=50, on_game=export, progress=_interrupt_at(7))
+    assert [json.loads(line)["game"] for line in path.read_text().splitlines()] == list(range(7))
+
+
+def _interrupt_at(count: int) -> Callable[[int], None]:
+    done: list[int] = []
+
+    def progress(games: int) -> None:
+        done.append(games)
+        if sum(done) >= count:
+            raise KeyboardInterrupt
+
+    return progress
+
+
+def test_export_refuses_bad_targets(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="export format"):
+        GameExport(tmp_path / "games.txt", players=2)
+    with pytest.raises(SaveError, match="no folder"):
+        GameExport(tmp_path / "missing" / "games.csv", players=2)
+
+
+# Dask
+
+
+def test_a_dask_cluster_gives_the_same_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    distributed = pytest.importorskip("distributed")
+    expected = simulate("classic", **SETUP, seating="shuffle")
+    # Dask's workers start with this process's sys.path, where pytest's doctest collection put
+    # src/ first; there pickomino_rules.variants is missing (the install maps it). Workers
+    # should import the installed package, as they do outside pytest.
+    source = (Path(__file__).parents[1] / "src").resolve()
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if Path(p).resolve() != source])
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        assert all(address.startswith("tcp://127.0.0.1:") for address in client.nthreads())
+        assert len(client.nthreads()) == 2
+        on_dask = simulate(
+            "classic", **SETUP, seating="shuffle", executor=client.get_executor(), chunk_size=4
+        )
+    assert on_dask == expected

@@ -3,20 +3,32 @@
 Built with click (commands, options, help) and rich (colours, tables, progress).
 Every error a user can cause ends in one ``error: ...`` line on stderr and a
 non-zero exit code, never a traceback: 1 for a failure (a bad file, an illegal record, a
-failed save), 2 for a usage error, 130 when stopped by Ctrl-C or the end of input.
+failed save, a failed game in a simulation), 2 for a usage error, 130 when stopped by Ctrl-C
+or the end of input, 143 when stopped by SIGTERM.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import random
+import signal
 import sys
-from concurrent.futures import ProcessPoolExecutor
+import threading
+from pathlib import PurePath
 from typing import TYPE_CHECKING, NoReturn
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -28,14 +40,24 @@ from pickomino_rules.game import Bot, Move, legal_actions, parse_move, playout
 from pickomino_rules.records import GameRecord, check_save_target, load_record, save_record
 from pickomino_rules.registry import available_variants, get_variant
 from pickomino_rules.result import result, scores
+from pickomino_rules.simulation import (
+    EXPORT_FORMATS,
+    SEATINGS,
+    GameExport,
+    SimulationError,
+    SimulationInterrupted,
+    SimulationResult,
+)
 from pickomino_rules.simulation import simulate as run_simulation
 from pickomino_rules.state import Phase
 from pickomino_rules.story import group_turns, turns
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
+    from concurrent.futures import Executor
 
     from pickomino_rules.rules import Rules
+    from pickomino_rules.simulation import Seating
     from pickomino_rules.state import GameState
 
 __all__ = ["cli", "main", "render_table"]
@@ -46,6 +68,8 @@ EXIT_USAGE = 2
 """Exit code of a usage error: unknown command or option, a bad value."""
 EXIT_STOPPED = 130
 """Exit code of a game or run stopped by Ctrl-C or by the end of input (128 + SIGINT)."""
+EXIT_TERMINATED = 143
+"""Exit code of a command stopped by SIGTERM (128 + SIGTERM)."""
 
 
 def _options(pairs: Sequence[str]) -> dict[str, object]:
@@ -78,6 +102,13 @@ def _bot_names(_ctx: click.Context, _param: click.Parameter, value: str) -> tupl
 def _variant_name(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     if value not in available_variants():
         msg = f"unknown variant {value!r} (known: {', '.join(available_variants())})"
+        raise click.BadParameter(msg)
+    return value
+
+
+def _export_path(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and PurePath(value).suffix.lower() not in EXPORT_FORMATS:
+        msg = f"{value!r} is not a {' or '.join(EXPORT_FORMATS)} file"
         raise click.BadParameter(msg)
     return value
 
@@ -220,8 +251,8 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
         # an unfinished record is a valid record: keep what was played
         if save_path:
             save_record(record.extended(moves), save_path)
-            _fail(f"game interrupted; the unfinished record is saved to {save_path}", EXIT_STOPPED)
-        _fail("game interrupted", EXIT_STOPPED)
+            _fail(f"game interrupted; the unfinished record is saved to {save_path}", _stop_code())
+        _fail("game interrupted", _stop_code())
     console.print(render_table(rules, state, names))
     _print_result(console, rules, state, names)
     if save_path:
@@ -268,18 +299,45 @@ def _print_result(console: Console, rules: Rules, state: GameState, names: Seque
     default="greedy,random",
     show_default=True,
     callback=_bot_names,
-    help="Bots per seat, comma-separated, cycled over the seats.",
+    help="The line-up: bots comma-separated, cycled over the seats.",
 )
 @click.option(
     "--games", default=200, show_default=True, type=click.IntRange(min=1), help="Number of games."
 )
 @SEED
 @click.option(
+    "--seating",
+    type=click.Choice(SEATINGS),
+    default="rotate",
+    show_default=True,
+    help="Seats per game: the line-up rotated one seat per game, shuffled, or fixed.",
+)
+@click.option(
     "--jobs",
     default=1,
     show_default=True,
     type=click.IntRange(min=1),
-    help="Worker processes (results do not depend on it).",
+    help="Worker processes (results do not depend on it); Dask workers with --scheduler local.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Play on a Dask cluster: its scheduler's address (tcp://host:8786), or 'local' "
+    "for a cluster of --jobs workers on this machine. Needs the dask extra.",
+)
+@click.option(
+    "--export",
+    "export_path",
+    type=click.Path(dir_okay=False),
+    callback=_export_path,
+    help="Write one row per game (seed, seats, worms, winners, length) to a .csv or .jsonl file.",
+)
+@click.option("--keep-going", is_flag=True, help="Play on past failed games, count and list them.")
+@click.option(
+    "--move-time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Fail a game whose bot takes longer than this for one move.",
 )
 @OPTION
 def simulate(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
@@ -288,56 +346,176 @@ def simulate(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     bots: tuple[str, ...],
     games: int,
     seed: int,
+    seating: Seating,
     jobs: int,
+    scheduler: str | None,
+    export_path: str | None,
+    keep_going: bool,
+    move_time_limit: float | None,
     option_pairs: tuple[str, ...],
 ) -> None:
-    """Play many seeded games between bots and print win rates and scores."""
+    """Play many seeded games between bots and print win rates and scores.
+
+    Ctrl-C (or SIGTERM) stops the run at once, stops the workers and reports the games
+    finished so far; an export keeps them too.
+    """
     console = Console(highlight=False)
-    options = _options(option_pairs)
-    progress = Progress(
-        TextColumn("games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    with progress:
-        task = progress.add_task("games", total=games)
-
-        def advance(done: int) -> None:
-            progress.advance(task, done)
-
-        kwargs = {
-            "variant": variant,
-            "players": players,
-            "bots": bots,
-            "games": games,
-            "seed": seed,
-            "options": options,
-            "progress": advance,
-        }
-        if jobs > 1:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                outcome = run_simulation(**kwargs, executor=pool)  # type: ignore[arg-type]
+    settings = {
+        "variant": variant,
+        "players": players,
+        "bots": bots,
+        "games": games,
+        "seed": seed,
+        "options": _options(option_pairs),
+        "seating": seating,
+        "keep_going": keep_going,
+        "move_time_limit": move_time_limit,
+    }
+    with contextlib.ExitStack() as stack:
+        export = stack.enter_context(GameExport(export_path, players)) if export_path else None
+        if scheduler is not None:
+            executor, workers = stack.enter_context(_dask_executor(scheduler, jobs))
+            settings |= {"executor": executor, "max_pending": 4 * workers}
         else:
-            outcome = run_simulation(**kwargs)  # type: ignore[arg-type]
-    table = Table(title=f"{variant}, {players} players, {games} games, seed {seed}")
-    for column in ("seat", "bot", "win rate", "95% interval", "mean worms"):
-        table.add_column(column, justify="right" if column != "bot" else "left")
-    for seat_index in range(players):
-        low, high = outcome.win_interval(seat_index)
+            settings["jobs"] = jobs
+        progress = stack.enter_context(_progress_bar(games))
+        try:
+            outcome = run_simulation(**settings, progress=progress, on_game=export)  # type: ignore[arg-type]
+        except SimulationError as error:
+            stack.close()
+            _print_simulation(console, error.result)
+            _fail(str(error.failure))
+        except SimulationInterrupted as stop:
+            stack.close()
+            _print_simulation(console, stop.result)
+            _fail(f"stopped after {stop.result.games} of {games} games", _stop_code())
+    _print_simulation(console, outcome)
+    if outcome.failures:
+        _fail(f"{len(outcome.failures)} of {games} games failed")
+
+
+def _print_simulation(console: Console, outcome: SimulationResult) -> None:
+    """The line-up's results, the seats' win rates, the failures."""
+    title = f"{outcome.variant}, {outcome.players} players, seed {outcome.seed}, "
+    title += (
+        f"{outcome.games} games"
+        if outcome.complete
+        else f"{outcome.games} of {outcome.requested} games"
+    )
+    table = Table(title=title)
+    for column in ("bot", "wins", "draws", "win rate", "95% interval", "mean worms"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for entry, name in enumerate(outcome.bots):
+        low, high = outcome.win_interval(entry)
         table.add_row(
-            str(seat_index),
-            outcome.bots[seat_index],
-            f"{outcome.win_rate(seat_index):.1%}",
+            name,
+            f"{float(outcome.wins[entry]):g}",
+            str(outcome.draws[entry]),
+            f"{outcome.win_rate(entry):.1%}",
             f"{low:.1%} - {high:.1%}",
-            f"{outcome.mean_score(seat_index):.2f}",
+            f"{outcome.mean_score(entry):.2f}",
         )
     console.print(table)
+    seats = ", ".join(
+        f"{seat} {outcome.seat_win_rate(seat):.1%}" for seat in range(outcome.players)
+    )
+    console.print(f"seating: {outcome.seating}; win rate by seat: {seats}")
     console.print(
         f"mean game length: {outcome.mean_turns:.1f} turns, {outcome.mean_moves:.0f} moves"
     )
+    for failure in outcome.failures[:_SHOWN_FAILURES]:
+        console.print(f"failed: {failure}", soft_wrap=True, markup=False)
+    if len(outcome.failures) > _SHOWN_FAILURES:
+        console.print(f"... and {len(outcome.failures) - _SHOWN_FAILURES} more failed games")
+
+
+_SHOWN_FAILURES = 10
+_terminated = False
+"""Set when SIGTERM stopped the command: it then exits with EXIT_TERMINATED."""
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops a command as Ctrl-C does (a game saved, a run's workers stopped)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers belong to the main thread (CliRunner may call from others)
+        return
+
+    def stop(_signal: int, _frame: object) -> None:
+        global _terminated  # noqa: PLW0603 (the handler's one flag)
+        _terminated = True
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stop_code() -> int:
+    return EXIT_TERMINATED if _terminated else EXIT_STOPPED
+
+
+@contextlib.contextmanager
+def _progress_bar(games: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr with the rate and the time left (none when not a terminal)."""
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield lambda _done: None
+        return
+    bar = Progress(
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("games", total=games, rate="")
+
+        def advance(done: int) -> None:
+            bar.advance(task, done)
+            speed = bar.tasks[task].speed
+            bar.update(task, rate=f"{speed:,.0f} games/s" if speed else "")
+
+        yield advance
+
+
+@contextlib.contextmanager
+def _dask_executor(address: str, jobs: int) -> Iterator[tuple[Executor, int]]:
+    """An executor on a Dask cluster, and its number of worker threads."""
+    try:
+        from distributed import Client, LocalCluster  # noqa: PLC0415 (an extra)
+    except ImportError:
+        msg = "--scheduler needs Dask: pip install 'pickomino_rules[dask]'"
+        raise click.UsageError(msg) from None
+    with contextlib.ExitStack() as stack:
+        if address == "local":
+            # Workers inherit an ignored SIGINT: Ctrl-C in the terminal reaches the whole
+            # process group, and this process alone should handle it (stopping the run).
+            main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            try:
+                cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,  # shutdown races log tracebacks
+                )
+            finally:
+                if main:
+                    signal.signal(signal.SIGINT, previous)
+            stack.enter_context(cluster)
+            client = stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]
+        else:
+            client = stack.enter_context(Client(address, timeout="10s"))  # type: ignore[no-untyped-call]
+        yield client.get_executor(pure=False), max(1, sum(client.nthreads().values()))
 
 
 @cli.command()
@@ -383,14 +561,17 @@ def list_variants() -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point: run the CLI; turn errors into one line."""
+    global _terminated  # noqa: PLW0603 (reset for each call)
+    _terminated = False
     try:
-        code = cli.main(
-            args=list(argv) if argv is not None else None,
-            prog_name="pickomino",
-            standalone_mode=False,
-        )
+        with _terminate_as_interrupt():
+            code = cli.main(
+                args=list(argv) if argv is not None else None,
+                prog_name="pickomino",
+                standalone_mode=False,
+            )
     except (click.exceptions.Abort, KeyboardInterrupt):
-        _fail("stopped", EXIT_STOPPED)
+        _fail("stopped", _stop_code())
     except click.UsageError as error:
         _fail(error.format_message(), EXIT_USAGE)
     except click.ClickException as error:
