@@ -237,3 +237,11 @@ def test_rules_outside_the_registry_refuse_to_pickle() -> None:
     rules = compose(classic_components(), name="mine")
     with pytest.raises(TypeError, match="registered variant"):
         pickle.dumps(rules)
+
+
+def test_a_position_naming_an_undeclared_specialist_is_a_position_error() -> None:
+    """Found by the fuzz suite: validation asked a hook that read the broken part."""
+    rules, state = new_game("extended", players=3)
+    line = str(Position(rules, state)).replace('"golden_die"', '"olden_die"')
+    with pytest.raises(PositionError, match="cannot read this state: UnknownSpecialistError"):
+        Position.parse(line)

@@ -60,16 +60,25 @@ def problems(rules: Rules, state: GameState) -> tuple[str, ...]:
         return tuple(found)  # the checks below read the fields found malformed here
     found += _tiles(rules, state)
     found += _phase(rules, state)
-    found += _dice(rules, state)
-    if not found:  # parts are checked on an otherwise sound table
-        for key, part in zip(rules.layout.parts, state.parts, strict=True):
-            if not isinstance(part, key.kind):
-                found.append(f"part {key.name!r}: expected {key.kind.__name__}, got {part!r}")
-            elif key.check is not None:
-                found.extend(
-                    f"part {key.name!r}: {problem}" for problem in key.check(rules, state, part)
-                )
+    try:
+        found += _dice(rules, state)  # asks the rules' hooks, which read the parts
+        if not found:  # parts are checked on an otherwise sound table
+            found += _parts(rules, state)
+    except Exception as error:  # noqa: BLE001 (a malformed part can trip any hook)
+        found.append(f"the rules cannot read this state: {type(error).__name__}: {error}")
     return tuple(found)
+
+
+def _parts(rules: Rules, state: GameState) -> list[str]:
+    found = []
+    for key, part in zip(rules.layout.parts, state.parts, strict=True):
+        if not isinstance(part, key.kind):
+            found.append(f"part {key.name!r}: expected {key.kind.__name__}, got {part!r}")
+        elif key.check is not None:
+            found.extend(
+                f"part {key.name!r}: {problem}" for problem in key.check(rules, state, part)
+            )
+    return found
 
 
 def _is_count(value: object) -> bool:
