@@ -390,6 +390,14 @@ class _Setup:
     seed: int
     move_time_limit: float | None
 
+    def table(self) -> tuple[Rules, list[Bot]]:
+        """The rules and the line-up's bots (time-limited if asked), in this process."""
+        rules = get_variant(self.variant).rules(self.options)
+        bots = [get_bot(name) for name in self.lineup]
+        if self.move_time_limit is not None:
+            bots = [_time_limited(bot, self.move_time_limit) for bot in bots]
+        return rules, bots
+
 
 @attrs.frozen
 class _Chunk:
@@ -405,12 +413,8 @@ Outcome = GameSummary | GameFailure
 
 def _play_chunk(chunk: _Chunk) -> list[Outcome]:
     """Play a chunk's games (in a worker): each one's summary or failure."""
-    setup = chunk.setup
-    rules = get_variant(setup.variant).rules(setup.options)
-    bots = [get_bot(name) for name in setup.lineup]
-    if setup.move_time_limit is not None:
-        bots = [_time_limited(bot, setup.move_time_limit) for bot in bots]
-    return [_play_game(setup, rules, bots, index) for index in range(chunk.start, chunk.stop)]
+    rules, bots = chunk.setup.table()
+    return [_play_game(chunk.setup, rules, bots, i) for i in range(chunk.start, chunk.stop)]
 
 
 def _play_game(setup: _Setup, rules: Rules, bots: Sequence[Bot], index: int) -> Outcome:
@@ -600,13 +604,9 @@ class _Run:
 
     def in_process(self) -> None:
         """Play every game here, one at a time."""
-        setup = self.setup
-        rules = get_variant(setup.variant).rules(setup.options)
-        bots = [get_bot(name) for name in setup.lineup]
-        if setup.move_time_limit is not None:
-            bots = [_time_limited(bot, setup.move_time_limit) for bot in bots]
+        rules, bots = self.setup.table()
         for index in range(self.games):
-            outcome = _play_game(setup, rules, bots, index)
+            outcome = _play_game(self.setup, rules, bots, index)
             with self.shield.section():
                 self.deliver(outcome)
             if self.progress is not None:
