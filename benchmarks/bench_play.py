@@ -1,105 +1,262 @@
-"""Throughput of random and greedy play (issue: core engine benchmark).
+"""Throughput of the reference engine: random play and "never stop pointlessly" games.
 
 A step is one ``legal_actions`` call plus one ``apply`` call, at decisions and at
-chance nodes alike (a chance outcome is sampled from the exact distribution).
+chance nodes alike (a chance outcome is drawn with ``sample_chance``, exactly).
 
-Run: ``python benchmarks/bench_play.py [--seconds 5]``.
+Two policies, both drawing from one ``random.Random(seed)`` per game:
+
+- ``random``: a uniformly random legal move;
+- ``sensible``: the same, but never a stop without a claim (a bust) while anything
+  else is legal.
+
+Run: ``python benchmarks/bench_play.py [--seconds 2]`` for this environment's figures, or
+``python benchmarks/bench_play.py --baseline REV`` to compare side by side with commit REV:
+the working tree and REV are each installed (not editable) in a virtual environment of
+their own under ``--envs`` and play the same games (seeds 0, 1, ...) in fresh processes,
+interleaved, alternating which goes first. The figures are medians of the paired ratios
+(working tree over REV) of steps per second and of games per second, with their spread. The
+games can differ a little between versions when a rule's reading changed between them (the
+C8 clarification made ``stop`` legal when a steal is the only claim), so both rates are shown.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import random
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
-from pickomino_rules import Bot, Move, Phase, apply, get_variant, legal_actions, new_game
-from pickomino_rules.bots import greedy_bot, random_bot
+REPO = Path(__file__).resolve().parent.parent
+Workload = tuple[str, str, int]
+"""A policy, a variant and a number of players."""
+WORKLOADS: list[Workload] = [
+    (policy, variant, players)
+    for policy in ("random", "sensible")
+    for variant in ("classic", "extended")
+    for players in (2, 4)
+]
 
-ROLL, GAME_OVER = Phase.ROLL, Phase.GAME_OVER  # enum lookups are slow; keep them out of the loop
 
+def play_games(  # noqa: PLR0913, PLR0917 (a worker's whole command line)
+    policy: str, variant: str, players: int, games: int, first_seed: int = 0, warm_up: int = 2
+) -> dict[str, float]:
+    """Play ``games`` games (seeds ``first_seed``...): elapsed seconds, steps and a checksum.
 
-def random_steps(
-    variant: str, players: int, seconds: float, seed: int = 1
-) -> tuple[int, int, float]:
-    """Random legal play for ``seconds``: (steps, finished games, elapsed)."""
+    ``warm_up`` games (other seeds) are played first, untimed, so that the one-off work
+    (chance tables, caches) is not counted: the figures are steady-state throughput.
+    Only public API that every version since 0.1 has, so that any commit can run it.
+    """
+    from pickomino_rules import (  # noqa: PLC0415 (imported in the environment measured)
+        Move,
+        Phase,
+        apply,
+        legal_actions,
+        new_game,
+        sample_chance,
+        stop_claims,
+    )
+    from pickomino_rules.actions import STOP  # noqa: PLC0415
+
     rules, start = new_game(variant, players=players)
-    rng = random.Random(seed)
-    choice = rng.choice
-    steps = games = 0
-    state = start
+    roll, decide, over = Phase.ROLL, Phase.DECIDE, Phase.GAME_OVER
+    sensible = policy == "sensible"
+    steps = checksum = 0
     began = time.perf_counter()
-    deadline = began + seconds
-    while True:
-        for _ in range(1000):
-            if state.phase is GAME_OVER:
-                games += 1
-                state = start
-            actions = legal_actions(rules, state)
+    seeds = [*range(-warm_up, 0), *range(first_seed, first_seed + games)]
+    for seed in seeds:
+        if seed == first_seed:
+            steps = checksum = 0
+            began = time.perf_counter()
+        rng = random.Random(seed)
+        choice = rng.choice
+        state = start
+        while state.phase is not over:
             move: Move
-            if state.phase is ROLL:
-                move = rules.chance_table(state.in_hand).sample(rng)
+            actions = legal_actions(rules, state)
+            if state.phase is roll:
+                move = sample_chance(rules, state, rng)
+            elif (
+                sensible
+                and state.phase is decide
+                and len(actions) > 1
+                and STOP in actions
+                and not stop_claims(rules, state)
+            ):
+                move = choice([action for action in actions if action is not STOP])
             else:
                 move = choice(actions)
             state = apply(rules, state, move)
             steps += 1
-        if time.perf_counter() >= deadline:
-            return steps, games, time.perf_counter() - began
+        checksum = (checksum * 31 + hash(tuple(map(tuple, state.stacks)))) % 2**61
+    return {"seconds": time.perf_counter() - began, "steps": steps, "checksum": checksum}
 
 
-def bot_games(
-    variant: str, players: int, bot: Bot, seconds: float, seed: int = 1
-) -> tuple[int, int, float]:
-    """Whole games with one bot for everyone: (games, steps, elapsed)."""
-    rules, start = new_game(variant, players=players)
-    rng = random.Random(seed)
-    games = steps = 0
-    began = time.perf_counter()
-    while time.perf_counter() - began < seconds:
-        state = start
-        while state.phase is not GAME_OVER:
-            legal_actions(rules, state)
-            move: Move
-            if state.phase is ROLL:
-                move = rules.chance_table(state.in_hand).sample(rng)
-            else:
-                move = bot(rules, state, rng)
-            state = apply(rules, state, move)
-            steps += 1
-        games += 1
-    return games, steps, time.perf_counter() - began
+def _install(source: Path, env: Path) -> Path:
+    """A virtual environment at ``env`` with ``source`` installed (not editable)."""
+    python = env / "bin" / "python"
+    if not python.exists():
+        _run([sys.executable, "-m", "venv", str(env)])
+        _run([str(python), "-m", "pip", "install", "-q", str(source)])
+    else:  # the dependencies are there: replace the package alone
+        _run(
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--force-reinstall",
+                "--no-deps",
+                str(source),
+            ]
+        )
+    return python
+
+
+def _run(command: list[str]) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode:
+        sys.exit(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
+
+
+def _checkout(rev: str, into: Path) -> Path:
+    """The files of commit ``rev``, extracted to ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", "--format=tar", rev],
+        check=True,
+        capture_output=True,
+    ).stdout
+    into.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def _worker(python: Path, workload: Workload, games: int) -> dict[str, float]:
+    """Run ``play_games`` in a fresh process of ``python``."""
+    policy, variant, players = workload
+    out = subprocess.run(
+        [str(python), __file__, "--worker", policy, variant, str(players), str(games)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),  # never import the source tree by accident
+    ).stdout
+    result: dict[str, float] = json.loads(out)
+    return result
+
+
+def compare(
+    baseline: str, envs: Path, seconds: float, repeat: int, workloads: list[Workload]
+) -> None:
+    """Measure the working tree against commit ``baseline``, side by side."""
+    rev = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "--short", baseline],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    with tempfile.TemporaryDirectory() as scratch:
+        print(f"installing {rev} and the working tree in {envs} ...", flush=True)
+        old = _install(_checkout(rev, Path(scratch) / "baseline"), envs / f"baseline-{rev}")
+        tree = Path(scratch) / "tree"
+        shutil.copytree(REPO, tree, ignore=shutil.ignore_patterns(".git", ".venv", "site"))
+        new = _install(tree, envs / "working-tree")
+    print(f"Python {sys.version.split()[0]} on {platform.machine()}, {os.cpu_count()} cpus")
+    print(f"{repeat} interleaved repeats of ~{seconds:g} s each (working tree's time)")
+    print()
+    print("steps/game and steps/s: REV, then the working tree; speed-ups: median (min-max)")
+    print(
+        f"{'policy':<9}{'variant':<10}{'pl':>2}{'games':>6}{'steps/game':>13}"
+        f"{'steps/s':>20}{'steps/s ratio':>21}{'games/s ratio':>21}"
+    )
+    for workload in workloads:
+        probe = _worker(new, workload, 2)
+        games = max(2, round(2 * seconds / max(probe["seconds"], 1e-3)))
+        old_rates: list[float] = []
+        new_rates: list[float] = []
+        step_ratios: list[float] = []
+        game_ratios: list[float] = []
+        lengths: list[tuple[float, float]] = []
+        for index in range(repeat):
+            order = (old, new) if index % 2 == 0 else (new, old)
+            runs = {python: _worker(python, workload, games) for python in order}
+            base, mine = runs[old], runs[new]
+            old_rates.append(base["steps"] / base["seconds"])
+            new_rates.append(mine["steps"] / mine["seconds"])
+            step_ratios.append(new_rates[-1] / old_rates[-1])
+            game_ratios.append(base["seconds"] / mine["seconds"])
+            lengths.append((base["steps"] / games, mine["steps"] / games))
+        policy, variant, players = workload
+        print(
+            f"{policy:<9}{variant:<10}{players:>2}{games:>6}"
+            f"{statistics.median(b for b, _ in lengths):>7,.0f}"
+            f"{statistics.median(n for _, n in lengths):>6,.0f}"
+            f"{statistics.median(old_rates):>10,.0f}{statistics.median(new_rates):>10,.0f}"
+            f"{_spread(step_ratios)}{_spread(game_ratios)}",
+            flush=True,
+        )
+
+
+def _spread(ratios: list[float]) -> str:
+    return f"{statistics.median(ratios):>7.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+
+
+def here(seconds: float, repeat: int, workloads: list[Workload]) -> None:
+    """This environment's figures: steps/s and games/s per workload."""
+    print(f"Python {sys.version.split()[0]} on {platform.machine()}")
+    for workload in workloads:
+        probe = play_games(*workload, games=1)
+        games = max(1, round(seconds / max(probe["seconds"], 1e-3)))
+        runs = [play_games(*workload, games=games, first_seed=r * games) for r in range(repeat)]
+        steps = [run["steps"] / run["seconds"] for run in runs]
+        per_game = [games / run["seconds"] for run in runs]
+        policy, variant, players = workload
+        print(
+            f"{policy:<9}{variant:<10}{players} players: {statistics.median(steps):>9,.0f} "
+            f"steps/s, {statistics.median(per_game):>7,.1f} games/s (median of {repeat})",
+            flush=True,
+        )
 
 
 def main() -> None:
-    """Print the figures for classic, 2 and 4 players."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=2.0, help="per repetition")
-    parser.add_argument("--repeat", type=int, default=5, help="repetitions (median and best shown)")
-    parser.add_argument("--variant", default="classic")
+    """Parse the command line and run."""
+    if sys.argv[1:2] == ["--worker"]:
+        policy, variant, players, games = sys.argv[2:6]
+        print(json.dumps(play_games(policy, variant, int(players), int(games))))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="per run")
+    parser.add_argument("--repeat", type=int, default=5, help="repetitions (medians shown)")
+    parser.add_argument("--baseline", metavar="REV", help="compare with this commit")
+    parser.add_argument(
+        "--envs",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "pickomino-bench-envs",
+        help="where the two environments live (reused between runs)",
+    )
+    parser.add_argument("--policy", choices=("random", "sensible"), help="only this policy")
+    parser.add_argument("--variant", choices=("classic", "extended"), help="only this variant")
+    parser.add_argument("--players", type=int, choices=(2, 4), help="only this many players")
     args = parser.parse_args()
-    get_variant(args.variant)
-    print(f"Python {sys.version.split()[0]} on {platform.machine()}, variant {args.variant}")
-    for players in (2, 4):
-        runs = [
-            random_steps(args.variant, players, args.seconds, seed) for seed in range(args.repeat)
-        ]
-        rates = sorted(steps / elapsed for steps, _, elapsed in runs)
-        steps = sum(r[0] for r in runs)
-        games = sum(r[1] for r in runs)
-        elapsed = sum(r[2] for r in runs)
-        print(
-            f"{players} players, random: {statistics.median(rates):,.0f} steps/s median, "
-            f"{rates[-1]:,.0f} best of {args.repeat}; {games / elapsed:,.1f} games/s "
-            f"({steps / max(games, 1):,.0f} steps/game)"
-        )
-        for name, bot in (("random", random_bot), ("greedy", greedy_bot)):
-            games, steps, elapsed = bot_games(args.variant, players, bot, args.seconds)
-            print(
-                f"{players} players, {name} bot games: {games / elapsed:,.1f} games/s, "
-                f"{steps / elapsed:,.0f} steps/s ({steps / max(games, 1):,.0f} steps/game)"
-            )
+    workloads = [
+        (policy, variant, players)
+        for policy, variant, players in WORKLOADS
+        if args.policy in (None, policy)
+        and args.variant in (None, variant)
+        and args.players in (None, players)
+    ]
+    if args.baseline:
+        compare(args.baseline, args.envs, args.seconds, args.repeat, workloads)
+    else:
+        here(args.seconds, args.repeat, workloads)
 
 
 if __name__ == "__main__":

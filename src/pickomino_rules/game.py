@@ -34,7 +34,7 @@ from pickomino_rules.errors import (
 )
 from pickomino_rules.registry import get_rules
 from pickomino_rules.rules import Rules
-from pickomino_rules.state import Claim, GameState, Phase
+from pickomino_rules.state import Claim, GameState, Phase, new_state
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -157,21 +157,50 @@ def legal_actions(rules: Rules, state: GameState) -> tuple[Move, ...]:
     try:
         if state.layout is not rules.layout:
             raise _mismatch(rules, state)
-        phase = state.phase
-        if phase is _ROLL:
+        if state.phase is _ROLL:
             return rules.chance_table(state.in_hand).outcomes
-        if rules.pending_actions is not None:
-            pending = rules.pending_actions(rules, state)
-            if pending:
-                return pending
-        if phase is _CHOOSE:
-            return rules.roll_actions(rules, state)
-        if phase is _DECIDE:
-            return _decide_actions(rules, state)
+        last = _LAST[0]
+        if last[1] is state and last[0] is rules:
+            return last[2]
+        return _derive(rules, state)[2]
     except (AttributeError, TypeError, IndexError, KeyError):
         check_arguments(rules, state)
         raise
-    return ()
+
+
+# What the last decision state looked at offers, for the `apply` that usually follows
+# `legal_actions` on the same state (and for `legal_actions` after `apply` rolled): the
+# hooks are pure, so rules and state (by identity) decide it. One shared entry, replaced
+# whole, is safe between threads: a thread that finds another's entry derives its own.
+_Derived: TypeAlias = "tuple[Rules | None, GameState | None, tuple[Action, ...], object]"
+_TAKES = object()
+"""How a CHOOSE state's actions were found: the ``roll_actions`` hook."""
+_PENDING = object()
+"""How they were found when a module made a decision pending."""
+_NOTHING = object()
+"""A state that offers nothing (the turn or the game is over)."""
+_LAST: list[_Derived] = [(None, None, (), _NOTHING)]
+
+
+def _derive(rules: Rules, state: GameState) -> _Derived:
+    """The decisions ``state`` offers and how: pending, a roll's, or a stop's claims (DECIDE)."""
+    legal: tuple[Action, ...] = ()
+    how: object = _PENDING
+    if rules.pending_actions is not None:
+        legal = rules.pending_actions(rules, state)
+    if not legal:
+        phase = state.phase
+        if phase is _CHOOSE:
+            legal, how = rules.roll_actions(rules, state), _TAKES
+        elif phase is _DECIDE:
+            total = rules.stop_total(rules, state)
+            how = claims = () if total is None else rules.claims(rules, state, total)
+            legal = _decide_actions(state, claims)
+        else:
+            how = _NOTHING
+    derived = (rules, state, legal, how)
+    _LAST[0] = derived
+    return derived
 
 
 def stop_claims(rules: Rules, state: GameState) -> tuple[Claim, ...]:
@@ -179,6 +208,9 @@ def stop_claims(rules: Rules, state: GameState) -> tuple[Claim, ...]:
 
     Meaningful in phase DECIDE.
     """
+    last = _LAST[0]
+    if last[1] is state and last[0] is rules and type(last[3]) is tuple:
+        return last[3]
     total = rules.stop_total(rules, state)
     return () if total is None else rules.claims(rules, state, total)
 
@@ -210,9 +242,7 @@ def stop_outcomes(rules: Rules, state: GameState) -> tuple[tuple[Action, GameSta
         IllegalActionError: ``state`` is not in phase DECIDE.
     """
     check_fits(rules, state)
-    if state.phase is not _DECIDE or (
-        rules.pending_actions is not None and rules.pending_actions(rules, state)
-    ):
+    if state.phase is not _DECIDE or _derive(rules, state)[3] is _PENDING:
         msg = f"a turn ends by a stop in phase 'decide', not {state.phase.value!r}"
         raise IllegalActionError(msg)
     claims = stop_claims(rules, state)
@@ -240,12 +270,11 @@ def _steal(victim: int) -> Steal:
     return steal
 
 
-def _decide_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:
+def _decide_actions(state: GameState, claims: tuple[Claim, ...]) -> tuple[Action, ...]:
     """C6-C8: roll again while dice and faces remain; stop; steal each stealable top tile.
 
     A stop takes the stop's claim (see `stop_claim`), or busts when there is none.
     """
-    claims = stop_claims(rules, state)
     can_roll = 0 in state.set_aside and any(state.in_hand)
     if not claims or (len(claims) == 1 and claims[0].victim is None):
         return _ROLL_OR_STOP if can_roll else _STOP_ONLY  # stop: take the tile, or bust
@@ -269,86 +298,73 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
     try:
         if state.layout is not rules.layout:
             raise _mismatch(rules, state)
-        return _apply(rules, state, move)
+        if state.phase is _ROLL:
+            return _roll(rules, state, move)
+        last = _LAST[0]
+        if last[1] is not state or last[0] is not rules:
+            last = _derive(rules, state)
+        if move not in last[2]:
+            raise _illegal(rules, state, move)
+        how = last[3]
+        if how is _TAKES and type(move) is Take:
+            after = rules.set_aside(rules, state, move.face)
+            return after if after.phase is _DECIDE else _settle(rules, after)
+        if type(how) is tuple:
+            return _decide(rules, state, move, how)
+        return _settle(rules, rules.apply_action(rules, state, move))
     except (AttributeError, TypeError, IndexError, KeyError):
         check_arguments(rules, state, move)
         raise
 
 
-def _apply(rules: Rules, state: GameState, move: Move) -> GameState:  # noqa: C901 (flat hot path)
-    phase = state.phase
-    if phase is _ROLL:
-        if type(move) is not RollOutcome or move not in rules.chance_table(state.in_hand).index:
-            raise _illegal(rules, state, move)
-        shown = GameState(
+def _roll(rules: Rules, state: GameState, move: Move) -> GameState:
+    """C3, C5, C6: the dice show ``move``; a roll that offers nothing busts at once."""
+    if type(move) is not RollOutcome or move not in rules.chance_table(state.in_hand).index:
+        raise _illegal(rules, state, move)
+    shown = new_state(
+        state.grill,
+        state.face_down,
+        state.stacks,
+        state.player,
+        _CHOOSE,
+        state.in_hand,
+        move,
+        state.set_aside,
+        state.parts,
+        state.layout,
+    )
+    return _after_roll(rules, shown)
+
+
+def _decide(rules: Rules, state: GameState, move: Move, claims: tuple[Claim, ...]) -> GameState:
+    """Phase DECIDE, a legal ``move``: roll again (C6), or stop or steal (C7, C8)."""
+    kind = type(move)
+    if kind is Roll:
+        return new_state(
             state.grill,
             state.face_down,
             state.stacks,
             state.player,
-            _CHOOSE,
+            _ROLL,
             state.in_hand,
-            move,
+            None,
             state.set_aside,
             state.parts,
             state.layout,
         )
-        return _after_roll(rules, shown)
-    if rules.pending_actions is not None:
-        pending = rules.pending_actions(rules, state)
-        if pending:
-            if move not in pending:
-                raise _illegal(rules, state, move)
-            return _settle(rules, rules.apply_action(rules, state, move))
-    if phase is _CHOOSE:
-        if move in rules.roll_actions(rules, state):
-            if type(move) is Take:
-                state = rules.set_aside(rules, state, move.face)
-                return state if state.phase is _DECIDE else _settle(rules, state)
-            return _settle(rules, rules.apply_action(rules, state, move))
-    elif phase is _DECIDE:
-        after = _apply_decision(rules, state, move)
-        if after is not None:
-            return after
-    raise _illegal(rules, state, move)
-
-
-def _apply_decision(rules: Rules, state: GameState, move: Move) -> GameState | None:
-    """Phase DECIDE: roll again (C6) or stop (C7, C8); None when ``move`` is illegal."""
-    kind = type(move)
-    if kind is Roll:
-        if 0 in state.set_aside and any(state.in_hand):
-            return GameState(
-                state.grill,
-                state.face_down,
-                state.stacks,
-                state.player,
-                _ROLL,
-                state.in_hand,
-                None,
-                state.set_aside,
-                state.parts,
-                state.layout,
-            )
-    elif kind is Stop:
-        claims = stop_claims(rules, state)
-        if not claims:
-            return _finish_turn(rules, rules.bust(rules, state))
+    if kind is Stop:
         claim = stop_claim(claims)
-        if claim is not None:
-            return _finish_turn(rules, rules.take_tile(rules, state, claim))
-    elif kind is Steal:
-        victim = move.victim  # type: ignore[union-attr]
-        for claim in stop_claims(rules, state):
-            if claim.victim == victim:
-                return _finish_turn(rules, rules.take_tile(rules, state, claim))
-    return None
+        if claim is None:  # no claim: the stop busts
+            return _finish_turn(rules, rules.bust(rules, state))
+        return _finish_turn(rules, rules.take_tile(rules, state, claim))
+    victim = move.victim  # type: ignore[union-attr]
+    claim = next(claim for claim in claims if claim.victim == victim)
+    return _finish_turn(rules, rules.take_tile(rules, state, claim))
 
 
 def _after_roll(rules: Rules, state: GameState) -> GameState:
     """C5: a roll that offers nothing to do busts at once."""
-    if rules.roll_actions(rules, state):
-        return state
-    if rules.pending_actions is not None and rules.pending_actions(rules, state):
+    if _derive(rules, state)[2]:
         return state
     return _finish_turn(rules, rules.bust(rules, state))
 
@@ -419,13 +435,18 @@ def sample_chance(rules: Rules, state: GameState, rng: random.Random) -> RollOut
         IllegalActionError: The state is not a chance node.
         ArgumentTypeError: An argument of the wrong type (``rng`` is a ``random.Random``).
     """
-    check_fits(rules, state)
+    try:
+        if state.layout is not rules.layout:
+            raise _mismatch(rules, state)
+        if state.phase is not _ROLL:
+            msg = f"not a chance node: the game is in phase {state.phase.value!r}"
+            raise IllegalActionError(msg)
+    except AttributeError:
+        check_arguments(rules, state)
+        raise
     if not isinstance(rng, random.Random):
         msg = f"rng must be a random.Random, got {type(rng).__name__}"
         raise ArgumentTypeError(msg)
-    if state.phase is not _ROLL:
-        msg = f"not a chance node: the game is in phase {state.phase.value!r}"
-        raise IllegalActionError(msg)
     return rules.chance_table(state.in_hand).sample(rng)
 
 

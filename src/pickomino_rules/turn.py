@@ -6,8 +6,8 @@ helpers [`return_tile`][pickomino_rules.turn.return_tile] and
 [`turn_face_down`][pickomino_rules.turn.turn_face_down] are part of the plug-in contract
 ([`pickomino_rules.plugin`][pickomino_rules.plugin]) for modules that rebuild part of a bust.
 
-They build states with the plain constructor rather than ``attrs.evolve``: these
-run millions of times and evolve re-runs the field machinery (see DESIGN.md).
+They build states with [`new_state`][pickomino_rules.state.new_state] rather than
+``attrs.evolve``: these run millions of times and evolve re-runs the field machinery.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NoReturn
 from pickomino_rules.actions import TAKE, Action
 from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face
 from pickomino_rules.errors import IllegalActionError
-from pickomino_rules.state import Claim, GameState, Phase
+from pickomino_rules.state import Claim, GameState, Phase, new_state
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -93,7 +93,7 @@ def set_aside(rules: Rules, state: GameState, face: Face) -> GameState:  # noqa:
     assert roll is not None  # noqa: S101 (only called in phase CHOOSE)
     index = face - 1
     counts = state.set_aside
-    return GameState(
+    return new_state(
         state.grill,
         state.face_down,
         state.stacks,
@@ -135,7 +135,8 @@ def take_tile(rules: Rules, state: GameState, claim: Claim) -> GameState:  # noq
     stacks = list(state.stacks)
     grill = state.grill
     if claim.victim is None:
-        grill = tuple(tile for tile in grill if tile != claim.tile)
+        index = grill.index(claim.tile)
+        grill = grill[:index] + grill[index + 1 :]
     else:
         stacks[claim.victim] = stacks[claim.victim][:-1]
     stacks[state.player] = (*stacks[state.player], claim.tile)
@@ -188,7 +189,7 @@ def scores(rules: Rules, state: GameState) -> tuple[int, ...]:
 
 def start_turn(rules: Rules, state: GameState, player: int) -> GameState:
     """The chance node that starts ``player``'s turn (C3, C11)."""
-    fresh = GameState(
+    fresh = new_state(
         state.grill,
         state.face_down,
         state.stacks,
@@ -202,4 +203,5 @@ def start_turn(rules: Rules, state: GameState, player: int) -> GameState:
     )
     if rules.turn_dice is turn_dice:
         return fresh
-    return fresh.replace(in_hand=rules.turn_dice(rules, fresh))
+    dice = rules.turn_dice(rules, fresh)
+    return fresh if dice == fresh.in_hand else fresh.replace(in_hand=dice)

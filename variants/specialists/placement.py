@@ -119,6 +119,9 @@ class Specialists:
             UnknownSpecialistError: No composed module declares ``spec``.
         """
         for known, place in zip(self.specs, self.places, strict=True):
+            if known is spec:  # the declared objects: no attrs __eq__ call on the hot path
+                return place
+        for known, place in zip(self.specs, self.places, strict=True):
             if known == spec:
                 return place
         msg = f"no composed module declares the specialist {spec.name!r}"
@@ -131,9 +134,11 @@ class Specialists:
     def owned_by(self, player: int) -> tuple[Specialist, ...]:
         """The specialists ``player`` owns."""
         return tuple(
-            spec
-            for spec, place in zip(self.specs, self.places, strict=True)
-            if place.owner == player
+            [
+                spec
+                for spec, place in zip(self.specs, self.places, strict=True)
+                if place.owner == player
+            ]
         )
 
     def on_tile(self, tile: int) -> Specialist | None:

@@ -1,0 +1,170 @@
+"""The engine's speed-ups keep its meaning: `new_state`, and what `apply` reuses.
+
+The hot path builds states without the attrs constructor and remembers what the last decision
+state offered. These tests check that both are invisible: the states are ordinary frozen
+values, and a remembered derivation is only used for the same rules and the same state.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+import threading
+
+import attrs
+import pytest
+
+from pickomino_rules import (
+    Action,
+    GameState,
+    Phase,
+    RollOutcome,
+    apply,
+    get_rules,
+    legal_actions,
+    new_game,
+    sample_chance,
+    stop_claims,
+)
+from pickomino_rules.plugin import RuleModule, compose
+from pickomino_rules.state import new_state
+from pickomino_rules.variants.classic import classic_modules
+
+FIELDS = [attribute.name for attribute in attrs.fields(GameState)]
+
+
+def _random_states(variant: str, seed: int, limit: int = 400) -> list[GameState]:
+    rules, state = new_game(variant, players=3)
+    rng = random.Random(seed)
+    states = [state]
+    while state.phase is not Phase.GAME_OVER and len(states) < limit:
+        if state.phase is Phase.ROLL:
+            move: Action | RollOutcome = sample_chance(rules, state, rng)
+        else:
+            move = rng.choice(legal_actions(rules, state))
+        state = apply(rules, state, move)
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("variant", ["classic", "extended"])
+def test_new_state_builds_ordinary_frozen_states(variant: str) -> None:
+    for state in _random_states(variant, seed=3, limit=60):
+        built = new_state(*(getattr(state, name) for name in FIELDS))
+        assert type(built) is GameState
+        assert built == state
+        assert hash(built) == hash(state)
+        assert pickle.loads(pickle.dumps(built)) == state  # noqa: S301 (our own bytes)
+        assert copy.deepcopy(built) is built
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            built.player = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("variant", ["classic", "extended"])
+def test_remembered_actions_equal_fresh_ones(variant: str) -> None:
+    """Asked in any order, with other states in between, the answers do not change."""
+    rules = get_rules(variant)
+    states = _random_states(variant, seed=11)
+    forward = [legal_actions(rules, state) for state in states]
+    backward = [legal_actions(rules, state) for state in reversed(states)][::-1]
+    assert forward == backward
+    rng = random.Random(5)
+    for state, legal in zip(states, forward, strict=True):
+        if state.phase is Phase.ROLL or not legal:
+            continue
+        move = rng.choice(legal)
+        legal_actions(rules, rng.choice(states))  # another state asked in between
+        after_other = apply(rules, state, move)
+        legal_actions(rules, state)
+        after_same = apply(rules, state, move)
+        assert after_other == after_same
+        if state.phase is Phase.DECIDE:
+            legal_actions(rules, rng.choice(states))
+            claims = stop_claims(rules, state)
+            legal_actions(rules, state)
+            assert stop_claims(rules, state) == claims
+
+
+def test_what_one_rules_derived_is_not_used_by_other_rules_of_the_same_layout() -> None:
+    """O3 off keeps the legal actions here but changes what ``stop`` takes."""
+    optional = get_rules("classic")
+    required = get_rules("classic", {"optional_steal": False})
+    assert optional.layout is required.layout
+    _, start = new_game(optional, players=2)
+    state = start.replace(  # five 5s and a worm: 30, on top of player 1's stack, not on the grill
+        phase=Phase.DECIDE,
+        in_hand=(2,),
+        set_aside=(0, 0, 0, 0, 5, 1),
+        stacks=((), (30,)),
+        grill=tuple(tile for tile in start.grill if tile != 30),
+    )
+    assert legal_actions(optional, state) == legal_actions(required, state)
+    legal_actions(optional, state)  # remembered for the other rules
+    stolen = apply(required, state, Action.parse("stop"))
+    legal_actions(required, state)
+    grilled = apply(optional, state, Action.parse("stop"))
+    assert (stolen.stacks, grilled.stacks) == (((30,), ()), ((29,), (30,)))
+
+
+def _counting_module(counts: dict[str, int]) -> RuleModule:
+    def roll_actions(inner, rules, state):  # type: ignore[no-untyped-def]
+        counts["roll_actions"] += 1
+        return inner(rules, state)
+
+    def claims(inner, rules, state, total):  # type: ignore[no-untyped-def]
+        counts["claims"] += 1
+        return inner(rules, state, total)
+
+    return RuleModule(name="counting", roll_actions=roll_actions, claims=claims)
+
+
+def test_each_decision_state_is_derived_once_in_play() -> None:
+    """``legal_actions`` then ``apply`` on one state run its hooks once, not two or three times."""
+    counts = {"roll_actions": 0, "claims": 0}
+    rules = compose(*classic_modules(get_rules("classic").options), _counting_module(counts))
+    _, state = new_game(rules, players=2)
+    rng = random.Random(2)
+    chooses = decides = 0
+    for _ in range(3000):
+        if state.phase is Phase.GAME_OVER:
+            break
+        legal = legal_actions(rules, state)
+        if state.phase is Phase.ROLL:
+            move: Action | RollOutcome = sample_chance(rules, state, rng)
+        else:
+            chooses += state.phase is Phase.CHOOSE
+            decides += state.phase is Phase.DECIDE and rules.stop_total(rules, state) is not None
+            move = rng.choice(legal)
+        state = apply(rules, state, move)
+    # A roll is derived once when it is shown (C5), and then reused; a bust roll too.
+    assert chooses <= counts["roll_actions"] <= chooses + 3000 // 3
+    assert counts["claims"] == decides
+
+
+def test_threads_sharing_rules_play_the_games_they_would_play_alone() -> None:
+    rules = get_rules("extended")
+
+    def game(seed: int) -> GameState:
+        _, state = new_game(rules, players=3)
+        rng = random.Random(seed)
+        while state.phase is not Phase.GAME_OVER:
+            legal = legal_actions(rules, state)
+            move = (
+                sample_chance(rules, state, rng) if state.phase is Phase.ROLL else rng.choice(legal)
+            )
+            state = apply(rules, state, move)
+        return state
+
+    alone = [game(seed) for seed in range(4)]
+    together: list[GameState | None] = [None] * 4
+
+    def play(seed: int) -> None:
+        together[seed] = game(seed)
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert together == alone
