@@ -2,21 +2,41 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pickomino_rules import Phase, available_variants, get_variant, legal_actions, new_game, playout
+from pickomino_rules import (
+    ArgumentTypeError,
+    Phase,
+    available_variants,
+    bots,
+    get_variant,
+    legal_actions,
+    new_game,
+    playout,
+)
 from pickomino_rules.bots import (
     BOTS,
+    InvalidBotError,
     UnknownBotError,
+    available_bots,
     get_bot,
     greedy_bot,
     random_bot,
     register_bot,
 )
+from pickomino_rules.simulation import simulate
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 
 @given(
@@ -55,3 +75,106 @@ def test_register_and_get_bots() -> None:
         assert "always_first" in BOTS
     finally:
         del BOTS["always_first"]
+
+
+HUNGRY = '''
+from pickomino_rules import Take, legal_actions
+from pickomino_rules.bots import greedy_bot
+
+def hungry(rules, state, rng):
+    """Takes worms whenever it can, else plays greedy."""
+    worms = [a for a in legal_actions(rules, state) if isinstance(a, Take) and a.face.symbol == "w"]
+    return worms[0] if worms else greedy_bot(rules, state, rng)
+
+NOT_A_BOT = 42
+'''
+
+
+@pytest.fixture
+def bot_package(tmp_path: Path) -> Iterator[Path]:
+    """A third-party distribution outside the source tree registering bot 'hungry'."""
+    (tmp_path / "hungry_bots.py").write_text(HUNGRY)
+    (tmp_path / "broken_bots.py").write_text("import a_module_nobody_has\n")
+    info = tmp_path / "hungry_bots-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hungry-bots\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[pickomino_rules.bots]\nhungry = hungry_bots:hungry\nbroken = broken_bots:play\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    bots._installed.cache_clear()  # noqa: SLF001 (the lookup is cached per process)
+    bots._loaded.clear()  # noqa: SLF001
+    try:
+        yield tmp_path
+    finally:
+        sys.path.remove(str(tmp_path))
+        for module in ("hungry_bots", "broken_bots"):
+            sys.modules.pop(module, None)
+        bots._installed.cache_clear()  # noqa: SLF001
+        bots._loaded.clear()  # noqa: SLF001
+
+
+def test_bots_by_module_and_function() -> None:
+    assert get_bot("pickomino_rules.bots:greedy_bot") is greedy_bot
+    dotted = get_bot("pickomino_rules.bots:OptimalBot.__call__")  # dots reach into objects
+    assert dotted is vars(bots.OptimalBot)["__call__"]
+    with pytest.raises(UnknownBotError, match="there is no module 'no_such_module'"):
+        get_bot("no_such_module:play")
+    with pytest.raises(UnknownBotError, match="has no 'nobody'"):
+        get_bot("pickomino_rules.bots:nobody")
+    with pytest.raises(UnknownBotError, match="module:function"):
+        get_bot(":play")
+    with pytest.raises(InvalidBotError, match="is a dict, not a callable bot"):
+        get_bot("pickomino_rules.bots:BOTS")
+    with pytest.raises(ArgumentTypeError):
+        get_bot(3)  # type: ignore[arg-type]
+
+
+@pytest.mark.usefixtures("bot_package")
+def test_an_installed_bot_is_found_by_name_and_plays() -> None:
+    assert "hungry" in available_bots()
+    hungry = get_bot("hungry")
+    assert get_bot("hungry_bots:hungry") is hungry
+    result = simulate("classic", players=2, bots=["hungry", "random"], games=20, seed=3)
+    assert result.bots == ("hungry", "random")
+    assert result.games == 20
+    with pytest.raises(InvalidBotError, match=r"ModuleNotFoundError.*a_module_nobody_has"):
+        get_bot("broken")
+    with pytest.raises(InvalidBotError, match="cannot be loaded"):
+        get_bot("broken_bots:play")
+    with pytest.raises(UnknownBotError, match=r"known: broken, greedy, hungry, optimal, random"):
+        get_bot("nobody")
+
+
+@pytest.mark.usefixtures("bot_package")
+def test_module_function_bots_reach_worker_processes() -> None:
+    one = simulate("classic", bots=["hungry_bots:hungry", "greedy"], games=12, seed=5)
+    two = simulate("classic", bots=["hungry_bots:hungry", "greedy"], games=12, seed=5, jobs=2)
+    assert one == two
+
+
+def test_the_command_line_takes_installed_and_imported_bots(bot_package: Path) -> None:
+    env = os.environ | {"PYTHONPATH": str(bot_package), "NO_COLOR": "1", "COLUMNS": "120"}
+
+    def pickomino(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(  # noqa: S603 (our own interpreter and entry point)
+            [sys.executable, "-c", "from pickomino_rules.cli import main; main()", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+
+    done = pickomino("simulate", "--bots", "hungry,hungry_bots:hungry", "--games", "6")
+    assert done.returncode == 0, done.stderr
+    assert "hungry_bots:hungry" in done.stdout
+    for bad, message in (
+        ("nobody", "unknown bot 'nobody'"),
+        ("no_such_module:play", "there is no module"),
+        ("broken", "cannot be loaded"),
+    ):
+        done = pickomino("simulate", "--bots", bad, "--games", "2")
+        assert done.returncode == 2
+        assert message in done.stderr
+        assert "Traceback" not in done.stderr

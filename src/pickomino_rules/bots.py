@@ -2,7 +2,9 @@
 
 A bot is any callable ``bot(rules, state, rng) -> Action`` called only at a
 player's decision (never at a chance node). Draw randomness only from ``rng`` so a
-seeded game replays exactly.
+seeded game replays exactly. Bots are found by name (`get_bot`): registered ones
+(`register_bot`), installed ones (entry points of `ENTRY_POINT_GROUP`) and any importable
+``module:function``.
 
 Examples:
     >>> import random
@@ -15,16 +17,20 @@ Examples:
 
 from __future__ import annotations
 
+import importlib
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING
 
 from pickomino_rules.actions import Action, Roll, Steal, Stop, Take
 from pickomino_rules.dice import Face
-from pickomino_rules.errors import PickominoError
+from pickomino_rules.errors import ArgumentTypeError, PickominoError
 from pickomino_rules.game import Bot, legal_actions, stop_claims
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
     import random
+    from collections.abc import Callable
 
     from pickomino_rules.rules import Rules
     from pickomino_rules.solver import TurnSolution, TurnValue
@@ -32,8 +38,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOTS",
+    "ENTRY_POINT_GROUP",
+    "InvalidBotError",
     "OptimalBot",
     "UnknownBotError",
+    "available_bots",
     "get_bot",
     "greedy_bot",
     "optimal_bot",
@@ -143,13 +152,24 @@ _optimal: Bot | None = None
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "optimal": optimal_bot}
 """Bots by name, for the command line and simulations; add yours with `register_bot`."""
 
+ENTRY_POINT_GROUP = "pickomino_rules.bots"
+"""The entry-point group that installed packages register bots under (``name = "module:bot"``)."""
+
 
 class UnknownBotError(PickominoError, LookupError, ValueError):
-    """No bot is registered under the requested name."""
+    """No bot is registered, installed or importable under the requested name."""
+
+
+class InvalidBotError(PickominoError, ValueError):
+    """A bot was found by name but cannot be used: it fails to import or is not callable."""
 
 
 def register_bot(name: str, bot: Bot, *, replace: bool = False) -> None:
     """Make ``bot`` available by ``name`` (e.g. to ``pickomino simulate --bots``).
+
+    A bot registered at run time reaches worker processes only where they are forked from
+    this one; for ``--jobs`` on every platform and for Dask, install it as a plug-in (see
+    `ENTRY_POINT_GROUP`) or name it as ``module:function``.
 
     Raises:
         ValueError: The name is taken and ``replace`` is false.
@@ -160,14 +180,96 @@ def register_bot(name: str, bot: Bot, *, replace: bool = False) -> None:
     BOTS[name] = bot
 
 
+@cache
+def _installed() -> dict[str, EntryPoint]:
+    """Bots of installed packages by name, not yet loaded (the lookup costs ~1 ms)."""
+    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+_loaded: dict[str, Bot] = {}
+"""Installed and ``module:function`` bots, once loaded."""
+
+
+def available_bots() -> tuple[str, ...]:
+    """The names of the registered and the installed bots, sorted.
+
+    Examples:
+        >>> {"greedy", "optimal", "random"} <= set(available_bots())
+        True
+    """
+    return tuple(sorted({*BOTS, *_installed()}))
+
+
 def get_bot(name: str) -> Bot:
-    """The bot registered as ``name``.
+    """The bot called ``name``: registered, installed by entry point, or ``module:function``.
+
+    Registered names come first, then the entry points of `ENTRY_POINT_GROUP`; a name with a
+    colon imports ``module`` and takes its attribute ``function`` (dots reach into objects),
+    so any importable callable is a bot without registering it.
 
     Raises:
         UnknownBotError: No bot has that name.
+        InvalidBotError: The bot's module fails to import, or the object is not callable.
+
+    Examples:
+        >>> get_bot("pickomino_rules.bots:greedy_bot") is greedy_bot
+        True
+        >>> get_bot("nobody")
+        Traceback (most recent call last):
+        ...
+        pickomino_rules.bots.UnknownBotError: unknown bot 'nobody' (known: greedy, optimal, ...)
     """
+    if not isinstance(name, str):
+        msg = f"a bot's name is a string, got {type(name).__name__}"
+        raise ArgumentTypeError(msg)
+    bot = BOTS.get(name) or _loaded.get(name)
+    if bot is not None:
+        return bot
+    point = _installed().get(name)
+    if point is not None:
+        bot = _load(name, point.value, point.load)
+    elif ":" in name:
+        bot = _load(name, name, lambda: _import(name))
+    else:
+        msg = f"unknown bot {name!r} (known: {', '.join(available_bots())})"
+        raise UnknownBotError(msg)
+    _loaded[name] = bot
+    return bot
+
+
+def _import(reference: str) -> object:
+    """The object ``module:attribute.path`` names."""
+    module_name, _, path = reference.partition(":")
+    if not module_name or not path:
+        msg = f"unknown bot {reference!r}: write a bot's module and function as module:function"
+        raise UnknownBotError(msg)
     try:
-        return BOTS[name]
-    except KeyError:
-        msg = f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})"
-        raise UnknownBotError(msg) from None
+        found: object = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        missing = error.name or ""
+        if module_name == missing or module_name.startswith(missing + "."):
+            msg = f"unknown bot {reference!r}: there is no module {module_name!r}"
+            raise UnknownBotError(msg) from None
+        raise  # the module exists but one of its own imports fails: _load reports it
+    for attribute in path.split("."):
+        try:
+            found = getattr(found, attribute)
+        except AttributeError:
+            msg = f"unknown bot {reference!r}: {module_name!r} has no {path!r}"
+            raise UnknownBotError(msg) from None
+    return found
+
+
+def _load(name: str, reference: str, load: Callable[[], object]) -> Bot:
+    label = repr(name) if name == reference else f"{name!r} ({reference})"
+    try:
+        bot = load()
+    except UnknownBotError:
+        raise
+    except Exception as error:
+        msg = f"bot {label} cannot be loaded: {type(error).__name__}: {error}"
+        raise InvalidBotError(msg) from error
+    if not callable(bot):
+        msg = f"bot {label} is a {type(bot).__name__}, not a callable bot"
+        raise InvalidBotError(msg)
+    return bot
