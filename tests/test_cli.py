@@ -53,6 +53,8 @@ def test_help_reads_well(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     for word in ("play", "simulate", "replay", "variants", "Examples"):
         assert word in out
+    assert "\\b" not in out  # click's no-rewrap mark is a character, not a backslash and b
+    assert re.search(r"^ +pickomino replay game\.json$", out, re.MULTILINE)  # one example a line
     code, out, _ = call(capsys, "simulate", "--help")
     assert "--jobs" in out
     assert "--games" in out

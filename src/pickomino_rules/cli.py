@@ -33,7 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pickomino_rules.actions import Action
-from pickomino_rules.bots import BOTS, get_bot
+from pickomino_rules.bots import InvalidBotError, UnknownBotError, get_bot
 from pickomino_rules.dice import FACES
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import Bot, Move, legal_actions, parse_move, playout
@@ -90,9 +90,10 @@ def _options(pairs: Sequence[str]) -> dict[str, object]:
 def _bot_names(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in value.split(",") if name.strip())
     for name in names:
-        if name not in BOTS:
-            msg = f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})"
-            raise click.BadParameter(msg)
+        try:
+            get_bot(name)
+        except (UnknownBotError, InvalidBotError) as error:
+            raise click.BadParameter(str(error)) from None
     if not names:
         msg = "name at least one bot"
         raise click.BadParameter(msg)
@@ -171,19 +172,23 @@ def _fail(message: str, code: int = EXIT_FAILURE) -> NoReturn:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+_HELP = """Pickomino (Heckmeck am Bratwurmeck) in the terminal: play, simulate, replay.
+
+\b
+Examples:
+  pickomino play --players 3                  you (player 0) against two greedy bots
+  pickomino play --watch --seed 7             bots only, turn by turn
+  pickomino simulate --bots greedy,random --games 1000 --jobs 2
+  pickomino replay game.json
+  pickomino variants                          variants and their options
+"""
+# "\b" (a backspace character) keeps click from re-wrapping the examples into one paragraph.
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, help=_HELP)
 @click.version_option(package_name="pickomino_rules", prog_name="pickomino")
 def cli() -> None:
-    r"""Pickomino (Heckmeck am Bratwurmeck) in the terminal: play, simulate, replay.
-
-    \b
-    Examples:
-      pickomino play --players 3                  you (player 0) against two greedy bots
-      pickomino play --watch --seed 7             bots only, turn by turn
-      pickomino simulate --bots greedy,random --games 1000 --jobs 2
-      pickomino replay game.json
-      pickomino variants                          variants and their options
-    """
+    """The ``pickomino`` command group: ``play``, ``simulate``, ``replay`` and ``variants``."""
 
 
 @cli.command()
@@ -194,7 +199,8 @@ def cli() -> None:
     default="greedy",
     show_default=True,
     callback=_bot_names,
-    help="Bots for the other seats, comma-separated, cycled.",
+    help="Bots for the other seats, comma-separated, cycled: random, greedy, optimal, "
+    "an installed bot's name, or module:function.",
 )
 @SEED
 @click.option("--seat", default=0, show_default=True, help="Your seat (player index).")
@@ -299,7 +305,8 @@ def _print_result(console: Console, rules: Rules, state: GameState, names: Seque
     default="greedy,random",
     show_default=True,
     callback=_bot_names,
-    help="The line-up: bots comma-separated, cycled over the seats.",
+    help="The line-up: bots comma-separated, cycled over the seats (random, greedy, "
+    "optimal, an installed bot's name, or module:function).",
 )
 @click.option(
     "--games", default=200, show_default=True, type=click.IntRange(min=1), help="Number of games."
