@@ -317,13 +317,16 @@ def test_work_is_handed_out_lazily_with_bounded_memory() -> None:
     """A run of 10**9 games allocates nothing up front; at most ``max_pending`` chunks out."""
 
     class Counting(ThreadPoolExecutor):
-        out = most = 0
+        submitted: list[Future[Any]] = []  # noqa: RUF012 (one pool per test)
+        most = 0
 
         def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
-            Counting.out += 1
-            Counting.most = max(Counting.most, Counting.out)
+            # Chunks out = submitted and not done, as the submitting thread sees them (a done
+            # callback runs in the worker after the waiter wakes, so counting there races).
+            out = sum(not future.done() for future in Counting.submitted) + 1
+            Counting.most = max(Counting.most, out)
             future = super().submit(*args, **kwargs)
-            future.add_done_callback(lambda _: setattr(Counting, "out", Counting.out - 1))
+            Counting.submitted.append(future)
             return future
 
     def stop_soon(_done: int) -> None:
