@@ -309,9 +309,9 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
         if how is _TAKES and type(move) is Take:
             after = rules.set_aside(rules, state, move.face)
             return after if after.phase is _DECIDE else _settle(rules, after)
-        if type(how) is tuple:
-            return _decide(rules, state, move, how)
-        return _settle(rules, rules.apply_action(rules, state, move))
+        if how is _TAKES or how is _PENDING:  # a module's action
+            return _settle(rules, rules.apply_action(rules, state, move))
+        return _decide(rules, state, move, how)  # type: ignore[arg-type]  # the stop's claims
     except (AttributeError, TypeError, IndexError, KeyError):
         check_arguments(rules, state, move)
         raise
