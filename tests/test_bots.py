@@ -14,12 +14,14 @@ from hypothesis import strategies as st
 
 from pickomino_rules import (
     ArgumentTypeError,
+    InvalidSetupError,
     Phase,
     available_variants,
     bots,
     get_variant,
     legal_actions,
     new_game,
+    play,
     playout,
 )
 from pickomino_rules.bots import (
@@ -178,3 +180,11 @@ def test_the_command_line_takes_installed_and_imported_bots(bot_package: Path) -
         assert done.returncode == 2
         assert message in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_a_list_of_bots_must_have_one_per_player() -> None:
+    rules, state = new_game("classic", players=3)
+    with pytest.raises(InvalidSetupError, match="2 bots for 3 players"):
+        playout(rules, state, [greedy_bot, greedy_bot], random.Random(0))
+    with pytest.raises(InvalidSetupError, match="4 bots for 3 players"):
+        play(rules, state, [greedy_bot] * 4, random.Random(0))

@@ -19,23 +19,10 @@ import threading
 from pathlib import PurePath
 from typing import TYPE_CHECKING, NoReturn
 
-import click
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
-from rich.text import Text
-
 from pickomino_rules.actions import Action
 from pickomino_rules.bots import InvalidBotError, UnknownBotError, get_bot
 from pickomino_rules.dice import FACES
-from pickomino_rules.errors import PickominoError
+from pickomino_rules.errors import MissingExtraError, PickominoError
 from pickomino_rules.game import Bot, Move, legal_actions, parse_move, playout
 from pickomino_rules.records import GameRecord, check_save_target, load_record, save_record
 from pickomino_rules.registry import available_variants, get_variant
@@ -51,6 +38,22 @@ from pickomino_rules.simulation import (
 from pickomino_rules.simulation import simulate as run_simulation
 from pickomino_rules.state import Phase
 from pickomino_rules.story import group_turns, turns
+
+try:
+    import click
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Table
+    from rich.text import Text
+except ImportError:  # an extra; tests/test_extras.py runs without it
+    raise MissingExtraError("the pickomino command", "cli") from None
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence

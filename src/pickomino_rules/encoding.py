@@ -52,12 +52,16 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import attrs
-import numpy as np
 
-from pickomino_rules.errors import ArgumentTypeError, PickominoError
+from pickomino_rules.errors import ArgumentTypeError, MissingExtraError, PickominoError
 from pickomino_rules.game import check_fits, is_terminal, legal_actions
 from pickomino_rules.result import result
 from pickomino_rules.state import Phase
+
+try:
+    import numpy as np
+except ImportError:  # an extra; tests/test_extras.py runs without it
+    raise MissingExtraError("the numeric encoding", "rl") from None
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -21,6 +21,7 @@ __all__ = [
     "InvalidRollError",
     "InvalidSetupError",
     "InvalidStateError",
+    "MissingExtraError",
     "PickominoError",
     "RulesMismatchError",
     "UnknownVariantError",
@@ -112,3 +113,21 @@ class InvalidStateError(PickominoError, ValueError):
 
 class ArgumentTypeError(PickominoError, TypeError):
     """A public function was given an argument of the wrong type (e.g. not a GameState)."""
+
+
+class MissingExtraError(PickominoError, ImportError):
+    """A part of the library whose optional dependencies are not installed.
+
+    The core needs only attrs and cattrs; the command line, the solver, plots and the
+    learning environments come with extras. The message names the extra to install.
+
+    Examples:
+        >>> print(MissingExtraError("the turn solver", "solver"))
+        the turn solver needs the 'solver' extra: pip install 'pickomino_rules[solver]'
+    """
+
+    def __init__(self, what: str, extra: str) -> None:
+        super().__init__(
+            f"{what} needs the {extra!r} extra: pip install 'pickomino_rules[{extra}]'"
+        )
+        self.extra = extra

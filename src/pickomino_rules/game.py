@@ -469,7 +469,19 @@ def playout(
         bots: One bot for everybody, or one per player index.
         rng: The only source of randomness, for dice and bots alike: the same
             seed replays the same game.
+
+    Raises:
+        InvalidSetupError: A list of bots that is not one per player (raised at once).
     """
+    if isinstance(bots, list) and len(bots) != state.players:
+        msg = f"{len(bots)} bots for {state.players} players: give one per player, or one for all"
+        raise InvalidSetupError(msg)
+    return _playout(rules, state, bots, rng)
+
+
+def _playout(
+    rules: Rules, state: GameState, bots: Bot | list[Bot], rng: random.Random
+) -> Iterator[tuple[Move, GameState]]:
     while state.phase is not _GAME_OVER:
         move: Move
         if state.phase is _ROLL:

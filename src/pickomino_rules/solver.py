@@ -49,11 +49,10 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 import attrs
-import numpy as np
 
 from pickomino_rules.actions import Action, Roll, Steal, Stop
 from pickomino_rules.dice import DieKind, RollOutcome, chance_table
-from pickomino_rules.errors import PickominoError
+from pickomino_rules.errors import MissingExtraError, PickominoError
 from pickomino_rules.game import (
     Move,
     apply,
@@ -65,6 +64,11 @@ from pickomino_rules.game import (
 from pickomino_rules.result import scores
 from pickomino_rules.state import GameState, Phase
 from pickomino_rules.story import outcome_of
+
+try:
+    import numpy as np
+except ImportError:  # an extra; tests/test_extras.py runs without it
+    raise MissingExtraError("the turn solver", "solver") from None
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

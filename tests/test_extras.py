@@ -1,0 +1,118 @@
+"""The core runs on attrs and cattrs alone; every other part names the extra it needs.
+
+Each test runs Python in a fresh process in which the extras' packages cannot be imported
+(``sys.modules[name] = None`` makes ``import name`` raise ImportError), as on a machine where
+only ``pip install pickomino_rules`` ran. CI also installs the core alone into an empty
+virtual environment and plays a game there (``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXTRAS_PACKAGES = ("numpy", "click", "rich", "matplotlib", "gymnasium", "pettingzoo", "pyspiel")
+BLOCK = f"import sys; sys.modules.update(dict.fromkeys({EXTRAS_PACKAGES!r}))\n"
+
+
+def run_without_extras(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(  # noqa: S603 (our own interpreter and code)
+        [sys.executable, "-c", BLOCK + textwrap.dedent(code), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_core_plays_records_and_simulates_without_any_extra() -> None:
+    done = run_without_extras(
+        """
+        import random
+        from pickomino_rules import new_game, play, result
+        from pickomino_rules.bots import greedy_bot, random_bot
+        from pickomino_rules.positions import Position
+        from pickomino_rules.records import GameRecord
+        from pickomino_rules.simulation import simulate
+        from pickomino_rules.story import turns
+        for variant in ("classic", "extended"):
+            rules, state = new_game(variant, players=3)
+            final = play(rules, state, [greedy_bot, random_bot, greedy_bot], random.Random(1))
+            print(variant, result(rules, final).winners)
+        record = GameRecord.play("extended", 2, bots=[greedy_bot, random_bot], seed=7)
+        assert GameRecord.from_json(record.to_json()) == record
+        assert record.final_state().phase.name == "GAME_OVER"
+        rules, state = record.initial()
+        assert Position.parse(str(Position(rules, state))).state == state
+        outcome = simulate("classic", 2, bots=("greedy", "random"), games=4)
+        print("simulated", outcome.games)
+        for name in ("numpy", "click", "rich", "matplotlib"):
+            assert sys.modules[name] is None, name
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    assert "simulated 4" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("code", "extra"),
+    [
+        ("import pickomino_rules.solver", "solver"),
+        ("import pickomino_rules.encoding", "rl"),
+        ("import pickomino_rules.cli", "cli"),
+        ("import pickomino_rules.plot", "plot"),
+        (
+            (
+                "from pickomino_rules import new_game, play\n"
+                "from pickomino_rules.bots import optimal_bot\n"
+                "import random\n"
+                "play(*new_game('classic', players=2), optimal_bot, random.Random(0))"
+            ),
+            "solver",
+        ),
+    ],
+)
+def test_a_part_without_its_extra_names_the_extra(code: str, extra: str) -> None:
+    attempt = "\n".join(
+        [
+            "from pickomino_rules.errors import MissingExtraError",
+            "try:",
+            textwrap.indent(code, "    "),
+            "except MissingExtraError as error:",
+            "    assert isinstance(error, ImportError)",
+            "    print(error.extra, error)",
+        ]
+    )
+    done = run_without_extras(attempt)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{extra} "), done.stdout
+    assert f"pip install 'pickomino_rules[{extra}]'" in done.stdout
+
+
+def test_the_command_without_its_extra_says_what_to_install() -> None:
+    done = run_without_extras(
+        "import runpy; runpy.run_module('pickomino_rules', run_name='__main__')", "play"
+    )
+    assert done.returncode == 1
+    assert done.stderr == (
+        "error: the pickomino command needs the 'cli' extra: pip install 'pickomino_rules[cli]'\n"
+    )
+    assert "Traceback" not in done.stderr
+
+
+def test_the_declared_dependencies_are_the_core_and_the_documented_extras() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    core = {re.split(r"[<>=\[ ]", requirement)[0] for requirement in project["dependencies"]}
+    assert core == {"attrs", "cattrs"}
+    index = (ROOT / "docs" / "index.md").read_text()
+    assert "needs only `attrs` and `cattrs`" in index
+    for extra in project["optional-dependencies"]:
+        if extra not in {"test", "docs"}:
+            assert f"| `{extra}` |" in index, f"docs/index.md does not list the {extra!r} extra"
