@@ -117,6 +117,17 @@ def _export_path(_ctx: click.Context, _param: click.Parameter, value: str | None
     return value
 
 
+def _plot_path(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None:
+        from pickomino_rules.plot import PlotError, check_plot_path  # noqa: PLC0415 (an extra)
+
+        try:
+            check_plot_path(value)
+        except PlotError as error:
+            raise click.BadParameter(str(error)) from None
+    return value
+
+
 VARIANT = click.option(
     "--variant",
     default="classic",
@@ -168,6 +179,13 @@ def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = N
         if part is not None:
             table.add_row("", Text(str(part), style="italic"))
     return table
+
+
+def _console() -> Console:
+    """Standard output: lines wrap on a terminal only (a file or a pipe gets whole lines)."""
+    console = Console(highlight=False)
+    console.soft_wrap = not console.is_terminal
+    return console
 
 
 def _fail(message: str, code: int = EXIT_FAILURE) -> NoReturn:
@@ -239,7 +257,7 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
         _fail(f"--seat must be 0 to {players - 1}", EXIT_USAGE)
     seats = [bots[i % len(bots)] for i in range(players)]
     names = ["you" if p == human else f"player {p} ({seats[p]})" for p in range(players)]
-    console = Console(highlight=False)
+    console = _console()
 
     def you(rules: Rules, state: GameState, _rng: random.Random) -> Action:
         return _ask(console, rules, state, names)
@@ -342,6 +360,14 @@ def _print_result(console: Console, rules: Rules, state: GameState, names: Seque
     callback=_export_path,
     help="Write one row per game (seed, seats, worms, winners, length) to a .csv or .jsonl file.",
 )
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    callback=_plot_path,
+    help="Draw win rates (95% intervals) and score distributions to a .png, .svg or .pdf "
+    "file. Needs the plot extra.",
+)
 @click.option("--keep-going", is_flag=True, help="Play on past failed games, count and list them.")
 @click.option(
     "--move-time-limit",
@@ -360,6 +386,7 @@ def simulate(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     jobs: int,
     scheduler: str | None,
     export_path: str | None,
+    plot_path: str | None,
     keep_going: bool,
     move_time_limit: float | None,
     option_pairs: tuple[str, ...],
@@ -369,7 +396,7 @@ def simulate(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     Ctrl-C (or SIGTERM) stops the run at once, stops the workers and reports the games
     finished so far; an export keeps them too.
     """
-    console = Console(highlight=False)
+    console = _console()
     settings = {
         "variant": variant,
         "players": players,
@@ -393,15 +420,24 @@ def simulate(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
             outcome = run_simulation(**settings, progress=progress, on_game=export)  # type: ignore[arg-type]
         except SimulationError as error:
             stack.close()
-            _print_simulation(console, error.result)
+            _report(console, error.result, plot_path)
             _fail(str(error.failure))
         except SimulationInterrupted as stop:
             stack.close()
-            _print_simulation(console, stop.result)
+            _report(console, stop.result, plot_path)
             _fail(f"stopped after {stop.result.games} of {games} games", _stop_code())
-    _print_simulation(console, outcome)
+    _report(console, outcome, plot_path)
     if outcome.failures:
         _fail(f"{len(outcome.failures)} of {games} games failed")
+
+
+def _report(console: Console, outcome: SimulationResult, plot_path: str | None) -> None:
+    """The results on the terminal, and as a chart when asked (partial results too)."""
+    _print_simulation(console, outcome)
+    if plot_path and outcome.games:
+        from pickomino_rules.plot import save_plot  # noqa: PLC0415 (an extra, checked up front)
+
+        console.print(f"chart saved to {save_plot(outcome, plot_path)}")
 
 
 def _print_simulation(console: Console, outcome: SimulationResult) -> None:
@@ -536,7 +572,7 @@ def replay(path: str, pause: bool, tables: bool) -> None:
     """Step through a saved game record, turn by turn."""
     record = load_record(path)
     rules, state = record.initial()
-    console = Console(highlight=False)
+    console = _console()
     setup = f"{record.players} players, seed {record.seed}, {len(record.moves)} moves"
     console.print(f"[bold]{record.variant}[/], {setup}")
     moves = [parse_move(rules, text) for text in record.moves]
@@ -559,7 +595,7 @@ def replay(path: str, pause: bool, tables: bool) -> None:
 @cli.command("variants")
 def list_variants() -> None:
     """List the registered variants and their options."""
-    console = Console(highlight=False)
+    console = _console()
     for name in available_variants():
         variant = get_variant(name)
         console.print(f"[bold]{name}[/]: {variant.doc.strip().splitlines()[0]}")

@@ -21,7 +21,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Self
+from typing import IO, TYPE_CHECKING, Any, Self
 
 from pickomino_rules.errors import PickominoError
 
@@ -66,13 +66,14 @@ class AtomicWriter:
 
     Args:
         path: The file to write; checked with `check_save_target`.
+        binary: Write bytes (a picture) instead of UTF-8 text.
 
     Raises:
         SaveError: The target is not writable, or writing fails (a full disk, a size
             limit); nothing at ``path`` changes.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, binary: bool = False) -> None:
         self.path = check_save_target(path)
         try:
             handle, temporary = tempfile.mkstemp(
@@ -81,13 +82,15 @@ class AtomicWriter:
         except OSError as error:
             raise self._error(error) from None
         self._temporary = Path(temporary)
-        self._file = os.fdopen(handle, "w", encoding="utf-8")
+        self._file: IO[Any] = (
+            os.fdopen(handle, "wb") if binary else os.fdopen(handle, "w", encoding="utf-8")
+        )
         self._done = False
 
-    def write(self, text: str) -> None:
-        """Append ``text``."""
+    def write(self, data: str | bytes) -> None:
+        """Append ``data``: text, or bytes for a binary writer."""
         try:
-            self._file.write(text)
+            self._file.write(data)
         except OSError as error:
             self.discard()
             raise self._error(error) from None

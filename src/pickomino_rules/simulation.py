@@ -44,7 +44,7 @@ import signal
 import threading
 import time
 import traceback
-from collections import deque
+from collections import Counter, deque
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, ProcessPoolExecutor, wait
 from fractions import Fraction
 from pathlib import PurePath
@@ -299,6 +299,9 @@ class SimulationResult:
         seating: How the bots changed seats (see `SEATINGS`).
         requested: Games asked for.
         failures: The games that failed, by index.
+        score_counts: Per entry, ``(worms, times)`` pairs by worms: how often it finished
+            with each score, one count per seat it held in a game (see
+            `score_distribution`).
     """
 
     variant: str
@@ -315,6 +318,7 @@ class SimulationResult:
     seating: Seating = "fixed"
     requested: int = 0
     failures: tuple[GameFailure, ...] = ()
+    score_counts: tuple[tuple[tuple[int, int], ...], ...] = ()
 
     def win_rate(self, entry: int) -> float:
         """Share of games won by line-up ``entry``."""
@@ -323,6 +327,18 @@ class SimulationResult:
     def win_interval(self, entry: int, z: float = 1.96) -> tuple[float, float]:
         """Wilson confidence interval of ``entry``'s win rate (95% by default)."""
         return wilson_interval(float(self.wins[entry]), self.games, z)
+
+    def score_distribution(self, entry: int) -> dict[int, float]:
+        """Share of ``entry``'s finishes with each final score, by worms (the seats it held).
+
+        Examples:
+            >>> outcome = simulate("classic", 2, bots=("greedy", "random"), games=20)
+            >>> round(sum(outcome.score_distribution(0).values()), 9)
+            1.0
+        """
+        counts = self.score_counts[entry] if self.score_counts else ()
+        finishes = sum(times for _, times in counts)
+        return {worms: times / finishes for worms, times in counts}
 
     def mean_score(self, entry: int) -> float:
         """Mean final worms of line-up ``entry``."""
@@ -481,6 +497,7 @@ class _Totals:
         self.draws = [0] * entries
         self.scores = [0] * entries
         self.seat_wins = [Fraction(0)] * setup.players
+        self.score_counts: list[Counter[int]] = [Counter() for _ in range(entries)]
         self.turns = self.moves = 0
         self.failures: list[GameFailure] = []
 
@@ -492,7 +509,9 @@ class _Totals:
             self.seat_wins[seat] += share
             self.draws[entry] += len(summary.winners) > 1
         for seat, worms in enumerate(summary.scores):
-            self.scores[summary.lineup[seat]] += worms
+            entry = summary.lineup[seat]
+            self.scores[entry] += worms
+            self.score_counts[entry][worms] += 1
         self.turns += summary.turns
         self.moves += summary.moves
         self.games += 1
@@ -514,6 +533,7 @@ class _Totals:
             seating=setup.seating,
             requested=requested,
             failures=tuple(sorted(self.failures, key=lambda failure: failure.index)),
+            score_counts=tuple(tuple(sorted(counts.items())) for counts in self.score_counts),
         )
 
 
