@@ -6,6 +6,8 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 import pytest
+from matplotlib.collections import LineCollection
+from matplotlib.patches import Rectangle
 
 from pickomino_rules.cli import main
 from pickomino_rules.files import SaveError
@@ -20,13 +22,13 @@ OUTCOME = simulate("classic", 3, bots=("greedy", "random", "greedy"), games=60, 
 
 def test_the_bars_are_the_win_rates_and_the_whiskers_their_intervals() -> None:
     wins, _ = plot_simulation(OUTCOME).axes
-    bars = wins.patches
+    bars = [patch for patch in wins.patches if isinstance(patch, Rectangle)]
     assert [bar.get_height() for bar in bars] == pytest.approx(
         [OUTCOME.win_rate(entry) for entry in range(3)]
     )
     labels = [tick.get_text() for tick in wins.get_xticklabels()]
     assert labels == ["greedy #1", "random", "greedy #2"]
-    (whiskers,) = [c for c in wins.collections if c.get_segments()]
+    (whiskers,) = [c for c in wins.collections if isinstance(c, LineCollection)]
     for entry, segment in enumerate(whiskers.get_segments()):
         low, high = OUTCOME.win_interval(entry)
         assert sorted(y for _, y in segment) == pytest.approx([low, high])
