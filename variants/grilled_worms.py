@@ -27,7 +27,7 @@ import attrs
 
 from pickomino_rules.actions import Action, AgainstPlayer
 from pickomino_rules.dice import Face
-from pickomino_rules.plugin import ExtensionPoint, PartKey, RuleModule
+from pickomino_rules.plugin import ExtensionPoint, Marker, PartKey, RuleModule
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         ActionsFn,
         ApplyFn,
         GameState,
+        PlayerName,
         Rules,
         ScoresFn,
         SetAsideFn,
@@ -112,7 +113,56 @@ def _features(rules: Rules, state: GameState, tokens: GrilledWorms, me: int) -> 
     ]
 
 
-GRILLED_WORMS = PartKey("grilled_worms", GrilledWorms, check=_problems, observe=_features)
+def _describe(rules: Rules, state: GameState, tokens: GrilledWorms, name: PlayerName) -> str:  # noqa: ARG001
+    holders = ", ".join(f"{name(p)} {n}" for p, n in enumerate(tokens.held) if n)
+    line = f"grilled worms: {tokens.supply} in the supply" + (f"; {holders}" if holders else "")
+    if tokens.chooser is not None:
+        line += f"; {name(tokens.chooser)} chooses whom to rob"
+    return line
+
+
+def _tokens(count: int) -> str:
+    return "a grilled worm" if count == 1 else f"{count} grilled worms"
+
+
+def _changes(rules: Rules, before: GameState, after: GameState, name: PlayerName) -> list[str]:
+    """Tokens won from the supply, robbed from a player, or given back."""
+    old, new = GRILLED_WORMS.get(rules, before).held, GRILLED_WORMS.get(rules, after).held
+    gains = {p: new[p] - old[p] for p in range(len(new)) if new[p] > old[p]}
+    losses = {p: old[p] - new[p] for p in range(len(new)) if new[p] < old[p]}
+    events = []
+    for winner, gained in gains.items():
+        left = gained
+        for loser in list(losses):
+            robbed = min(left, losses[loser])
+            events.append(f"{name(winner)} robs {_tokens(robbed)} from {name(loser)}")
+            left -= robbed
+            losses[loser] -= robbed
+            if not losses[loser]:
+                del losses[loser]
+            if not left:
+                break
+        if left:
+            events.append(f"{name(winner)} wins {_tokens(left)}")
+    events.extend(f"{name(p)} gives back {_tokens(n)}" for p, n in losses.items())
+    return events
+
+
+def _markers(rules: Rules, state: GameState, tokens: GrilledWorms) -> list[Marker]:  # noqa: ARG001
+    supply = [Marker("grilled worm", count=tokens.supply)] if tokens.supply else []
+    held = [Marker("grilled worm", player=p, count=n) for p, n in enumerate(tokens.held) if n]
+    return supply + held
+
+
+GRILLED_WORMS = PartKey(
+    "grilled_worms",
+    GrilledWorms,
+    check=_problems,
+    observe=_features,
+    describe=_describe,
+    changes=_changes,
+    markers=_markers,
+)
 """Where the tokens live in the state."""
 
 

@@ -63,7 +63,7 @@ from pickomino_rules.rules import (
     TakeTileFn,
     TotalFn,
 )
-from pickomino_rules.state import Claim, GameState, Layout, PartKey, Phase
+from pickomino_rules.state import Claim, GameState, Layout, Marker, PartKey, Phase, PlayerName
 from pickomino_rules.turn import return_tile, turn_face_down
 
 if TYPE_CHECKING:
@@ -85,9 +85,11 @@ __all__ = [
     "Extension",
     "ExtensionPoint",
     "GameState",
+    "Marker",
     "Option",
     "PartKey",
     "Phase",
+    "PlayerName",
     "RuleModule",
     "Rules",
     "ScoresFn",

@@ -27,7 +27,7 @@ from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, DieKind, RollOutcome
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
-__all__ = ["Claim", "GameState", "Layout", "PartKey", "Phase", "new_state"]
+__all__ = ["Claim", "GameState", "Layout", "Marker", "PartKey", "Phase", "new_state"]
 
 T = TypeVar("T")
 
@@ -91,6 +91,42 @@ It returns the same number of values, each between 0 and 1, for every state of a
 (seat 0 is the observer), as the core's own features are.
 """
 
+PlayerName = Callable[[int], str]
+"""How a text names a player: ``name(index)``, e.g. ``"Ann"`` or ``"player 1"``."""
+
+PartDescribe = Callable[["Rules", "GameState", T, PlayerName], "str | None"]
+"""A part's status for people: ``describe(rules, state, value, name)``; None hides it."""
+
+
+@attrs.frozen
+class Marker:
+    """Something of a variant's part to show on the table: a token, a specialist, a count.
+
+    Pictures and UIs place it by where it is: on a grill tile, with a player, or (neither
+    given) on the table itself.
+
+    Attributes:
+        label: What it is, in a word or two (``"hen"``, ``"grilled worm"``).
+        tile: The grill tile it lies on, if any.
+        player: The player who has it, if any.
+        count: How many (tokens of one kind are one marker with a count).
+    """
+
+    label: str
+    tile: int | None = None
+    player: int | None = None
+    count: int = 1
+
+
+PartMarkers = Callable[["Rules", "GameState", T], Sequence[Marker]]
+"""What a part shows on the table: ``markers(rules, state, value)``, for pictures and UIs."""
+
+PartChanges = Callable[["Rules", "GameState", "GameState", PlayerName], Sequence[str]]
+"""What changed in a part between two states, as events: ``changes(rules, before, after, name)``.
+
+For people following a game: ``["Ann takes the hen", "Bob wins a grilled worm"]``.
+"""
+
 
 @attrs.frozen
 class PartKey(Generic[T]):
@@ -108,6 +144,12 @@ class PartKey(Generic[T]):
         observe: Optional features of the part for an observation vector
             ([`Encoding`][pickomino_rules.encoding.Encoding]); a part without it is left
             out of observations (``Encoding.unobserved`` lists it).
+        describe: Optional status line for people (the command line's table), with the
+            players named as the caller names them; ``str(value)`` without it.
+        changes: Optional events between two states (a turn's start and end) for
+            people reading a game: who took a specialist, who won or lost a token.
+        markers: Optional things to draw on the table (`Marker`), as the SVG picture
+            ([`pickomino_rules.svg`][pickomino_rules.svg]) does.
 
     Examples:
         >>> import attrs
@@ -123,6 +165,9 @@ class PartKey(Generic[T]):
     kind: type[T]
     check: PartCheck[T] | None = attrs.field(default=None, eq=False, repr=False)
     observe: PartObserve[T] | None = attrs.field(default=None, eq=False, repr=False)
+    describe: PartDescribe[T] | None = attrs.field(default=None, eq=False, repr=False)
+    changes: PartChanges | None = attrs.field(default=None, eq=False, repr=False)
+    markers: PartMarkers[T] | None = attrs.field(default=None, eq=False, repr=False)
 
     def get(self, rules: Rules, state: GameState) -> T:
         """This part's value in ``state``.

@@ -24,9 +24,68 @@ if TYPE_CHECKING:
 
     from pickomino_rules.game import Move
     from pickomino_rules.rules import Rules
-    from pickomino_rules.state import GameState
+    from pickomino_rules.state import GameState, PlayerName
 
-__all__ = ["Turn", "group_turns", "outcome_of", "turns"]
+__all__ = [
+    "Turn",
+    "default_name",
+    "group_turns",
+    "outcome_of",
+    "part_events",
+    "part_status",
+    "preview",
+    "turns",
+]
+
+
+def default_name(player: int) -> str:
+    """``"player 2"``: how a text names a player when no names are given."""
+    return f"player {player}"
+
+
+def part_status(rules: Rules, state: GameState, name: PlayerName = default_name) -> list[str]:
+    """The variant's parts of ``state`` in words, one line each (a part may show nothing).
+
+    Each part says it through its key's ``describe`` hook
+    ([`PartKey`][pickomino_rules.state.PartKey]), or its ``str`` without one.
+
+    Examples:
+        >>> from pickomino_rules import new_game
+        >>> rules, state = new_game("extended", players=2)
+        >>> for line in part_status(rules, state, ["Ann", "Bob"].__getitem__):
+        ...     print(line)
+        grilled worms: 7 in the supply
+        specialists: can on 11, hen on 21, crow on 23, weasel on 25, golden die on 27, apple on 29
+    """
+    lines = []
+    for key, value in zip(rules.layout.parts, state.parts, strict=True):
+        line = str(value) if key.describe is None else key.describe(rules, state, value, name)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def part_events(
+    rules: Rules, before: GameState, after: GameState, name: PlayerName = default_name
+) -> list[str]:
+    """What the variant's parts saw happen between two states, through their ``changes`` hooks.
+
+    Examples:
+        >>> from pickomino_rules import new_game, parse_move
+        >>> from pickomino_rules.game import apply
+        >>> rules, start = new_game("extended", players=2)
+        >>> state = start
+        >>> for move in ["1111555w", "take 1"]:
+        ...     state = apply(rules, state, parse_move(rules, move))
+        >>> part_events(rules, start, state, ["Ann", "Bob"].__getitem__)
+        ['Ann wins a grilled worm']
+    """
+    return [
+        event
+        for key in rules.layout.parts
+        if key.changes is not None
+        for event in key.changes(rules, before, after, name)
+    ]
 
 
 @attrs.frozen
@@ -47,16 +106,35 @@ class Turn:
     before: GameState
     after: GameState
 
-    def describe(self, name: str) -> str:
-        """The turn on one line, the player called ``name``; rolls in brackets."""
+    def describe(
+        self, name: str | None = None, names: PlayerName | None = None, rules: Rules | None = None
+    ) -> str:
+        """The turn on one line; rolls in brackets.
+
+        Args:
+            name: What to call the player (``names(player)`` or ``"player N"`` by default).
+            names: How to name every player, in the outcome and the events too.
+            rules: The game's rules: given, the variant's events (a specialist taken, a
+                grilled worm won) follow the outcome.
+        """
+        namer = names or default_name
         shown = " ".join(f"[{m}]" if isinstance(m, RollOutcome) else str(m) for m in self.moves)
-        return f"{name}: {shown} -> {self.outcome}"
+        outcome = outcome_of(self.before, self.after, self.player, self.moves, namer)
+        events = part_events(rules, self.before, self.after, namer) if rules else []
+        line = f"{name or namer(self.player)}: {shown} -> {outcome}"
+        return "; ".join([line, *events])
 
     def __str__(self) -> str:
         return self.describe(f"player {self.player}")
 
 
-def outcome_of(before: GameState, after: GameState, player: int, moves: Sequence[Move] = ()) -> str:
+def outcome_of(
+    before: GameState,
+    after: GameState,
+    player: int,
+    moves: Sequence[Move] = (),
+    name: PlayerName = default_name,
+) -> str:
     """What a finished turn of ``player`` did to the table, in words.
 
     Args:
@@ -65,15 +143,16 @@ def outcome_of(before: GameState, after: GameState, player: int, moves: Sequence
         player: Whose turn it was.
         moves: The turn's moves, if known (they tell a steal that took no tile,
             as from the hen's owner).
+        name: How to name the players.
     """
     gained = len(after.stacks[player]) - len(before.stacks[player])
     if gained > 0:
         tile = after.stacks[player][-1]
         robbed = [p for p in range(before.players) if p != player and before.top(p) == tile]
-        return f"steals {tile} from player {robbed[0]}" if robbed else f"takes {tile}"
+        return f"steals {tile} from {name(robbed[0])}" if robbed else f"takes {tile}"
     ending = next((move for move in reversed(moves) if isinstance(move, Stop | Steal)), None)
     if isinstance(ending, Steal):
-        return f"robs player {ending.victim}, whose tile stays"
+        return f"robs {name(ending.victim)}, whose tile stays"
     details = []
     if gained < 0:
         details.append(f"returns {before.stacks[player][-1]}")
@@ -81,6 +160,45 @@ def outcome_of(before: GameState, after: GameState, player: int, moves: Sequence
     if turned:
         details.append(f"{', '.join(map(str, turned))} turned face down")
     return "bust: " + ", ".join(details) if details else "bust"
+
+
+def preview(rules: Rules, state: GameState, action: Move, name: PlayerName = default_name) -> str:
+    """What a legal ``action`` would do, in words: a label for a list of moves.
+
+    The action is applied (states are immutable, so nothing changes) and the result
+    described: a turn's outcome (``"takes 27"``, ``"bust: returns 24"``,
+    ``"steals 26 from Ann"``), the new total, the dice to roll, and the variant's events.
+
+    Raises:
+        IllegalActionError: The action is not legal in ``state``.
+
+    Examples:
+        >>> from pickomino_rules import new_game, parse_move
+        >>> from pickomino_rules.game import apply
+        >>> rules, state = new_game("classic", players=2)
+        >>> state = apply(rules, state, parse_move(rules, "55555www"))
+        >>> preview(rules, state, parse_move(rules, "take w"))
+        'total 15, 5 dice left'
+        >>> state = apply(rules, state, parse_move(rules, "take 5"))
+        >>> [preview(rules, state, parse_move(rules, m)) for m in ("roll", "stop")]
+        ['rolls 3 dice', 'bust']
+    """
+    after = apply(rules, state, action)
+    player = state.player
+    events = part_events(rules, state, after, name)
+    if after.phase is Phase.GAME_OVER or after.player != player:
+        said = outcome_of(state, after, player, [action], name)
+    elif after.phase is Phase.ROLL:
+        dice = sum(after.in_hand)
+        said = f"rolls {dice} {'die' if dice == 1 else 'dice'}"
+    elif after.total != state.total or after.in_hand != state.in_hand:
+        dice = sum(after.in_hand)
+        said = f"total {after.total}, {dice} {'die' if dice == 1 else 'dice'} left"
+    elif after.phase is Phase.TURN_OVER:
+        said = "then a choice"
+    else:
+        said = ""
+    return "; ".join(filter(None, [said, *events]))
 
 
 def turns(rules: Rules, state: GameState, moves: Iterable[Move]) -> Iterator[Turn]:

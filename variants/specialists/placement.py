@@ -26,7 +26,7 @@ import attrs
 
 from pickomino_rules.actions import Action
 from pickomino_rules.errors import PickominoError
-from pickomino_rules.plugin import Extension, ExtensionPoint, PartKey, RuleModule
+from pickomino_rules.plugin import Extension, ExtensionPoint, Marker, PartKey, RuleModule
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         ApplyFn,
         Claim,
         GameState,
+        PlayerName,
         Rules,
         StateFn,
         TakeTileFn,
@@ -210,7 +211,58 @@ def _features(rules: Rules, state: GameState, table: Specialists, me: int) -> li
     return features
 
 
-SPECIALISTS = PartKey("specialists", Specialists, check=_problems, observe=_features)
+def _where(place: Place, name: PlayerName) -> str:
+    if place.tile is not None:
+        return f"on {place.tile}"
+    return "out of the game" if place.owner is None else f"with {name(place.owner)}"
+
+
+def _describe(rules: Rules, state: GameState, table: Specialists, name: PlayerName) -> str:  # noqa: ARG001
+    listing = ", ".join(
+        f"{spec.name.replace('_', ' ')} {_where(place, name)}"
+        for spec, place in zip(table.specs, table.places, strict=True)
+    )
+    line = f"specialists: {listing}"
+    if table.chooser is not None:
+        line += f"; {name(table.chooser)} chooses which to keep"
+    return line
+
+
+def _changes(rules: Rules, before: GameState, after: GameState, name: PlayerName) -> list[str]:
+    """Specialists taken, robbed, put back or put out of the game."""
+    old, new = SPECIALISTS.get(rules, before), SPECIALISTS.get(rules, after)
+    events = []
+    for spec, was, now in zip(new.specs, old.places, new.places, strict=True):
+        if was == now:
+            continue
+        called = "the " + spec.name.replace("_", " ")
+        if now.owner is not None:
+            source = f" from {name(was.owner)}" if was.owner is not None else ""
+            events.append(f"{name(now.owner)} takes {called}{source}")
+        elif now.tile is not None:
+            events.append(f"{called} goes back on {now.tile}")
+        else:
+            events.append(f"{called} leaves the game")
+    return events
+
+
+def _markers(rules: Rules, state: GameState, table: Specialists) -> list[Marker]:  # noqa: ARG001
+    return [
+        Marker(spec.name.replace("_", " "), tile=place.tile, player=place.owner)
+        for spec, place in zip(table.specs, table.places, strict=True)
+        if place.tile is not None or place.owner is not None
+    ]
+
+
+SPECIALISTS = PartKey(
+    "specialists",
+    Specialists,
+    check=_problems,
+    observe=_features,
+    describe=_describe,
+    changes=_changes,
+    markers=_markers,
+)
 """Where the specialists live in the state."""
 
 

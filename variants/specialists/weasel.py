@@ -19,7 +19,7 @@ from pickomino_rules.plugin import PartKey, Phase, RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
-    from pickomino_rules.plugin import ActionsFn, ApplyFn, GameState, Rules, StateFn
+    from pickomino_rules.plugin import ActionsFn, ApplyFn, GameState, PlayerName, Rules, StateFn
 
 __all__ = ["WEASEL", "WEASEL_PART", "SkipWeasel", "UseWeasel", "WeaselState", "weasel"]
 
@@ -45,7 +45,15 @@ def _features(rules: Rules, state: GameState, part: WeaselState, me: int) -> lis
     return [float(part.used)]
 
 
-WEASEL_PART = PartKey("weasel", WeaselState, observe=_features)
+def _describe(rules: Rules, state: GameState, part: WeaselState, name: PlayerName) -> str | None:
+    """The weasel's readiness, while a player has it (on the grill it is nobody's)."""
+    keeper = owner(rules, state, WEASEL)
+    if keeper is None:
+        return None
+    return f"weasel ({name(keeper)}): {'used this turn' if part.used else 'ready'}"
+
+
+WEASEL_PART = PartKey("weasel", WeaselState, observe=_features, describe=_describe)
 """The weasel's part of the state: whether it was used this turn."""
 
 
