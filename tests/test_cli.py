@@ -98,10 +98,109 @@ def test_bad_record_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_watch_a_seeded_game(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = call(capsys, "play", "--watch", "--players", "3", "--seed", "5")
     assert code == 0
-    assert "player 0 (greedy):" in out
+    assert out.startswith("classic, 3 players, seed 5 ")
+    assert re.search(r"^greedy 0: \[", out, re.MULTILINE)
     assert "winner:" in out
     _, again, _ = call(capsys, "play", "--watch", "--players", "3", "--seed", "5")
     assert again == out
+
+
+def test_a_fresh_seed_is_printed_and_replays_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    _, first, _ = call(capsys, "play", "--watch")
+    _, second, _ = call(capsys, "play", "--watch")
+    seeds = [int(re.findall(r"seed (\d+)", out)[0]) for out in (first, second)]
+    assert seeds[0] != seeds[1]  # one chance in a million to be equal
+    _, replayed, _ = call(capsys, "play", "--watch", "--seed", str(seeds[0]))
+    assert replayed == first
+
+
+def test_names_are_used_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = call(
+        capsys, "play", "--watch", "--variant", "extended", "--players", "3",
+        "--seed", "7", "--names", "Ann,Bob,Cy",
+    )  # fmt: skip
+    assert code == 0
+    lines = out.splitlines()
+    turn_lines = [line for line in lines if " -> " in line]
+    assert {line.split(":")[0] for line in turn_lines} == {"Ann", "Bob", "Cy"}
+    assert "player" not in " ".join(turn_lines)
+    assert re.search(r"steals \d+ from (Ann|Bob|Cy)", out)
+    assert re.search(r"; (Ann|Bob|Cy) takes the (can|hen|crow|weasel|golden die|apple)", out)
+    assert re.search(r"(Ann|Bob|Cy) wins a grilled worm", out)
+    assert re.search(r"│ +(Ann|Bob|Cy) +│", out)  # the table's rows
+    assert re.search(r"winner: (Ann|Bob|Cy)", out)
+
+
+@pytest.mark.parametrize("names", ["Ann,Bob,Cy", "Ann,Ann", "Ann,", "Ann"])
+def test_bad_names_are_a_usage_error(capsys: pytest.CaptureFixture[str], names: str) -> None:
+    code, out, err = call(capsys, "play", "--watch", "--seed", "1", "--names", names)
+    assert code == 2
+    assert "--names" in err
+    assert "2 different names" in err
+    assert out == ""
+
+
+def test_bot_turns_are_paced_by_delay(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pauses: list[float] = []
+    monkeypatch.setattr("pickomino_rules.cli.time.sleep", pauses.append)
+    _, out, _ = call(capsys, "play", "--watch", "--seed", "4", "--delay", "0.25")
+    turns = sum(" -> " in line for line in out.splitlines())
+    assert pauses == [0.25] * (turns - 1)  # after each turn but the last
+    pauses.clear()
+    call(capsys, "play", "--watch", "--seed", "4")
+    assert pauses == []  # not a terminal: no pause by default
+
+
+def test_output_to_a_pipe_is_not_wrapped() -> None:
+    env = {key: value for key, value in ENV.items() if key != "COLUMNS"}
+    done = subprocess.run(  # noqa: S603 (our own interpreter and entry point)
+        command("play", "--watch", "--seed", "5", "--players", "4", "--names", "A,B,C,Dorothea"),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=True,
+    )
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines if " -> " in line) > 80  # whole lines
+    assert all(
+        " -> " in line
+        for line in lines[1:]
+        if not line.startswith(("┏", "┃", "│", "┌", "├", "└", "╭", "result"))
+    )
+    assert re.search(r"^result: .*; winner: \S+$", done.stdout, re.MULTILINE)
+
+
+def test_help_hint_table_and_quit_with_a_save(tmp_path: Path) -> None:
+    path = tmp_path / "left.json"
+    answers = f"help\nhint\ntable\n1\nquit\n{path}\n"
+    done = run("play", "--seed", "3", stdin=answers)
+    assert done.returncode == 0, done.stderr
+    assert "hint    the value of each move" in done.stdout
+    assert "expected worms gained this turn" in done.stdout
+    assert re.search(r"take \d\s+[+-]\d\.\d{3}\s+best", done.stdout)
+    assert done.stdout.count("│ grill") == 3  # shown, 'table', the next decision
+    assert f"the unfinished record is saved to {path}" in done.stdout
+    record = load_record(path)
+    assert record.seed == 3
+    assert record.moves
+    assert record.final_state().grill
+
+
+def test_quit_without_saving(tmp_path: Path) -> None:
+    done = run("play", "--seed", "3", stdin="quit\n\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("game left")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_move_is_labelled_with_what_it_does() -> None:
+    done = run("play", "--seed", "3", stdin="quit\n\n")
+    listed = re.findall(r"^ +\d+ (take \S) +-> (.*)$", done.stdout, re.MULTILINE)
+    assert listed
+    assert all(re.fullmatch(r"total \d+, \d dice? left", label) for _, label in listed)
 
 
 def test_play_through_stdin_with_reprompts_and_save(tmp_path: Path) -> None:
@@ -352,4 +451,6 @@ def test_variants_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None
     assert code == 0
     for option in ("flip_on_empty_bust", "golden_die_faces", "extrawurm"):
         assert option in out
+    assert out.count("flip_on_empty_bust") == 1  # shared options once
+    assert out.count("golden_die_faces") == 2  # extended and extrawurm
     json.dumps(out)

@@ -16,17 +16,16 @@ import random
 import signal
 import sys
 import threading
+import time
 from pathlib import PurePath
 from typing import TYPE_CHECKING, NoReturn
 
-from pickomino_rules.actions import Action
 from pickomino_rules.bots import InvalidBotError, UnknownBotError, get_bot
-from pickomino_rules.dice import FACES
 from pickomino_rules.errors import MissingExtraError, PickominoError
-from pickomino_rules.game import Bot, Move, legal_actions, parse_move, playout
+from pickomino_rules.game import Bot, Move, parse_move, playout
 from pickomino_rules.records import GameRecord, check_save_target, load_record, save_record
 from pickomino_rules.registry import available_variants, get_variant
-from pickomino_rules.result import result, scores
+from pickomino_rules.result import result
 from pickomino_rules.simulation import (
     EXPORT_FORMATS,
     SEATINGS,
@@ -51,7 +50,8 @@ try:
         TimeRemainingColumn,
     )
     from rich.table import Table
-    from rich.text import Text
+
+    from pickomino_rules.terminal import Keyboard, QuitGame, render_table
 except ImportError:  # an extra; tests/test_extras.py runs without it
     raise MissingExtraError("the pickomino command", "cli") from None
 
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
     from concurrent.futures import Executor
 
+    from pickomino_rules.plugin import Option
     from pickomino_rules.rules import Rules
     from pickomino_rules.simulation import Seating
     from pickomino_rules.state import GameState
@@ -149,38 +150,6 @@ OPTION = click.option(
 )
 
 
-def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = None) -> Table:
-    """The table as a rich renderable: grill, stacks, dice and the variant's parts."""
-    table = Table(show_header=False, expand=False)
-    table.add_column("", no_wrap=True)
-    table.add_column("", overflow="fold")
-    grill = Text()
-    for tile in state.grill:
-        grill.append(f" {tile}", style="bold yellow")
-        grill.append("~" * rules.worms_of(tile), style="green")
-    table.add_row("grill", grill if state.grill else Text("(empty)", style="dim"))
-    if state.face_down:
-        table.add_row("face down", Text(" ".join(map(str, state.face_down)), style="dim"))
-    points = scores(rules, state)
-    for player, stack in enumerate(state.stacks):
-        label = names[player] if names else f"player {player}"
-        marker = "▶ " if player == state.player and state.phase is not Phase.GAME_OVER else "  "
-        top = f"top {stack[-1]}" if stack else "no tile"
-        table.add_row(
-            Text(marker + label, style="bold cyan" if marker.strip() else ""),
-            f"{top}, {len(stack)} tile(s), {points[player]} worm(s)",
-        )
-    kept = " ".join(face.symbol * n for face, n in zip(FACES, state.set_aside, strict=True) if n)
-    if state.phase is not Phase.GAME_OVER:
-        table.add_row("set aside", f"{kept or '-'}  (total {state.total})")
-        if state.roll is not None:
-            table.add_row("roll", Text(str(state.roll), style="bold magenta"))
-    for part in state.parts:
-        if part is not None:
-            table.add_row("", Text(str(part), style="italic"))
-    return table
-
-
 def _console() -> Console:
     """Standard output: lines wrap on a terminal only (a file or a pipe gets whole lines)."""
     console = Console(highlight=False)
@@ -223,57 +192,100 @@ def cli() -> None:
     help="Bots for the other seats, comma-separated, cycled: random, greedy, optimal, "
     "an installed bot's name, or module:function.",
 )
-@SEED
+@click.option(
+    "--seed",
+    type=int,
+    help="Seed: the same seed and the same moves, the same game. A fresh one by default, "
+    "printed at the start.",
+)
 @click.option("--seat", default=0, show_default=True, help="Your seat (player index).")
+@click.option(
+    "--names",
+    "names_text",
+    metavar="NAMES",
+    help="The players' names by seat, comma-separated (default: you, and the bots by seat).",
+)
 @click.option("--watch", is_flag=True, help="Bots only: watch a game turn by turn.")
+@click.option(
+    "--delay",
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="Pause after each bot's turn (default: 0.8 on a terminal, none otherwise).",
+)
 @click.option(
     "--save",
     "save_path",
     type=click.Path(dir_okay=False, writable=True),
-    help="Save the game record (JSON) here at the end.",
+    help="Save the game record (JSON) here at the end, or when you quit or stop.",
 )
 @OPTION
 def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     variant: str,
     players: int,
     bots: tuple[str, ...],
-    seed: int,
+    seed: int | None,
     seat: int,
+    names_text: str | None,
     watch: bool,
+    delay: float | None,
     save_path: str | None,
     option_pairs: tuple[str, ...],
 ) -> None:
     """Play a game against bots (or watch bots play with --watch).
 
-    On your turn the legal moves are listed: type a number, or a move such as
-    'take w', 'roll', 'stop' or 'steal 1'. The dice are rolled for you.
+    On your turn the table and the legal moves are shown, each with what it would do.
+    Type a number or a move ('take w', 'roll', 'stop', 'steal 1'); 'help', 'hint' and
+    'quit' work too. The dice are rolled for you.
     """
     if save_path:
         check_save_target(save_path)  # before the game, not after it
-    record = GameRecord.start(variant, players, _options(option_pairs), 0, seed)
-    rules, state = record.initial()
     human = None if watch else seat
     if human is not None and not 0 <= human < players:
         _fail(f"--seat must be 0 to {players - 1}", EXIT_USAGE)
     seats = [bots[i % len(bots)] for i in range(players)]
-    names = ["you" if p == human else f"player {p} ({seats[p]})" for p in range(players)]
+    names = _player_names(names_text, seats, human)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    record = GameRecord.start(variant, players, _options(option_pairs), 0, seed)
     console = _console()
+    pause = delay if delay is not None else (0.8 if console.is_terminal else 0.0)
+    console.print(
+        f"[bold]{variant}[/], {players} players, seed {seed} "
+        f"[dim](the same seed replays the game: --seed {seed})[/]"
+    )
+    players_bots: list[Bot] = [
+        Keyboard(console, names) if p == human else get_bot(seats[p]) for p in range(players)
+    ]
+    _run_game(console, record, players_bots, names, human, pause, save_path)
 
-    def you(rules: Rules, state: GameState, _rng: random.Random) -> Action:
-        return _ask(console, rules, state, names)
 
-    players_bots: list[Bot] = [you if p == human else get_bot(seats[p]) for p in range(players)]
+def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
+    console: Console,
+    record: GameRecord,
+    bots: list[Bot],
+    names: Sequence[str],
+    human: int | None,
+    pause: float,
+    save_path: str | None,
+) -> None:
+    """Play the game turn by turn, then show the end; save where asked, also on a stop."""
+    rules, state = record.initial()
     moves: list[Move] = []
 
     def recorded() -> Iterator[tuple[Move, GameState]]:
-        for move, after in playout(rules, state, players_bots, random.Random(seed)):
+        for move, after in playout(rules, state, bots, random.Random(record.seed)):
             moves.append(move)
             yield move, after
 
     try:
         for turn in group_turns(state, recorded()):
-            console.print(turn.describe(names[turn.player]), soft_wrap=True, markup=False)
+            console.print(turn.describe(names=names.__getitem__, rules=rules), markup=False)
             state = turn.after
+            if turn.player != human and pause and state.phase is not Phase.GAME_OVER:
+                time.sleep(pause)
+    except QuitGame:
+        _leave(console, record.extended(moves), save_path)
+        return
     except (KeyboardInterrupt, click.Abort):
         # an unfinished record is a valid record: keep what was played
         if save_path:
@@ -287,28 +299,34 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
         console.print(f"record saved to {save_path}")
 
 
-def _ask(console: Console, rules: Rules, state: GameState, names: Sequence[str]) -> Action:
-    """Show the table and the legal moves; read until the player gives a legal one."""
-    legal = [move for move in legal_actions(rules, state) if isinstance(move, Action)]
-    console.print(render_table(rules, state, names))
-    console.print("  ".join(f"[bold]{i}[/] {move}" for i, move in enumerate(legal, start=1)))
-    while True:
+def _player_names(text: str | None, seats: Sequence[str], human: int | None) -> list[str]:
+    """The names given with --names, checked; else "you" and the bots by seat."""
+    if text is None:
+        return ["you" if p == human else f"{bot} {p}" for p, bot in enumerate(seats)]
+    names = [name.strip() for name in text.split(",")]
+    if len(names) != len(seats) or not all(names) or len(set(names)) != len(names):
+        msg = f"give {len(seats)} different names, comma-separated, one per seat"
+        raise click.BadParameter(msg, param_hint="--names")
+    return names
+
+
+def _leave(console: Console, record: GameRecord, save_path: str | None) -> None:
+    """The player quit: save the unfinished game where asked, or offer to."""
+    if save_path is None:
         try:
             answer = click.prompt(
-                "your move", prompt_suffix="> ", default="", show_default=False
-            ).strip()
-        except RuntimeError:  # input() with standard input closed: "lost sys.stdin"
-            raise click.Abort from None
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
-            return legal[int(answer) - 1]
-        try:
-            move = parse_move(rules, answer)
-        except ValueError:
-            move = None
-        if isinstance(move, Action) and move in legal:
-            return move
-        hint = f"type 1-{len(legal)} or a move like '{legal[0]}'"
-        console.print(f"[red]not a legal move: {answer!r}[/] - {hint}")
+                "save the game first? a file name, or Enter for no",
+                default="",
+                show_default=False,
+            )
+        except (click.Abort, RuntimeError):  # the input ended: nothing to save to
+            answer = ""
+        save_path = str(answer).strip() or None
+    if save_path:
+        save_record(record, save_path)
+        console.print(f"game left; the unfinished record is saved to {save_path}")
+    else:
+        console.print("game left")
 
 
 def _print_result(console: Console, rules: Rules, state: GameState, names: Sequence[str]) -> None:
@@ -578,7 +596,7 @@ def replay(path: str, pause: bool, tables: bool) -> None:
     moves = [parse_move(rules, text) for text in record.moves]
     final = state
     for number, turn in enumerate(turns(rules, state, moves), start=1):
-        console.print(f"turn {number:3}  {turn}", soft_wrap=True, markup=False)
+        console.print(f"turn {number:3}  {turn.describe(rules=rules)}", markup=False)
         final = turn.after
         if tables:
             console.print(render_table(rules, turn.after))
@@ -594,15 +612,33 @@ def replay(path: str, pause: bool, tables: bool) -> None:
 
 @cli.command("variants")
 def list_variants() -> None:
-    """List the registered variants and their options."""
+    """List the registered variants and their options (options they share, once)."""
     console = _console()
-    for name in available_variants():
-        variant = get_variant(name)
+    variants = [(name, get_variant(name)) for name in available_variants()]
+    shared = (
+        [
+            option
+            for option in variants[0][1].options
+            if all(option in variant.options for _, variant in variants)
+        ]
+        if len(variants) > 1
+        else []
+    )
+    if shared:
+        console.print("[bold]options of every variant[/]")
+        for option in shared:
+            _print_option(console, option)
+    for name, variant in variants:
         console.print(f"[bold]{name}[/]: {variant.doc.strip().splitlines()[0]}")
-        for option in variant.options:
-            console.print(
-                f"  -o {option.name}={json.dumps(option.default)}  ({option.rule}) {option.doc}"
-            )
+        own = [option for option in variant.options if option not in shared]
+        for option in own:
+            _print_option(console, option)
+        if shared and not own:
+            console.print("  (the options of every variant)", style="dim")
+
+
+def _print_option(console: Console, option: Option) -> None:
+    console.print(f"  -o {option.name}={json.dumps(option.default)}  ({option.rule}) {option.doc}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,224 @@
+"""The game in a terminal: the table drawn with rich, and a person's turn at the keyboard.
+
+Used by ``pickomino play`` and ``pickomino replay``. On a person's turn the table and
+the legal moves are shown, each labelled with what it does (``stop -> takes 27``), and
+the prompt also takes ``help``, ``hint``, ``table`` and ``quit``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING
+
+from pickomino_rules.actions import Action
+from pickomino_rules.dice import FACES
+from pickomino_rules.errors import MissingExtraError, PickominoError
+from pickomino_rules.game import legal_actions, parse_move
+from pickomino_rules.result import scores
+from pickomino_rules.state import Phase
+from pickomino_rules.story import part_status, preview
+
+try:
+    import click
+    from rich.table import Table
+    from rich.text import Text
+except ImportError:  # an extra; tests/test_extras.py runs without it
+    raise MissingExtraError("the game in a terminal", "cli") from None
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Sequence
+
+    from rich.console import Console
+
+    from pickomino_rules.dice import RollOutcome
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
+
+__all__ = ["Keyboard", "QuitGame", "dice_text", "hint_lines", "render_table"]
+
+
+def dice_text(roll: RollOutcome) -> str:
+    """Dice one by one, ``"1 1 3 5 w"``, other kinds named: ``"2 4 w, golden die 1"``."""
+    groups = []
+    for index, (kind, counts) in enumerate(zip(roll.kinds, roll.counts, strict=True)):
+        faces = " ".join(
+            face.symbol for face, n in zip(FACES, counts, strict=True) for _ in range(n)
+        )
+        if index == 0:
+            groups.append(faces or "-")
+        elif faces:
+            groups.append(f"{kind.replace('_', ' ')} die {faces}")
+    return ", ".join(groups)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = None) -> Table:
+    """The table as a rich renderable: grill, players, dice and the variant's parts.
+
+    Args:
+        rules: The game's rules.
+        state: The state to draw.
+        names: The players' names (``"player N"`` by default).
+    """
+    label = names.__getitem__ if names else (lambda player: f"player {player}")
+    table = Table(show_header=False, expand=False)
+    table.add_column("", no_wrap=True)
+    table.add_column("", overflow="fold")
+    grill = Text()
+    for tile in state.grill:
+        grill.append(f" {tile}", style="bold yellow")
+        grill.append("~" * rules.worms_of(tile), style="green")
+    table.add_row("grill", grill if state.grill else Text("(empty)", style="dim"))
+    if state.face_down:
+        table.add_row("face down", Text(" ".join(map(str, state.face_down)), style="dim"))
+    points = scores(rules, state)
+    for player, stack in enumerate(state.stacks):
+        marker = "▶ " if player == state.player and state.phase is not Phase.GAME_OVER else "  "
+        held = (
+            f"{_plural(len(stack), 'tile')}, {stack[-1]} on top"
+            if stack
+            else Text("no tiles", style="dim")
+        )
+        row = Text.assemble(held, f"  ({_plural(points[player], 'worm')})")
+        table.add_row(
+            Text(marker + label(player), style="bold cyan" if marker.strip() else ""), row
+        )
+    if state.phase is not Phase.GAME_OVER:
+        kept = " ".join(
+            face.symbol for face, n in zip(FACES, state.set_aside, strict=True) for _ in range(n)
+        )
+        table.add_row("set aside", f"{kept or '-'}  (total {state.total})")
+        if state.roll is not None:
+            table.add_row("roll", Text(dice_text(state.roll), style="bold magenta"))
+    for line in part_status(rules, state, label):
+        table.add_row("", Text(line, style="italic"))
+    return table
+
+
+class QuitGame(Exception):  # noqa: N818 (a request, not an error)
+    """The person at the keyboard asked to leave the game."""
+
+
+HELP = """\
+Type the number of a move, or the move itself: 'take 4', 'take w' (worms), 'roll',
+'stop', 'steal 2' (from player 2), or a variant's moves as listed. Each move says what
+it would do: 'stop -> takes 27', 'stop -> bust: returns 24', 'take 5 -> total 23'.
+
+  help    this text
+  hint    the value of each move in expected worms this turn (the turn solver)
+  table   draw the table again
+  quit    leave the game (you can save it first)
+
+A turn: roll, set aside all dice of one face not set aside before, then roll the rest or
+stop. Stopping takes the grill tile of your total (or a smaller one), or steals an
+opponent's top tile of exactly your total; you need a worm set aside. No new face, or no
+tile to take, is a bust: your top tile goes back and the highest grill tile turns over.
+"""
+
+
+def hint_lines(rules: Rules, state: GameState) -> list[str]:
+    """The turn solver's value of each legal move, best first, as lines of text.
+
+    Raises:
+        MissingExtraError: The solver's extra is not installed.
+    """
+    from pickomino_rules.solver import NotSolvableError, solve_turn  # noqa: PLC0415 (numpy)
+
+    try:
+        values = solve_turn(rules, state).action_values()
+    except NotSolvableError:
+        return ["no hint for this choice: the solver values the dice part of a turn"]
+    best = max(values.values())
+    lines = [
+        f"{move!s:>12}  {value:+.3f}{'  best' if value == best else ''}"
+        for move, value in sorted(values.items(), key=lambda item: -item[1])
+    ]
+    lines.insert(0, "expected worms gained this turn, playing on optimally:")
+    if rules.layout.parts:
+        lines.append(
+            "(in this variant the values leave out what happens mid-turn, such as "
+            "grilled worms won; see the solver's docs)"
+        )
+    return lines
+
+
+class Keyboard:
+    """A bot whose moves come from a person at the terminal.
+
+    Args:
+        console: Where to draw.
+        names: The players' names, by seat.
+    """
+
+    def __init__(self, console: Console, names: Sequence[str]) -> None:
+        self.console = console
+        self.names = names
+
+    def __call__(self, rules: Rules, state: GameState, _rng: random.Random) -> Action:
+        """Show the table and the labelled moves; read until a legal move is given."""
+        legal = [move for move in legal_actions(rules, state) if isinstance(move, Action)]
+        self.console.print(render_table(rules, state, self.names))
+        self._list(rules, state, legal)
+        while True:
+            answer = self._read().strip()
+            word = answer.lower()
+            if word in {"help", "h", "?"}:
+                self.console.print(HELP, markup=False)
+            elif word == "hint":
+                self._hint(rules, state)
+            elif word == "table":
+                self.console.print(render_table(rules, state, self.names))
+                self._list(rules, state, legal)
+            elif word in {"quit", "exit", "q"}:
+                raise QuitGame
+            elif answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            else:
+                move = self._parse(rules, answer)
+                if move in legal:
+                    assert isinstance(move, Action)  # noqa: S101 (legal holds actions)
+                    return move
+                self.console.print(
+                    f"[red]not a legal move: {answer!r}[/] - type 1-{len(legal)}, a move "
+                    f"such as '{legal[0]}', or help",
+                    soft_wrap=True,
+                )
+
+    def _list(self, rules: Rules, state: GameState, legal: Sequence[Action]) -> None:
+        width = max(len(str(move)) for move in legal)
+        for number, move in enumerate(legal, start=1):
+            label = preview(rules, state, move, self.names.__getitem__)
+            arrow = f" -> {label}" if label else ""
+            self.console.print(f"  [bold]{number:>2}[/] {move!s:<{width}}{arrow}", soft_wrap=True)
+
+    def _hint(self, rules: Rules, state: GameState) -> None:
+        try:
+            lines = hint_lines(rules, state)
+        except MissingExtraError as error:
+            lines = [f"no hints: {error}"]
+        self.console.print(textwrap.indent("\n".join(lines), "  "), markup=False)
+
+    @staticmethod
+    def _parse(rules: Rules, answer: str) -> object:
+        try:
+            return parse_move(rules, answer)
+        except (PickominoError, ValueError):
+            return None
+
+    @staticmethod
+    def _read() -> str:
+        try:
+            return str(
+                click.prompt(
+                    "your move (or help, hint, quit)",
+                    prompt_suffix="> ",
+                    default="",
+                    show_default=False,
+                )
+            )
+        except RuntimeError:  # input() with standard input closed: "lost sys.stdin"
+            raise click.Abort from None
