@@ -266,16 +266,26 @@ class Position:
         rules: The composed rules (of a registered variant, to be written out).
         state: The state.
 
+    In a notebook a position shows itself as a picture of the table.
+
     Examples:
         >>> from pickomino_rules import new_game
         >>> rules, state = new_game("extended", players=3)
         >>> position = Position(rules, state)
         >>> Position.from_json(position.to_json()) == position
         True
+        >>> position._repr_svg_().startswith("<svg")
+        True
     """
 
     rules: Rules
     state: GameState
+
+    def _repr_svg_(self) -> str:
+        """The table as a picture, for notebooks ([`draw`][pickomino_rules.svg.draw])."""
+        from pickomino_rules.svg import draw  # noqa: PLC0415 (pictures only when shown)
+
+        return str(draw(self.rules, self.state))
 
     # -- JSON ------------------------------------------------------------------------------
 

@@ -1,0 +1,284 @@
+"""The table as an SVG picture: grill, face-down tiles, stacks, dice and the variants' markers.
+
+[`draw`][pickomino_rules.svg.draw] returns an [`SvgImage`][pickomino_rules.svg.SvgImage], a
+``str`` of SVG that Jupyter shows as a picture; a
+[`Position`][pickomino_rules.positions.Position] shows itself the same way. No dependency:
+the SVG is written directly.
+
+Examples:
+    >>> from pickomino_rules import new_game
+    >>> rules, state = new_game("extended", players=3)
+    >>> picture = draw(rules, state, names=["Ann", "Bob", "Cy"])
+    >>> picture.startswith("<svg") and "Ann" in picture and ">hen<" in picture
+    True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape, quoteattr
+
+from pickomino_rules.dice import FACES, Face
+from pickomino_rules.result import scores
+from pickomino_rules.state import Marker, Phase
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
+
+__all__ = ["SvgImage", "draw", "markers"]
+
+_TILE_W, _TILE_H, _GAP = 38, 58, 4
+_DIE = 26
+_ROW = 44
+_MARGIN = 16
+_FONT = "font-family='DejaVu Sans, Verdana, sans-serif'"
+_WORM = "#c0392b"
+_TILE_FILL = "#f7ecd0"
+_BACK_FILL = "#7b6a58"
+_INK = "#2d2a26"
+
+
+class SvgImage(str):
+    """SVG text that notebooks (Jupyter, VS Code) display as a picture."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+def markers(rules: Rules, state: GameState) -> list[Marker]:
+    """Every marker the variant's parts show (their keys' ``markers`` hooks), in part order."""
+    found: list[Marker] = []
+    for key, value in zip(rules.layout.parts, state.parts, strict=True):
+        if key.markers is not None:
+            found.extend(key.markers(rules, state, value))
+    return found
+
+
+def _text(x: float, y: float, text: str, size: int = 12, **style: str) -> str:
+    extra = "".join(
+        f" {name.replace('_', '-')}={quoteattr(value)}" for name, value in style.items()
+    )
+    return f"<text x='{x:g}' y='{y:g}' font-size='{size}' {_FONT}{extra}>{escape(text)}</text>"
+
+
+def _worms(x: float, y: float, count: int, width: float) -> str:
+    """``count`` small worms (arcs) centred in ``width``."""
+    step = 8
+    start = x + (width - step * count) / 2 + 1
+    return "".join(
+        f"<path d='M{start + i * step:g} {y:g} q3 -5 6 0' stroke='{_WORM}' stroke-width='2.2' "
+        "fill='none' stroke-linecap='round'/>"
+        for i in range(count)
+    )
+
+
+def _tile(x: float, y: float, tile: int, worms: int, face_up: bool = True) -> str:
+    fill = _TILE_FILL if face_up else _BACK_FILL
+    parts = [
+        (
+            f"<rect x='{x:g}' y='{y:g}' width='{_TILE_W}' height='{_TILE_H}' rx='5' "
+            f"fill='{fill}' stroke='{_INK}' stroke-width='1'/>"
+        )
+    ]
+    if face_up:
+        parts.append(
+            _text(
+                x + _TILE_W / 2,
+                y + 24,
+                str(tile),
+                16,
+                text_anchor="middle",
+                font_weight="bold",
+                fill=_INK,
+            )
+        )
+        parts.append(_worms(x, y + 44, worms, _TILE_W))
+    else:
+        parts.append(
+            _text(x + _TILE_W / 2, y + 34, str(tile), 11, text_anchor="middle", fill="#d9cbb8")
+        )
+    return "".join(parts)
+
+
+_PIPS = {
+    1: [(0.5, 0.5)],
+    2: [(0.27, 0.27), (0.73, 0.73)],
+    3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+    4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+    5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
+}
+
+
+def _die(x: float, y: float, face: Face, fill: str = "#ffffff") -> str:
+    body = (
+        f"<rect x='{x:g}' y='{y:g}' width='{_DIE}' height='{_DIE}' rx='5' fill='{fill}' "
+        f"stroke='{_INK}' stroke-width='1'/>"
+    )
+    if face is Face.WORM:
+        return body + (
+            f"<path d='M{x + 6:g} {y + 16:g} q4 -9 7 -2 t7 -2' stroke='{_WORM}' "
+            "stroke-width='3' fill='none' stroke-linecap='round'/>"
+        )
+    pips = "".join(
+        f"<circle cx='{x + px * _DIE:g}' cy='{y + py * _DIE:g}' r='2.4' fill='{_INK}'/>"
+        for px, py in _PIPS[int(face)]
+    )
+    return body + pips
+
+
+def _badge(x: float, y: float, marker: Marker) -> tuple[str, float]:
+    """A rounded label for ``marker``; returns the SVG and its width."""
+    label = marker.label if marker.count == 1 else f"{marker.label} \u00d7{marker.count}"
+    width = 10 + 6.6 * len(label)
+    svg = (
+        f"<rect x='{x:g}' y='{y:g}' width='{width:g}' height='16' rx='8' fill='#e8f1f8' "
+        f"stroke='#1b6ca8' stroke-width='0.8'/>"
+        + _text(x + width / 2, y + 12, label, 10, text_anchor="middle", fill="#124a73")
+    )
+    return svg, width
+
+
+def _dice_row(x: float, y: float, faces: Iterable[Face], fill: str) -> tuple[str, float]:
+    svg, cursor = [], x
+    for face in faces:
+        svg.append(_die(cursor, y, face, fill))
+        cursor += _DIE + 4
+    return "".join(svg), cursor
+
+
+def draw(rules: Rules, state: GameState, names: Sequence[str] | None = None) -> SvgImage:
+    """Draw the table as SVG.
+
+    The picture shows the grill (face-down tiles darker, in place), each player's stack
+    and worms, the dice set aside and rolled (other kinds of dice in gold), and what the
+    variant's parts mark: markers on a tile under it, a player's beside the player, the
+    rest on the table (see [`Marker`][pickomino_rules.state.Marker]).
+
+    Args:
+        rules: The game's rules.
+        state: The state to draw.
+        names: The players' names (``"player N"`` by default).
+    """
+    label = list(names) if names else [f"player {p}" for p in range(state.players)]
+    shown = markers(rules, state)
+    tiles = sorted([*state.grill, *state.face_down])
+    width = max(_MARGIN * 2 + len(tiles) * (_TILE_W + _GAP), 640)
+    over = state.phase is Phase.GAME_OVER
+    heading = f"{rules.name}: " + ("game over" if over else f"{label[state.player]} to play")
+    if not over and state.phase is not Phase.ROLL:
+        heading += f", total {state.total}"
+    body = [_text(_MARGIN, _MARGIN + 12, heading, 14, font_weight="bold", fill=_INK)]
+    y: float = _MARGIN + 26
+    y = _draw_grill(body, rules, state, tiles, shown, y)
+    y = _draw_players(body, rules, state, label, shown, y, width)
+    if not over:
+        y = _draw_dice(body, state, y)
+    y = _draw_badges(
+        body, "on the table", [m for m in shown if m.player is None and m.tile is None], y
+    )
+    height = y + _MARGIN - 6
+    return SvgImage(
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width:g}' height='{height:g}' "
+        f"viewBox='0 0 {width:g} {height:g}' role='img' aria-label={quoteattr(heading)}>"
+        f"<rect width='100%' height='100%' fill='#fdfaf3'/>{''.join(body)}</svg>"
+    )
+
+
+def _draw_grill(  # noqa: PLR0913, PLR0917 (one section of one picture)
+    body: list[str],
+    rules: Rules,
+    state: GameState,
+    tiles: Sequence[int],
+    shown: Sequence[Marker],
+    y: float,
+) -> float:
+    on_tile = {m.tile: m.label for m in shown if m.tile is not None}
+    x: float = _MARGIN
+    for tile in tiles:
+        body.append(_tile(x, y, tile, rules.worms_of(tile), face_up=tile in state.grill))
+        if tile in on_tile:
+            body.append(
+                _text(x + _TILE_W / 2, y + _TILE_H + 12, on_tile[tile], 10,
+                      text_anchor="middle", fill="#124a73", font_weight="bold")
+            )  # fmt: skip
+        x += _TILE_W + _GAP
+    return y + _TILE_H + (22 if on_tile else 10)
+
+
+def _draw_players(  # noqa: PLR0913, PLR0917 (one section of one picture)
+    body: list[str],
+    rules: Rules,
+    state: GameState,
+    label: Sequence[str],
+    shown: Sequence[Marker],
+    y: float,
+    width: float,
+) -> float:
+    points = scores(rules, state)
+    for player, stack in enumerate(state.stacks):
+        to_play = player == state.player and state.phase is not Phase.GAME_OVER
+        if to_play:
+            body.append(
+                f"<rect x='{_MARGIN - 6:g}' y='{y - 4:g}' width='{width - 2 * _MARGIN + 12:g}' "
+                f"height='{_ROW - 2}' rx='6' fill='#fff6dc'/>"
+            )
+        who = ("\u25b6 " if to_play else "") + label[player]
+        weight = "bold" if to_play else "normal"
+        body.append(_text(_MARGIN, y + 22, who, 13, font_weight=weight, fill=_INK))
+        x: float = _MARGIN + 130
+        body.extend(  # the last few tiles, the top one in full
+            f"<rect x='{x + depth * 6:g}' y='{y + 2:g}' width='30' height='32' rx='4' "
+            f"fill='{_TILE_FILL}' stroke='{_INK}' stroke-width='0.8'/>"
+            for depth in range(min(len(stack), 4))
+        )
+        if stack:
+            top_x = x + (min(len(stack), 4) - 1) * 6 + 15
+            body.append(_text(top_x, y + 23, str(stack[-1]), 12, text_anchor="middle",
+                              font_weight="bold", fill=_INK))  # fmt: skip
+        held = f"{_plural(len(stack), 'tile')}, {_plural(points[player], 'worm')}"
+        body.append(_text(x + 64, y + 22, held, 12, fill=_INK))
+        x += 190
+        for marker in (m for m in shown if m.player == player and m.tile is None):
+            badge, used = _badge(x, y + 10, marker)
+            body.append(badge)
+            x += used + 6
+        y += _ROW
+    return y
+
+
+def _draw_dice(body: list[str], state: GameState, y: float) -> float:
+    kept = [face for face, n in zip(FACES, state.set_aside, strict=True) for _ in range(n)]
+    body.append(_text(_MARGIN, y + 18, "set aside", 12, fill=_INK))
+    dice, _ = _dice_row(_MARGIN + 80, y, kept, "#e9e4da")
+    body.append(dice or _text(_MARGIN + 80, y + 18, "-", 12, fill=_INK))
+    y += _DIE + 10
+    if state.roll is not None:
+        body.append(_text(_MARGIN, y + 18, "roll", 12, fill=_INK))
+        x: float = _MARGIN + 80
+        for kind, counts in enumerate(state.roll.counts):  # the first kind white, others gold
+            rolled = [face for face, n in zip(FACES, counts, strict=True) for _ in range(n)]
+            dice, x = _dice_row(x, y, rolled, "#ffffff" if kind == 0 else "#f2c94c")
+            body.append(dice)
+        y += _DIE + 10
+    return y
+
+
+def _draw_badges(body: list[str], title: str, shown: Sequence[Marker], y: float) -> float:
+    if not shown:
+        return y
+    body.append(_text(_MARGIN, y + 12, title, 12, fill=_INK))
+    x: float = _MARGIN + 86
+    for marker in shown:
+        badge, used = _badge(x, y, marker)
+        body.append(badge)
+        x += used + 6
+    return y + 24
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

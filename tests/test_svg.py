@@ -1,0 +1,115 @@
+"""The table as SVG: well-formed, and showing exactly what the state holds."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pickomino_rules import GameState, Phase, Rules, new_game, playout
+from pickomino_rules.bots import greedy_bot, random_bot
+from pickomino_rules.positions import Position
+from pickomino_rules.svg import SvgImage, draw, markers
+
+SVG = "{http://www.w3.org/2000/svg}"
+DOCS_PICTURE = Path(__file__).resolve().parent.parent / "docs" / "images" / "table-extended.svg"
+
+
+def texts(root: ET.Element) -> list[str]:
+    return [element.text or "" for element in root.iter(f"{SVG}text")]
+
+
+def fills(root: ET.Element, colour: str) -> int:
+    return sum(1 for rect in root.iter(f"{SVG}rect") if rect.get("fill") == colour)
+
+
+def mid_game(variant: str, players: int, seed: int, steps: int) -> tuple[Rules, GameState]:
+    rules, state = new_game(variant, players=players)
+    for step, (_, after) in enumerate(playout(rules, state, random_bot, random.Random(seed))):
+        state = after
+        if step == steps:
+            break
+    return rules, state
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    variant=st.sampled_from(["classic", "extended", "extrawurm"]),
+    players=st.integers(2, 7),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 2000),
+)
+def test_the_picture_shows_what_the_state_holds(
+    variant: str, players: int, seed: int, steps: int
+) -> None:
+    rules, state = mid_game(variant, players, seed, steps)
+    names = [f"P{p}" for p in range(players)]
+    root = ET.fromstring(draw(rules, state, names))  # noqa: S314 (our own output)
+    words = texts(root)
+    assert fills(root, "#f7ecd0") == len(state.grill) + sum(
+        min(len(stack), 4) for stack in state.stacks
+    )  # face-up tiles: the grill's and the stacks' (the last four drawn)
+    assert fills(root, "#7b6a58") == len(state.face_down)
+    for tile in state.grill:
+        assert str(tile) in words
+    for name, stack in zip(names, state.stacks, strict=True):
+        assert any(word.endswith(name) for word in words)
+        if stack:
+            assert str(stack[-1]) in words
+    dice = fills(root, "#e9e4da") + fills(root, "#ffffff") + fills(root, "#f2c94c")
+    if state.phase is Phase.GAME_OVER:
+        assert dice == 0
+    else:
+        rolled = sum(state.roll.faces) if state.roll is not None else 0
+        assert dice == sum(state.set_aside) + rolled
+    for marker in markers(rules, state):
+        label = marker.label if marker.count == 1 else f"{marker.label} \u00d7{marker.count}"
+        assert label in words
+
+
+def test_the_extended_start_marks_every_specialist_under_its_tile() -> None:
+    rules, state = new_game("extended", players=2)
+    root = ET.fromstring(draw(rules, state))  # noqa: S314 (our own output)
+    words = texts(root)
+    for name in ("can", "hen", "crow", "weasel", "golden die", "apple"):
+        assert name in words
+    assert "grilled worm \u00d77" in words  # the supply, on the table
+    assert "player 0 to play" in root.get("aria-label", "")
+
+
+def test_notebooks_show_pictures() -> None:
+    rules, state = new_game("classic", players=2)
+    picture = draw(rules, state)
+    assert isinstance(picture, SvgImage)
+    assert picture._repr_svg_() == picture
+    assert Position(rules, state)._repr_svg_() == picture
+
+
+def docs_state() -> tuple[Rules, GameState]:
+    """The state drawn on the docs page 'Pictures' (the page's code makes the same)."""
+    rules, state = new_game("extended", players=3)
+    steps = playout(rules, state, [greedy_bot, random_bot, greedy_bot], random.Random(5))
+    for step, (_, after) in enumerate(steps):
+        if step == 420:
+            return rules, after
+    raise AssertionError
+
+
+def test_the_docs_picture_is_current() -> None:
+    rules, state = docs_state()
+    drawn = draw(rules, state, names=["Ann", "Bob", "Cy"])
+    if not DOCS_PICTURE.exists() or DOCS_PICTURE.read_text() != drawn:
+        pytest.fail(
+            f'{DOCS_PICTURE} is out of date: python -c \'import sys; sys.path.insert(0, "tests");'
+            " import test_svg; test_svg.write_docs_picture()'"
+        )
+
+
+def write_docs_picture() -> None:
+    rules, state = docs_state()
+    DOCS_PICTURE.parent.mkdir(exist_ok=True)
+    DOCS_PICTURE.write_text(draw(rules, state, names=["Ann", "Bob", "Cy"]))
