@@ -60,3 +60,12 @@ def test_top_level_exports_resolve() -> None:
     for item in pickomino_rules.__all__:
         assert hasattr(pickomino_rules, item), item
     assert "pickomino_rules.variants.extended" in MODULES
+
+
+def test_a_roll_counts_dice_by_face_and_the_old_name_warns() -> None:
+    from pickomino_rules import Face, RollOutcome  # noqa: PLC0415
+
+    roll = RollOutcome.parse("44w1")
+    assert [roll.count_of(face) for face in Face] == [1, 0, 0, 2, 0, 1]
+    with pytest.warns(DeprecationWarning, match="renamed count_of"):
+        assert roll.total_of(Face.FOUR) == 2

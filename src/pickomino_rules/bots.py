@@ -82,7 +82,7 @@ def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  #
         assert roll is not None  # noqa: S101 (takes exist only with a roll)
         if not state.set_aside[Face.WORM - 1] and any(t.face is Face.WORM for t in takes):
             return next(t for t in takes if t.face is Face.WORM)
-        return max(takes, key=lambda t: (roll.total_of(t.face) * t.face.points, t.face))
+        return max(takes, key=lambda t: (roll.count_of(t.face) * t.face.points, t.face))
     steals = [action for action in actions if isinstance(action, Steal)]
     if steals:
         return steals[0]

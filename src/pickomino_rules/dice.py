@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
+import warnings
 from bisect import bisect_right
 from fractions import Fraction
 from functools import cache
@@ -150,7 +151,7 @@ class RollOutcome:
 
     Examples:
         >>> roll = RollOutcome.from_faces([Face.FOUR, Face.FOUR, Face.WORM])
-        >>> str(roll), roll.total_of(Face.FOUR)
+        >>> str(roll), roll.count_of(Face.FOUR)
         ('44w', 2)
     """
 
@@ -234,9 +235,18 @@ class RollOutcome:
         """Number of dice rolled of each kind."""
         return tuple(sum(group) for group in self.counts)
 
-    def total_of(self, face: Face) -> int:
+    def count_of(self, face: Face) -> int:
         """Number of dice (all kinds) showing ``face``."""
         return self.faces[face - 1]
+
+    def total_of(self, face: Face) -> int:
+        """Deprecated: the number of dice showing ``face`` (not a total); use `count_of`."""
+        warnings.warn(
+            "RollOutcome.total_of counts dice; it is renamed count_of",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.count_of(face)
 
     def __str__(self) -> str:
         groups = []

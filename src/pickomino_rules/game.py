@@ -620,7 +620,7 @@ def _reason(rules: Rules, state: GameState, move: object) -> str:  # noqa: C901,
             return "C4: after a roll the player must first set dice aside"
         if state.set_aside[move.face - 1]:
             return f"C4: {move.face.symbol}s were already set aside this turn"
-        if state.roll is not None and not state.roll.total_of(move.face):
+        if state.roll is not None and not state.roll.count_of(move.face):
             return f"C4: no die of the roll shows {move.face.symbol}"
     if phase is _DECIDE:
         if isinstance(move, Take):
