@@ -38,7 +38,7 @@ class WeaselState:
     used: bool = False
 
     def __str__(self) -> str:
-        return "weasel: used this turn" if self.used else "weasel: ready"
+        return "weasel: used this turn" if self.used else "weasel: not used this turn"
 
 
 def _features(rules: Rules, state: GameState, part: WeaselState, me: int) -> list[float]:  # noqa: ARG001
