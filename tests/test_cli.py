@@ -454,3 +454,29 @@ def test_variants_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None
     assert out.count("flip_on_empty_bust") == 1  # shared options once
     assert out.count("golden_die_faces") == 2  # extended and extrawurm
     json.dumps(out)
+
+
+@pytest.mark.parametrize(("games", "jobs"), [(200, "2"), (1000, "2"), (60, "1")])
+def test_the_progress_bar_moves_in_small_steps(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, games: int, jobs: str
+) -> None:
+    import pickomino_rules.cli as cli_module  # noqa: PLC0415
+    from pickomino_rules.simulation import simulate as real  # noqa: PLC0415
+
+    steps: list[int] = []
+
+    def recording(**settings: object) -> object:
+        shown = settings["progress"]
+        assert callable(shown)
+
+        def progress(done: int) -> None:
+            steps.append(done)
+            shown(done)
+
+        return real(**settings | {"progress": progress})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cli_module, "run_simulation", recording)
+    code, _, _ = call(capsys, "simulate", "--games", str(games), "--jobs", jobs)
+    assert code == 0
+    assert sum(steps) == games
+    assert max(steps) <= max(1, games // 100)  # a hundred steps or more

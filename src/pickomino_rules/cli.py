@@ -425,6 +425,8 @@ def simulate(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
         "seating": seating,
         "keep_going": keep_going,
         "move_time_limit": move_time_limit,
+        # about 100 tasks or more, so that the progress bar moves in small steps
+        "chunk_size": max(1, min(25, games // 100)),
     }
     with contextlib.ExitStack() as stack:
         export = stack.enter_context(GameExport(export_path, players)) if export_path else None
