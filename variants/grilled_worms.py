@@ -114,7 +114,7 @@ def _features(rules: Rules, state: GameState, tokens: GrilledWorms, me: int) -> 
 
 
 def _describe(rules: Rules, state: GameState, tokens: GrilledWorms, name: PlayerName) -> str:  # noqa: ARG001
-    holders = ", ".join(f"{name(p)} {n}" for p, n in enumerate(tokens.held) if n)
+    holders = ", ".join(f"{name(p)}: {n}" for p, n in enumerate(tokens.held) if n)
     line = f"grilled worms: {tokens.supply} in the supply" + (f"; {holders}" if holders else "")
     if tokens.chooser is not None:
         line += f"; {name(tokens.chooser)} chooses whom to rob"
