@@ -99,7 +99,10 @@ def test_watch_a_seeded_game(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = call(capsys, "play", "--watch", "--players", "3", "--seed", "5")
     assert code == 0
     assert out.startswith("classic, 3 players, seed 5 ")
-    assert re.search(r"^greedy 0: \[", out, re.MULTILINE)
+    assert re.search(r"^greedy #0: \[", out, re.MULTILINE)
+    assert re.search(
+        r"^result: greedy #\d: \d+ worms?, greedy #\d: \d+ worms?, ", out, re.MULTILINE
+    )
     assert "winner:" in out
     _, again, _ = call(capsys, "play", "--watch", "--players", "3", "--seed", "5")
     assert again == out

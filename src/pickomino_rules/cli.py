@@ -203,7 +203,8 @@ def cli() -> None:
     "--names",
     "names_text",
     metavar="NAMES",
-    help="The players' names by seat, comma-separated (default: you, and the bots by seat).",
+    help="The players' names by seat, comma-separated (default: you, and the bots as "
+    "greedy #1, ...).",
 )
 @click.option("--watch", is_flag=True, help="Bots only: watch a game turn by turn.")
 @click.option(
@@ -302,7 +303,7 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
 def _player_names(text: str | None, seats: Sequence[str], human: int | None) -> list[str]:
     """The names given with --names, checked; else "you" and the bots by seat."""
     if text is None:
-        return ["you" if p == human else f"{bot} {p}" for p, bot in enumerate(seats)]
+        return ["you" if p == human else f"{bot} #{p}" for p, bot in enumerate(seats)]
     names = [name.strip() for name in text.split(",")]
     if len(names) != len(seats) or not all(names) or len(set(names)) != len(names):
         msg = f"give {len(seats)} different names, comma-separated, one per seat"
@@ -329,9 +330,13 @@ def _leave(console: Console, record: GameRecord, save_path: str | None) -> None:
         console.print("game left")
 
 
+def _worms(count: int) -> str:
+    return "1 worm" if count == 1 else f"{count} worms"
+
+
 def _print_result(console: Console, rules: Rules, state: GameState, names: Sequence[str]) -> None:
     outcome = result(rules, state)
-    ranking = ", ".join(f"{names[p]} {outcome.scores[p]}" for p in outcome.ranking)
+    ranking = ", ".join(f"{names[p]}: {_worms(outcome.scores[p])}" for p in outcome.ranking)
     winners = " and ".join(names[p] for p in outcome.winners)
     console.print(f"[bold]result:[/] {ranking}; winner: [bold green]{winners}[/]")
 
