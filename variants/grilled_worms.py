@@ -73,12 +73,16 @@ class GrilledWorms:
     chooser: int | None = None
     victims: tuple[int, ...] = ()
 
-    def __str__(self) -> str:
-        holders = ", ".join(f"player {p}: {n}" for p, n in enumerate(self.held) if n)
+    def describe(self, name: PlayerName) -> str:
+        """The tokens in one line, the players called ``name(index)``."""
+        holders = ", ".join(f"{name(p)}: {n}" for p, n in enumerate(self.held) if n)
         line = f"grilled worms: supply {self.supply}" + (f"; {holders}" if holders else "")
         if self.chooser is not None:
-            line += f"; player {self.chooser} chooses whom to rob"
+            line += f"; {name(self.chooser)} chooses whom to rob"
         return line
+
+    def __str__(self) -> str:
+        return self.describe(lambda player: f"player {player}")
 
 
 def _problems(rules: Rules, state: GameState, tokens: GrilledWorms) -> Iterator[str]:  # noqa: ARG001
@@ -114,11 +118,7 @@ def _features(rules: Rules, state: GameState, tokens: GrilledWorms, me: int) -> 
 
 
 def _describe(rules: Rules, state: GameState, tokens: GrilledWorms, name: PlayerName) -> str:  # noqa: ARG001
-    holders = ", ".join(f"{name(p)}: {n}" for p, n in enumerate(tokens.held) if n)
-    line = f"grilled worms: {tokens.supply} in the supply" + (f"; {holders}" if holders else "")
-    if tokens.chooser is not None:
-        line += f"; {name(tokens.chooser)} chooses whom to rob"
-    return line
+    return tokens.describe(name)
 
 
 def _tokens(count: int) -> str:

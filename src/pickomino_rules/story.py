@@ -54,7 +54,7 @@ def part_status(rules: Rules, state: GameState, name: PlayerName = default_name)
         >>> rules, state = new_game("extended", players=2)
         >>> for line in part_status(rules, state, ["Ann", "Bob"].__getitem__):
         ...     print(line)
-        grilled worms: 7 in the supply
+        grilled worms: supply 7
         specialists: can on 11, hen on 21, crow on 23, weasel on 25, golden die on 27, apple on 29
     """
     lines = []

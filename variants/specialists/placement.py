@@ -90,10 +90,14 @@ class Place:
     tile: int | None = None
     owner: int | None = None
 
-    def __str__(self) -> str:
+    def describe(self, name: PlayerName) -> str:
+        """Where it is in words, the owner called ``name(index)``."""
         if self.tile is not None:
             return f"on {self.tile}"
-        return "out of the game" if self.owner is None else f"with player {self.owner}"
+        return "out of the game" if self.owner is None else f"with {name(self.owner)}"
+
+    def __str__(self) -> str:
+        return self.describe(lambda player: f"player {player}")
 
 
 OUT = Place()
@@ -158,15 +162,19 @@ class Specialists:
         )
         return Specialists(self.specs, places, self.chooser)
 
-    def __str__(self) -> str:
+    def describe(self, name: PlayerName) -> str:
+        """The specialists' places in one line, the players called ``name(index)``."""
         listing = ", ".join(
-            f"{spec.name.replace('_', ' ')} {place}"
+            f"{spec.name.replace('_', ' ')} {place.describe(name)}"
             for spec, place in zip(self.specs, self.places, strict=True)
         )
         line = f"specialists: {listing}"
         if self.chooser is not None:
-            line += f"; player {self.chooser} chooses which to keep"
+            line += f"; {name(self.chooser)} chooses which to keep"
         return line
+
+    def __str__(self) -> str:
+        return self.describe(lambda player: f"player {player}")
 
 
 def _declared(rules: Rules) -> tuple[Specialist, ...]:
@@ -211,21 +219,8 @@ def _features(rules: Rules, state: GameState, table: Specialists, me: int) -> li
     return features
 
 
-def _where(place: Place, name: PlayerName) -> str:
-    if place.tile is not None:
-        return f"on {place.tile}"
-    return "out of the game" if place.owner is None else f"with {name(place.owner)}"
-
-
 def _describe(rules: Rules, state: GameState, table: Specialists, name: PlayerName) -> str:  # noqa: ARG001
-    listing = ", ".join(
-        f"{spec.name.replace('_', ' ')} {_where(place, name)}"
-        for spec, place in zip(table.specs, table.places, strict=True)
-    )
-    line = f"specialists: {listing}"
-    if table.chooser is not None:
-        line += f"; {name(table.chooser)} chooses which to keep"
-    return line
+    return table.describe(name)
 
 
 def _changes(rules: Rules, before: GameState, after: GameState, name: PlayerName) -> list[str]:
