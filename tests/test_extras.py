@@ -65,6 +65,7 @@ def test_the_core_plays_records_and_simulates_without_any_extra() -> None:
     ("code", "extra"),
     [
         ("import pickomino_rules.solver", "solver"),
+        ("import pickomino_rules.analysis", "solver"),
         ("import pickomino_rules.encoding", "rl"),
         ("import pickomino_rules.cli", "cli"),
         ("import pickomino_rules.terminal", "cli"),

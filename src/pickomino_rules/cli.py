@@ -51,7 +51,7 @@ try:
     )
     from rich.table import Table
 
-    from pickomino_rules.terminal import Keyboard, QuitGame, render_table
+    from pickomino_rules.terminal import Keyboard, QuitGame, dice_text, render_table
 except ImportError:  # an extra; tests/test_extras.py runs without it
     raise MissingExtraError("the pickomino command", "cli") from None
 
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
     from concurrent.futures import Executor
 
+    from pickomino_rules.analysis import GameAnalysis
     from pickomino_rules.plugin import Option
     from pickomino_rules.rules import Rules
     from pickomino_rules.simulation import Seating
@@ -170,6 +171,7 @@ Examples:
   pickomino play --watch --seed 7             bots only, turn by turn
   pickomino simulate --bots greedy,random --games 1000 --jobs 2
   pickomino replay game.json
+  pickomino analyse game.json                 the cost of every move, by the turn solver
   pickomino variants                          variants and their options
 """
 # "\b" (a backspace character) keeps click from re-wrapping the examples into one paragraph.
@@ -178,7 +180,7 @@ Examples:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]}, help=_HELP)
 @click.version_option(package_name="pickomino_rules", prog_name="pickomino")
 def cli() -> None:
-    """The ``pickomino`` command group: ``play``, ``simulate``, ``replay`` and ``variants``."""
+    """The ``pickomino`` command group: play, simulate, replay, analyse and variants."""
 
 
 @cli.command()
@@ -208,6 +210,12 @@ def cli() -> None:
 )
 @click.option("--watch", is_flag=True, help="Bots only: watch a game turn by turn.")
 @click.option(
+    "--analyse",
+    "analyse_after",
+    is_flag=True,
+    help="After the game, value every decision with the turn solver (see 'pickomino analyse').",
+)
+@click.option(
     "--delay",
     type=click.FloatRange(min=0),
     metavar="SECONDS",
@@ -228,6 +236,7 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     seat: int,
     names_text: str | None,
     watch: bool,
+    analyse_after: bool,
     delay: float | None,
     save_path: str | None,
     option_pairs: tuple[str, ...],
@@ -257,7 +266,11 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     players_bots: list[Bot] = [
         Keyboard(console, names) if p == human else get_bot(seats[p]) for p in range(players)
     ]
-    _run_game(console, record, players_bots, names, human, pause, save_path)
+    played = _run_game(console, record, players_bots, names, human, pause, save_path)
+    if analyse_after and played is not None:
+        from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
+
+        _print_analysis(console, analyse_record(played), names)
 
 
 def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
@@ -268,8 +281,12 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
     human: int | None,
     pause: float,
     save_path: str | None,
-) -> None:
-    """Play the game turn by turn, then show the end; save where asked, also on a stop."""
+) -> GameRecord | None:
+    """Play the game turn by turn, then show the end; save where asked, also on a stop.
+
+    Returns:
+        The finished game's record, or None when the player quit.
+    """
     rules, state = record.initial()
     moves: list[Move] = []
 
@@ -286,7 +303,7 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
                 time.sleep(pause)
     except QuitGame:
         _leave(console, record.extended(moves), save_path)
-        return
+        return None
     except (KeyboardInterrupt, click.Abort):
         # an unfinished record is a valid record: keep what was played
         if save_path:
@@ -298,6 +315,7 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
     if save_path:
         save_record(record.extended(moves), save_path)
         console.print(f"record saved to {save_path}")
+    return record.extended(moves)
 
 
 def _player_names(text: str | None, seats: Sequence[str], human: int | None) -> list[str]:
@@ -615,6 +633,73 @@ def replay(path: str, pause: bool, tables: bool) -> None:
         _print_result(console, rules, final, names)
     else:
         console.print("the record ends before the game does")
+
+
+@cli.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--all", "show_all", is_flag=True, help="List every decision, not only mistakes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON instead.")
+def analyse(path: str, show_all: bool, as_json: bool) -> None:
+    """Value every dice decision of a saved game with the turn solver.
+
+    For each decision: the best move, the move played and the expected worms it cost
+    (this turn, playing on optimally); then each player's summary. Needs the solver extra.
+    """
+    from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
+
+    record = load_record(path)
+    analysis = analyse_record(record)
+    if as_json:
+        click.echo(analysis.to_json())
+        return
+    console = _console()
+    names = [f"player {p}" for p in range(record.players)]
+    _print_analysis(console, analysis, names, show_all=show_all)
+
+
+def _print_analysis(
+    console: Console, analysis: GameAnalysis, names: Sequence[str], *, show_all: bool = False
+) -> None:
+    """The decisions (mistakes only unless ``show_all``) and each player's summary."""
+    shown = [d for d in analysis.decisions if d.valued and (show_all or d.mistake)]
+    table = Table(title="every decision" if show_all else "mistakes: moves that cost worms")
+    for column in ("turn", "move", "player", "situation", "played", "best", "cost"):
+        table.add_column(column, justify="right" if column in {"turn", "move", "cost"} else "left")
+    for decision in shown:
+        state = decision.state
+        situation = f"total {state.total}, " + (
+            f"roll {dice_text(state.roll)}" if state.roll else f"{sum(state.in_hand)} dice left"
+        )
+        table.add_row(
+            str(decision.turn),
+            str(decision.move + 1),
+            names[decision.player],
+            situation,
+            decision.played,
+            decision.best,
+            f"{decision.cost:.3f}",
+        )
+    if shown:
+        console.print(table)
+    summary = Table(title="expected worms lost to mistakes (this turn's value, solver's play)")
+    for column in ("player", "decisions", "best moves", "mistakes", "worms lost", "worst (move)"):
+        summary.add_column(column, justify="left" if column == "player" else "right")
+    for entry in analysis.summaries():
+        worst = ", ".join(f"{d.cost:.2f} ({d.move + 1})" for d in entry.biggest)
+        summary.add_row(
+            names[entry.player],
+            str(entry.decisions),
+            str(entry.best),
+            str(entry.mistakes),
+            f"{entry.cost:.2f}",
+            worst or "-",
+        )
+    console.print(summary)
+    if not analysis.exact:
+        console.print(
+            f"[dim]{analysis.variant}: the values leave out what happens mid-turn (grilled "
+            "worms won); they are exact for variants without parts of their own.[/]"
+        )
 
 
 @cli.command("variants")

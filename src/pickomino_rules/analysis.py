@@ -1,0 +1,262 @@
+"""Game analysis: for every dice decision of a game, the best move and what the move played cost.
+
+Each decision in the dice part of a turn (which face to set aside, roll or stop, steal,
+the weasel) is valued by the exact turn solver
+([`solve_turn`][pickomino_rules.solver.solve_turn]): the expected worms the player gains
+this turn from each legal move, playing on optimally. A move's **cost** is the best
+move's value minus its own, so an optimal player's costs are all zero. Choices outside
+the dice (which specialist to keep, whom to rob) are listed as not valued.
+
+The values are exact where the solver is: in every variant without parts of its own
+(classic and its options). In a variant with parts, a turn's value leaves out what
+happens mid-turn (grilled worms won when two 1s are set aside), and
+[`GameAnalysis.exact`][pickomino_rules.analysis.GameAnalysis] says so.
+
+Needs the ``solver`` extra (numpy).
+
+Examples:
+    >>> from pickomino_rules.bots import greedy_bot
+    >>> from pickomino_rules.records import GameRecord
+    >>> record = GameRecord.play("classic", players=2, bots=greedy_bot, seed=3)
+    >>> analysis = analyse_record(record)
+    >>> analysis.exact, len(analysis.decisions) > 0
+    (True, True)
+    >>> summary = analysis.summaries()[0]
+    >>> summary.player, summary.cost >= 0
+    (0, True)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from pickomino_rules.errors import PickominoError
+from pickomino_rules.game import apply, legal_actions, parse_move
+from pickomino_rules.solver import NotSolvableError, TurnSolution, solve_turn
+from pickomino_rules.state import Phase
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from pickomino_rules.game import Move
+    from pickomino_rules.records import GameRecord
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
+
+__all__ = ["MISTAKE", "Decision", "GameAnalysis", "PlayerSummary", "analyse", "analyse_record"]
+
+MISTAKE = 0.005
+"""A move that costs more than this many expected worms counts as a mistake."""
+
+_TIE = 1e-9
+"""Values this close are equal: the solver computes in float64."""
+
+
+@attrs.frozen
+class Decision:
+    """One decision of a game, valued.
+
+    Attributes:
+        move: Index of the move in the game's list of moves (rolls included).
+        turn: Number of the turn it belongs to, from 1.
+        player: Who decided.
+        played: The move played, as text.
+        best: The best move, as text (the first listed among equals).
+        values: Each legal move's expected worms this turn, by text; empty when the
+            decision is not valued (a choice outside the dice).
+        state: The state the decision was made in.
+    """
+
+    move: int
+    turn: int
+    player: int
+    played: str
+    best: str
+    values: dict[str, float] = attrs.field(eq=False)
+    state: GameState = attrs.field(eq=False, repr=False)
+
+    @property
+    def valued(self) -> bool:
+        """Whether the solver valued this decision."""
+        return bool(self.values)
+
+    @property
+    def cost(self) -> float:
+        """Expected worms the move played gave away (0 for a best move or one not valued)."""
+        if not self.values:
+            return 0.0
+        return max(0.0, self.values[self.best] - self.values[self.played])
+
+    @property
+    def mistake(self) -> bool:
+        """Whether the move cost more than `MISTAKE` expected worms."""
+        return self.cost > MISTAKE
+
+    def to_dict(self) -> dict[str, Any]:
+        """The decision as JSON-ready data (the state as its position line)."""
+        return {
+            "move": self.move,
+            "turn": self.turn,
+            "player": self.player,
+            "played": self.played,
+            "best": self.best,
+            "cost": round(self.cost, 9),
+            "values": {move: round(value, 9) for move, value in self.values.items()},
+        }
+
+
+@attrs.frozen
+class PlayerSummary:
+    """One player's decisions in short.
+
+    Attributes:
+        player: The player.
+        decisions: Decisions valued.
+        best: Decisions where the best move was played.
+        mistakes: Decisions that cost more than `MISTAKE`.
+        cost: Expected worms given away in all.
+        biggest: The costliest mistakes, costliest first (at most three).
+    """
+
+    player: int
+    decisions: int
+    best: int
+    mistakes: int
+    cost: float
+    biggest: tuple[Decision, ...]
+
+
+@attrs.frozen
+class GameAnalysis:
+    """Every decision of a game, valued by the turn solver.
+
+    Attributes:
+        variant: The rules' name.
+        players: Number of players.
+        decisions: Every decision, in order (rolls are chance, not decisions).
+        exact: Whether the values are exact (the rules have no parts of their own).
+    """
+
+    variant: str
+    players: int
+    decisions: tuple[Decision, ...]
+    exact: bool
+
+    def summaries(self) -> list[PlayerSummary]:
+        """Per player: decisions, best moves, mistakes, expected worms lost, the worst ones."""
+        found = []
+        for player in range(self.players):
+            mine = [d for d in self.decisions if d.player == player and d.valued]
+            worst = sorted((d for d in mine if d.mistake), key=lambda d: -d.cost)
+            found.append(
+                PlayerSummary(
+                    player=player,
+                    decisions=len(mine),
+                    best=sum(d.values[d.played] >= d.values[d.best] - _TIE for d in mine),
+                    mistakes=len(worst),
+                    cost=sum(d.cost for d in mine),
+                    biggest=tuple(worst[:3]),
+                )
+            )
+        return found
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The analysis as JSON, for programs: every decision and each player's summary."""
+        data = {
+            "variant": self.variant,
+            "players": self.players,
+            "exact": self.exact,
+            "mistake_threshold": MISTAKE,
+            "summaries": [
+                {
+                    "player": s.player,
+                    "decisions": s.decisions,
+                    "best": s.best,
+                    "mistakes": s.mistakes,
+                    "cost": round(s.cost, 9),
+                    "biggest": [d.move for d in s.biggest],
+                }
+                for s in self.summaries()
+            ],
+            "decisions": [d.to_dict() for d in self.decisions],
+        }
+        return json.dumps(data, indent=indent)
+
+
+def analyse(rules: Rules, state: GameState, moves: Iterable[Move]) -> GameAnalysis:
+    """Value every decision of the moves played from ``state``.
+
+    Each turn is solved once, at its first decision, and the solution values the rest
+    of the turn.
+
+    Args:
+        rules: The game's rules.
+        state: The state the moves start from.
+        moves: The moves played, rolls included (a record's moves, parsed).
+
+    Raises:
+        IllegalActionError: A move is not legal where it was played.
+    """
+    decisions = []
+    solution: TurnSolution | None = None
+    turn, player = 1, state.player
+    for index, move in enumerate(moves):
+        if state.player != player:
+            turn, player, solution = turn + 1, state.player, None
+        if state.phase in (Phase.CHOOSE, Phase.DECIDE, Phase.TURN_OVER):
+            solution = _solution(rules, state, solution)
+            decisions.append(_decision(rules, state, move, index, turn, solution))
+        state = apply(rules, state, move)
+    exact = not rules.layout.parts
+    return GameAnalysis(rules.name, state.players, tuple(decisions), exact)
+
+
+def analyse_record(record: GameRecord) -> GameAnalysis:
+    """Analyse a recorded game (see `analyse`).
+
+    Raises:
+        RecordError: The record's set-up or a move is invalid.
+    """
+    rules, state = record.initial()
+    try:
+        moves = [parse_move(rules, text) for text in record.moves]
+        return analyse(rules, state, moves)
+    except PickominoError as error:
+        from pickomino_rules.records import RecordError  # noqa: PLC0415 (records sit below)
+
+        raise RecordError(f"moves: {error}") from None
+
+
+def _solution(rules: Rules, state: GameState, known: TurnSolution | None) -> TurnSolution | None:
+    """The turn's solution, solved at its first dice decision; None where nothing is valued."""
+    if known is not None and known.covers(state):
+        return known
+    try:
+        return solve_turn(rules, state)
+    except NotSolvableError:  # a variant's pending choice: not part of the dice
+        return known
+
+
+def _decision(  # noqa: PLR0913, PLR0917 (one decision's context)
+    rules: Rules,
+    state: GameState,
+    move: Move,
+    index: int,
+    turn: int,
+    solution: TurnSolution | None,
+) -> Decision:
+    legal: Sequence[Move] = legal_actions(rules, state)
+    values: dict[str, float] = {}
+    if solution is not None and solution.covers(state):
+        try:
+            values = {str(a): solution.action_value(state, a) for a in legal}
+        except NotSolvableError:
+            values = {}
+    best = str(move)
+    if values:
+        top = max(values.values())
+        best = next(text for text, value in values.items() if value >= top - _TIE)
+    return Decision(index, turn, state.player, str(move), best, values, state)

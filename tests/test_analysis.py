@@ -1,0 +1,128 @@
+"""Game analysis: every dice decision valued by the turn solver, costs that add up."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import TYPE_CHECKING
+
+import attrs
+import pytest
+
+from pickomino_rules.analysis import MISTAKE, GameAnalysis, analyse_record
+from pickomino_rules.bots import greedy_bot, optimal_bot, random_bot
+from pickomino_rules.cli import main
+from pickomino_rules.records import GameRecord, RecordError, save_record
+from pickomino_rules.solver import solve_turn
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+OPTIMAL = GameRecord.play("classic", players=2, bots=[optimal_bot, optimal_bot], seed=8)
+MIXED = GameRecord.play("classic", players=2, bots=[greedy_bot, random_bot], seed=8)
+
+
+@cache
+def mixed() -> GameAnalysis:
+    return analyse_record(MIXED)
+
+
+def test_an_optimal_player_loses_nothing() -> None:
+    analysis = analyse_record(OPTIMAL)
+    assert analysis.exact
+    assert analysis.decisions
+    assert all(d.valued and d.cost < 1e-9 for d in analysis.decisions)
+    for summary in analysis.summaries():
+        assert summary.mistakes == 0
+        assert summary.best == summary.decisions > 0
+
+
+def test_each_value_is_what_a_fresh_solve_of_that_state_says() -> None:
+    """The turn is solved once and reused; every decision must match a solve of its own."""
+    analysis = mixed()
+    for decision in analysis.decisions[::12]:
+        rules, _ = MIXED.initial()
+        fresh = solve_turn(rules, decision.state).action_values()
+        assert {str(a): v for a, v in fresh.items()} == pytest.approx(decision.values, abs=1e-12)
+
+
+def test_costs_are_the_gap_to_the_best_and_add_up() -> None:
+    analysis = mixed()
+    for decision in analysis.decisions:
+        assert decision.played in decision.values
+        assert decision.values[decision.best] == pytest.approx(max(decision.values.values()))
+        assert decision.cost == pytest.approx(
+            max(decision.values.values()) - decision.values[decision.played]
+        )
+    greedy, random = analysis.summaries()
+    assert random.mistakes > greedy.mistakes > 0
+    for summary in (greedy, random):
+        mine = [d for d in analysis.decisions if d.player == summary.player]
+        assert summary.cost == pytest.approx(sum(d.cost for d in mine))
+        assert summary.mistakes == sum(d.cost > MISTAKE for d in mine)
+        costs = [d.cost for d in summary.biggest]
+        assert costs == sorted(costs, reverse=True)
+        assert costs[0] == max(d.cost for d in mine)
+
+
+def test_the_json_holds_every_decision_and_the_summaries() -> None:
+    analysis = mixed()
+    data = json.loads(analysis.to_json())
+    assert data["variant"] == "classic"
+    assert data["exact"] is True
+    assert len(data["decisions"]) == len(analysis.decisions)
+    first = data["decisions"][0]
+    assert set(first) == {"move", "turn", "player", "played", "best", "cost", "values"}
+    assert [s["mistakes"] for s in data["summaries"]] == [s.mistakes for s in analysis.summaries()]
+
+
+def test_a_variant_with_parts_is_flagged_and_its_choices_not_valued() -> None:
+    record = GameRecord.play("extended", players=3, bots=greedy_bot, seed=2)
+    partial = attrs.evolve(record, moves=record.moves[:120])
+    analysis = analyse_record(partial)
+    assert not analysis.exact
+    assert any(d.valued for d in analysis.decisions)
+    for decision in analysis.decisions:
+        if decision.played.startswith(("keep", "rob")):
+            assert not decision.valued
+            assert decision.cost == 0
+
+
+def test_a_broken_record_is_a_record_error() -> None:
+    bad = attrs.evolve(MIXED, moves=(*MIXED.moves[:5], "steal 7"))
+    with pytest.raises(RecordError, match="moves: "):
+        analyse_record(bad)
+
+
+def test_pickomino_analyse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    short = attrs.evolve(MIXED, moves=MIXED.moves[:80])  # an unfinished game is analysed too
+    save_record(short, path)
+    with pytest.raises(SystemExit) as done:
+        main(["analyse", str(path)])
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    assert "mistakes: moves that cost worms" in out
+    assert "worms lost" in out
+    mistakes = sum(d.mistake for d in analyse_record(short).decisions)
+    assert mistakes
+    assert out.count("│ player") >= mistakes  # one row per mistake (and the summary)
+    with pytest.raises(SystemExit) as done:
+        main(["analyse", str(path), "--json"])
+    assert json.loads(capsys.readouterr().out)["players"] == 2
+    with pytest.raises(SystemExit) as done:
+        main(["analyse", str(tmp_path / "missing.json")])
+    _, err = capsys.readouterr()
+    assert done.value.code == 1
+    assert err.startswith("error: ")
+    assert err.count("\n") == 1
+
+
+def test_play_with_analyse_values_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["play", "--watch", "--seed", "4", "--bots", "optimal,greedy", "--analyse"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    assert "winner:" in out
+    assert "worms lost" in out
+    assert "optimal #0" in out
