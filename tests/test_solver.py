@@ -22,10 +22,11 @@ from pickomino_rules import (
     new_game,
     playout,
 )
-from pickomino_rules.bots import OptimalBot, greedy_bot, random_bot
+from pickomino_rules.bots import OptimalBot, greedy_bot, margin_bot, random_bot
 from pickomino_rules.solver import (
     NotSolvableError,
     TurnValue,
+    margin_gained,
     points,
     reach_table,
     reach_total,
@@ -267,3 +268,23 @@ def test_reach_table_from_a_mid_turn_state() -> None:
     assert table[21] == pytest.approx(1 - (1 / 6) ** 4)
     assert all(0 <= p <= 1 for p in table.values())
     assert list(table.values()) == sorted(table.values(), reverse=True)
+
+
+def test_a_steal_from_the_only_rival_is_worth_twice_its_worms_to_the_margin() -> None:
+    """Two players: a steal gains the worms and takes them from the rival."""
+    rules, state = new_game("classic", players=2)
+    state = state.replace(stacks=((), (25,)), grill=tuple(t for t in state.grill if t != 25))
+    state = apply(rules, state, RollOutcome.parse("wwwww555"))
+    state = apply(rules, state, legal_actions(rules, state)[-1])  # take w: 25
+    steal = next(a for a in legal_actions(rules, state) if str(a) == "steal 1")
+    by_worms = solve_turn(rules, state).action_value(state, steal)
+    by_margin = solve_turn(rules, state, margin_gained).action_value(state, steal)
+    assert (by_worms, by_margin) == (2.0, 4.0)
+    assert margin_bot(rules, state, random.Random(0)) in legal_actions(rules, state)
+
+
+def test_the_margin_bot_plays_whole_games() -> None:
+    rules, state = new_game("classic", players=3)
+    for _, after in playout(rules, state, [margin_bot, greedy_bot, random_bot], random.Random(3)):
+        state = after
+    assert state.phase is Phase.GAME_OVER

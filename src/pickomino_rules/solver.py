@@ -79,6 +79,7 @@ __all__ = [
     "NotSolvableError",
     "TurnSolution",
     "TurnValue",
+    "margin_gained",
     "points",
     "reach_table",
     "reach_total",
@@ -106,6 +107,29 @@ class NotSolvableError(PickominoError, ValueError):
 def worms_gained(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
     """Worms the player to move gains (negative when he loses some): the default."""
     return float(scores(rules, end)[start.player] - scores(rules, start)[start.player])
+
+
+def margin_gained(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
+    """How much the player's lead over the best opponent grows (negative: it shrinks).
+
+    Robbing the leader counts twice (worms gained and taken from him), robbing someone
+    else once; a turn is worth what it does to the race, not to the player's own pile.
+
+    Examples:
+        >>> from pickomino_rules import new_game
+        >>> rules, state = new_game("classic", players=2)
+        >>> ahead = state.replace(stacks=((), (30,)))
+        >>> robbed = state.replace(stacks=((30,), ()))
+        >>> margin_gained(rules, ahead, robbed, 30), worms_gained(rules, ahead, robbed, 30)
+        (6.0, 3.0)
+    """
+    player = start.player
+
+    def margin(state: GameState) -> int:
+        worms = scores(rules, state)
+        return worms[player] - max(w for p, w in enumerate(worms) if p != player)
+
+    return float(margin(end) - margin(start))
 
 
 def points(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
