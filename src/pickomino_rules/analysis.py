@@ -35,7 +35,7 @@ import attrs
 
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import apply, legal_actions, parse_move
-from pickomino_rules.solver import NotSolvableError, TurnSolution, solve_turn
+from pickomino_rules.solver import NotSolvableError, TurnSolution, exact_for, solve_turn
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
@@ -210,8 +210,7 @@ def analyse(rules: Rules, state: GameState, moves: Iterable[Move]) -> GameAnalys
             solution = _solution(rules, state, solution)
             decisions.append(_decision(rules, state, move, index, turn, solution))
         state = apply(rules, state, move)
-    exact = not rules.layout.parts
-    return GameAnalysis(rules.name, state.players, tuple(decisions), exact)
+    return GameAnalysis(rules.name, state.players, tuple(decisions), exact_for(rules))
 
 
 def analyse_record(record: GameRecord) -> GameAnalysis:

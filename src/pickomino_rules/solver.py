@@ -79,6 +79,7 @@ __all__ = [
     "NotSolvableError",
     "TurnSolution",
     "TurnValue",
+    "exact_for",
     "margin_gained",
     "points",
     "reach_table",
@@ -467,6 +468,20 @@ def _best(solution: TurnSolution, state: GameState) -> Move:
     """The best action; among values equal to 1e-9, the first listed (stable ties)."""
     actions = legal_actions(solution.rules, state)
     return max(actions, key=lambda action: round(solution.action_value(state, action), 9))
+
+
+def exact_for(rules: Rules) -> bool:
+    """Whether the solver's values are exact for ``rules``: rules without parts of their own.
+
+    A variant part may change mid-turn (a grilled worm won for two 1s set aside), and the
+    turn's value leaves that out; everything that happens when the turn ends counts.
+
+    Examples:
+        >>> from pickomino_rules import get_variant
+        >>> exact_for(get_variant("classic").rules()), exact_for(get_variant("extended").rules())
+        (True, False)
+    """
+    return not rules.layout.parts
 
 
 def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) -> TurnSolution:
