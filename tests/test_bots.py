@@ -144,7 +144,8 @@ def test_an_installed_bot_is_found_by_name_and_plays() -> None:
         get_bot("broken")
     with pytest.raises(InvalidBotError, match="cannot be loaded"):
         get_bot("broken_bots:play")
-    with pytest.raises(UnknownBotError, match=r"known: broken, greedy, hungry, optimal, random"):
+    known = r"known: broken, greedy, hungry, margin, optimal, random"
+    with pytest.raises(UnknownBotError, match=known):
         get_bot("nobody")
 
 
