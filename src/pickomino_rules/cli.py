@@ -36,7 +36,7 @@ from pickomino_rules.simulation import (
 )
 from pickomino_rules.simulation import simulate as run_simulation
 from pickomino_rules.state import Phase
-from pickomino_rules.story import group_turns, turns
+from pickomino_rules.story import counted, group_turns, turns
 
 try:
     import click
@@ -348,13 +348,11 @@ def _leave(console: Console, record: GameRecord, save_path: str | None) -> None:
         console.print("game left")
 
 
-def _worms(count: int) -> str:
-    return "1 worm" if count == 1 else f"{count} worms"
-
-
 def _print_result(console: Console, rules: Rules, state: GameState, names: Sequence[str]) -> None:
     outcome = result(rules, state)
-    ranking = ", ".join(f"{names[p]}: {_worms(outcome.scores[p])}" for p in outcome.ranking)
+    ranking = ", ".join(
+        f"{names[p]}: {counted(outcome.scores[p], 'worm')}" for p in outcome.ranking
+    )
     winners = " and ".join(names[p] for p in outcome.winners)
     console.print(f"[bold]result:[/] {ranking}; winner: [bold green]{winners}[/]")
 

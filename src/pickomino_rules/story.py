@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Turn",
+    "counted",
     "default_name",
     "group_turns",
     "outcome_of",
@@ -36,6 +37,16 @@ __all__ = [
     "preview",
     "turns",
 ]
+
+
+def counted(count: int, word: str, plural: str | None = None) -> str:
+    """``count`` things in words: ``"1 tile"``, ``"3 tiles"``, ``"2 dice"``.
+
+    Examples:
+        >>> counted(1, "worm"), counted(3, "tile"), counted(2, "die", "dice")
+        ('1 worm', '3 tiles', '2 dice')
+    """
+    return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
 def default_name(player: int) -> str:
@@ -190,10 +201,10 @@ def preview(rules: Rules, state: GameState, action: Move, name: PlayerName = def
         said = outcome_of(state, after, player, [action], name)
     elif after.phase is Phase.ROLL:
         dice = sum(after.in_hand)
-        said = f"rolls {dice} {'die' if dice == 1 else 'dice'}"
+        said = f"rolls {counted(dice, 'die', 'dice')}"
     elif after.total != state.total or after.in_hand != state.in_hand:
         dice = sum(after.in_hand)
-        said = f"total {after.total}, {dice} {'die' if dice == 1 else 'dice'} left"
+        said = f"total {after.total}, {counted(dice, 'die', 'dice')} left"
     elif after.phase is Phase.TURN_OVER:
         said = "then a choice"
     else:

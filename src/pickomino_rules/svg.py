@@ -21,6 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 from pickomino_rules.dice import FACES, Face
 from pickomino_rules.result import scores
 from pickomino_rules.state import Marker, Phase
+from pickomino_rules.story import counted
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -240,7 +241,7 @@ def _draw_players(  # noqa: PLR0913, PLR0917 (one section of one picture)
             top_x = x + (min(len(stack), 4) - 1) * 6 + 15
             body.append(_text(top_x, y + 23, str(stack[-1]), 12, text_anchor="middle",
                               font_weight="bold", fill=_INK))  # fmt: skip
-        held = f"{_plural(len(stack), 'tile')}, {_plural(points[player], 'worm')}"
+        held = f"{counted(len(stack), 'tile')}, {counted(points[player], 'worm')}"
         body.append(_text(x + 64, y + 22, held, 12, fill=_INK))
         x += 190
         for marker in (m for m in shown if m.player == player and m.tile is None):
@@ -278,7 +279,3 @@ def _draw_badges(body: list[str], title: str, shown: Sequence[Marker], y: float)
         body.append(badge)
         x += used + 6
     return y + 24
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"

@@ -16,7 +16,7 @@ from pickomino_rules.errors import MissingExtraError, PickominoError
 from pickomino_rules.game import legal_actions, parse_move
 from pickomino_rules.result import scores
 from pickomino_rules.state import Phase
-from pickomino_rules.story import part_status, preview
+from pickomino_rules.story import counted, part_status, preview
 
 try:
     import click
@@ -52,10 +52,6 @@ def dice_text(roll: RollOutcome) -> str:
     return ", ".join(groups)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = None) -> Table:
     """The table as a rich renderable: grill, players, dice and the variant's parts.
 
@@ -79,11 +75,11 @@ def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = N
     for player, stack in enumerate(state.stacks):
         marker = "▶ " if player == state.player and state.phase is not Phase.GAME_OVER else "  "
         held = (
-            f"{_plural(len(stack), 'tile')}, {stack[-1]} on top"
+            f"{counted(len(stack), 'tile')}, {stack[-1]} on top"
             if stack
             else Text("no tiles", style="dim")
         )
-        row = Text.assemble(held, f"  ({_plural(points[player], 'worm')})")
+        row = Text.assemble(held, f"  ({counted(points[player], 'worm')})")
         table.add_row(
             Text(marker + label(player), style="bold cyan" if marker.strip() else ""), row
         )
