@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING
 import attrs
 
 from pickomino_rules.actions import Steal, Stop
-from pickomino_rules.dice import RollOutcome
+from pickomino_rules.dice import FACES, RollOutcome
 from pickomino_rules.game import apply
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
+    from pickomino_rules.dice import Face
     from pickomino_rules.game import Move
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState, PlayerName
@@ -30,6 +31,7 @@ __all__ = [
     "Turn",
     "counted",
     "default_name",
+    "dice_faces",
     "group_turns",
     "outcome_of",
     "part_events",
@@ -47,6 +49,16 @@ def counted(count: int, word: str, plural: str | None = None) -> str:
         ('1 worm', '3 tiles', '2 dice')
     """
     return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+def dice_faces(counts: Sequence[int]) -> list[Face]:
+    """Dice one by one from counts per face (1-5, worm), as a roll or ``set_aside`` holds them.
+
+    Examples:
+        >>> [face.symbol for face in dice_faces((0, 2, 0, 1, 0, 1))]
+        ['2', '2', '4', 'w']
+    """
+    return [face for face, n in zip(FACES, counts, strict=True) for _ in range(n)]
 
 
 def default_name(player: int) -> str:

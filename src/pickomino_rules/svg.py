@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from pickomino_rules.dice import FACES, Face
+from pickomino_rules.dice import Face
 from pickomino_rules.result import scores
 from pickomino_rules.state import Marker, Phase
-from pickomino_rules.story import counted
+from pickomino_rules.story import counted, dice_faces
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -253,7 +253,7 @@ def _draw_players(  # noqa: PLR0913, PLR0917 (one section of one picture)
 
 
 def _draw_dice(body: list[str], state: GameState, y: float) -> float:
-    kept = [face for face, n in zip(FACES, state.set_aside, strict=True) for _ in range(n)]
+    kept = dice_faces(state.set_aside)
     body.append(_text(_MARGIN, y + 18, "set aside", 12, fill=_INK))
     dice, _ = _dice_row(_MARGIN + 80, y, kept, "#e9e4da")
     body.append(dice or _text(_MARGIN + 80, y + 18, "-", 12, fill=_INK))
@@ -262,7 +262,7 @@ def _draw_dice(body: list[str], state: GameState, y: float) -> float:
         body.append(_text(_MARGIN, y + 18, "roll", 12, fill=_INK))
         x: float = _MARGIN + 80
         for kind, counts in enumerate(state.roll.counts):  # the first kind white, others gold
-            rolled = [face for face, n in zip(FACES, counts, strict=True) for _ in range(n)]
+            rolled = dice_faces(counts)
             dice, x = _dice_row(x, y, rolled, "#ffffff" if kind == 0 else "#f2c94c")
             body.append(dice)
         y += _DIE + 10

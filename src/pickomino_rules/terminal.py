@@ -11,12 +11,11 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from pickomino_rules.actions import Action
-from pickomino_rules.dice import FACES
 from pickomino_rules.errors import MissingExtraError, PickominoError
 from pickomino_rules.game import legal_actions, parse_move
 from pickomino_rules.result import scores
 from pickomino_rules.state import Phase
-from pickomino_rules.story import counted, part_status, preview
+from pickomino_rules.story import counted, dice_faces, part_status, preview
 
 try:
     import click
@@ -42,9 +41,7 @@ def dice_text(roll: RollOutcome) -> str:
     """Dice one by one, ``"1 1 3 5 w"``, other kinds named: ``"2 4 w, golden die 1"``."""
     groups = []
     for index, (kind, counts) in enumerate(zip(roll.kinds, roll.counts, strict=True)):
-        faces = " ".join(
-            face.symbol for face, n in zip(FACES, counts, strict=True) for _ in range(n)
-        )
+        faces = " ".join(face.symbol for face in dice_faces(counts))
         if index == 0:
             groups.append(faces or "-")
         elif faces:
@@ -84,9 +81,7 @@ def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = N
             Text(marker + label(player), style="bold cyan" if marker.strip() else ""), row
         )
     if state.phase is not Phase.GAME_OVER:
-        kept = " ".join(
-            face.symbol for face, n in zip(FACES, state.set_aside, strict=True) for _ in range(n)
-        )
+        kept = " ".join(face.symbol for face in dice_faces(state.set_aside))
         table.add_row("set aside", f"{kept or '-'}  (total {state.total})")
         if state.roll is not None:
             table.add_row("roll", Text(dice_text(state.roll), style="bold magenta"))
