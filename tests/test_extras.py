@@ -67,6 +67,8 @@ def test_the_core_plays_records_and_simulates_without_any_extra() -> None:
         ("import pickomino_rules.solver", "solver"),
         ("import pickomino_rules.analysis", "solver"),
         ("import pickomino_rules.encoding", "rl"),
+        ("import pickomino_rules.batch", "batch"),
+        ("import pickomino_rules.batch_bots", "batch"),
         ("import pickomino_rules.cli", "cli"),
         ("import pickomino_rules.terminal", "cli"),
         ("import pickomino_rules.plot", "plot"),
