@@ -323,6 +323,33 @@ def test_simulate_jobs_one_and_two_print_identical_results() -> None:
     assert "mean game length" in one.stdout
 
 
+def test_simulate_on_the_batch_engine() -> None:
+    args = ("simulate", "--engine", "batch", "--players", "3", "--games", "300", "--seed", "2")
+    one = run(*args)
+    two = run(*args, "--jobs", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    assert one.stdout == two.stdout
+    assert "classic, 3 players, seed 2, 300 games" in one.stdout
+    assert "greedy" in one.stdout
+    assert "95% interval" in one.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--variant", "extended"), "plays classic (options O1-O3), not 'extended'"),
+        (("--bots", "greedy,optimal"), "'optimal' has no vectorised form"),
+    ],
+)
+def test_simulate_on_the_batch_engine_refuses_what_it_cannot_play(
+    extra: tuple[str, ...], message: str
+) -> None:
+    done = run("simulate", "--engine", "batch", "--games", "5", *extra)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_simulate_on_a_local_dask_cluster_prints_the_same_results() -> None:
     pytest.importorskip("distributed")
     args = ("simulate", "--games", "30", "--seed", "5", "--seating", "shuffle")

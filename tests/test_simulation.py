@@ -423,4 +423,108 @@ def test_a_dask_cluster_gives_the_same_results(monkeypatch: pytest.MonkeyPatch) 
         on_dask = simulate(
             "classic", **SETUP, seating="shuffle", executor=client.get_executor(), chunk_size=4
         )
+        batch_on_dask = simulate(
+            "classic", **BATCH, executor=client.get_executor(), chunk_size=BATCH_CHUNK
+        )
     assert on_dask == expected
+    assert batch_on_dask == simulate("classic", **BATCH, chunk_size=BATCH_CHUNK)
+
+
+# The batch engine
+
+BATCH: dict[str, Any] = {
+    "players": 3,
+    "bots": ["greedy", "random"],
+    "games": 300,
+    "seed": 4,
+    "engine": "batch",
+}
+BATCH_CHUNK = 70
+
+
+def test_batch_results_do_not_depend_on_the_executor() -> None:
+    base = simulate("classic", **BATCH, chunk_size=BATCH_CHUNK)
+    parallel = simulate("classic", **BATCH, chunk_size=BATCH_CHUNK, jobs=2)
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        threaded = simulate("classic", **BATCH, chunk_size=BATCH_CHUNK, executor=pool)
+    assert base == parallel == threaded
+    assert base.complete
+    assert sum(base.wins) == sum(base.seat_wins) == 300
+
+
+def test_batch_games_refill_rows_and_match_the_reference_statistics(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Few rows for many games (rows take the next game), and the same play as the reference.
+
+    Same bots, other dice: the mean length and the win rates must agree within sampling error.
+    """
+    monkeypatch.setattr("pickomino_rules.simulation._BATCH_WIDTH", 16)
+    games = 600
+    lineup = {"players": 2, "bots": ["greedy", "greedy"], "games": games, "seed": 2}
+    batch = simulate("classic", **lineup, engine="batch")
+    reference = simulate("classic", **lineup)
+    assert batch.games == games
+    assert batch.complete
+    assert batch.mean_moves == pytest.approx(reference.mean_moves, rel=0.05)
+    assert batch.mean_turns == pytest.approx(reference.mean_turns, rel=0.05)
+    for seat in range(2):  # the first player's edge, measured both ways
+        low, high = reference.win_interval(0)
+        assert abs(batch.seat_win_rate(seat) - reference.seat_win_rate(seat)) < 0.1
+        assert low - 0.1 < batch.win_rate(0) < high + 0.1
+
+
+def test_batch_seats_follow_the_seating(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    with GameExport(path, 3) as export:
+        simulate("classic", **BATCH, seating="shuffle", chunk_size=BATCH_CHUNK, on_game=export)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [row["game"] for row in rows] == list(range(300))
+    for row in rows:
+        order = game_seats("shuffle", 4, row["game"], 3)
+        assert tuple(row["seats"]) == tuple(BATCH["bots"][entry % 2] for entry in order)
+    greedy_wins = sum(
+        1 for row in rows for seat in row["winners"] if row["seats"][seat] == "greedy"
+    )
+    assert greedy_wins > 0.9 * 300  # the greedy bots do win: the bots sit where the seats say
+
+
+def test_the_batch_engine_refuses_what_it_cannot_play() -> None:
+    from pickomino_rules.batch import BatchRulesError  # noqa: PLC0415
+    from pickomino_rules.batch_bots import UnknownVectorBotError  # noqa: PLC0415
+
+    with pytest.raises(BatchRulesError, match="extended"):
+        simulate("extended", players=2, games=2, engine="batch")
+    with pytest.raises(UnknownVectorBotError, match="optimal"):
+        simulate("classic", players=2, bots=["optimal"], games=2, engine="batch")
+    with pytest.raises(ValueError, match="move_time_limit"):
+        simulate("classic", players=2, games=2, engine="batch", move_time_limit=1.0)
+    with pytest.raises(ValueError, match="engine"):
+        simulate("classic", players=2, games=2, engine="turbo")  # type: ignore[arg-type]
+
+
+def test_a_failing_vectorised_bot_fails_the_unfinished_games() -> None:
+    from pickomino_rules.batch_bots import VECTOR_BOTS, register_vector_bot  # noqa: PLC0415
+
+    calls = []
+
+    def flaky(games: Any, rng: Any) -> Any:
+        calls.append(1)
+        if len(calls) > 40:
+            raise RuntimeError("out of ideas")
+        return VECTOR_BOTS["greedy"](games, rng)
+
+    register_vector_bot("flaky", flaky)
+    register_bot("flaky", greedy_bot, replace=True)
+    try:
+        with pytest.raises(SimulationError, match="out of ideas") as caught:
+            simulate("classic", players=2, bots=["flaky"], games=50, engine="batch")
+        assert caught.value.failure.index == 0
+        done = simulate(
+            "classic", players=2, bots=["flaky"], games=50, engine="batch", keep_going=True
+        )
+        assert done.games == 0
+        assert len(done.failures) == 50
+    finally:
+        VECTOR_BOTS.pop("flaky")
+        BOTS.pop("flaky")

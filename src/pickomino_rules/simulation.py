@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import hashlib
 import io
 import json
 import math
@@ -72,8 +73,10 @@ if TYPE_CHECKING:
     from pickomino_rules.state import GameState
 
 __all__ = [
+    "ENGINES",
     "EXPORT_FORMATS",
     "SEATINGS",
+    "Engine",
     "GameExport",
     "GameFailure",
     "GameSummary",
@@ -86,6 +89,12 @@ __all__ = [
     "simulate",
     "wilson_interval",
 ]
+
+Engine = Literal["reference", "batch"]
+"""Which engine plays a simulation's games (see `simulate`)."""
+ENGINES: tuple[Engine, ...] = ("reference", "batch")
+"""The engines: the reference engine, one game at a time, or the batch engine
+([`pickomino_rules.batch`][pickomino_rules.batch]), a chunk of games in lockstep."""
 
 Seating = Literal["fixed", "rotate", "shuffle"]
 """A seating name (see `SEATINGS`)."""
@@ -405,6 +414,7 @@ class _Setup:
     seating: Seating
     seed: int
     move_time_limit: float | None
+    engine: Engine = "reference"
 
     def table(self) -> tuple[Rules, list[Bot]]:
         """The rules and the line-up's bots (time-limited if asked), in this process."""
@@ -429,6 +439,8 @@ Outcome = GameSummary | GameFailure
 
 def _play_chunk(chunk: _Chunk) -> list[Outcome]:
     """Play a chunk's games (in a worker): each one's summary or failure."""
+    if chunk.setup.engine == "batch":
+        return _play_batch(chunk)
     rules, bots = chunk.setup.table()
     return [_play_game(chunk.setup, rules, bots, i) for i in range(chunk.start, chunk.stop)]
 
@@ -456,6 +468,82 @@ def _play_game(setup: _Setup, rules: Rules, bots: Sequence[Bot], index: int) -> 
         return GameFailure(index, seed, seats, seat, moves, text, details)
     outcome = result(rules, state)
     return GameSummary(index, seed, seats, order, outcome.scores, outcome.winners, turns, moves)
+
+
+_BATCH_WIDTH = 4096
+"""Most games a chunk plays at once; a finished game's row takes the chunk's next game."""
+
+
+def _play_batch(chunk: _Chunk) -> list[Outcome]:
+    """Play a chunk's games in lockstep on the batch engine, with the bots' vectorised forms.
+
+    The chunk's dice and the bots' draws come from numpy generators seeded by the run's
+    seed and the chunk's first game, so a chunk replays exactly; its games' ``seed`` names
+    that chunk.
+    """
+    import numpy as np  # noqa: PLC0415 (the batch extra)
+
+    from pickomino_rules.batch import BatchGames  # noqa: PLC0415
+    from pickomino_rules.batch_bots import get_vector_bot  # noqa: PLC0415
+
+    setup, start, count = chunk.setup, chunk.start, chunk.stop - chunk.start
+    seed = f"{setup.seed}:batch:{start}"
+    entropy = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:16], "big")
+    dice, draws = (np.random.default_rng(s) for s in np.random.SeedSequence(entropy).spawn(2))
+    width = min(count, _BATCH_WIDTH)
+    games = BatchGames(
+        width,
+        setup.players,
+        variant=setup.variant,
+        options=setup.options,
+        seed=dice,
+        auto_reset=False,
+    )
+    names = sorted(set(setup.lineup))
+    bots = [get_vector_bot(name) for name in names]
+    orders = [
+        game_seats(setup.seating, setup.seed, i, setup.players) for i in range(start, chunk.stop)
+    ]
+    entry_bot = np.array([names.index(name) for name in setup.lineup])
+    seat_bot = entry_bot[np.array(orders)]  # each game's bot (index into names) by seat
+    game_of_row = np.arange(width)  # the chunk's game each row plays
+    waiting = width  # the chunk's next game to start
+    outcomes: list[Outcome | None] = [None] * count
+    try:
+        while not games.over.all():
+            playing = seat_bot[game_of_row, games.to_move]
+            actions = np.zeros(width, dtype=np.int64)
+            for number, bot in enumerate(bots):
+                chosen = playing == number
+                if chosen.any():
+                    actions[chosen] = bot(games, draws)[chosen]
+            done = games.step(actions)
+            ended = np.flatnonzero(done.terminated)
+            for row in ended.tolist():
+                game = int(game_of_row[row])
+                outcomes[game] = GameSummary(
+                    start + game,
+                    seed,
+                    tuple(setup.lineup[entry] for entry in orders[game]),
+                    orders[game],
+                    tuple(done.scores[row].tolist()),
+                    tuple(np.flatnonzero(done.winners[row]).tolist()),
+                    int(done.turns[row]),
+                    int(done.moves[row]),
+                )
+            refill = ended[: count - waiting]
+            if refill.size:
+                game_of_row[refill] = np.arange(waiting, waiting + refill.size)
+                waiting += refill.size
+                games.reset(refill)
+    except Exception as error:  # noqa: BLE001 (a vectorised bot's error fails the unfinished games)
+        text = f"{type(error).__name__}: {error}"
+        details = "".join(traceback.format_exception(error))
+        for game, outcome in enumerate(outcomes):
+            if outcome is None:
+                seats = tuple(setup.lineup[entry] for entry in orders[game])
+                outcomes[game] = GameFailure(start + game, seed, seats, None, None, text, details)
+    return [outcome for outcome in outcomes if outcome is not None]
 
 
 def _time_limited(bot: Bot, limit: float) -> Bot:
@@ -622,8 +710,18 @@ class _Run:
         if self.on_game is not None:
             self.on_game(outcome)
 
-    def in_process(self) -> None:
-        """Play every game here, one at a time."""
+    def in_process(self, chunk_size: int) -> None:
+        """Play every game here: one at a time, or chunk by chunk on the batch engine."""
+        if self.setup.engine == "batch":
+            for start in range(0, self.games, chunk_size):
+                stop = min(start + chunk_size, self.games)
+                outcomes = _play_batch(_Chunk(self.setup, start, stop))
+                with self.shield.section():
+                    for outcome in outcomes:
+                        self.deliver(outcome)
+                if self.progress is not None:
+                    self.progress(stop - start)
+            return
         rules, bots = self.setup.table()
         for index in range(self.games):
             outcome = _play_game(self.setup, rules, bots, index)
@@ -779,8 +877,12 @@ def _setup(  # noqa: PLR0913, PLR0917 (the set-up's parts)
     options: Mapping[str, object] | None,
     seating: Seating,
     move_time_limit: float | None,
+    engine: Engine = "reference",
 ) -> _Setup:
     """Check a run's set-up once, before any game."""
+    if engine not in ENGINES:
+        msg = f"unknown engine {engine!r} (known: {', '.join(ENGINES)})"
+        raise ValueError(msg)
     if seating not in SEATINGS:
         msg = f"unknown seating {seating!r} (known: {', '.join(SEATINGS)})"
         raise ValueError(msg)
@@ -795,7 +897,24 @@ def _setup(  # noqa: PLR0913, PLR0917 (the set-up's parts)
         get_bot(name)
     resolved = get_variant(variant).resolve_options(options)
     new_game(variant, players=players, options=resolved)  # checks the number of players
-    return _Setup(variant, resolved, players, lineup, seating, seed, move_time_limit)
+    if engine == "batch":
+        _check_batch(variant, resolved, lineup, move_time_limit)
+    return _Setup(variant, resolved, players, lineup, seating, seed, move_time_limit, engine)
+
+
+def _check_batch(
+    variant: str, options: Mapping[str, object], lineup: Sequence[str], limit: float | None
+) -> None:
+    """The batch engine plays these rules and every bot has a vectorised form."""
+    from pickomino_rules.batch import batch_rules  # noqa: PLC0415 (the batch extra)
+    from pickomino_rules.batch_bots import get_vector_bot  # noqa: PLC0415
+
+    batch_rules(variant, options)
+    for name in dict.fromkeys(lineup):
+        get_vector_bot(name)
+    if limit is not None:
+        msg = "move_time_limit is for the reference engine: the batch moves all games at once"
+        raise ValueError(msg)
 
 
 def simulate(  # noqa: PLR0913 (a simulation's set-up)
@@ -809,7 +928,8 @@ def simulate(  # noqa: PLR0913 (a simulation's set-up)
     seating: Seating = "rotate",
     jobs: int = 1,
     executor: Executor | None = None,
-    chunk_size: int = 25,
+    chunk_size: int | None = None,
+    engine: Engine = "reference",
     max_pending: int | None = None,
     keep_going: bool = False,
     move_time_limit: float | None = None,
@@ -831,7 +951,16 @@ def simulate(  # noqa: PLR0913 (a simulation's set-up)
             it replaces a worker that dies and stops them all when it ends.
         executor: Plays chunks of games instead, when given (a Dask cluster's executor,
             say); results do not depend on it. Not together with ``jobs``.
-        chunk_size: Games per task handed to a worker.
+        chunk_size: Games per task handed to a worker; 25 by default, 20,000 with the batch
+            engine (which plays up to 4,096 games of a chunk at once).
+        engine: ``"reference"`` plays each game with the reference engine;
+            ``"batch"`` plays each chunk of games in lockstep on the batch engine
+            (classic only, bots with a vectorised form: ``random``, ``greedy``, or one
+            registered with
+            [`register_vector_bot`][pickomino_rules.batch_bots.register_vector_bot]).
+            Its dice come from a numpy generator per chunk, so its games are other games
+            than the reference engine's for the same seed, but they too are the same
+            whatever the jobs or executor, for the same chunk size.
         max_pending: Most chunks out (running or waiting to be counted in order) at a
             time; four per worker by default. Bounds memory, however many games.
         keep_going: Play on past failed games (counted in ``failures``) instead of
@@ -847,11 +976,15 @@ def simulate(  # noqa: PLR0913 (a simulation's set-up)
         InvalidOptionError: A bad option.
         InvalidSetupError: A bad number of players.
         UnknownBotError: No such bot.
+        BatchRulesError: The batch engine with rules other than classic.
+        UnknownVectorBotError: The batch engine with a bot that has no vectorised form.
         ValueError: A count below 1, an unknown seating, or ``jobs`` with ``executor``.
         SimulationError: A game failed (without ``keep_going``).
         SimulationInterrupted: Ctrl-C; holds the games finished so far.
     """
-    setup = _setup(variant, players, bots, seed, options, seating, move_time_limit)
+    setup = _setup(variant, players, bots, seed, options, seating, move_time_limit, engine)
+    if chunk_size is None:
+        chunk_size = 20_000 if engine == "batch" else 25
     for name, count in (("games", games), ("chunk_size", chunk_size), ("jobs", jobs)):
         if count < 1:
             msg = f"{name} must be at least 1, got {count}"
@@ -890,4 +1023,4 @@ def _play(
     elif executor is not None:
         run.on_executor(executor, chunk_size, pending, None)
     else:
-        run.in_process()
+        run.in_process(chunk_size)
