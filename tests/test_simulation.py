@@ -461,7 +461,7 @@ def test_batch_games_refill_rows_and_match_the_reference_statistics(
     """
     monkeypatch.setattr("pickomino_rules.simulation._BATCH_WIDTH", 16)
     games = 600
-    lineup = {"players": 2, "bots": ["greedy", "greedy"], "games": games, "seed": 2}
+    lineup: dict[str, Any] = {"players": 2, "bots": ["greedy", "greedy"], "games": games, "seed": 2}
     batch = simulate("classic", **lineup, engine="batch")
     reference = simulate("classic", **lineup)
     assert batch.games == games

@@ -1,0 +1,260 @@
+"""A gymnasium vector environment on the batch engine: many classic games, one learning seat each.
+
+```python
+import gymnasium
+import pickomino_rules.envs  # registers the ids
+
+envs = gymnasium.make_vec("pickomino_rules/PickominoBatch-v0", num_envs=1024, players=3)
+observations, infos = envs.reset(seed=1)
+```
+
+It is the vectorised twin of [`PickominoEnv`][pickomino_rules.envs.gymnasium.PickominoEnv]:
+the same observations, action numbers, masks (``infos["action_mask"]``) and rewards, one row
+per game, but all games live in one [`BatchGames`][pickomino_rules.batch.BatchGames] and move
+together, so a step of 1,024 games costs about what a handful of single steps cost. It plays
+``classic`` (options O1-O3) only, and the opponents are bots with a vectorised form
+([`get_vector_bot`][pickomino_rules.batch_bots.get_vector_bot]: ``greedy``, ``random``). For
+other variants or bots, ``gymnasium.make_vec("pickomino_rules/Pickomino-v0", ...)`` vectorises
+the single environment.
+
+A finished game is reset on the next step (gymnasium's ``NEXT_STEP`` autoreset): the
+observation returned with ``terminated`` or ``truncated`` is the game's last, and the action
+given for that row on the next step is ignored while the row starts a new game (reward 0).
+An action number that is out of range or masked raises
+[`BatchActionError`][pickomino_rules.batch.BatchActionError], naming the rows, and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as error:  # an extra: say which
+    msg = f"pickomino_rules.envs.gymnasium_vector needs {error.name}; install 'pickomino_rules[rl]'"
+    raise ImportError(msg) from error
+
+from pickomino_rules.batch import BatchGames
+from pickomino_rules.batch_bots import UnknownVectorBotError, get_vector_bot
+from pickomino_rules.errors import InvalidSetupError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from numpy.typing import ArrayLike, NDArray
+
+    from pickomino_rules.batch_bots import VectorBot
+    from pickomino_rules.rules import Rules
+
+__all__ = ["PickominoVectorEnv"]
+
+Observation = Any  # an array, or a dict of arrays with mask_in_observation
+
+
+class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
+    """``num_envs`` classic games, one learning seat in each; the other seats are vectorised bots.
+
+    Args:
+        num_envs: Number of games.
+        players: Players per game, the learner included.
+        variant: ``"classic"`` or composed classic rules.
+        options: The classic options O1-O3.
+        opponents: A vectorised bot's name for every other seat, or one per other seat in
+            seat order after the learner.
+        seat: The learner's seat in every game (0 moves first).
+        reward: ``"win"`` (the zero-sum result at the end) or ``"worms"`` (the change of
+            the learner's worms minus the others' mean since its previous decision).
+        max_steps: Learner decisions after which a game is truncated.
+        mask_in_observation: Observations as a Dict of ``observation`` and ``action_mask``.
+
+    Raises:
+        InvalidSetupError: Bad rules (not classic), players, seat, opponents or settings.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium's way)
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(  # noqa: PLR0913 (the settings of an environment)
+        self,
+        num_envs: int = 16,
+        players: int = 2,
+        *,
+        variant: str | Rules = "classic",
+        options: Mapping[str, object] | None = None,
+        opponents: str | Sequence[str] = "greedy",
+        seat: int = 0,
+        reward: Literal["win", "worms"] = "win",
+        max_steps: int = 1000,
+        mask_in_observation: bool = False,
+    ) -> None:
+        self._settings = {"variant": variant, "options": options}
+        self.games = BatchGames(num_envs, players, variant=variant, options=options)
+        self.num_envs = num_envs
+        self.rules: Rules = self.games.rules
+        self.encoding = self.games.encoding
+        self._bots = _bots(opponents, players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            msg = f"seat must be 0 to {players - 1}, got {seat!r}"
+            raise InvalidSetupError(msg)
+        if reward not in ("win", "worms"):
+            msg = f"reward must be 'win' or 'worms', got {reward!r}"
+            raise InvalidSetupError(msg)
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+            msg = f"max_steps must be a positive whole number, got {max_steps!r}"
+            raise InvalidSetupError(msg)
+        self.seat = seat
+        self._reward = reward
+        self._max_steps = max_steps
+        self._mask_in_observation = mask_in_observation
+        actions = self.encoding.num_actions
+        features = spaces.Box(
+            low=np.zeros_like(self.encoding.observation_high),
+            high=self.encoding.observation_high,
+            dtype=np.float32,
+        )
+        self.single_action_space = spaces.Discrete(actions)
+        self.single_observation_space: spaces.Space[Any] = (
+            spaces.Dict(
+                {"observation": features, "action_mask": spaces.Box(0, 1, (actions,), np.int8)}
+            )
+            if mask_in_observation
+            else features
+        )
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self._steps = np.zeros(num_envs, dtype=np.int64)
+        self._needs_reset = np.zeros(num_envs, dtype=np.bool_)
+        self._draws = np.random.default_rng()
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Start every game again; with ``seed``, the same games (dice and bots) every time.
+
+        Args:
+            seed: Seeds the environment's random generator.
+            options: ``{"reset_mask": mask}`` starts again only the games where the boolean
+                mask is True (the others carry on).
+        """
+        super().reset(seed=seed)
+        mask = (options or {}).get("reset_mask")
+        if mask is None:
+            dice, self._draws = self.np_random.spawn(2)
+            self.games = BatchGames(
+                self.num_envs,
+                self.games.players,
+                **self._settings,  # type: ignore[arg-type]
+                seed=dice,
+                auto_reset=False,
+            )
+            rows = np.ones(self.num_envs, dtype=np.bool_)
+        else:
+            rows = np.asarray(mask)
+            if rows.shape != (self.num_envs,) or rows.dtype != np.bool_:
+                msg = f"reset_mask must be a boolean array of shape ({self.num_envs},)"
+                raise ValueError(msg)
+            self.games.reset(rows)
+        self._steps[rows] = 0
+        self._needs_reset[rows] = False
+        self._advance()
+        return self._observation(), self._info()
+
+    def step(
+        self, actions: ArrayLike
+    ) -> tuple[
+        Observation, NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]
+    ]:
+        """Play the learner's action in every game, then the dice and the bots.
+
+        Each game goes on to the learner's next decision; a game that ended on the
+        previous step starts again instead.
+
+        Raises:
+            BatchActionError: Wrong shape or type, an action number out of range, or a
+                masked action (the rows are named; nothing changes).
+        """
+        games, seat = self.games, self.seat
+        restarting = self._needs_reset
+        acting = ~restarting & ~games.over
+        before = self._margins() if self._reward == "worms" else None
+        rewards = games.step(actions, active=acting).rewards[:, seat].copy()  # checks first
+        if restarting.any():
+            games.reset(restarting)
+            self._steps[restarting] = 0
+        rewards += self._advance()
+        if before is not None:
+            rewards = (self._margins() - before).astype(np.float32)
+        rewards[restarting] = 0
+        terminated = games.over.copy()
+        self._steps[acting] += 1
+        truncated = acting & ~terminated & (self._steps >= self._max_steps)
+        self._needs_reset = terminated | truncated
+        return self._observation(), rewards, terminated, truncated, self._info()
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """The legal-action masks of every game, shape (num_envs, actions)."""
+        return self._mask()
+
+    def _advance(self) -> NDArray[np.float32]:
+        """Move the bots until the learner decides or the game is over, in every game."""
+        games, seat = self.games, self.seat
+        players = games.players
+        gained = np.zeros(self.num_envs, dtype=np.float32)
+        while True:
+            waiting = ~games.over & (games.to_move != seat)
+            if not waiting.any():
+                return gained
+            actions = np.zeros(self.num_envs, dtype=np.int64)
+            behind = (games.to_move.astype(np.int64) - seat - 1) % players
+            for index, bot in enumerate(self._bots):
+                chosen = waiting & (behind == index)
+                if chosen.any():
+                    actions[chosen] = bot(games, self._draws)[chosen]
+            done = games.step(actions, active=waiting)
+            gained += done.rewards[:, seat]
+
+    def _margins(self) -> NDArray[np.float64]:
+        worms = self.games.scores().astype(np.float64)
+        others = (worms.sum(axis=1) - worms[:, self.seat]) / (self.games.players - 1)
+        margins: NDArray[np.float64] = worms[:, self.seat] - others
+        return margins
+
+    def _mask(self) -> NDArray[np.int8]:
+        return self.games.legal_mask().astype(np.int8)
+
+    def _observation(self) -> Observation:
+        features = self.games.observe(self.seat)
+        if self._mask_in_observation:
+            return {"observation": features, "action_mask": self._mask()}
+        return features
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask()}
+
+
+def _bots(opponents: str | Sequence[str], players: int) -> tuple[VectorBot, ...]:
+    """One vectorised bot per other seat, in seat order after the learner."""
+    chosen = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+    if len(chosen) != players - 1:
+        msg = f"{players - 1} opponents needed, got {len(chosen)}"
+        raise InvalidSetupError(msg)
+    try:
+        return tuple(get_vector_bot(name) for name in chosen)
+    except UnknownVectorBotError as error:
+        raise InvalidSetupError(str(error)) from None
+    except TypeError:
+        msg = f"opponents are vectorised bots' names, got {opponents!r}"
+        raise InvalidSetupError(msg) from None
+
+
+if gymnasium.__version__ < "1":  # pragma: no cover (the rl extra asks for gymnasium>=1.0)
+    msg = "pickomino_rules.envs.gymnasium_vector needs gymnasium 1.0 or newer"
+    raise ImportError(msg)

@@ -1,0 +1,165 @@
+"""The gymnasium vector environment on the batch engine, through gymnasium's own make_vec."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from pickomino_rules import new_game  # noqa: E402
+from pickomino_rules.batch import BatchActionError, BatchRulesError  # noqa: E402
+from pickomino_rules.encoding import returns, worm_margins  # noqa: E402
+from pickomino_rules.envs import GYMNASIUM_BATCH_ID  # noqa: E402
+from pickomino_rules.errors import InvalidSetupError  # noqa: E402
+from pickomino_rules.state import Phase  # noqa: E402
+
+
+def make(**settings: Any) -> Any:
+    return gymnasium.make_vec(GYMNASIUM_BATCH_ID, **{"num_envs": 6, **settings})
+
+
+def legal_random(info: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
+    mask = info["action_mask"]
+    return np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
+
+
+def check_rows(envs: Any, observation: np.ndarray, info: dict[str, Any]) -> None:
+    """Every row is the learner's decision or a finished game, seen as the encoding sees it."""
+    inner = envs.unwrapped
+    encoding, seat = inner.encoding, inner.seat
+    assert envs.observation_space.contains(observation)
+    for row in range(inner.num_envs):
+        state = inner.games.state(row)
+        assert state.phase is Phase.GAME_OVER or state.player == seat
+        assert (observation[row] == encoding.observe(state, seat)).all()
+        assert (info["action_mask"][row] == encoding.legal_mask(state)).all()
+
+
+@pytest.mark.parametrize(("players", "seat"), [(2, 0), (2, 1), (4, 2)])
+def test_observations_masks_and_win_rewards_follow_the_reference(players: int, seat: int) -> None:
+    envs = make(players=players, seat=seat, opponents="greedy")
+    rules = envs.unwrapped.rules
+    observation, info = envs.reset(seed=players + seat)
+    check_rows(envs, observation, info)
+    rng = np.random.default_rng(1)
+    ended = 0
+    restarting = np.zeros(6, dtype=bool)
+    while ended < 12:
+        observation, rewards, terminated, truncated, info = envs.step(legal_random(info, rng))
+        check_rows(envs, observation, info)
+        assert (rewards[restarting | truncated] == 0).all()  # long random games get cut short
+        assert not terminated[restarting].any()
+        for row in np.flatnonzero(terminated):
+            final = envs.unwrapped.games.state(int(row))
+            assert final.phase is Phase.GAME_OVER
+            assert rewards[row] == pytest.approx(returns(rules, final)[seat])
+        assert (rewards[~terminated] == 0).all()
+        ended += int(terminated.sum())
+        restarting = terminated | truncated
+    envs.close()
+
+
+def test_worm_rewards_add_up_to_the_margin_gained() -> None:
+    envs = make(players=3, reward="worms", opponents=["greedy", "random"])
+    inner = envs.unwrapped
+    _, info = envs.reset(seed=4)
+
+    def margin(row: int) -> float:
+        return worm_margins(inner.rules, inner.games.state(row))[0]
+
+    start = [margin(row) for row in range(6)]
+    summed = np.zeros(6)
+    restarting = np.zeros(6, dtype=bool)
+    rng = np.random.default_rng(2)
+    checked = 0
+    while checked < 10:
+        _, rewards, terminated, truncated, info = envs.step(legal_random(info, rng))
+        for row in range(6):
+            if restarting[row]:  # a new game: no reward, margins counted from its start
+                assert rewards[row] == 0
+                start[row], summed[row] = margin(row), 0.0
+            else:
+                summed[row] += rewards[row]
+        for ended in np.flatnonzero(terminated).tolist():
+            assert summed[ended] == pytest.approx(margin(ended) - start[ended], abs=1e-4)
+            checked += 1
+        restarting = terminated | truncated
+    envs.close()
+
+
+def test_a_seed_replays_the_same_games() -> None:
+    runs = []
+    for _ in range(2):
+        envs = make(players=2, opponents="random")
+        observation, info = envs.reset(seed=11)
+        rng = np.random.default_rng(3)
+        trail = [observation.copy()]
+        for _ in range(60):
+            observation, rewards, *_, info = envs.step(legal_random(info, rng))
+            trail.append(np.concatenate([observation.ravel(), rewards]))
+        runs.append(np.concatenate([t.ravel() for t in trail]))
+        envs.close()
+    assert (runs[0] == runs[1]).all()
+    other = make(players=2, opponents="random")
+    observation, _ = other.reset(seed=12)
+    assert not (observation == runs[0][: observation.size].reshape(observation.shape)).all()
+
+
+def test_a_masked_action_names_its_row_and_changes_nothing() -> None:
+    envs = make(players=2)
+    observation, info = envs.reset(seed=5)
+    actions = np.argmax(info["action_mask"], axis=1)
+    wrong = actions.copy()
+    wrong[3] = 7  # stop while the roll waits for a take
+    with pytest.raises(BatchActionError, match="row 3"):
+        envs.step(wrong)
+    with pytest.raises(BatchActionError, match="shape"):
+        envs.step(actions[:2])
+    again, _ = envs.unwrapped._observation(), None  # noqa: SLF001
+    assert (again == observation).all()
+    envs.step(actions)  # the right ones still play
+
+
+def test_games_are_truncated_after_max_steps_and_restart() -> None:
+    envs = make(players=2, max_steps=3, opponents="random")
+    _, info = envs.reset(seed=6)
+    rng = np.random.default_rng(4)
+    seen = []
+    for _ in range(4):
+        _, _, terminated, truncated, info = envs.step(legal_random(info, rng))
+        seen.append(truncated | terminated)
+    assert seen[2].all()  # every game ended or was cut short at the third decision
+    assert not seen[3].any()  # and started again on the next step
+
+
+def test_gymnasium_wrappers_count_episodes() -> None:
+    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(make(players=2, max_steps=100))
+    _, info = envs.reset(seed=7)
+    rng = np.random.default_rng(5)
+    episodes = 0
+    for _ in range(400):
+        _, _, _terminated, _truncated, info = envs.step(legal_random(info, rng))
+        if "episode" in info:
+            done = info["_episode"]
+            episodes += int(done.sum())
+            assert set(info["episode"]["r"][done]) <= {-1.0, 0.0, 1.0}  # 0: cut short
+    assert episodes > 0
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(BatchRulesError):
+        make(variant="extended")
+    with pytest.raises(InvalidSetupError, match="optimal"):
+        make(opponents="optimal")
+    with pytest.raises(InvalidSetupError, match="seat"):
+        make(players=2, seat=2)
+    with pytest.raises(InvalidSetupError, match="opponents"):
+        make(players=3, opponents=["greedy"])
+    with pytest.raises(InvalidSetupError, match="reward"):
+        make(reward="money")
+    rules, _ = new_game("classic", players=2, options={"short_game": True})
+    envs = make(variant=rules, players=2)
+    assert envs.unwrapped.rules is rules
