@@ -143,7 +143,9 @@ def _differential(options: dict[str, bool], players: int, policy: str, games: in
 
 
 @pytest.mark.parametrize(
-    "options", OPTIONS, ids=lambda o: "-".join(f"{k}={int(v)}" for k, v in o.items())
+    "options",
+    OPTIONS,
+    ids=lambda o: "-".join(f"{k.split('_')[0]}{int(v)}" for k, v in o.items()),
 )
 def test_o1_o2_o3_batch_engine_matches_reference_engine(options: dict[str, bool]) -> None:
     """C3-C13 with O1-O3: states, legal sets, observations and results, game for game."""
