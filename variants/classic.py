@@ -75,6 +75,7 @@ def flip_on_empty_bust() -> RuleModule:
         name="flip_on_empty_bust",
         doc="O1: a bust with an empty stack still turns the highest grill tile face down",
         bust=_flip_on_empty_bust,
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
 
 
@@ -94,6 +95,7 @@ def short_game() -> RuleModule:
         name="short_game",
         doc="O2: the returned tile is turned face down even when it is the highest",
         bust=_short_game,
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
 
 
@@ -114,6 +116,7 @@ def optional_steal_off() -> RuleModule:
         name="optional_steal_off",
         doc="O3 off: a possible steal is the only claim",
         claims=_steal_required,
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
 
 

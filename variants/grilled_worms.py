@@ -260,4 +260,5 @@ def grilled_worms() -> RuleModule:
         pending_actions=_pending_actions,
         apply_action=_apply_action,
         scores=_scores,
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )

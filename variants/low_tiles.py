@@ -61,4 +61,5 @@ def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> Rul
         after=("classic",),  # adds its tiles to the classic ones
         configure=configure,
         claims=claims,
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )

@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     from pickomino_rules.dice import Face
 
 __all__ = [
+    "END_HOOKS",
     "HOOKS",
     "ActionsFn",
     "ActionsHook",
@@ -257,6 +258,14 @@ class RuleModule:
         end_turn: Runs once when the turn is resolved, before it passes on (C11).
         apply_action: Apply the module's own actions (core: reject as illegal).
         scores: Final worms of each player (C13).
+        ends_on_total: The module's promise that, when a turn ends, only the total
+            says what the dice were: its ``stop_total`` reads no more of them than the
+            points set aside and whether a worm is among them, and its ``claims``,
+            ``take_tile``, ``bust``, ``end_turn`` and ``pending_actions`` hooks and its
+            extension-point wrappers read none of them (claims get the total). The turn
+            solver then applies one stop per total instead of one per set of dice, which
+            is many times faster. False, the default, promises nothing: the solver stays
+            exact the slower way.
     """
 
     name: str = attrs.field(validator=attrs.validators.instance_of(str))
@@ -283,6 +292,16 @@ class RuleModule:
     end_turn: StateHook | None = attrs.field(default=None, validator=_callable_or_none)
     apply_action: ApplyHook | None = attrs.field(default=None, validator=_callable_or_none)
     scores: ScoresHook | None = attrs.field(default=None, validator=_callable_or_none)
+    ends_on_total: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+
+    @property
+    def ends_turns(self) -> bool:
+        """Whether any of the module's hooks runs when a turn ends (see ``ends_on_total``)."""
+        return bool(self.extends) or any(getattr(self, hook) is not None for hook in END_HOOKS)
+
+
+END_HOOKS = ("stop_total", "claims", "take_tile", "bust", "end_turn", "pending_actions")
+"""The hooks that run when a turn ends (a stop or a bust)."""
 
 
 def compose(
@@ -334,6 +353,7 @@ def compose(
         extensions=_compose_extensions(ordered),
         chains=chains,
         **hooks,
+        ends_on_total=all(module.ends_on_total for module in ordered if module.ends_turns),
     )
 
 

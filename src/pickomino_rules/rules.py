@@ -144,6 +144,9 @@ class Rules:
     end_turn: StateFn
     apply_action: ApplyFn
     scores: ScoresFn
+    ends_on_total: bool = False
+    """Every module whose hooks end a turn promises that only the total says what the dice
+    were (``RuleModule.ends_on_total``)."""
     worms: Mapping[int, int] = attrs.field(init=False)
     """Worms of each tile, by number (read-only)."""
 

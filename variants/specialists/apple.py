@@ -35,4 +35,5 @@ def apple() -> RuleModule:
         requires=("specialists",),
         extends=(declare(APPLE),),
         scores=_scores,
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )

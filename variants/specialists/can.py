@@ -41,4 +41,5 @@ def can() -> RuleModule:
         requires=("specialists",),
         extends=(declare(CAN),),
         stop_total=_stop_total,
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )

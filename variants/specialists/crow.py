@@ -47,4 +47,5 @@ def crow() -> RuleModule:
         doc="E12: the crow stays on the grill; its tile's taker gets a grilled worm",
         requires=("specialists", "grilled_worms"),
         extends=(declare(CROW), GAIN.wrap(_gain)),
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )

@@ -59,4 +59,5 @@ def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:
         extends=(declare(GOLDEN_DIE),),
         configure=configure,
         turn_dice=turn_dice,
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )

@@ -447,4 +447,5 @@ def specialists() -> RuleModule:
         bust=_bust,
         pending_actions=_pending_actions,
         apply_action=_apply_action,
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )

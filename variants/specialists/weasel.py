@@ -113,4 +113,5 @@ def weasel() -> RuleModule:
         roll_actions=roll_actions,
         apply_action=apply_action,
         end_turn=end_turn,
+        ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
