@@ -42,6 +42,7 @@ __all__ = [
     "Face",
     "RollOutcome",
     "chance_table",
+    "roll_counts",
 ]
 
 
@@ -318,6 +319,30 @@ class ChanceTable:
 
 
 @cache
+def roll_counts(
+    kinds: tuple[DieKind, ...], dice: tuple[int, ...]
+) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[int, ...]]:
+    """Every distinct roll as plain counts, with its weight, in ``chance_table``'s order.
+
+    The same rolls as ``chance_table(kinds, dice).outcomes`` (each one's ``counts``: six
+    counts per kind) and its ``weights``, without building the outcomes: for code that
+    only counts (the turn solver builds its tables from these).
+
+    Examples:
+        >>> rolls, weights = roll_counts((WHITE,), (2,))
+        >>> len(rolls), sum(weights), rolls[0], weights[0]
+        (21, 36, ((0, 0, 0, 0, 0, 2),), 1)
+    """
+    per_kind = [_kind_outcomes(kind, n) for kind, n in zip(kinds, dice, strict=True)]
+    rolls = []
+    weights = []
+    for combo in itertools.product(*per_kind):
+        rolls.append(tuple(counts for counts, _ in combo))
+        weights.append(math.prod(ways for _, ways in combo))
+    return tuple(rolls), tuple(weights)
+
+
+@cache
 def chance_table(kinds: tuple[DieKind, ...], dice: tuple[int, ...]) -> ChanceTable:
     """The cached exact distribution of one roll.
 
@@ -329,12 +354,8 @@ def chance_table(kinds: tuple[DieKind, ...], dice: tuple[int, ...]) -> ChanceTab
         dice: How many dice of each kind are rolled.
     """
     names = tuple(kind.name for kind in kinds)
-    per_kind = [_kind_outcomes(kind, n) for kind, n in zip(kinds, dice, strict=True)]
-    outcomes = []
-    weights = []
-    for combo in itertools.product(*per_kind):
-        outcomes.append(RollOutcome(names, tuple(counts for counts, _ in combo)))
-        weights.append(math.prod(ways for _, ways in combo))
+    rolls, weights = roll_counts(kinds, dice)
+    outcomes = [RollOutcome(names, counts) for counts in rolls]
     cumulative = tuple(itertools.accumulate(weights))
     return ChanceTable(
         outcomes=tuple(outcomes),

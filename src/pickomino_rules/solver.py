@@ -7,15 +7,15 @@ such node reachable from the state solved and runs expectimax over the exact cha
 outcomes of [`chance_table`][pickomino_rules.dice.chance_table], vectorised with numpy,
 one batch per pool of dice.
 
-What ending the turn is worth comes only from the rules: at every node the solver
-builds the real state (the real dice set aside), lists the legal stops with
-[`legal_actions`][pickomino_rules.game.legal_actions], applies each with
-[`apply`][pickomino_rules.game.apply], and values a bust with
-[`resolve_bust`][pickomino_rules.game.resolve_bust]. Every variant's totals, claims,
-returned and turned tiles, the can, the hen and the golden die count exactly as in play,
-and so does a house rule that reads the dice set aside: the values of
-[`TurnSolution`][pickomino_rules.solver.TurnSolution] and of its actions agree by
-construction.
+What ending the turn is worth comes only from the rules: the solver builds the real
+state (the real dice set aside), asks the rules for its stop total, applies each legal
+way to end the turn with [`stop_outcomes`][pickomino_rules.game.stop_outcomes], and values
+a bust with [`resolve_bust`][pickomino_rules.game.resolve_bust]. Every variant's totals,
+claims, returned and turned tiles, the can, the hen and the golden die count exactly as in
+play. When every module that acts at a turn's end promises that only the total says what
+the dice were (``ends_on_total``, as all built-in modules do), this is done once per class
+of nodes with the same points and worm, once per stop total and once for a bust; a house
+rule that reads the dice set aside makes no such promise, and then every node is applied.
 
 What a turn is worth is a pluggable [`TurnValue`][pickomino_rules.solver.TurnValue]:
 [`worms_gained`][pickomino_rules.solver.worms_gained] (the default),
@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from pickomino_rules.actions import Action, Roll, Steal, Stop
-from pickomino_rules.dice import DieKind, RollOutcome, chance_table
+from pickomino_rules.dice import DieKind, RollOutcome, roll_counts
 from pickomino_rules.errors import MissingExtraError, PickominoError
 from pickomino_rules.game import (
     Move,
@@ -173,8 +173,9 @@ class _Batch:
     """The nodes rolled, by index."""
     probabilities: NDArray[np.float64]
     """Chance of each distinct roll of the pool."""
-    choices: NDArray[np.intp]
-    """Per node, roll and face: the node reached by setting that face aside (0: none)."""
+    choices: tuple[NDArray[np.intp], ...]
+    """For each face that some roll lets a node set aside: per node and roll, the node
+    reached by setting it aside (0: none)."""
     plain: NDArray[np.intp] | None
     """With a re-roll ready: each node's twin without it (the roll it throws again)."""
 
@@ -188,76 +189,141 @@ class _Program:
     index: dict[Key, int]
     batches: tuple[_Batch, ...]
     """Rolling nodes in solving order: fewer dice in hand first, the re-roll's twin first."""
+    rolling: NDArray[np.bool_]
+    """Per node: whether its dice may be rolled (a bust is possible)."""
+    stop_class: NDArray[np.intp]
+    """Per node: its class of stops, by points set aside and a worm among them (-1: none
+    set aside, no stop)."""
+    class_nodes: NDArray[np.intp]
+    """One node of each class of stops."""
 
 
 def _can_roll(key: Key) -> bool:
     return any(key[1]) and 0 in key[0]
 
 
-def _children(kinds: tuple[DieKind, ...], key: Key) -> list[Key]:
-    counts, dice, reroll = key
-    found: list[Key] = [(counts, dice, False)] if reroll else []
-    if _can_roll(key):
-        for outcome in chance_table(kinds, dice).outcomes:
-            for face in range(6):
-                shown = outcome.faces[face]
-                if shown and not counts[face]:
-                    left = tuple(n - t for n, t in zip(dice, outcome.by_face[face], strict=True))
-                    more = (*counts[:face], shown, *counts[face + 1 :])
-                    found.append((more, left, reroll))
-    return found
+@cache
+def _table_arrays(
+    kinds: tuple[DieKind, ...], dice: tuple[int, ...]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """A pool's rolls as (read-only) arrays: dice per face, per face and kind, chances."""
+    rolls, weights = roll_counts(kinds, dice)
+    by_kind = np.array(rolls, dtype=np.int64).transpose(0, 2, 1)  # roll, face, kind
+    chances = np.array(weights, dtype=np.float64)
+    arrays = (by_kind.sum(axis=2), by_kind, chances / chances.sum())
+    for array in arrays:
+        array.flags.writeable = False
+    return arrays
 
 
-def _fill_choices(
-    row: NDArray[np.intp], outcomes: tuple[RollOutcome, ...], key: Key, index: dict[Key, int]
-) -> None:
-    """For one rolling node: the node each (roll, face) leads to; 0 where none."""
-    counts, dice, reroll = key
-    for column, outcome in enumerate(outcomes):
-        for face in range(6):
-            shown = outcome.faces[face]
-            if shown and not counts[face]:
-                left = tuple(n - t for n, t in zip(dice, outcome.by_face[face], strict=True))
-                more = (*counts[:face], shown, *counts[face + 1 :])
-                row[column, face] = index[more, left, reroll]
+def _codes(nodes: NDArray[np.int64]) -> NDArray[np.int64]:
+    """One integer per node row (set aside per face, dice per kind, re-roll flag)."""
+    weights = _BASE ** np.arange(nodes.shape[1], dtype=np.int64)
+    codes: NDArray[np.int64] = nodes @ weights
+    return codes
+
+
+_BASE = 16  # more than the most dice of any face or kind
+
+
+def _rollable(nodes: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Nodes whose dice may be rolled: dice in hand and a face not set aside yet."""
+    rollable: NDArray[np.bool_] = (nodes[:, 6:-1].sum(axis=1) > 0) & (nodes[:, :6] == 0).any(axis=1)
+    return rollable
+
+
+def _moves(
+    kinds: tuple[DieKind, ...], nodes: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Every (node, roll, face) of rolling ``nodes`` (one pool) that sets a new face aside.
+
+    Returns the node rows, rolls, faces and the child node each leads to.
+    """
+    faces, by_kind, _ = _table_arrays(kinds, tuple(int(n) for n in nodes[0, 6:-1]))
+    open_faces = (faces[None, :, :] > 0) & (nodes[:, None, :6] == 0)
+    row, roll, face = np.nonzero(open_faces)
+    child = nodes[row].copy()
+    child[np.arange(len(row)), face] = faces[roll, face]
+    child[:, 6:-1] -= by_kind[roll, face]
+    return row, roll, face, child
+
+
+def _pools(nodes: NDArray[np.int64]) -> dict[tuple[int, ...], NDArray[np.intp]]:
+    """Row indices of ``nodes`` by pool of dice in hand and re-roll flag."""
+    pools: dict[tuple[int, ...], list[int]] = {}
+    for position, pool in enumerate(map(tuple, nodes[:, 6:].tolist())):
+        pools.setdefault(pool, []).append(position)
+    return {pool: np.array(rows, dtype=np.intp) for pool, rows in pools.items()}
 
 
 @cache
 def _program(kinds: tuple[DieKind, ...], root: Key) -> _Program:
-    """Enumerate the nodes reachable from ``root`` and the choices after each roll."""
-    seen = {root}
-    stack = [root]
-    while stack:
-        for child in _children(kinds, stack.pop()):
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
-    keys = (((0,) * 6, (), False), *sorted(seen, key=lambda k: (sum(k[1]), k[2], k)))
+    """Enumerate the nodes reachable from ``root`` and the choices after each roll.
+
+    Vectorised: nodes are rows of integers (set aside per face, dice per kind, re-roll),
+    enumerated breadth first one pool of dice at a time.
+    """
+    start = np.array([[*root[0], *root[1], int(root[2])]], dtype=np.int64)
+    found = [start]
+    seen = set(_codes(start).tolist())
+    frontier = start
+    while len(frontier):
+        twins = frontier[frontier[:, -1] == 1].copy()  # the re-roll given up
+        twins[:, -1] = 0
+        rolling = frontier[_rollable(frontier)]
+        children = [twins, *(_moves(kinds, rolling[rows])[3] for rows in _pools(rolling).values())]
+        joined = np.concatenate(children)
+        codes, first = np.unique(_codes(joined), return_index=True)
+        keep = np.array([code not in seen for code in codes.tolist()], dtype=np.bool_)
+        fresh = joined[first[keep]]
+        seen.update(codes[keep].tolist())
+        found.append(fresh)
+        frontier = fresh
+    nodes = np.concatenate(found)
+    held = nodes[:, 6:-1].sum(axis=1)
+    order = np.lexsort((_codes(nodes), nodes[:, -1], held))  # fewer dice first, twins first
+    nodes = np.concatenate([np.zeros((1, nodes.shape[1]), dtype=np.int64), nodes[order]])
+    keys: tuple[Key, ...] = tuple(
+        (tuple(row[:6]), tuple(row[6:-1]), bool(row[-1])) for row in nodes.tolist()
+    )
+    keys = (((0,) * 6, (), False), *keys[1:])  # node 0: the sentinel "no such option"
     index = {key: position for position, key in enumerate(keys)}
-    groups: dict[tuple[tuple[int, ...], bool], list[int]] = {}
-    for position, key in enumerate(keys[1:], start=1):
-        if _can_roll(key):
-            groups.setdefault((key[1], key[2]), []).append(position)
+    sorted_codes = _codes(nodes[1:])
+    lookup = np.argsort(sorted_codes)
     batches = []
-    for (dice, reroll), members in sorted(groups.items(), key=lambda g: (sum(g[0][0]), g[0][1])):
-        table = chance_table(kinds, dice)
-        choices = np.zeros((len(members), len(table.outcomes), 6), dtype=np.intp)
-        for row, position in enumerate(members):
-            _fill_choices(choices[row], table.outcomes, keys[position], index)
-        plain = (
-            np.array([index[keys[p][0], dice, False] for p in members], dtype=np.intp)
-            if reroll
-            else None
-        )
-        batches.append(
-            _Batch(
-                np.array(members, dtype=np.intp),
-                np.array(table.weights, dtype=np.float64) / table.total,
-                choices,
-                plain,
-            )
-        )
-    return _Program(keys, index, tuple(batches))
+    rolling_rows = np.flatnonzero(_rollable(nodes))
+    rolling_rows = rolling_rows[rolling_rows > 0]
+    pools = _pools(nodes[rolling_rows])
+    for pool in sorted(pools, key=lambda p: (sum(p[:-1]), p[-1])):
+        members = rolling_rows[pools[pool]]
+        row, roll, face, child = _moves(kinds, nodes[members])
+        _, _, probabilities = _table_arrays(kinds, pool[:-1])
+        choices = np.zeros((6, len(members), len(probabilities)), dtype=np.intp)
+        where = np.searchsorted(sorted_codes, _codes(child), sorter=lookup)
+        choices[face, row, roll] = lookup[where] + 1
+        plain = None
+        if pool[-1]:
+            twins = nodes[members].copy()
+            twins[:, -1] = 0
+            plain = lookup[np.searchsorted(sorted_codes, _codes(twins), sorter=lookup)] + 1
+        used = tuple(choices[f] for f in range(6) if choices[f].any())
+        batches.append(_Batch(members.astype(np.intp), probabilities, used, plain))
+    counts = nodes[:, :6]
+    stops = counts.sum(axis=1) > 0
+    kinds_of_stop = counts @ np.array([2, 4, 6, 8, 10, 10]) + (counts[:, 5] > 0)
+    classes, first, stop_class = np.unique(
+        np.where(stops, kinds_of_stop, -1), return_index=True, return_inverse=True
+    )
+    if classes[0] == -1:  # nodes with nothing set aside: no stop
+        stop_class, first = stop_class - 1, first[1:]
+    return _Program(
+        keys,
+        index,
+        tuple(batches),
+        _rollable(nodes),
+        stop_class.astype(np.intp),
+        first.astype(np.intp),
+    )
 
 
 # -- solving ---------------------------------------------------------------------------
@@ -321,8 +387,38 @@ class TurnSolution:
         total = self.rules.stop_total(self.rules, state)
         return max(self._end_value(end, total) for _, end in stop_outcomes(self.rules, state))
 
-    def _expectimax(self) -> None:
-        """Value every node, children first; stops and busts are applied through the rules."""
+    def _end_values(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Each node's best stop and the value of a bust, through the rules.
+
+        When every module promises that only ``stop_total`` looks at the dice when a turn
+        ends (``Rules.ends_on_total``), the stop total is asked once per class of nodes
+        (points set aside, a worm or not), a stop is applied once per total, and a bust
+        is valued once; otherwise every node is applied.
+        """
+        program = self._program
+        if not self.rules.ends_on_total:
+            return self._ends_per_node()
+        rules = self.rules
+        by_total: dict[int | None, float] = {}
+        stops = np.full(len(program.class_nodes) + 1, NEG)  # the last: no stop
+        for number, node in enumerate(program.class_nodes.tolist()):
+            state = self._node_state(program.keys[node])
+            total = rules.stop_total(rules, state)
+            value = by_total.get(total)
+            if value is None:
+                value = by_total[total] = max(
+                    self._end_value(end, total) for _, end in stop_outcomes(rules, state)
+                )
+            stops[number] = value
+        stop = stops[program.stop_class]
+        bust = np.full(len(program.keys), NEG)
+        rolling = np.flatnonzero(program.rolling)
+        if rolling.size:
+            state = self._node_state(program.keys[rolling[0]])
+            bust[rolling] = self._end_value(resolve_bust(rules, state), None)
+        return stop, bust
+
+    def _ends_per_node(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         keys = self._program.keys
         index = self._program.index
         stop = np.full(len(keys), NEG)
@@ -337,13 +433,22 @@ class TurnSolution:
                 stop[position] = self._stop_value(state)
             if _can_roll(key):
                 bust[position] = self._end_value(resolve_bust(self.rules, state), None)
+        return stop, bust
+
+    def _expectimax(self) -> None:
+        """Value every node, children first; stops and busts are applied through the rules."""
+        stop, bust = self._end_values()
+        keys = self._program.keys
         decide = stop.copy()
         roll = np.full(len(keys), NEG)
         for batch in self._program.batches:
-            best = decide[batch.choices].max(axis=2)  # the best face to set aside per roll
+            # the best face to set aside per node and roll (none: every roll busts)
+            best = np.full((len(batch.nodes), len(batch.probabilities)), NEG)
+            for choices in batch.choices:
+                np.maximum(best, decide[choices], out=best)
             busts = best == NEG
             if batch.plain is None:
-                best[busts] = np.broadcast_to(bust[batch.nodes][:, None], best.shape)[busts]
+                best = np.where(busts, bust[batch.nodes][:, None], best)
             else:  # a roll may be thrown again once (E10), a busting one too
                 again = roll[batch.plain][:, None]
                 fallback = np.maximum(again, bust[batch.nodes][:, None])
