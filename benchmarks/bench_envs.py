@@ -8,6 +8,8 @@ across interfaces:
 - ``plain``: ``legal_actions`` + ``apply`` on the reference engine;
 - ``plain+encode``: the same, plus the observation vector and mask an agent reads;
 - ``gymnasium``: ``env.step`` with the mask from ``info`` (the bot's decisions count too);
+- ``gymnasium-batch``: the vector environment on the batch engine (classic only), 1,024
+  games at once, random legal actions for the learner and the vectorised random bot;
 - ``pettingzoo``: ``last()`` + ``step`` over every agent;
 - ``openspiel``: ``legal_actions`` + ``apply_action`` on ``python_pickomino``.
 
@@ -32,6 +34,10 @@ from pickomino_rules.encoding import Encoding
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from numpy.typing import NDArray
+
+    from pickomino_rules.batch import BatchGames
 
 
 def _engine_loop(variant: str, seconds: float, *, encoded: bool) -> float:
@@ -95,6 +101,32 @@ def gymnasium_env(variant: str, seconds: float) -> float:
     return (steps + bot_decisions[0]) / (time.perf_counter() - began)
 
 
+def gymnasium_batch_env(variant: str, seconds: float) -> float:
+    """Decisions per second through the batch engine's vector environment (1,024 games)."""
+    from pickomino_rules.batch_bots import random_actions, register_vector_bot  # noqa: PLC0415
+    from pickomino_rules.envs.gymnasium_vector import PickominoVectorEnv  # noqa: PLC0415
+
+    bot_decisions = [0]
+
+    def counted(games: BatchGames, rng: np.random.Generator) -> NDArray[np.int64]:
+        bot_decisions[0] += int((~games.over & (games.to_move != 0)).sum())
+        return random_actions(games, rng)
+
+    register_vector_bot("bench-counted-random", counted, replace=True)
+    envs = PickominoVectorEnv(1024, players=2, variant=variant, opponents="bench-counted-random")
+    rng = np.random.default_rng(1)
+    _, info = envs.reset(seed=1)
+    learner = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        for _ in range(10):
+            mask = info["action_mask"]
+            learner += int(mask.any(axis=1).sum())
+            keys = rng.random(mask.shape) * mask
+            _, _, _, _, info = envs.step(np.argmax(keys, axis=1))
+    return (learner + bot_decisions[0]) / (time.perf_counter() - began)
+
+
 def pettingzoo_env(variant: str, seconds: float) -> float:
     """Decisions per second through the PettingZoo AEC environment (every agent)."""
     from pickomino_rules.envs.pettingzoo import env  # noqa: PLC0415 (an extra)
@@ -150,6 +182,7 @@ def main() -> None:
         "plain": plain,
         "plain+encode": plain_encoded,
         "gymnasium": gymnasium_env,
+        **({"gymnasium-batch": gymnasium_batch_env} if args.variant == "classic" else {}),
         "pettingzoo": pettingzoo_env,
         "openspiel": openspiel_game,
     }
@@ -162,7 +195,7 @@ def main() -> None:
     for name, values in figures.items():
         median = statistics.median(values)
         spread = f"{min(values):,.0f}-{max(values):,.0f}"
-        print(f"{name:12} {median:>10,.0f} decisions/s  ({spread})  {median / base:5.2f}x plain")
+        print(f"{name:15} {median:>11,.0f} decisions/s  ({spread})  {median / base:5.2f}x plain")
 
 
 if __name__ == "__main__":
