@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from pickomino_rules.dice import RollOutcome
 from pickomino_rules.errors import (
     ArgumentTypeError,
     InvalidSetupError,
@@ -64,6 +63,7 @@ if TYPE_CHECKING:
 
     from numpy.typing import ArrayLike, NDArray
 
+    from pickomino_rules.dice import RollOutcome
     from pickomino_rules.encoding import Encoding
     from pickomino_rules.rules import Rules
 
@@ -310,6 +310,7 @@ class BatchGames:
         self._rows = np.arange(n)
         self._seats = np.arange(players)
         self._mask: NDArray[np.bool_] | None = None
+        self._outcomes: dict[tuple[int, ...], RollOutcome] = {}
         self._grill_claim = np.full(n, -1, dtype=np.int64)  # tile index a stop takes
         self._victim = np.full(n, -1, dtype=np.int64)  # player a steal robs
         self.reset()
@@ -436,29 +437,57 @@ class BatchGames:
         Raises:
             IndexError: No such row.
         """
-        row = self._row(row)
-        phase = int(self._phase[row])
-        over = phase == GAME_OVER
-        roll = None
-        if phase == CHOOSE:
-            roll = RollOutcome(
-                (self.rules.die_kinds[0].name,), (tuple(int(c) for c in self._roll[row]),)
-            )
-        return GameState(
-            grill=tuple(i + FIRST_TILE for i in range(TILES) if self._grill[row] >> i & 1),
-            face_down=tuple(int(t) for t in self._face_down[row, : self._face_down_count[row]]),
-            stacks=tuple(
-                tuple(int(t) for t in self._stacks[row, p, : self._heights[row, p]])
-                for p in range(self.players)
-            ),
-            player=int(self._player[row]),
-            phase=_PHASES[phase],
-            in_hand=() if over else (int(self._in_hand[row]),),
-            roll=roll,
-            set_aside=tuple(int(c) for c in self._set_aside[row]),
-            parts=(),
-            layout=self.rules.layout,
+        return self.states([self._row(row)])[0]
+
+    def states(self, rows: ArrayLike | None = None) -> list[GameState]:
+        """Games ``rows`` (all by default) as reference states, converted together.
+
+        Args:
+            rows: Row indices or a boolean mask of length N.
+        """
+        chosen = self._rows if rows is None else self._select(rows)
+        layout, players = self.rules.layout, range(self.players)
+        tiles = range(TILES)
+        columns = zip(
+            self._grill[chosen].tolist(),
+            self._face_down[chosen].tolist(),
+            self._face_down_count[chosen].tolist(),
+            self._stacks[chosen].tolist(),
+            self._heights[chosen].tolist(),
+            self._player[chosen].tolist(),
+            self._phase[chosen].tolist(),
+            self._in_hand[chosen].tolist(),
+            self._roll[chosen].tolist(),
+            self._set_aside[chosen].tolist(),
+            strict=True,
         )
+        found = []
+        for grill, down, turned, stacks, heights, player, phase, hand, roll, aside in columns:
+            found.append(
+                GameState(
+                    grill=tuple(i + FIRST_TILE for i in tiles if grill >> i & 1),
+                    face_down=tuple(down[:turned]),
+                    stacks=tuple(tuple(stacks[p][: heights[p]]) for p in players),
+                    player=player,
+                    phase=_PHASES[phase],
+                    in_hand=() if phase == GAME_OVER else (hand,),
+                    roll=self._outcome(tuple(roll)) if phase == CHOOSE else None,
+                    set_aside=tuple(aside),
+                    parts=(),
+                    layout=layout,
+                )
+            )
+        return found
+
+    def _outcome(self, counts: tuple[int, ...]) -> RollOutcome:
+        """The rules' own (shared) roll showing ``counts``: building one costs far more."""
+        outcome = self._outcomes.get(counts)
+        if outcome is None:
+            table = self.rules.chance_table((sum(counts),))
+            for known in table.outcomes:
+                self._outcomes[known.counts[0]] = known
+            outcome = self._outcomes[counts]
+        return outcome
 
     # ------------------------------------------------------------------ changing
 
