@@ -163,3 +163,24 @@ def test_bad_settings_are_refused() -> None:
     rules, _ = new_game("classic", players=2, options={"short_game": True})
     envs = make(variant=rules, players=2)
     assert envs.unwrapped.rules is rules
+
+
+def test_a_reset_mask_restarts_only_those_games() -> None:
+    envs = make(players=2)
+    _, info = envs.reset(seed=8)
+    rng = np.random.default_rng(6)
+    for _ in range(5):
+        _, _, _, _, info = envs.step(legal_random(info, rng))
+    games = envs.unwrapped.games
+    before = games.states()
+    mask = np.array([True, False, True, False, False, False])
+    observation, info = envs.reset(options={"reset_mask": mask})
+    after = games.states()
+    for row in range(6):
+        if mask[row]:
+            assert not any(after[row].stacks) and after[row].set_aside == (0,) * 6  # a new game
+        else:
+            assert after[row] == before[row]
+    check_rows(envs, observation, info)
+    with pytest.raises(ValueError, match="reset_mask"):
+        envs.reset(options={"reset_mask": [1, 0]})
