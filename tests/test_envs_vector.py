@@ -178,7 +178,8 @@ def test_a_reset_mask_restarts_only_those_games() -> None:
     after = games.states()
     for row in range(6):
         if mask[row]:
-            assert not any(after[row].stacks) and after[row].set_aside == (0,) * 6  # a new game
+            assert not any(after[row].stacks)  # a new game
+            assert after[row].set_aside == (0,) * 6
         else:
             assert after[row] == before[row]
     check_rows(envs, observation, info)
