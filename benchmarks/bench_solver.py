@@ -39,7 +39,7 @@ def measure(variant: str, boards: int, games: int) -> dict[str, float]:
     """The figures of one fresh process (only API that the baseline has too)."""
     import random  # noqa: PLC0415 (a worker's imports are part of what it measures)
 
-    from pickomino_rules import GameState, Phase, dice, new_game, play, playout, solver  # noqa: PLC0415  # noqa: PLC0415
+    from pickomino_rules import GameState, Phase, dice, new_game, play, playout, solver  # noqa: PLC0415
     from pickomino_rules.bots import OptimalBot, random_bot  # noqa: PLC0415
     from pickomino_rules.solver import _key, _program, solve_turn  # noqa: PLC0415
 
@@ -123,7 +123,7 @@ def main() -> None:
         return
     pythons: dict[str, str] = {"this": sys.executable}
     if args.baseline:
-        from bench_play import REPO, _checkout, _install  # noqa: PLC0415
+        from bench_play import REPO, _checkout, _install, _run  # noqa: PLC0415
 
         rev = subprocess.run(
             ["git", "-C", str(REPO), "rev-parse", "--short", args.baseline],
@@ -134,6 +134,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as scratch:
             env = args.envs / f"solver-baseline-{rev}"
             baseline = _install(_checkout(rev, Path(scratch) / "baseline"), env)
+            _run([str(baseline), "-m", "pip", "install", "-q", "numpy"])  # the solver extra
         pythons = {rev: str(baseline), "this": sys.executable}
     for variant in args.variants.split(","):
         runs: dict[str, list[dict[str, float]]] = {name: [] for name in pythons}

@@ -38,10 +38,12 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from pickomino_rules.dice import WHITE, roll_counts
 from pickomino_rules.errors import (
     ArgumentTypeError,
     InvalidSetupError,
@@ -101,16 +103,14 @@ def _roll_table() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int8
     first outcome whose running weight exceeds it is the roll (each outcome's weight is the
     number of ways its dice can fall, so every roll has its exact probability).
     """
-    from pickomino_rules.dice import WHITE, chance_table  # noqa: PLC0415 (built once)
-
     start = np.zeros(DICE + 1, dtype=np.int64)
     cumulative: list[int] = []
     counts: list[tuple[int, ...]] = []
     for dice in range(1, DICE + 1):
         start[dice] = cumulative[-1] if cumulative else 0
-        table = chance_table((WHITE,), (dice,))
-        cumulative.extend(int(start[dice]) + c for c in table.cumulative)
-        counts.extend(outcome.counts[0] for outcome in table.outcomes)
+        rolls, weights = roll_counts((WHITE,), (dice,))
+        cumulative.extend(int(start[dice]) + c for c in itertools.accumulate(weights))
+        counts.extend(roll[0] for roll in rolls)
     return start, np.array(cumulative, dtype=np.int64), np.array(counts, dtype=np.int8)
 
 
