@@ -294,7 +294,6 @@ class BatchGames:
         self._optional_steal = bool(rules.options["optional_steal"])
         n = games
         self._grill = np.full(n, _ALL_TILES, dtype=np.int64)  # bit i: tile 21 + i is face up
-        self._turned = np.zeros((n, TILES), dtype=np.bool_)
         self._face_down = np.zeros((n, TILES), dtype=np.int8)  # in the order turned
         self._face_down_count = np.zeros(n, dtype=np.int8)
         self._stacks = np.zeros((n, players, TILES), dtype=np.int8)  # tile numbers, bottom first
@@ -354,7 +353,7 @@ class BatchGames:
                 _read_only(array)
                 for array in (
                     self.grill,
-                    self._turned,
+                    self.face_down,
                     self._stacks,
                     self._heights,
                     self._player,
@@ -372,6 +371,15 @@ class BatchGames:
     def grill(self) -> NDArray[np.bool_]:
         """True where a tile lies face up on the grill, shape (N, 16) (index: tile - 21)."""
         return (self._grill[:, None] & _BITS) != 0  # type: ignore[no-any-return]
+
+    @property
+    def face_down(self) -> NDArray[np.bool_]:
+        """True where a tile is turned face down, shape (N, 16) (index: tile - 21)."""
+        turned = np.zeros((self.size, TILES), dtype=np.bool_)
+        listed = np.arange(TILES) < self._face_down_count[:, None]
+        rows = np.broadcast_to(self._rows[:, None], listed.shape)
+        turned[rows[listed], self._face_down[listed].astype(np.int64) - FIRST_TILE] = True
+        return turned
 
     @property
     def moves(self) -> NDArray[np.int32]:
@@ -411,7 +419,7 @@ class BatchGames:
         out = np.zeros((n, encoding.observation_size), dtype=np.float32)
         rows = self._rows
         out[:, at["grill"] : at["grill"] + TILES] = self.grill
-        out[:, at["face_down"] : at["face_down"] + TILES] = self._turned
+        out[:, at["face_down"] : at["face_down"] + TILES] = self.face_down
         tops = self._tops
         worms = self.scores()
         for seat in range(players):
@@ -499,7 +507,6 @@ class BatchGames:
         """
         chosen = self._rows if rows is None else self._select(rows)
         self._grill[chosen] = _ALL_TILES
-        self._turned[chosen] = False
         self._face_down[chosen] = 0
         self._face_down_count[chosen] = 0
         self._stacks[chosen] = 0
@@ -529,8 +536,6 @@ class BatchGames:
             msg = f"the state has {state.players} players, the batch {self.players}"
             raise InvalidSetupError(msg)
         self._grill[row] = sum(1 << (t - FIRST_TILE) for t in state.grill)
-        self._turned[row] = False
-        self._turned[row, [t - FIRST_TILE for t in state.face_down]] = True
         self._face_down[row] = 0
         self._face_down[row, : len(state.face_down)] = state.face_down
         self._face_down_count[row] = len(state.face_down)
@@ -735,7 +740,6 @@ class BatchGames:
 
     def _turn_face_down(self, rows: NDArray[np.int64], index: NDArray[np.int64]) -> None:
         self._grill[rows] &= ~(1 << index)
-        self._turned[rows, index] = True
         self._face_down[rows, self._face_down_count[rows]] = index + FIRST_TILE
         self._face_down_count[rows] += 1
 
