@@ -112,9 +112,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         _choose("reward", reward, ("win", "worms"))
         _choose("illegal_action", illegal_action, ("raise", "penalize"))
         _choose("render_mode", render_mode, (None, *self.metadata["render_modes"]))
-        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
-            msg = f"max_steps must be a positive whole number, got {max_steps!r}"
-            raise InvalidSetupError(msg)
+        _check_max_steps(max_steps)
         self._seat_choice = seat
         self._reward = reward
         self._max_steps = max_steps
@@ -123,22 +121,8 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         self._illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
 
-        features = spaces.Box(
-            low=np.zeros_like(self.encoding.observation_high),
-            high=self.encoding.observation_high,
-            dtype=np.float32,
-        )
         self.action_space = spaces.Discrete(self.encoding.num_actions)
-        self.observation_space: spaces.Space[Any] = (
-            spaces.Dict(
-                {
-                    "observation": features,
-                    "action_mask": spaces.Box(0, 1, (self.encoding.num_actions,), np.int8),
-                }
-            )
-            if mask_in_observation
-            else features
-        )
+        self.observation_space = _observation_space(self.encoding, mask=mask_in_observation)
         self.seat = 0 if seat is None else seat
         self.state: GameState | None = None
         self._rng = random.Random()
@@ -237,6 +221,25 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
             "seat": self.seat,
             "state": self.state,
         }
+
+
+def _observation_space(encoding: Encoding, *, mask: bool) -> spaces.Space[Any]:
+    """One seat's observations: the encoding's features, or a Dict with the action mask."""
+    features = spaces.Box(
+        low=np.zeros_like(encoding.observation_high),
+        high=encoding.observation_high,
+        dtype=np.float32,
+    )
+    if not mask:
+        return features
+    legal = spaces.Box(0, 1, (encoding.num_actions,), np.int8)
+    return spaces.Dict({"observation": features, "action_mask": legal})
+
+
+def _check_max_steps(max_steps: object) -> None:
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        msg = f"max_steps must be a positive whole number, got {max_steps!r}"
+        raise InvalidSetupError(msg)
 
 
 def _check_seat(seat: object, players: int) -> None:

@@ -42,6 +42,11 @@ except ImportError as error:  # an extra: say which
 
 from pickomino_rules.batch import BatchGames
 from pickomino_rules.batch_bots import UnknownVectorBotError, get_vector_bot
+from pickomino_rules.envs.gymnasium import (
+    _check_max_steps,
+    _choose,
+    _observation_space,
+)
 from pickomino_rules.errors import InvalidSetupError
 
 if TYPE_CHECKING:
@@ -102,32 +107,16 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         self.encoding = self.games.encoding
         self._bots = _bots(opponents, players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            msg = f"seat must be 0 to {players - 1}, got {seat!r}"
+            msg = f"seat must be 0 to {players - 1}, got {seat!r}"  # one seat in every game
             raise InvalidSetupError(msg)
-        if reward not in ("win", "worms"):
-            msg = f"reward must be 'win' or 'worms', got {reward!r}"
-            raise InvalidSetupError(msg)
-        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
-            msg = f"max_steps must be a positive whole number, got {max_steps!r}"
-            raise InvalidSetupError(msg)
+        _choose("reward", reward, ("win", "worms"))
+        _check_max_steps(max_steps)
         self.seat = seat
         self._reward = reward
         self._max_steps = max_steps
         self._mask_in_observation = mask_in_observation
-        actions = self.encoding.num_actions
-        features = spaces.Box(
-            low=np.zeros_like(self.encoding.observation_high),
-            high=self.encoding.observation_high,
-            dtype=np.float32,
-        )
-        self.single_action_space = spaces.Discrete(actions)
-        self.single_observation_space: spaces.Space[Any] = (
-            spaces.Dict(
-                {"observation": features, "action_mask": spaces.Box(0, 1, (actions,), np.int8)}
-            )
-            if mask_in_observation
-            else features
-        )
+        self.single_action_space = spaces.Discrete(self.encoding.num_actions)
+        self.single_observation_space = _observation_space(self.encoding, mask=mask_in_observation)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._steps = np.zeros(num_envs, dtype=np.int64)
