@@ -388,14 +388,11 @@ class BatchGames:
 
     def scores(self) -> NDArray[np.int64]:
         """Worms of each player in each game, shape (N, players) (C13)."""
-        return _WORMS[self._stacks].sum(axis=2)  # type: ignore[no-any-return]
+        return _standings(self._stacks)[0]
 
     def winners(self) -> NDArray[np.bool_]:
         """The players who would win each game if it ended now (C13's ties included)."""
-        worms = self.scores()
-        best_tile = self._stacks.max(axis=2).astype(np.int64)
-        key = worms * 64 + best_tile  # worms first, then the highest tile held
-        return key == key.max(axis=1, keepdims=True)  # type: ignore[no-any-return]
+        return _standings(self._stacks)[1]
 
     def legal_mask(self) -> NDArray[np.bool_]:
         """Legal actions of every game, shape (N, actions): all False where a game is over.
@@ -797,10 +794,7 @@ class BatchGames:
         ended = moving[self._phase[moving] == GAME_OVER]
         if ended.size:
             terminated[ended] = True
-            worms = _WORMS[self._stacks[ended]].sum(axis=2)
-            best_tile = self._stacks[ended].max(axis=2).astype(np.int64)
-            key = worms * 64 + best_tile
-            won = key == key.max(axis=1, keepdims=True)
+            worms, won = _standings(self._stacks[ended])
             count = won.sum(axis=1, keepdims=True)
             share = np.where(won, 1 / count, -1 / np.maximum(players - count, 1))
             rewards[ended] = np.where(count == players, 0, share)
@@ -847,6 +841,17 @@ class BatchGames:
             msg = f"rows must be 0 to {self.size - 1}"
             raise IndexError(msg)
         return array.astype(np.int64)
+
+
+def _standings(stacks: NDArray[np.int8]) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """C13 for stacks of shape (games, players, tiles): the worms, and who wins on them.
+
+    Most worms wins; a tie goes to the highest tile held; players level on both share.
+    """
+    worms: NDArray[np.int64] = _WORMS[stacks].sum(axis=2)
+    key = worms * 64 + stacks.max(axis=2).astype(np.int64)  # worms first, then the best tile
+    won: NDArray[np.bool_] = key == key.max(axis=1, keepdims=True)
+    return worms, won
 
 
 def _read_only(array: NDArray[Any]) -> NDArray[Any]:
