@@ -198,10 +198,6 @@ class _Program:
     """One node of each class of stops."""
 
 
-def _can_roll(key: Key) -> bool:
-    return any(key[1]) and 0 in key[0]
-
-
 @cache
 def _table_arrays(
     kinds: tuple[DieKind, ...], dice: tuple[int, ...]
@@ -431,7 +427,7 @@ class TurnSolution:
             state = self._node_state(key)
             if any(key[0]):
                 stop[position] = self._stop_value(state)
-            if _can_roll(key):
+            if self._program.rolling[position]:
                 bust[position] = self._end_value(resolve_bust(self.rules, state), None)
         return stop, bust
 
