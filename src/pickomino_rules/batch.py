@@ -85,8 +85,6 @@ _PHASE_NAMES = np.array(["roll", "choose", "decide", "turn over", "game over"])
 
 FIRST_TILE, TILES, DICE = 21, 16, 8
 _POINTS = np.array([1, 2, 3, 4, 5, 5], dtype=np.int64)
-_WORMS = np.zeros(FIRST_TILE + TILES, dtype=np.int64)
-_WORMS[FIRST_TILE:] = np.arange(TILES) // 4 + 1  # C1: 21-24 one worm ... 33-36 four
 _WORM = 5
 _ALL_TILES = (1 << TILES) - 1
 _BITS = 1 << np.arange(TILES, dtype=np.int64)
@@ -292,6 +290,9 @@ class BatchGames:
         self._flip_on_empty = bool(rules.options["flip_on_empty_bust"])
         self._short_game = bool(rules.options["short_game"])
         self._optional_steal = bool(rules.options["optional_steal"])
+        self._worms = np.zeros(FIRST_TILE + TILES, dtype=np.int64)  # by tile number (C1)
+        for tile, worms in rules.worms.items():
+            self._worms[tile] = worms
         n = games
         self._grill = np.full(n, _ALL_TILES, dtype=np.int64)  # bit i: tile 21 + i is face up
         self._face_down = np.zeros((n, TILES), dtype=np.int8)  # in the order turned
@@ -388,11 +389,11 @@ class BatchGames:
 
     def scores(self) -> NDArray[np.int64]:
         """Worms of each player in each game, shape (N, players) (C13)."""
-        return _standings(self._stacks)[0]
+        return _standings(self._worms, self._stacks)[0]
 
     def winners(self) -> NDArray[np.bool_]:
         """The players who would win each game if it ended now (C13's ties included)."""
-        return _standings(self._stacks)[1]
+        return _standings(self._worms, self._stacks)[1]
 
     def legal_mask(self) -> NDArray[np.bool_]:
         """Legal actions of every game, shape (N, actions): all False where a game is over.
@@ -794,7 +795,7 @@ class BatchGames:
         ended = moving[self._phase[moving] == GAME_OVER]
         if ended.size:
             terminated[ended] = True
-            worms, won = _standings(self._stacks[ended])
+            worms, won = _standings(self._worms, self._stacks[ended])
             count = won.sum(axis=1, keepdims=True)
             share = np.where(won, 1 / count, -1 / np.maximum(players - count, 1))
             rewards[ended] = np.where(count == players, 0, share)
@@ -843,12 +844,16 @@ class BatchGames:
         return array.astype(np.int64)
 
 
-def _standings(stacks: NDArray[np.int8]) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+def _standings(
+    worms_of: NDArray[np.int64], stacks: NDArray[np.int8]
+) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """C13 for stacks of shape (games, players, tiles): the worms, and who wins on them.
+
+    ``worms_of`` gives each tile number's worms (0 for 0, an empty place in a stack).
 
     Most worms wins; a tie goes to the highest tile held; players level on both share.
     """
-    worms: NDArray[np.int64] = _WORMS[stacks].sum(axis=2)
+    worms: NDArray[np.int64] = worms_of[stacks].sum(axis=2)
     key = worms * 64 + stacks.max(axis=2).astype(np.int64)  # worms first, then the best tile
     won: NDArray[np.bool_] = key == key.max(axis=1, keepdims=True)
     return worms, won
