@@ -7,6 +7,7 @@ import json
 import os
 import random
 import sys
+import threading
 import time
 import tracemalloc
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -265,6 +266,15 @@ def test_a_lost_worker_stops_the_run_without_keep_going() -> None:
     with pytest.raises(SimulationError) as caught:
         simulate("classic", bots=["test-exiting", "greedy"], games=80, seed=3, jobs=2)
     assert caught.value.failure.index in {failure.index for failure in raised.failures}
+
+
+def test_a_run_that_stops_early_leaves_no_pool_thread_behind() -> None:
+    # A pool thread still closing its pipes at interpreter exit races Python's own exit
+    # hook, which then prints "OSError: Bad file descriptor" after our clean error.
+    with pytest.raises(SimulationError):
+        simulate("classic", bots=["test-raising", "greedy"], games=200, seed=1, jobs=2)
+    left = [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+    assert left == []
 
 
 def test_a_broken_executor_not_ours_ends_the_run() -> None:

@@ -855,9 +855,10 @@ class _ProcessPool:
     def stop(self) -> None:
         """The run ends early: cancel what waits, end what runs."""
         executor = self.executor
-        executor.shutdown(wait=False, cancel_futures=True)
         # ProcessPoolExecutor has no public way to end running workers before Python 3.14
         processes = list((getattr(executor, "_processes", None) or {}).values())
+        manager = getattr(executor, "_executor_manager_thread", None)
+        executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(OSError, ValueError):
                 process.terminate()
@@ -867,6 +868,11 @@ class _ProcessPool:
                 if process.is_alive():
                     process.kill()
                     process.join(2)
+        # Wait for the pool's manager thread to close its pipes: if it were still closing
+        # them at interpreter exit, Python's own exit hook could write to a closed pipe
+        # and print a traceback (OSError: Bad file descriptor).
+        if isinstance(manager, threading.Thread):
+            manager.join(5)
 
 
 def _setup(  # noqa: PLR0913, PLR0917 (the set-up's parts)
