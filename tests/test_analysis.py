@@ -12,7 +12,9 @@ import pytest
 from pickomino_rules.analysis import MISTAKE, GameAnalysis, analyse_record
 from pickomino_rules.bots import greedy_bot, optimal_bot, random_bot
 from pickomino_rules.cli import main
+from pickomino_rules.game import apply, legal_actions
 from pickomino_rules.records import GameRecord, RecordError, save_record
+from pickomino_rules.result import scores
 from pickomino_rules.solver import solve_turn
 
 if TYPE_CHECKING:
@@ -76,16 +78,25 @@ def test_the_json_holds_every_decision_and_the_summaries() -> None:
     assert [s["mistakes"] for s in data["summaries"]] == [s.mistakes for s in analysis.summaries()]
 
 
-def test_a_variant_with_parts_is_flagged_and_its_choices_not_valued() -> None:
-    record = GameRecord.play("extended", players=3, bots=greedy_bot, seed=2)
-    partial = attrs.evolve(record, moves=record.moves[:120])
-    analysis = analyse_record(partial)
-    assert not analysis.exact
-    assert any(d.valued for d in analysis.decisions)
-    for decision in analysis.decisions:
-        if decision.played.startswith(("keep", "rob")):
-            assert not decision.valued
-            assert decision.cost == 0
+def test_extended_choices_are_valued_like_the_dice() -> None:
+    # E5: which specialist to keep is a decision of the turn; the apple's 3 worms tell
+    record = GameRecord.play("extended", players=3, bots=greedy_bot, seed=4)
+    analysis = analyse_record(record)
+    assert analysis.exact
+    assert all(decision.valued for decision in analysis.decisions)
+    rules, _ = record.initial()
+    kept = [d for d in analysis.decisions if d.played.startswith("keep")]
+    assert kept
+    for decision in kept:
+        player = decision.player
+        ends = {
+            str(a): apply(rules, decision.state, a) for a in legal_actions(rules, decision.state)
+        }
+        for text, value in decision.values.items():
+            for other, worth in decision.values.items():
+                gap = scores(rules, ends[text])[player] - scores(rules, ends[other])[player]
+                assert value - worth == pytest.approx(gap, abs=1e-9)
+    assert any(d.cost > 0 for d in kept)  # the greedy bot keeps the hen over the apple
 
 
 def test_a_broken_record_is_a_record_error() -> None:

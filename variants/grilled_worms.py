@@ -57,7 +57,7 @@ TOKENS = 7
 """Tokens in the game (E1)."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class GrilledWorms:
     """The grilled-worm tokens: supply, holdings and a pending choice of victim.
 
@@ -261,4 +261,5 @@ def grilled_worms() -> RuleModule:
         apply_action=_apply_action,
         scores=_scores,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
+        mid_turn_by_count=True,  # a token for two 1s or more: only the count matters
     )

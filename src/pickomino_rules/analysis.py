@@ -1,16 +1,15 @@
 """Game analysis: for every dice decision of a game, the best move and what the move played cost.
 
-Each decision in the dice part of a turn (which face to set aside, roll or stop, steal,
-the weasel) is valued by the exact turn solver
+Each decision of a turn (which face to set aside, roll or stop, steal, the weasel, which
+specialist to keep, whom to rob of a grilled worm) is valued by the exact turn solver
 ([`solve_turn`][pickomino_rules.solver.solve_turn]): the expected worms the player gains
 this turn from each legal move, playing on optimally. A move's **cost** is the best
-move's value minus its own, so an optimal player's costs are all zero. Choices outside
-the dice (which specialist to keep, whom to rob) are listed as not valued.
+move's value minus its own, so an optimal player's costs are all zero.
 
-The values are exact where the solver is: in every variant without parts of its own
-(classic and its options). In a variant with parts, a turn's value leaves out what
-happens mid-turn (grilled worms won when two 1s are set aside), and
-[`GameAnalysis.exact`][pickomino_rules.analysis.GameAnalysis] says so.
+The values are exact in every variant the solver accepts (every built-in one); rules it
+cannot value exactly raise
+[`UnsolvableRulesError`][pickomino_rules.solver.UnsolvableRulesError] rather than give
+approximate costs.
 
 Needs the ``solver`` extra (numpy).
 
@@ -35,7 +34,13 @@ import attrs
 
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import apply, legal_actions, parse_move
-from pickomino_rules.solver import NotSolvableError, TurnSolution, exact_for, solve_turn
+from pickomino_rules.solver import (
+    NotSolvableError,
+    TurnSolution,
+    check_exact,
+    exact_for,
+    solve_turn,
+)
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
@@ -66,7 +71,7 @@ class Decision:
         played: The move played, as text.
         best: The best move, as text (the first listed among equals).
         values: Each legal move's expected worms this turn, by text; empty when the
-            decision is not valued (a choice outside the dice).
+            decision is not valued (none in the rules the solver accepts).
         state: The state the decision was made in.
     """
 
@@ -137,7 +142,8 @@ class GameAnalysis:
         variant: The rules' name.
         players: Number of players.
         decisions: Every decision, in order (rolls are chance, not decisions).
-        exact: Whether the values are exact (the rules have no parts of their own).
+        exact: Whether the values are exact; always True now that the solver refuses
+            rules it cannot value exactly (kept for programs that read it).
     """
 
     variant: str
@@ -199,7 +205,9 @@ def analyse(rules: Rules, state: GameState, moves: Iterable[Move]) -> GameAnalys
 
     Raises:
         IllegalActionError: A move is not legal where it was played.
+        UnsolvableRulesError: The solver cannot value turns under these rules exactly.
     """
+    check_exact(rules)
     decisions = []
     solution: TurnSolution | None = None
     turn, player = 1, state.player
@@ -235,7 +243,7 @@ def _solution(rules: Rules, state: GameState, known: TurnSolution | None) -> Tur
         return known
     try:
         return solve_turn(rules, state)
-    except NotSolvableError:  # a variant's pending choice: not part of the dice
+    except NotSolvableError:  # no decision of a turn here
         return known
 
 

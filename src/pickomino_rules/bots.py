@@ -101,8 +101,8 @@ class OptimalBot:
 
     It solves a turn once, at its first decision (the exact turn solver,
     [`solve_turn`][pickomino_rules.solver.solve_turn]), and reuses the solution for the
-    rest of the turn. Decisions outside the dice (a variant's pending choice) go to the
-    greedy bot.
+    rest of the turn, the choices a variant makes pending in it (whom to rob, which
+    specialist to keep) included.
 
     Args:
         value: The turn value to maximise; worms gained when None.
@@ -112,24 +112,22 @@ class OptimalBot:
         from pickomino_rules import solver  # noqa: PLC0415 (numpy only when used)
 
         self.value: TurnValue = solver.worms_gained if value is None else value
-        self._solutions: dict[tuple[object, ...], TurnSolution] = {}
-        """Recent turns' solutions, by board: a mid-turn token changes the board."""
+        self._solutions: list[TurnSolution] = []
+        """Recent turns' solutions, newest last (games may interleave on one bot)."""
 
     def __call__(self, rules: Rules, state: GameState, rng: random.Random) -> Action:
         """Choose the action with the best value for the rest of the turn."""
         from pickomino_rules.solver import solve_turn  # noqa: PLC0415
 
-        if state.phase not in (Phase.CHOOSE, Phase.DECIDE) or (
-            rules.pending_actions is not None and rules.pending_actions(rules, state)
-        ):
-            return greedy_bot(rules, state, rng)
-        board = (id(rules), state.player, state.grill, state.stacks, state.face_down, state.parts)
-        solution = self._solutions.get(board)
-        if solution is None or solution.rules is not rules or not solution.covers(state):
+        if state.phase in (Phase.ROLL, Phase.GAME_OVER):
+            return greedy_bot(rules, state, rng)  # not a decision: legal_actions tells why
+        solution = next(
+            (s for s in reversed(self._solutions) if s.rules is rules and s.covers(state)), None
+        )
+        if solution is None:
             solution = solve_turn(rules, state, self.value)
-            self._solutions[board] = solution
-            if len(self._solutions) > _KEPT_SOLUTIONS:
-                del self._solutions[next(iter(self._solutions))]
+            self._solutions.append(solution)
+            del self._solutions[:-_KEPT_SOLUTIONS]
         return solution.best_action(state)
 
 

@@ -726,11 +726,6 @@ def _print_analysis(
             worst or "-",
         )
     console.print(summary)
-    if not analysis.exact:
-        console.print(
-            f"[dim]{analysis.variant}: the values leave out what happens mid-turn (grilled "
-            "worms won); they are exact for variants without parts of their own.[/]"
-        )
 
 
 @cli.command("variants")

@@ -72,6 +72,7 @@ if TYPE_CHECKING:
 __all__ = [
     "END_HOOKS",
     "HOOKS",
+    "MID_TURN_HOOKS",
     "ActionsFn",
     "ActionsHook",
     "AgainstPlayer",
@@ -266,6 +267,15 @@ class RuleModule:
             solver then applies one stop per total instead of one per set of dice, which
             is many times faster. False, the default, promises nothing: the solver stays
             exact the slower way.
+        mid_turn_by_count: The module's promise about the dice part of a turn: setting
+            dice aside changes the rest of the state (tiles, stacks, parts) only as that
+            rest, the face and the number of dice showing it say (perhaps through a
+            decision it makes pending, which is the player's own); after a roll it offers
+            nothing but the takes, re-rolling the whole roll (an action whose class says
+            ``rerolls``) at most once a turn, and, on a roll that busts, accepting the bust.
+            The turn solver needs it of every module with a hook that runs while dice are
+            rolled (see ``acts_mid_turn``) to value a turn exactly; without it the solver
+            refuses the rules with a clear error rather than approximate them.
     """
 
     name: str = attrs.field(validator=attrs.validators.instance_of(str))
@@ -293,15 +303,26 @@ class RuleModule:
     apply_action: ApplyHook | None = attrs.field(default=None, validator=_callable_or_none)
     scores: ScoresHook | None = attrs.field(default=None, validator=_callable_or_none)
     ends_on_total: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    mid_turn_by_count: bool = attrs.field(
+        default=False, validator=attrs.validators.instance_of(bool)
+    )
 
     @property
     def ends_turns(self) -> bool:
         """Whether any of the module's hooks runs when a turn ends (see ``ends_on_total``)."""
         return bool(self.extends) or any(getattr(self, hook) is not None for hook in END_HOOKS)
 
+    @property
+    def acts_mid_turn(self) -> bool:
+        """Whether any of the module's hooks may run while dice are rolled and set aside."""
+        return bool(self.extends) or any(getattr(self, hook) is not None for hook in MID_TURN_HOOKS)
+
 
 END_HOOKS = ("stop_total", "claims", "take_tile", "bust", "end_turn", "pending_actions")
 """The hooks that run when a turn ends (a stop or a bust)."""
+
+MID_TURN_HOOKS = ("roll_actions", "pending_actions", "set_aside", "apply_action")
+"""The hooks that may run while dice are rolled and set aside (see ``mid_turn_by_count``)."""
 
 
 def compose(
@@ -354,6 +375,9 @@ def compose(
         chains=chains,
         **hooks,
         ends_on_total=all(module.ends_on_total for module in ordered if module.ends_turns),
+        mid_turn_by_count=all(
+            module.mid_turn_by_count for module in ordered if module.acts_mid_turn
+        ),
     )
 
 

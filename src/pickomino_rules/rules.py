@@ -147,6 +147,9 @@ class Rules:
     ends_on_total: bool = False
     """Every module whose hooks end a turn promises that only the total says what the dice
     were (``RuleModule.ends_on_total``)."""
+    mid_turn_by_count: bool = False
+    """Every module with a hook that runs while dice are rolled promises that setting dice
+    aside acts only by the face and its count (``RuleModule.mid_turn_by_count``)."""
     worms: Mapping[int, int] = attrs.field(init=False)
     """Worms of each tile, by number (read-only)."""
 

@@ -26,9 +26,15 @@ What a turn is worth is a pluggable [`TurnValue`][pickomino_rules.solver.TurnVal
 Probabilities of the chance model are exact fractions; the solver computes in
 float64 (values and probabilities of outcomes are floats, exact to about 1e-15).
 
-Mid-turn effects that a variant applies while dice are set aside (grilled-worm
-tokens for two 1s) are not part of a turn's value; everything that happens when the
-turn ends is.
+What happens while dice are set aside counts too. A set-aside that changes the rest of
+the state (a grilled worm won or robbed for two 1s, E4) leads to the values of the board
+it leaves, solved first over the nodes below it; the rules are asked once per face and
+count, which is enough because every module acting mid-turn promises that only these
+matter (``mid_turn_by_count``). Decisions a variant makes pending in the turn or at its
+end (whom to rob, which specialist to keep) are the player's and are maximised over like
+any other. Rules with a module that acts mid-turn without that promise are refused with
+[`UnsolvableRulesError`][pickomino_rules.solver.UnsolvableRulesError] rather than valued
+approximately.
 
 Examples:
     >>> from pickomino_rules import new_game
@@ -51,7 +57,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from pickomino_rules.actions import Action, Roll, Steal, Stop
-from pickomino_rules.dice import DieKind, RollOutcome, roll_counts
+from pickomino_rules.dice import DieKind, Face, RollOutcome, roll_counts
 from pickomino_rules.errors import MissingExtraError, PickominoError
 from pickomino_rules.game import (
     Move,
@@ -79,6 +85,8 @@ __all__ = [
     "NotSolvableError",
     "TurnSolution",
     "TurnValue",
+    "UnsolvableRulesError",
+    "check_exact",
     "exact_for",
     "margin_gained",
     "points",
@@ -173,9 +181,11 @@ class _Batch:
     """The nodes rolled, by index."""
     probabilities: NDArray[np.float64]
     """Chance of each distinct roll of the pool."""
+    faces: tuple[int, ...]
+    """The faces (0 for 1s ... 5 for worms) that some roll lets a node set aside."""
     choices: tuple[NDArray[np.intp], ...]
-    """For each face that some roll lets a node set aside: per node and roll, the node
-    reached by setting it aside (0: none)."""
+    """For each of ``faces``: per node and roll, the node reached by setting it aside
+    (0: none)."""
     plain: NDArray[np.intp] | None
     """With a re-roll ready: each node's twin without it (the roll it throws again)."""
 
@@ -196,6 +206,12 @@ class _Program:
     set aside, no stop)."""
     class_nodes: NDArray[np.intp]
     """One node of each class of stops."""
+    counts: NDArray[np.int64]
+    """Per node: dice set aside per face."""
+    flags: NDArray[np.bool_]
+    """Per node: whether a re-roll is ready."""
+    rows: NDArray[np.intp]
+    """Per rolling node: its batch and its row there (-1, -1 for the others)."""
 
 
 @cache
@@ -252,6 +268,43 @@ def _pools(nodes: NDArray[np.int64]) -> dict[tuple[int, ...], NDArray[np.intp]]:
     return {pool: np.array(rows, dtype=np.intp) for pool, rows in pools.items()}
 
 
+def _batches(
+    kinds: tuple[DieKind, ...], nodes: NDArray[np.int64]
+) -> tuple[list[_Batch], NDArray[np.intp]]:
+    """The rolling nodes by pool in solving order, and each one's batch and row."""
+    sorted_codes = _codes(nodes[1:])
+    lookup = np.argsort(sorted_codes)
+    batches: list[_Batch] = []
+    rows = np.full((len(nodes), 2), -1, dtype=np.intp)
+    rolling_rows = np.flatnonzero(_rollable(nodes))
+    rolling_rows = rolling_rows[rolling_rows > 0]
+    pools = _pools(nodes[rolling_rows])
+    for pool in sorted(pools, key=lambda p: (sum(p[:-1]), p[-1])):
+        members = rolling_rows[pools[pool]]
+        row, roll, face, child = _moves(kinds, nodes[members])
+        _, _, probabilities = _table_arrays(kinds, pool[:-1])
+        choices = np.zeros((6, len(members), len(probabilities)), dtype=np.intp)
+        where = np.searchsorted(sorted_codes, _codes(child), sorter=lookup)
+        choices[face, row, roll] = lookup[where] + 1
+        plain = None
+        if pool[-1]:
+            twins = nodes[members].copy()
+            twins[:, -1] = 0
+            plain = lookup[np.searchsorted(sorted_codes, _codes(twins), sorter=lookup)] + 1
+        faces = tuple(f for f in range(6) if choices[f].any())
+        rows[members, 0], rows[members, 1] = len(batches), np.arange(len(members))
+        batches.append(
+            _Batch(
+                members.astype(np.intp),
+                probabilities,
+                faces,
+                tuple(choices[f] for f in faces),
+                plain,
+            )
+        )
+    return batches, rows
+
+
 @cache
 def _program(kinds: tuple[DieKind, ...], root: Key) -> _Program:
     """Enumerate the nodes reachable from ``root`` and the choices after each roll.
@@ -284,26 +337,7 @@ def _program(kinds: tuple[DieKind, ...], root: Key) -> _Program:
     )
     keys = (((0,) * 6, (), False), *keys[1:])  # node 0: the sentinel "no such option"
     index = {key: position for position, key in enumerate(keys)}
-    sorted_codes = _codes(nodes[1:])
-    lookup = np.argsort(sorted_codes)
-    batches = []
-    rolling_rows = np.flatnonzero(_rollable(nodes))
-    rolling_rows = rolling_rows[rolling_rows > 0]
-    pools = _pools(nodes[rolling_rows])
-    for pool in sorted(pools, key=lambda p: (sum(p[:-1]), p[-1])):
-        members = rolling_rows[pools[pool]]
-        row, roll, face, child = _moves(kinds, nodes[members])
-        _, _, probabilities = _table_arrays(kinds, pool[:-1])
-        choices = np.zeros((6, len(members), len(probabilities)), dtype=np.intp)
-        where = np.searchsorted(sorted_codes, _codes(child), sorter=lookup)
-        choices[face, row, roll] = lookup[where] + 1
-        plain = None
-        if pool[-1]:
-            twins = nodes[members].copy()
-            twins[:, -1] = 0
-            plain = lookup[np.searchsorted(sorted_codes, _codes(twins), sorter=lookup)] + 1
-        used = tuple(choices[f] for f in range(6) if choices[f].any())
-        batches.append(_Batch(members.astype(np.intp), probabilities, used, plain))
+    batches, rows = _batches(kinds, nodes)
     counts = nodes[:, :6]
     stops = counts.sum(axis=1) > 0
     kinds_of_stop = counts @ np.array([2, 4, 6, 8, 10, 10]) + (counts[:, 5] > 0)
@@ -319,7 +353,23 @@ def _program(kinds: tuple[DieKind, ...], root: Key) -> _Program:
         _rollable(nodes),
         stop_class.astype(np.intp),
         first.astype(np.intp),
+        counts,
+        nodes[:, -1] == 1,
+        rows,
     )
+
+
+@cache
+def _set_asides(program: _Program) -> dict[tuple[int, int], NDArray[np.intp]]:
+    """Per face and count: the nodes where some roll lets that many of it be set aside."""
+    found: dict[tuple[int, int], list[NDArray[np.intp]]] = {}
+    for batch in program.batches:
+        for face, choices in zip(batch.faces, batch.choices, strict=True):
+            row, _ = np.nonzero(choices)
+            counts = program.counts[choices[choices > 0], face]
+            for count in np.unique(counts).tolist():
+                found.setdefault((face, count), []).append(batch.nodes[row[counts == count]])
+    return {key: np.unique(np.concatenate(parts)) for key, parts in found.items()}
 
 
 # -- solving ---------------------------------------------------------------------------
@@ -341,7 +391,103 @@ def _reroll_ready(rules: Rules, state: GameState) -> bool:
 
 
 def _turn_over(start: GameState, state: GameState) -> bool:
-    return state.player != start.player or state.phase not in _TURN
+    """The dice have passed on, or the game is over: the turn's decisions are made."""
+    return state.player != start.player or state.phase is Phase.GAME_OVER
+
+
+def _pending(rules: Rules, state: GameState) -> bool:
+    return rules.pending_actions is not None and bool(rules.pending_actions(rules, state))
+
+
+Board = tuple[object, ...]
+"""Everything of a state but the dice: grill, tiles turned, stacks and parts."""
+
+
+def _board(state: GameState) -> Board:
+    return state.grill, state.face_down, state.stacks, state.parts
+
+
+@attrs.frozen
+class _Anchor:
+    """Which nodes one board's values cover.
+
+    Those with at least ``least`` dice of each face set aside and the re-roll ``ready`` or
+    not: a board changed mid-turn holds only below the change.
+    """
+
+    least: tuple[int, ...]
+    ready: bool
+
+
+@attrs.frozen(eq=False)
+class _Part:
+    """The nodes an anchor covers, with the batches and classes of stops cut to them."""
+
+    mask: NDArray[np.bool_]
+    batches: tuple[_Batch, ...]
+    classes: NDArray[np.intp]
+    """The classes of stops among the nodes."""
+    firsts: NDArray[np.intp]
+    """One node of each of ``classes``."""
+    rolling: NDArray[np.intp]
+    """The nodes whose dice may be rolled."""
+
+
+@cache
+def _part(program: _Program, anchor: _Anchor) -> _Part:
+    """The part of ``program`` below ``anchor``; cached, as boards of many turns share it."""
+    mask = program.flags == anchor.ready
+    for face, least in enumerate(anchor.least):
+        if least:
+            mask &= program.counts[:, face] >= least
+    mask[0] = False  # the sentinel
+    batches = []
+    for batch in program.batches:
+        rows = mask[batch.nodes]
+        if rows.all():
+            batches.append(batch)
+        elif rows.any():
+            plain = None if batch.plain is None else batch.plain[rows]
+            choices = tuple(choices[rows] for choices in batch.choices)
+            batches.append(
+                _Batch(batch.nodes[rows], batch.probabilities, batch.faces, choices, plain)
+            )
+    classes, firsts = np.unique(np.where(mask, program.stop_class, -1), return_index=True)
+    stops = classes >= 0
+    rolling = np.flatnonzero(mask & program.rolling)
+    return _Part(mask, tuple(batches), classes[stops], firsts[stops], rolling)
+
+
+@attrs.frozen(eq=False)
+class _Values:
+    """Optimal values of the nodes of one board (NEG outside ``mask``)."""
+
+    anchor: _Anchor
+    mask: NDArray[np.bool_]
+    decide: NDArray[np.float64]
+    roll: NDArray[np.float64]
+
+
+@attrs.frozen(eq=False)
+class _Change:
+    """What setting some dice of a face aside does to a board.
+
+    The boards it can lead to (several when the player then chooses, e.g. whom to rob)
+    and whether the board can stay as it was, for the counts in ``counts``.
+    """
+
+    counts: NDArray[np.bool_]
+    """Indexed by the number of dice set aside: whether this is what it does."""
+    stays: bool
+    boards: tuple[_Values, ...]
+
+
+class UnsolvableRulesError(PickominoError, ValueError):
+    """The rules do something mid-turn the solver cannot value exactly.
+
+    Raised instead of an approximate value: a module acting while dice are rolled makes no
+    ``mid_turn_by_count`` promise, or its hooks break it.
+    """
 
 
 @attrs.define
@@ -360,31 +506,70 @@ class TurnSolution:
     state: GameState
     value_fn: TurnValue
     _program: _Program
-    _decide: NDArray[np.float64] = attrs.field(init=False)
-    _roll: NDArray[np.float64] = attrs.field(init=False)
+    _boards: dict[Board, list[_Values]] = attrs.field(init=False, factory=dict)
+    """The values solved so far, by board: a grilled worm won mid-turn changes the board."""
     _ends: dict[tuple[GameState, int | None], float] = attrs.field(init=False, factory=dict)
     """Values of the turn's ends seen so far: many stops end on the same table."""
+    _choices: set[Board] = attrs.field(init=False, factory=set)
+    """The boards of the decisions pending in the turn that the solve has met."""
 
     def __attrs_post_init__(self) -> None:
-        self._expectimax()
+        if _pending(self.rules, self.state):  # a pending choice is valued when asked
+            self._choices.add(_board(self.state))
+        else:
+            self._values_at(self.state)
+
+    # -- the values of one board -----------------------------------------------------------
+
+    def _values_at(self, state: GameState) -> tuple[_Values, int]:
+        """The values of ``state``'s board that cover its node (solved when first asked)."""
+        node = self._node(state)
+        for values in self._boards.get(_board(state), ()):
+            if values.mask[node]:
+                return values, node
+        counts, _, ready = self._program.keys[node]
+        return self._values(state, _Anchor(counts, ready)), node
+
+    def _values(self, board: GameState, anchor: _Anchor) -> _Values:
+        for values in self._boards.get(_board(board), ()):
+            if values.anchor == anchor:
+                return values
+        values = self._expectimax(board, anchor, _part(self._program, anchor))
+        self._boards.setdefault(_board(board), []).append(values)
+        return values
+
+    def _node_state(self, board: GameState, key: Key) -> GameState:
+        counts, dice, _ = key
+        return board.replace(phase=Phase.DECIDE, roll=None, set_aside=counts, in_hand=dice)
 
     def _end_value(self, end: GameState, total: int | None) -> float:
+        """What ``end`` is worth.
+
+        A decision still pending (which specialist to keep, whom to rob) is the player's
+        own, and he takes its best option.
+        """
         value = self._ends.get((end, total))
         if value is None:
-            value = self._ends[end, total] = self.value_fn(self.rules, self.state, end, total)
+            if _turn_over(self.state, end):
+                value = self.value_fn(self.rules, self.state, end, total)
+            else:
+                self._choices.add(_board(end))
+                value = max(
+                    self._end_value(apply(self.rules, end, action), total)
+                    for action in legal_actions(self.rules, end)
+                )
+            self._ends[end, total] = value
         return value
-
-    def _node_state(self, key: Key) -> GameState:
-        counts, dice, _ = key
-        return self.state.replace(phase=Phase.DECIDE, roll=None, set_aside=counts, in_hand=dice)
 
     def _stop_value(self, state: GameState) -> float:
         """The best way to end the turn now, through the rules' own stops."""
         total = self.rules.stop_total(self.rules, state)
         return max(self._end_value(end, total) for _, end in stop_outcomes(self.rules, state))
 
-    def _end_values(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Each node's best stop and the value of a bust, through the rules.
+    def _end_values(
+        self, board: GameState, part: _Part
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Each node's best stop and the value of a bust on ``board``, through the rules.
 
         When every module promises that only ``stop_total`` looks at the dice when a turn
         ends (``Rules.ends_on_total``), the stop total is asked once per class of nodes
@@ -392,69 +577,165 @@ class TurnSolution:
         is valued once; otherwise every node is applied.
         """
         program = self._program
-        if not self.rules.ends_on_total:
-            return self._ends_per_node()
         rules = self.rules
+        keys = program.keys
+        stop = np.full(len(keys), NEG)
+        bust = np.full(len(keys), NEG)
+        if not rules.ends_on_total:
+            for node in np.flatnonzero(part.mask).tolist():
+                state = self._node_state(board, keys[node])
+                if any(keys[node][0]):
+                    stop[node] = self._stop_value(state)
+                if program.rolling[node]:
+                    bust[node] = self._end_value(resolve_bust(rules, state), None)
+            return stop, bust
         by_total: dict[int | None, float] = {}
-        stops = np.full(len(program.class_nodes) + 1, NEG)  # the last: no stop
-        for number, node in enumerate(program.class_nodes.tolist()):
-            state = self._node_state(program.keys[node])
+        worth = np.full(len(program.class_nodes) + 1, NEG)  # the last: no stop
+        for number, node in zip(part.classes.tolist(), part.firsts.tolist(), strict=True):
+            state = self._node_state(board, keys[node])
             total = rules.stop_total(rules, state)
             value = by_total.get(total)
             if value is None:
                 value = by_total[total] = max(
                     self._end_value(end, total) for _, end in stop_outcomes(rules, state)
                 )
-            stops[number] = value
-        stop = stops[program.stop_class]
-        bust = np.full(len(program.keys), NEG)
-        rolling = np.flatnonzero(program.rolling)
-        if rolling.size:
-            state = self._node_state(program.keys[rolling[0]])
-            bust[rolling] = self._end_value(resolve_bust(rules, state), None)
+            worth[number] = value
+        stop[part.mask] = worth[program.stop_class[part.mask]]
+        if part.rolling.size:
+            state = self._node_state(board, keys[part.rolling[0]])
+            bust[part.rolling] = self._end_value(resolve_bust(rules, state), None)
         return stop, bust
 
-    def _ends_per_node(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        keys = self._program.keys
-        index = self._program.index
-        stop = np.full(len(keys), NEG)
-        bust = np.full(len(keys), NEG)
-        for position, key in enumerate(keys[1:], start=1):
-            if key[2]:  # the same dice as its twin without the re-roll: the same ends
-                twin = index[key[0], key[1], False]
-                stop[position], bust[position] = stop[twin], bust[twin]
+    # -- what happens between the dice -----------------------------------------------------
+
+    def _probe(self, board: GameState, node: int, face: int, count: int) -> GameState:
+        """A roll at ``node`` on ``board`` that shows ``count`` dice of ``face``."""
+        program = self._program
+        number, row = program.rows[node].tolist()
+        batch = program.batches[number]
+        children = batch.choices[batch.faces.index(face)][row]
+        roll = int(np.flatnonzero(program.counts[children, face] == count)[0])
+        counts, dice, _ = program.keys[node]
+        table = self.rules.chance_table(dice)
+        return board.replace(
+            phase=Phase.CHOOSE, roll=table.outcomes[roll], set_aside=counts, in_hand=dice
+        )
+
+    def _settled(self, state: GameState) -> list[GameState]:
+        """The states a pending decision mid-turn can lead to (``state`` when none is)."""
+        if not _pending(self.rules, state):
+            return [state]
+        self._choices.add(_board(state))
+        return [
+            after
+            for action in legal_actions(self.rules, state)
+            for after in self._settled(apply(self.rules, state, action))
+        ]
+
+    def _changes(
+        self, board: GameState, anchor: _Anchor, mask: NDArray[np.bool_]
+    ) -> dict[int, list[_Change]]:
+        """Per face: how setting it aside changes ``board``, where it does.
+
+        Asked of the rules once per face and count (``mid_turn_by_count``: only they matter),
+        by setting the dice aside on a real roll of the turn.
+        """
+        rules = self.rules
+        if rules.chains["set_aside"] == ("turn",) and rules.pending_actions is None:
+            return {}
+        program = self._program
+        found: dict[tuple[int, bool, tuple[Board, ...]], list[int]] = {}
+        leads: dict[Board, GameState] = {}
+        for (face, count), nodes in _set_asides(program).items():
+            if anchor.least[face]:
+                continue  # set aside already on every node of this board
+            here = nodes[mask[nodes]]
+            if not here.size:
                 continue
-            state = self._node_state(key)
-            if any(key[0]):
-                stop[position] = self._stop_value(state)
-            if self._program.rolling[position]:
-                bust[position] = self._end_value(resolve_bust(self.rules, state), None)
-        return stop, bust
+            node = int(here[0])
+            probe = self._probe(board, node, face, count)
+            child = program.keys[node][0]
+            child = (*child[:face], count, *child[face + 1 :])
+            stays, others = False, []
+            for after in self._settled(rules.set_aside(rules, probe, Face(face + 1))):
+                if after.phase is not Phase.DECIDE or after.set_aside != child:
+                    msg = "setting dice aside did more than set them aside (mid_turn_by_count)"
+                    raise UnsolvableRulesError(msg)
+                if _board(after) == _board(board):
+                    stays = True
+                else:
+                    leads.setdefault(_board(after), after)
+                    others.append(_board(after))
+            if others:
+                found.setdefault((face, stays, tuple(others)), []).append(count)
+        changes: dict[int, list[_Change]] = {}
+        for (face, stays, targets), counts in found.items():
+            least = (*anchor.least[:face], min(counts), *anchor.least[face + 1 :])
+            below = _Anchor(least, anchor.ready)
+            boards = tuple(self._values(leads[t], below) for t in dict.fromkeys(targets))
+            table = np.zeros(_BASE, dtype=np.bool_)
+            table[counts] = True
+            changes.setdefault(face, []).append(_Change(table, stays, boards))
+        return changes
 
-    def _expectimax(self) -> None:
-        """Value every node, children first; stops and busts are applied through the rules."""
-        stop, bust = self._end_values()
-        keys = self._program.keys
+    def _rerolled(self, board: GameState, anchor: _Anchor, part: _Part) -> _Values:
+        """The values after the re-roll (E10) is used: on the board the rules leave."""
+        program = self._program
+        node = int(part.rolling[0])
+        counts, dice, _ = program.keys[node]
+        roll = self.rules.chance_table(dice).outcomes[0]
+        probe = board.replace(phase=Phase.CHOOSE, roll=roll, set_aside=counts, in_hand=dice)
+        again = [a for a in legal_actions(self.rules, probe) if isinstance(a, Action) and a.rerolls]
+        after = apply(self.rules, probe, again[0])
+        if after.phase is not Phase.ROLL or _reroll_ready(self.rules, after):
+            msg = "a re-roll that can be used more than once a turn cannot be valued"
+            raise UnsolvableRulesError(msg)
+        return self._values(after, _Anchor(anchor.least, ready=False))
+
+    def _expectimax(self, board: GameState, anchor: _Anchor, part: _Part) -> _Values:
+        """Value the nodes of ``mask`` on ``board``, children first.
+
+        Stops and busts are applied through the rules; a set-aside that changes the board
+        reads the values of the board it leads to (solved first).
+        """
+        program = self._program
+        mask = part.mask
+        stop, bust = self._end_values(board, part)
+        changes = self._changes(board, anchor, mask)
+        again = self._rerolled(board, anchor, part) if anchor.ready else None
         decide = stop.copy()
-        roll = np.full(len(keys), NEG)
-        for batch in self._program.batches:
+        roll = np.full(len(program.keys), NEG)
+        for batch in part.batches:
+            nodes = batch.nodes
             # the best face to set aside per node and roll (none: every roll busts)
-            best = np.full((len(batch.nodes), len(batch.probabilities)), NEG)
-            for choices in batch.choices:
-                np.maximum(best, decide[choices], out=best)
+            best = np.full((len(nodes), len(batch.probabilities)), NEG)
+            for face, reached in zip(batch.faces, batch.choices, strict=True):
+                values = decide[reached]
+                shown = program.counts[reached, face] if face in changes else None
+                for change in changes.get(face, ()):
+                    hit = change.counts[shown]
+                    if hit.any():
+                        changed = reached[hit]
+                        worth = np.full(len(changed), NEG)
+                        for other in change.boards:
+                            np.maximum(worth, other.decide[changed], out=worth)
+                        if change.stays:
+                            np.maximum(worth, values[hit], out=worth)
+                        values[hit] = worth
+                np.maximum(best, values, out=best)
             busts = best == NEG
-            if batch.plain is None:
-                best = np.where(busts, bust[batch.nodes][:, None], best)
+            if batch.plain is None or again is None:
+                best = np.where(busts, bust[nodes][:, None], best)
             else:  # a roll may be thrown again once (E10), a busting one too
-                again = roll[batch.plain][:, None]
-                fallback = np.maximum(again, bust[batch.nodes][:, None])
+                thrown = again.roll[batch.plain][:, None]
+                fallback = np.maximum(thrown, bust[nodes][:, None])
                 best = np.where(
-                    busts, np.broadcast_to(fallback, best.shape), np.maximum(best, again)
+                    busts, np.broadcast_to(fallback, best.shape), np.maximum(best, thrown)
                 )
-            roll[batch.nodes] = best @ batch.probabilities
-            decide[batch.nodes] = np.maximum(decide[batch.nodes], roll[batch.nodes])
-        self._decide = decide
-        self._roll = roll
+            roll[nodes] = best @ batch.probabilities
+            decide[nodes] = np.maximum(decide[nodes], roll[nodes])
+        decide[~mask] = NEG
+        return _Values(anchor, mask, decide, roll)
 
     # -- queries -------------------------------------------------------------------------
 
@@ -464,15 +745,19 @@ class TurnSolution:
         return self.value_of(self.state)
 
     def covers(self, state: GameState) -> bool:
-        """Whether ``state`` is a state of the solved turn (same board, reachable dice)."""
-        root = self.state
+        """Whether ``state`` is a state of the solved turn.
+
+        The same player, dice reachable from the solved state, and a board the solved turn
+        has there: its own, one a grilled worm won mid-turn leads to, or that of a decision
+        pending in the turn or at its end.
+        """
+        if state.player != self.state.player or _turn_over(self.state, state):
+            return False
+        if _pending(self.rules, state):
+            return _board(state) in self._choices
         return (
-            state.player == root.player
-            and state.grill == root.grill
-            and state.stacks == root.stacks
-            and state.face_down == root.face_down
-            and state.parts == root.parts
-            and state.phase in _TURN
+            state.phase in _TURN
+            and _board(state) in self._boards
             and _key(self.rules, state) in self._program.index
         )
 
@@ -485,28 +770,30 @@ class TurnSolution:
 
     def value_of(self, state: GameState) -> float:
         """Optimal value of a state of the same turn, reached from the solved one."""
-        if _turn_over(self.state, state):
+        if _turn_over(self.state, state) or state.player != self.state.player:
             msg = "the turn is over in that state"
             raise NotSolvableError(msg)
         if state.phase is Phase.ROLL:
-            return float(self._roll[self._node(state)])
-        if state.phase is Phase.DECIDE:
-            return float(self._decide[self._node(state)])
+            values, node = self._values_at(state)
+            return float(values.roll[node])
+        if state.phase is Phase.DECIDE and not _pending(self.rules, state):
+            values, node = self._values_at(state)
+            return float(values.decide[node])
         return max(self.action_value(state, action) for action in legal_actions(self.rules, state))
 
     def action_value(self, state: GameState, action: Move) -> float:
         """Optimal value after ``action`` in ``state`` (a state of the solved turn)."""
         if isinstance(action, Roll):
-            return float(self._roll[self._node(state)])
+            values, node = self._values_at(state)
+            return float(values.roll[node])
         after = apply(self.rules, state, action)
-        if _turn_over(self.state, after):
-            claimed = (
-                self.rules.stop_total(self.rules, state)
-                if isinstance(action, Stop | Steal)
-                else None
-            )
-            return self._end_value(after, claimed)
-        return self.value_of(after)
+        if after.phase in _TURN and not _turn_over(self.state, after):
+            return self.value_of(after)
+        # the turn ends here, or a decision pending at its end is made: by the rules' total
+        # of the dice set aside (None for a bust)
+        ends = isinstance(action, Stop | Steal) or state.phase not in _TURN
+        claimed = self.rules.stop_total(self.rules, state) if ends else None
+        return self._end_value(after, claimed)
 
     def action_values(self) -> dict[Move, float]:
         """The optimal value of each legal action in the solved state."""
@@ -571,38 +858,69 @@ def _best(solution: TurnSolution, state: GameState) -> Move:
     return max(actions, key=lambda action: round(solution.action_value(state, action), 9))
 
 
-def exact_for(rules: Rules) -> bool:
-    """Whether the solver's values are exact for ``rules``: rules without parts of their own.
+def _unpromised(rules: Rules) -> list[str]:
+    """The modules acting while dice are rolled that make no ``mid_turn_by_count`` promise."""
+    return [m.name for m in rules.modules if m.acts_mid_turn and not m.mid_turn_by_count]
 
-    A variant part may change mid-turn (a grilled worm won for two 1s set aside), and the
-    turn's value leaves that out; everything that happens when the turn ends counts.
+
+def exact_for(rules: Rules) -> bool:
+    """Whether the solver can value turns under ``rules`` exactly.
+
+    It can when every module acting while dice are rolled keeps the ``mid_turn_by_count``
+    promise (every built-in module does); otherwise
+    [`solve_turn`][pickomino_rules.solver.solve_turn] raises
+    [`UnsolvableRulesError`][pickomino_rules.solver.UnsolvableRulesError].
 
     Examples:
         >>> from pickomino_rules import get_variant
         >>> exact_for(get_variant("classic").rules()), exact_for(get_variant("extended").rules())
-        (True, False)
+        (True, True)
     """
-    return not rules.layout.parts
+    return rules.mid_turn_by_count and not _unpromised(rules)
+
+
+def check_exact(rules: Rules) -> None:
+    """Raise unless the solver can value turns under ``rules`` exactly (see `exact_for`).
+
+    Raises:
+        UnsolvableRulesError: A module acts while dice are rolled without the
+            ``mid_turn_by_count`` promise; the message names it.
+    """
+    if not exact_for(rules):
+        names = ", ".join(_unpromised(rules)) or "a module"
+        msg = (
+            f"rule module(s) {names} act while dice are rolled without the"
+            " mid_turn_by_count promise: the solver cannot value their effects exactly"
+        )
+        raise UnsolvableRulesError(msg)
 
 
 def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) -> TurnSolution:
     """Solve the rest of the current player's turn exactly.
 
+    Everything the turn can change counts: the tiles taken, stolen, returned and turned
+    at its end, and what happens while dice are set aside (a grilled worm won or robbed);
+    the player's choices inside the turn (whom to rob, which specialist to keep) are
+    decisions of the expectimax like the dice.
+
     Args:
         rules: The rules.
-        state: A state in the dice part of a turn: a roll to come (phase ROLL), a
-            roll on the table (CHOOSE) or a decision to roll again or stop (DECIDE).
+        state: A state of a turn: a roll to come (phase ROLL), a roll on the table
+            (CHOOSE), a decision to roll again or stop (DECIDE), or a decision a variant
+            made pending in the turn or at its end.
         value: What the end of the turn is worth (default: worms gained).
 
     Raises:
-        NotSolvableError: The game is over or a variant's decision is pending.
+        NotSolvableError: The game is over or the turn has passed on.
+        UnsolvableRulesError: A module acts mid-turn without the ``mid_turn_by_count``
+            promise, so its effects could not be valued exactly.
     """
     check_fits(rules, state)
-    if state.phase not in _TURN:
-        msg = f"no dice decision to solve in phase {state.phase.value!r}"
-        raise NotSolvableError(msg)
-    if rules.pending_actions is not None and rules.pending_actions(rules, state):
-        msg = "a variant's decision is pending; it is not part of the dice"
+    check_exact(rules)
+    if state.phase not in _TURN and not (
+        state.phase is not Phase.GAME_OVER and _pending(rules, state)
+    ):
+        msg = f"no decision of a turn to solve in phase {state.phase.value!r}"
         raise NotSolvableError(msg)
     program = _program(rules.die_kinds, _key(rules, state))
     return TurnSolution(rules, state, value, program)

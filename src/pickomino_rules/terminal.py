@@ -117,23 +117,24 @@ def hint_lines(rules: Rules, state: GameState) -> list[str]:
     Raises:
         MissingExtraError: The solver's extra is not installed.
     """
-    from pickomino_rules.solver import NotSolvableError, exact_for, solve_turn  # noqa: PLC0415 (numpy)
+    from pickomino_rules.solver import (  # noqa: PLC0415 (numpy)
+        NotSolvableError,
+        UnsolvableRulesError,
+        solve_turn,
+    )
 
     try:
         values = solve_turn(rules, state).action_values()
     except NotSolvableError:
-        return ["no hint for this choice: the solver values the dice part of a turn"]
+        return ["no hint here: the solver values the decisions of a turn"]
+    except UnsolvableRulesError as error:
+        return [f"no hint in these rules: {error}"]
     best = max(values.values())
     lines = [
         f"{move!s:>12}  {value:+.3f}{'  best' if value >= best - 1e-9 else ''}"
         for move, value in sorted(values.items(), key=lambda item: -item[1])
     ]
     lines.insert(0, "expected worms gained this turn, playing on optimally:")
-    if not exact_for(rules):
-        lines.append(
-            "(in this variant the values leave out what happens mid-turn, such as "
-            "grilled worms won; see the solver's docs)"
-        )
     return lines
 
 

@@ -36,4 +36,5 @@ def apple() -> RuleModule:
         extends=(declare(APPLE),),
         scores=_scores,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
+        mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )

@@ -42,4 +42,5 @@ def can() -> RuleModule:
         extends=(declare(CAN),),
         stop_total=_stop_total,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
+        mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )

@@ -48,4 +48,5 @@ def crow() -> RuleModule:
         requires=("specialists", "grilled_worms"),
         extends=(declare(CROW), GAIN.wrap(_gain)),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
+        mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )

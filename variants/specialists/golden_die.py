@@ -60,4 +60,5 @@ def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:
         configure=configure,
         turn_dice=turn_dice,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
+        mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )

@@ -83,4 +83,5 @@ def hen() -> RuleModule:
         take_tile=_take_tile,
         bust=_bust,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
+        mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )

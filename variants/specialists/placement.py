@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Specialist:
     """A specialist, as its module declares it; the key to look it up.
 
@@ -78,7 +78,7 @@ class UnknownSpecialistError(PickominoError, LookupError):
     """A specialist that no composed module declares (a module bug)."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Place:
     """Where one specialist is: on a grill tile, with a player, or out of the game.
 
@@ -103,7 +103,7 @@ class Place:
 OUT = Place()
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Specialists:
     """The specialists' places, and a pending choice of which one to keep.
 
@@ -448,4 +448,5 @@ def specialists() -> RuleModule:
         pending_actions=_pending_actions,
         apply_action=_apply_action,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
+        mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )

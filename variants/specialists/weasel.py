@@ -114,4 +114,5 @@ def weasel() -> RuleModule:
         apply_action=apply_action,
         end_turn=end_turn,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
+        mid_turn_by_count=True,  # re-rolls a whole roll, once a turn
     )
