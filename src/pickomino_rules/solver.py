@@ -372,6 +372,28 @@ def _set_asides(program: _Program) -> dict[tuple[int, int], NDArray[np.intp]]:
     return {key: np.unique(np.concatenate(parts)) for key, parts in found.items()}
 
 
+@cache
+def _probes(program: _Program, anchor: _Anchor) -> tuple[tuple[int, int, Key, int], ...]:
+    """A roll to ask the rules about, per face and count that may be set aside below ``anchor``.
+
+    Each is the face, the count, a node that may set that many aside and the index of a roll
+    there that shows them (in ``chance_table`` order).
+    """
+    mask = _part(program, anchor).mask
+    found = []
+    for (face, count), nodes in _set_asides(program).items():
+        here = nodes[mask[nodes]]
+        if anchor.least[face] or not here.size:
+            continue  # set aside already everywhere below the anchor, or never
+        node = int(here[0])
+        number, row = program.rows[node].tolist()
+        batch = program.batches[number]
+        children = batch.choices[batch.faces.index(face)][row]
+        roll = int(np.flatnonzero(program.counts[children, face] == count)[0])
+        found.append((face, count, program.keys[node], roll))
+    return tuple(found)
+
+
 # -- solving ---------------------------------------------------------------------------
 
 
@@ -431,6 +453,24 @@ class _Part:
     """One node of each of ``classes``."""
     rolling: NDArray[np.intp]
     """The nodes whose dice may be rolled."""
+    _hits: dict[tuple[int, int, bytes], tuple[NDArray[np.bool_], NDArray[np.intp]]] = attrs.field(
+        factory=dict
+    )
+
+    def hits(
+        self, number: int, face: int, counts: NDArray[np.bool_], program: _Program
+    ) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
+        """Where batch ``number`` sets aside ``face`` in one of ``counts``, and the nodes reached.
+
+        Kept: the boards of many turns change on the same counts.
+        """
+        key = (number, face, counts.tobytes())
+        found = self._hits.get(key)
+        if found is None:
+            reached = self.batches[number].choices[self.batches[number].faces.index(face)]
+            hit = counts[program.counts[reached, face]]
+            found = self._hits[key] = (hit, reached[hit])
+        return found
 
 
 @cache
@@ -608,19 +648,6 @@ class TurnSolution:
 
     # -- what happens between the dice -----------------------------------------------------
 
-    def _probe(self, board: GameState, node: int, face: int, count: int) -> GameState:
-        """A roll at ``node`` on ``board`` that shows ``count`` dice of ``face``."""
-        program = self._program
-        number, row = program.rows[node].tolist()
-        batch = program.batches[number]
-        children = batch.choices[batch.faces.index(face)][row]
-        roll = int(np.flatnonzero(program.counts[children, face] == count)[0])
-        counts, dice, _ = program.keys[node]
-        table = self.rules.chance_table(dice)
-        return board.replace(
-            phase=Phase.CHOOSE, roll=table.outcomes[roll], set_aside=counts, in_hand=dice
-        )
-
     def _settled(self, state: GameState) -> list[GameState]:
         """The states a pending decision mid-turn can lead to (``state`` when none is)."""
         if not _pending(self.rules, state):
@@ -632,9 +659,7 @@ class TurnSolution:
             for after in self._settled(apply(self.rules, state, action))
         ]
 
-    def _changes(
-        self, board: GameState, anchor: _Anchor, mask: NDArray[np.bool_]
-    ) -> dict[int, list[_Change]]:
+    def _changes(self, board: GameState, anchor: _Anchor) -> dict[int, list[_Change]]:
         """Per face: how setting it aside changes ``board``, where it does.
 
         Asked of the rules once per face and count (``mid_turn_by_count``: only they matter),
@@ -643,19 +668,12 @@ class TurnSolution:
         rules = self.rules
         if rules.chains["set_aside"] == ("turn",) and rules.pending_actions is None:
             return {}
-        program = self._program
         found: dict[tuple[int, bool, tuple[Board, ...]], list[int]] = {}
         leads: dict[Board, GameState] = {}
-        for (face, count), nodes in _set_asides(program).items():
-            if anchor.least[face]:
-                continue  # set aside already on every node of this board
-            here = nodes[mask[nodes]]
-            if not here.size:
-                continue
-            node = int(here[0])
-            probe = self._probe(board, node, face, count)
-            child = program.keys[node][0]
-            child = (*child[:face], count, *child[face + 1 :])
+        for face, count, (aside, dice, _), roll in _probes(self._program, anchor):
+            shown = rules.chance_table(dice).outcomes[roll]
+            probe = board.replace(phase=Phase.CHOOSE, roll=shown, set_aside=aside, in_hand=dice)
+            child = (*aside[:face], count, *aside[face + 1 :])
             stays, others = False, []
             for after in self._settled(rules.set_aside(rules, probe, Face(face + 1))):
                 if after.phase is not Phase.DECIDE or after.set_aside != child:
@@ -701,21 +719,19 @@ class TurnSolution:
         program = self._program
         mask = part.mask
         stop, bust = self._end_values(board, part)
-        changes = self._changes(board, anchor, mask)
+        changes = self._changes(board, anchor)
         again = self._rerolled(board, anchor, part) if anchor.ready else None
         decide = stop.copy()
         roll = np.full(len(program.keys), NEG)
-        for batch in part.batches:
+        for number, batch in enumerate(part.batches):
             nodes = batch.nodes
             # the best face to set aside per node and roll (none: every roll busts)
             best = np.full((len(nodes), len(batch.probabilities)), NEG)
             for face, reached in zip(batch.faces, batch.choices, strict=True):
                 values = decide[reached]
-                shown = program.counts[reached, face] if face in changes else None
                 for change in changes.get(face, ()):
-                    hit = change.counts[shown]
-                    if hit.any():
-                        changed = reached[hit]
+                    hit, changed = part.hits(number, face, change.counts, program)
+                    if changed.size:
                         worth = np.full(len(changed), NEG)
                         for other in change.boards:
                             np.maximum(worth, other.decide[changed], out=worth)
