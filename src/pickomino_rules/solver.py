@@ -51,7 +51,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 import attrs
@@ -115,7 +115,13 @@ class NotSolvableError(PickominoError, ValueError):
 
 def worms_gained(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
     """Worms the player to move gains (negative when he loses some): the default."""
-    return float(scores(rules, end)[start.player] - scores(rules, start)[start.player])
+    return float(scores(rules, end)[start.player] - _start_scores(rules, start)[start.player])
+
+
+@lru_cache(maxsize=16)
+def _start_scores(rules: Rules, start: GameState) -> tuple[int, ...]:
+    """The scores of a solved state: asked once per end of its turn, computed once."""
+    return scores(rules, start)
 
 
 def margin_gained(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
@@ -138,7 +144,9 @@ def margin_gained(rules: Rules, start: GameState, end: GameState, total: int | N
         worms = scores(rules, state)
         return worms[player] - max(w for p, w in enumerate(worms) if p != player)
 
-    return float(margin(end) - margin(start))
+    worms = _start_scores(rules, start)
+    before = worms[player] - max(w for p, w in enumerate(worms) if p != player)
+    return float(margin(end) - before)
 
 
 def points(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
@@ -670,8 +678,11 @@ class TurnSolution:
             return {}
         found: dict[tuple[int, bool, tuple[Board, ...]], list[int]] = {}
         leads: dict[Board, GameState] = {}
+        kinds = tuple(kind.name for kind in rules.die_kinds)
         for face, count, (aside, dice, _), roll in _probes(self._program, anchor):
-            shown = rules.chance_table(dice).outcomes[roll]
+            # the roll alone, not the pool's whole chance table (building it is slow)
+            by_kind = _table_arrays(rules.die_kinds, dice)[1][roll].T.tolist()
+            shown = RollOutcome(kinds, tuple(map(tuple, by_kind)))
             probe = board.replace(phase=Phase.CHOOSE, roll=shown, set_aside=aside, in_hand=dice)
             child = (*aside[:face], count, *aside[face + 1 :])
             stays, others = False, []
@@ -701,7 +712,8 @@ class TurnSolution:
         program = self._program
         node = int(part.rolling[0])
         counts, dice, _ = program.keys[node]
-        roll = self.rules.chance_table(dice).outcomes[0]
+        by_kind = _table_arrays(self.rules.die_kinds, dice)[1][0].T.tolist()
+        roll = RollOutcome(tuple(k.name for k in self.rules.die_kinds), tuple(map(tuple, by_kind)))
         probe = board.replace(phase=Phase.CHOOSE, roll=roll, set_aside=counts, in_hand=dice)
         again = [a for a in legal_actions(self.rules, probe) if isinstance(a, Action) and a.rerolls]
         after = apply(self.rules, probe, again[0])
