@@ -50,6 +50,7 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
@@ -367,17 +368,26 @@ def _program(kinds: tuple[DieKind, ...], root: Key) -> _Program:
     )
 
 
+_COUNTS = 10  # more than the most dice of one face a roll can show
+
+
 @cache
-def _set_asides(program: _Program) -> dict[tuple[int, int], NDArray[np.intp]]:
-    """Per face and count: the nodes where some roll lets that many of it be set aside."""
-    found: dict[tuple[int, int], list[NDArray[np.intp]]] = {}
+def _set_asides(program: _Program) -> NDArray[np.uint64]:
+    """Per node, one bit per face and count: whether some roll lets that many be set aside.
+
+    Bit ``face * 10 + count``; a bit mask per node keeps this a few array operations.
+    """
+    bits = np.zeros(len(program.keys), dtype=np.uint64)
     for batch in program.batches:
         for face, choices in zip(batch.faces, batch.choices, strict=True):
-            row, _ = np.nonzero(choices)
-            counts = program.counts[choices[choices > 0], face]
-            for count in np.unique(counts).tolist():
-                found.setdefault((face, count), []).append(batch.nodes[row[counts == count]])
-    return {key: np.unique(np.concatenate(parts)) for key, parts in found.items()}
+            shown = program.counts[choices, face]  # 0 where nothing is set aside
+            flags = np.where(
+                shown > 0,
+                np.left_shift(np.uint64(1), (face * _COUNTS + shown).astype(np.uint64)),
+                np.uint64(0),
+            )
+            bits[batch.nodes] |= np.bitwise_or.reduce(flags, axis=1)
+    return bits
 
 
 @cache
@@ -388,12 +398,14 @@ def _probes(program: _Program, anchor: _Anchor) -> tuple[tuple[int, int, Key, in
     there that shows them (in ``chance_table`` order).
     """
     mask = _part(program, anchor).mask
+    below = np.flatnonzero(mask)
+    bits = _set_asides(program)[below]
     found = []
-    for (face, count), nodes in _set_asides(program).items():
-        here = nodes[mask[nodes]]
-        if anchor.least[face] or not here.size:
+    for face, count in itertools.product(range(6), range(1, _COUNTS)):
+        where = np.flatnonzero(bits & np.uint64(1 << (face * _COUNTS + count)))
+        if anchor.least[face] or not where.size:
             continue  # set aside already everywhere below the anchor, or never
-        node = int(here[0])
+        node = int(below[where[0]])
         number, row = program.rows[node].tolist()
         batch = program.batches[number]
         children = batch.choices[batch.faces.index(face)][row]
