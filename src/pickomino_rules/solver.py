@@ -414,6 +414,12 @@ def _probes(program: _Program, anchor: _Anchor) -> tuple[tuple[int, int, Key, in
     return tuple(found)
 
 
+def _roll_at(rules: Rules, dice: tuple[int, ...], index: int) -> RollOutcome:
+    """Roll ``index`` of a pool (``chance_table`` order), without building the whole table."""
+    by_kind = _table_arrays(rules.die_kinds, dice)[1][index].T.tolist()
+    return RollOutcome(tuple(kind.name for kind in rules.die_kinds), tuple(map(tuple, by_kind)))
+
+
 # -- solving ---------------------------------------------------------------------------
 
 
@@ -690,11 +696,8 @@ class TurnSolution:
             return {}
         found: dict[tuple[int, bool, tuple[Board, ...]], list[int]] = {}
         leads: dict[Board, GameState] = {}
-        kinds = tuple(kind.name for kind in rules.die_kinds)
         for face, count, (aside, dice, _), roll in _probes(self._program, anchor):
-            # the roll alone, not the pool's whole chance table (building it is slow)
-            by_kind = _table_arrays(rules.die_kinds, dice)[1][roll].T.tolist()
-            shown = RollOutcome(kinds, tuple(map(tuple, by_kind)))
+            shown = _roll_at(rules, dice, roll)
             probe = board.replace(phase=Phase.CHOOSE, roll=shown, set_aside=aside, in_hand=dice)
             child = (*aside[:face], count, *aside[face + 1 :])
             stays, others = False, []
@@ -724,8 +727,7 @@ class TurnSolution:
         program = self._program
         node = int(part.rolling[0])
         counts, dice, _ = program.keys[node]
-        by_kind = _table_arrays(self.rules.die_kinds, dice)[1][0].T.tolist()
-        roll = RollOutcome(tuple(k.name for k in self.rules.die_kinds), tuple(map(tuple, by_kind)))
+        roll = _roll_at(self.rules, dice, 0)
         probe = board.replace(phase=Phase.CHOOSE, roll=roll, set_aside=counts, in_hand=dice)
         again = [a for a in legal_actions(self.rules, probe) if isinstance(a, Action) and a.rerolls]
         after = apply(self.rules, probe, again[0])
