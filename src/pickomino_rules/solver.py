@@ -213,8 +213,6 @@ class _Program:
     stop_class: NDArray[np.intp]
     """Per node: its class of stops, by points set aside and a worm among them (-1: none
     set aside, no stop)."""
-    class_nodes: NDArray[np.intp]
-    """One node of each class of stops."""
     counts: NDArray[np.int64]
     """Per node: dice set aside per face."""
     flags: NDArray[np.bool_]
@@ -350,18 +348,15 @@ def _program(kinds: tuple[DieKind, ...], root: Key) -> _Program:
     counts = nodes[:, :6]
     stops = counts.sum(axis=1) > 0
     kinds_of_stop = counts @ np.array([2, 4, 6, 8, 10, 10]) + (counts[:, 5] > 0)
-    classes, first, stop_class = np.unique(
-        np.where(stops, kinds_of_stop, -1), return_index=True, return_inverse=True
-    )
+    classes, stop_class = np.unique(np.where(stops, kinds_of_stop, -1), return_inverse=True)
     if classes[0] == -1:  # nodes with nothing set aside: no stop
-        stop_class, first = stop_class - 1, first[1:]
+        stop_class -= 1
     return _Program(
         keys,
         index,
         tuple(batches),
         _rollable(nodes),
         stop_class.astype(np.intp),
-        first.astype(np.intp),
         counts,
         nodes[:, -1] == 1,
         rows,
@@ -656,7 +651,7 @@ class TurnSolution:
                     bust[node] = self._end_value(resolve_bust(rules, state), None)
             return stop, bust
         by_total: dict[int | None, float] = {}
-        worth = np.full(len(program.class_nodes) + 1, NEG)  # the last: no stop
+        worth = np.full(int(program.stop_class.max()) + 2, NEG)  # the last: no stop
         for number, node in zip(part.classes.tolist(), part.firsts.tolist(), strict=True):
             state = self._node_state(board, keys[node])
             total = rules.stop_total(rules, state)
@@ -812,7 +807,7 @@ class TurnSolution:
 
     def value_of(self, state: GameState) -> float:
         """Optimal value of a state of the same turn, reached from the solved one."""
-        if _turn_over(self.state, state) or state.player != self.state.player:
+        if _turn_over(self.state, state):
             msg = "the turn is over in that state"
             raise NotSolvableError(msg)
         if state.phase is Phase.ROLL:
