@@ -741,7 +741,8 @@ class TurnSolution:
         mask = part.mask
         stop, bust = self._end_values(board, part)
         changes = self._changes(board, anchor)
-        again = self._rerolled(board, anchor, part) if anchor.ready else None
+        # a re-roll matters only where dice may still be rolled
+        again = self._rerolled(board, anchor, part) if anchor.ready and part.rolling.size else None
         decide = stop.copy()
         roll = np.full(len(program.keys), NEG)
         for number, batch in enumerate(part.batches):
