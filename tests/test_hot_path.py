@@ -11,9 +11,12 @@ import copy
 import pickle
 import random
 import threading
+from bisect import bisect_right
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pickomino_rules import (
     Action,
@@ -28,7 +31,7 @@ from pickomino_rules import (
     stop_claims,
 )
 from pickomino_rules.plugin import RuleModule, compose
-from pickomino_rules.state import new_state
+from pickomino_rules.state import Claim, new_state
 from pickomino_rules.variants.classic import classic_modules
 
 FIELDS = [attribute.name for attribute in attrs.fields(GameState)]
@@ -168,3 +171,57 @@ def test_threads_sharing_rules_play_the_games_they_would_play_alone() -> None:
     for thread in threads:
         thread.join()
     assert together == alone
+
+
+@settings(max_examples=200)
+@given(dice=st.integers(1, 8), u=st.floats(0, 1, exclude_max=True))
+def test_sampling_by_float_bounds_picks_the_roll_the_integer_sums_pick(dice: int, u: float) -> None:
+    """C3: the float bounds are exact, so a draw picks the same roll as with the int sums."""
+    table = get_rules("classic").chance_table((dice,))
+    x = u * table.total
+    assert bisect_right(table.bounds, x) == bisect_right(table.cumulative, x)
+    assert table.bounds == tuple(float(bound) for bound in table.cumulative)
+
+
+def test_a_roll_equal_to_the_tables_own_is_accepted_and_a_foreign_one_refused() -> None:
+    rules, state = new_game("classic", players=2)
+    table = rules.chance_table(state.in_hand)
+    own = table.outcomes[7]
+    equal = RollOutcome(own.kinds, own.counts)
+    assert equal is not own
+    assert table.has(own)
+    assert table.has(equal)
+    assert apply(rules, state, equal) == apply(rules, state, own)
+    assert not table.has(RollOutcome.parse("1234"))  # four dice, not eight
+    assert not table.has("11234ww5")
+
+
+def test_an_equal_action_built_anew_is_as_legal_as_the_offered_one() -> None:
+    rules, state = new_game("classic", players=2)
+    state = apply(rules, state, RollOutcome.parse("11234ww5"))
+    offered = legal_actions(rules, state)[-1]
+    anew = Action.parse(str(offered))
+    rebuilt = type(offered)(*attrs.astuple(offered, recurse=False))
+    assert rebuilt is not offered
+    assert apply(rules, state, rebuilt) == apply(rules, state, offered) == apply(rules, state, anew)
+
+
+@pytest.mark.parametrize("total", range(45))
+def test_claims_find_the_exact_or_next_lower_tile_and_the_steals(total: int) -> None:
+    """C8, checked against a plain reading of the rule over boards from play."""
+    rules = get_rules("classic")
+    for state in _random_states("classic", seed=total, limit=300)[::7]:
+        grill = state.grill
+        expected: list[Claim] = []
+        if total in grill:
+            expected = [Claim(total)]
+        else:
+            lower = [tile for tile in grill if tile < total]
+            if lower:
+                expected.append(Claim(max(lower)))
+            expected += [
+                Claim(total, victim)
+                for victim, stack in enumerate(state.stacks)
+                if victim != state.player and stack and stack[-1] == total
+            ]
+        assert list(rules.claims(rules, state, total)) == expected

@@ -302,6 +302,25 @@ class ChanceTable:
     total: int
     cumulative: tuple[int, ...]
     index: Mapping[RollOutcome, int] = attrs.field(repr=False)
+    ids: frozenset[int] = attrs.field(init=False, repr=False)
+    """The ``id`` of each outcome object: the hot path recognises the table's own
+    outcomes without hashing them (an equal roll built elsewhere is found in ``index``)."""
+
+    bounds: tuple[float, ...] = attrs.field(init=False, repr=False)
+    """``cumulative`` as floats, for sampling: exact (every sum is below 2**53), and
+    a float compares with a float several times faster than with an int."""
+
+    @ids.default
+    def _ids(self) -> frozenset[int]:
+        return frozenset(map(id, self.outcomes))
+
+    @bounds.default
+    def _bounds(self) -> tuple[float, ...]:
+        return tuple(map(float, self.cumulative))
+
+    def has(self, outcome: object) -> bool:
+        """Whether ``outcome`` is one of this pool's rolls (the object itself or an equal one)."""
+        return id(outcome) in self.ids or outcome in self.index
 
     @property
     def probabilities(self) -> tuple[Fraction, ...]:
@@ -315,7 +334,7 @@ class ChanceTable:
 
     def sample(self, rng: random.Random) -> RollOutcome:
         """Draw one outcome with its exact probability, using ``rng``."""
-        return self.outcomes[bisect_right(self.cumulative, rng.random() * self.total)]
+        return self.outcomes[bisect_right(self.bounds, rng.random() * self.total)]
 
 
 @cache

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from pickomino_rules import turn
 from pickomino_rules.actions import ROLL, STOP, Action, Roll, Steal, Stop, Take
@@ -303,8 +304,12 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
         last = _LAST[0]
         if last[1] is not state or last[0] is not rules:
             last = _derive(rules, state)
-        if move not in last[2]:
-            raise _illegal(rules, state, move)
+        for action in last[2]:  # the offered objects themselves: no __eq__ calls
+            if action is move:
+                break
+        else:
+            if move not in last[2]:
+                raise _illegal(rules, state, move)
         how = last[3]
         if how is _TAKES and type(move) is Take:
             after = rules.set_aside(rules, state, move.face)
@@ -319,7 +324,7 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
 
 def _roll(rules: Rules, state: GameState, move: Move) -> GameState:
     """C3, C5, C6: the dice show ``move``; a roll that offers nothing busts at once."""
-    if type(move) is not RollOutcome or move not in rules.chance_table(state.in_hand).index:
+    if type(move) is not RollOutcome or not rules.chance_table(state.in_hand).has(move):
         raise _illegal(rules, state, move)
     shown = new_state(
         state.grill,
@@ -436,18 +441,24 @@ def sample_chance(rules: Rules, state: GameState, rng: random.Random) -> RollOut
         ArgumentTypeError: An argument of the wrong type (``rng`` is a ``random.Random``).
     """
     try:
-        if state.layout is not rules.layout:
-            raise _mismatch(rules, state)
-        if state.phase is not _ROLL:
-            msg = f"not a chance node: the game is in phase {state.phase.value!r}"
-            raise IllegalActionError(msg)
+        if state.phase is not _ROLL or state.layout is not rules.layout:
+            _refuse_chance(rules, state)
+        table = rules.chance_table(state.in_hand)
     except AttributeError:
         check_arguments(rules, state)
         raise
-    if not isinstance(rng, random.Random):
+    if type(rng) is not random.Random and not isinstance(rng, random.Random):
         msg = f"rng must be a random.Random, got {type(rng).__name__}"
         raise ArgumentTypeError(msg)
-    return rules.chance_table(state.in_hand).sample(rng)
+    return table.outcomes[bisect_right(table.bounds, rng.random() * table.total)]
+
+
+def _refuse_chance(rules: Rules, state: GameState) -> NoReturn:
+    """Why ``state`` has no roll to sample: another game's state, or not a chance node."""
+    if state.layout is not rules.layout:
+        raise _mismatch(rules, state)
+    msg = f"not a chance node: the game is in phase {state.phase.value!r}"
+    raise IllegalActionError(msg)
 
 
 def step(rules: Rules, state: GameState, action: Action, rng: random.Random) -> GameState:

@@ -12,7 +12,7 @@ They build states with [`new_state`][pickomino_rules.state.new_state] rather tha
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from typing import TYPE_CHECKING, NoReturn
 
 from pickomino_rules.actions import TAKE, Action
@@ -115,18 +115,14 @@ def stop_total(rules: Rules, state: GameState) -> int | None:  # noqa: ARG001
 def claims(rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:  # noqa: ARG001
     """C8: the exact grill tile; else a steal of an exact top tile and the next lower tile."""
     grill = state.grill
-    if total in grill:
+    at = bisect_left(grill, total)
+    if at < len(grill) and grill[at] == total:
         return (Claim.grill_tile(total),)
-    found = []
-    for tile in reversed(grill):
-        if tile < total:
-            found.append(Claim.grill_tile(tile))
-            break
-    found.extend(
-        Claim(total, victim)
-        for victim, stack in enumerate(state.stacks)
-        if victim != state.player and stack and stack[-1] == total
-    )
+    found = [Claim.grill_tile(grill[at - 1])] if at else []
+    player = state.player
+    for victim, stack in enumerate(state.stacks):
+        if stack and stack[-1] == total and victim != player:
+            found.append(Claim(total, victim))
     return tuple(found)
 
 
