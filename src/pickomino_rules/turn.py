@@ -156,14 +156,19 @@ def turn_face_down(state: GameState) -> GameState:
 
 def bust(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
     """C10: return the top tile; turn the highest grill tile unless it is that tile."""
-    stack = state.stacks[state.player]
+    player = state.player
+    stack = state.stacks[player]
     if not stack:
         return state
     returned = stack[-1]
-    state = return_tile(state, state.player)
-    if state.grill[-1] != returned:
-        state = turn_face_down(state)
-    return state
+    stacks = list(state.stacks)
+    stacks[player] = stack[:-1]
+    grill = list(state.grill)
+    insort(grill, returned)
+    face_down = state.face_down
+    if grill[-1] != returned:  # one new state rather than one per step of the rule
+        face_down = (*face_down, grill.pop())
+    return state.replace(grill=tuple(grill), face_down=face_down, stacks=tuple(stacks))
 
 
 def end_turn(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
