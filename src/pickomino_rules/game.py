@@ -324,7 +324,8 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
 
 def _roll(rules: Rules, state: GameState, move: Move) -> GameState:
     """C3, C5, C6: the dice show ``move``; a roll that offers nothing busts at once."""
-    if type(move) is not RollOutcome or not rules.chance_table(state.in_hand).has(move):
+    table = rules.chance_table(state.in_hand)
+    if id(move) not in table.ids and (type(move) is not RollOutcome or not table.has(move)):
         raise _illegal(rules, state, move)
     shown = new_state(
         state.grill,

@@ -168,7 +168,18 @@ def bust(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
     face_down = state.face_down
     if grill[-1] != returned:  # one new state rather than one per step of the rule
         face_down = (*face_down, grill.pop())
-    return state.replace(grill=tuple(grill), face_down=face_down, stacks=tuple(stacks))
+    return new_state(
+        tuple(grill),
+        face_down,
+        tuple(stacks),
+        player,
+        state.phase,
+        state.in_hand,
+        state.roll,
+        state.set_aside,
+        state.parts,
+        state.layout,
+    )
 
 
 def end_turn(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
