@@ -9,7 +9,8 @@ Two policies, both drawing from one ``random.Random(seed)`` per game:
 - ``sensible``: the same, but never a stop without a claim (a bust) while anything
   else is legal.
 
-Run: ``python benchmarks/bench_play.py [--seconds 2]`` for this environment's figures, or
+Run: ``python benchmarks/bench_play.py [--seconds 2]`` for this environment's figures,
+``--breakdown`` for where a step's time goes, or
 ``python benchmarks/bench_play.py --baseline REV`` to compare side by side with commit REV:
 the working tree and REV are each installed (not editable) in a virtual environment of
 their own under ``--envs`` and play the same games (seeds 0, 1, ...) in fresh processes,
@@ -33,6 +34,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 REPO = Path(__file__).resolve().parent.parent
 Workload = tuple[str, str, int]
@@ -209,6 +214,133 @@ def _spread(ratios: list[float]) -> str:
     return f"{statistics.median(ratios):>7.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
+def breakdown(variant: str, players: int, games: int) -> None:
+    """Where a random-play step's time goes, per call, and the loop's own cost.
+
+    Each call of the loop is timed on its own (the timing's own bookkeeping, measured, is
+    taken off); timing inflates short calls, so read the shares rather than the sum. Then
+    the same loop runs on a stub engine that replays a recorded game by dictionary lookups:
+    what is left when the engine costs almost nothing.
+    """
+    from pickomino_rules import (  # noqa: PLC0415
+        Move,
+        Phase,
+        apply,
+        legal_actions,
+        new_game,
+        sample_chance,
+    )
+
+    rules, start = new_game(variant, players=players)
+    clock = time.perf_counter
+    names = ("legal_actions", "sample_chance", "rng.choice", "apply: roll", "apply: take")
+    spent = dict.fromkeys((*names, "apply: decide"), 0.0)
+    calls = dict.fromkeys(spent, 0)
+    steps = 0
+    for seed in [-2, -1, *range(games)]:
+        if seed == 0:
+            spent, calls, steps = dict.fromkeys(spent, 0.0), dict.fromkeys(spent, 0), 0
+        rng = random.Random(seed)
+        state = start
+        while state.phase is not Phase.GAME_OVER:
+            began = clock()
+            actions = legal_actions(rules, state)
+            spent["legal_actions"] += clock() - began
+            calls["legal_actions"] += 1
+            phase = state.phase
+            move: Move
+            began = clock()
+            if phase is Phase.ROLL:
+                move = sample_chance(rules, state, rng)
+                chooser, kind = "sample_chance", "apply: roll"
+            else:
+                move = rng.choice(actions)
+                chooser = "rng.choice"
+                kind = "apply: take" if phase is Phase.CHOOSE else "apply: decide"
+            spent[chooser] += clock() - began
+            calls[chooser] += 1
+            began = clock()
+            state = apply(rules, state, move)
+            spent[kind] += clock() - began
+            calls[kind] += 1
+            steps += 1
+    timer = _timing_cost(clock)
+    print(f"{variant}, {players} players, {games} random games, {steps:,} steps")
+    print(f"{'call':<16}{'us/call':>9}{'calls/step':>12}{'us/step':>9}")
+    engine = 0.0
+    for name in spent:
+        per_call = spent[name] / max(calls[name], 1) - timer
+        per_step = per_call * calls[name] / steps
+        engine += per_step if name != "rng.choice" else 0.0
+        print(f"{name:<16}{per_call * 1e6:>9.2f}{calls[name] / steps:>12.2f}{per_step * 1e6:>9.2f}")
+    floor = _stub_loop(rules, start)
+    print(f"the loop on a stub engine: {floor * 1e6:.2f} us/step ({1 / floor:,.0f} steps/s)")
+    print(f"the engine's calls (all but rng.choice): {engine * 1e6:.2f} us/step")
+
+
+def _timing_cost(clock: Callable[[], float]) -> float:
+    """Seconds one timed call adds by being timed as `breakdown` times it (its bookkeeping)."""
+    spent = {"call": 0.0}
+    calls = {"call": 0}
+    best = float("inf")
+    for _ in range(5):
+        spent["call"], calls["call"] = 0.0, 0
+        for _ in range(100_000):
+            began = clock()
+            spent["call"] += clock() - began
+            calls["call"] += 1
+        best = min(best, spent["call"] / calls["call"])
+    return best
+
+
+def _stub_loop(rules: object, start: object) -> float:
+    """Seconds per step of the benchmark's loop when the engine replays one recorded game."""
+    from pickomino_rules import Phase, apply, legal_actions, sample_chance  # noqa: PLC0415
+
+    rng = random.Random(0)
+    state: Any = start
+    offered: dict[int, object] = {}
+    drawn: dict[int, object] = {}
+    after: dict[int, object] = {}
+    while state.phase is not Phase.GAME_OVER:
+        actions = legal_actions(rules, state)  # type: ignore[arg-type]
+        move = (
+            sample_chance(rules, state, rng)  # type: ignore[arg-type]
+            if state.phase is Phase.ROLL
+            else rng.choice(actions)
+        )
+        key = id(state)
+        offered[key], drawn[key] = actions, move
+        state = after[key] = apply(rules, state, move)  # type: ignore[arg-type]
+
+    def stub_legal(_rules: object, at: object) -> Any:  # noqa: ANN401
+        return offered[id(at)]
+
+    def stub_sample(_rules: object, at: object, source: random.Random) -> Any:  # noqa: ANN401
+        source.random()
+        return drawn[id(at)]
+
+    def stub_apply(_rules: object, at: object, _move: object) -> Any:  # noqa: ANN401
+        return after[id(at)]
+
+    roll, over = Phase.ROLL, Phase.GAME_OVER
+    steps = 0
+    began = time.perf_counter()
+    for _ in range(20):
+        rng = random.Random(1)
+        choice = rng.choice
+        state = start
+        while state.phase is not over:
+            actions = stub_legal(rules, state)
+            if state.phase is roll:  # noqa: SIM108 (the same shape as the measured loop)
+                move = stub_sample(rules, state, rng)
+            else:
+                move = choice(actions)
+            state = stub_apply(rules, state, move)
+            steps += 1
+    return (time.perf_counter() - began) / steps
+
+
 def here(seconds: float, repeat: int, workloads: list[Workload]) -> None:
     """This environment's figures: steps/s and games/s per workload."""
     print(f"Python {sys.version.split()[0]} on {platform.machine()}")
@@ -237,6 +369,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="repetitions (medians shown)")
     parser.add_argument("--baseline", metavar="REV", help="compare with this commit")
     parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="where a random-play step's time goes (per call, and the loop's own cost)",
+    )
+    parser.add_argument(
         "--envs",
         type=Path,
         default=Path(tempfile.gettempdir()) / "pickomino-bench-envs",
@@ -253,7 +390,11 @@ def main() -> None:
         and args.variant in (None, variant)
         and args.players in (None, players)
     ]
-    if args.baseline:
+    if args.breakdown:
+        for variant in ("classic", "extended") if args.variant is None else (args.variant,):
+            breakdown(variant, args.players or 2, 60 if variant == "classic" else 20)
+            print()
+    elif args.baseline:
         compare(args.baseline, args.envs, args.seconds, args.repeat, workloads)
     else:
         here(args.seconds, args.repeat, workloads)
