@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
@@ -325,7 +324,7 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
 def _roll(rules: Rules, state: GameState, move: Move) -> GameState:
     """C3, C5, C6: the dice show ``move``; a roll that offers nothing busts at once."""
     table = rules.chance_table(state.in_hand)
-    if id(move) not in table.ids and (type(move) is not RollOutcome or not table.has(move)):
+    if type(move) is not RollOutcome or not table.has(move):
         raise _illegal(rules, state, move)
     shown = new_state(
         state.grill,
@@ -451,7 +450,7 @@ def sample_chance(rules: Rules, state: GameState, rng: random.Random) -> RollOut
     if type(rng) is not random.Random and not isinstance(rng, random.Random):
         msg = f"rng must be a random.Random, got {type(rng).__name__}"
         raise ArgumentTypeError(msg)
-    return table.outcomes[bisect_right(table.bounds, rng.random() * table.total)]
+    return table.sample(rng)
 
 
 def _refuse_chance(rules: Rules, state: GameState) -> NoReturn:
