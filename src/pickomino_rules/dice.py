@@ -302,17 +302,18 @@ class ChanceTable:
     total: int
     cumulative: tuple[int, ...]
     index: Mapping[RollOutcome, int] = attrs.field(repr=False)
-    ids: frozenset[int] = attrs.field(init=False, repr=False)
-    """The ``id`` of each outcome object: the hot path recognises the table's own
-    outcomes without hashing them (an equal roll built elsewhere is found in ``index``)."""
+    by_id: Mapping[int, RollOutcome] = attrs.field(init=False, repr=False)
+    """Each outcome by its ``id``: the hot path recognises the table's own outcomes
+    without hashing them (an equal roll built elsewhere is found in ``index``). A lookup
+    checks the object itself, so an id never stands for another object."""
 
     bounds: tuple[float, ...] = attrs.field(init=False, repr=False)
     """``cumulative`` as floats, for sampling: exact (every sum is below 2**53), and
     a float compares with a float several times faster than with an int."""
 
-    @ids.default
-    def _ids(self) -> frozenset[int]:
-        return frozenset(map(id, self.outcomes))
+    @by_id.default
+    def _by_id(self) -> Mapping[int, RollOutcome]:
+        return MappingProxyType({id(outcome): outcome for outcome in self.outcomes})
 
     @bounds.default
     def _bounds(self) -> tuple[float, ...]:
@@ -320,7 +321,7 @@ class ChanceTable:
 
     def has(self, outcome: object) -> bool:
         """Whether ``outcome`` is one of this pool's rolls (the object itself or an equal one)."""
-        return id(outcome) in self.ids or outcome in self.index
+        return self.by_id.get(id(outcome)) is outcome or outcome in self.index
 
     @property
     def probabilities(self) -> tuple[Fraction, ...]:
