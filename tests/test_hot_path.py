@@ -225,3 +225,25 @@ def test_claims_find_the_exact_or_next_lower_tile_and_the_steals(total: int) -> 
                 if victim != state.player and stack and stack[-1] == total
             ]
         assert list(rules.claims(rules, state, total)) == expected
+
+
+@settings(max_examples=300)
+@given(
+    dice=st.integers(1, 8),
+    pick=st.integers(0, 10**6),
+    used=st.lists(st.booleans(), min_size=6, max_size=6),
+)
+def test_takes_by_bits_are_the_plain_reading_of_c4(dice: int, pick: int, used: list[bool]) -> None:
+    """C4: a take per face shown and not set aside before, in face order."""
+    rules = get_rules("classic")
+    outcomes = rules.chance_table((dice,)).outcomes
+    roll = outcomes[pick % len(outcomes)]
+    counts = tuple(int(flag) for flag in used)
+    state = new_game(rules)[1].replace(phase=Phase.CHOOSE, roll=roll, set_aside=counts)
+    plain = tuple(
+        Action.parse(f"take {'12345w'[index]}")
+        for index in range(6)
+        if roll.faces[index] and not counts[index]
+    )
+    assert rules.roll_actions(rules, state) == plain
+    assert roll.shown == sum(1 << index for index in range(6) if roll.faces[index])

@@ -167,6 +167,9 @@ class RollOutcome:
     remaining: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
     """For each face, the dice of each kind left after setting that face aside."""
 
+    shown: int = attrs.field(init=False, eq=False, repr=False)
+    """The faces shown as bits: bit 0 for 1s ... bit 5 for worms (derived, for the hot path)."""
+
     @faces.default
     def _sum_faces(self) -> tuple[int, ...]:
         return tuple(sum(column) for column in zip(*self.counts, strict=True))
@@ -182,6 +185,10 @@ class RollOutcome:
             tuple(n - shown for n, shown in zip(dice, column, strict=True))
             for column in self.by_face
         )
+
+    @shown.default
+    def _shown(self) -> int:
+        return sum(1 << index for index, count in enumerate(self.faces) if count)
 
     @classmethod
     def from_faces(cls, faces: Sequence[Face], *others: tuple[str, Sequence[Face]]) -> RollOutcome:

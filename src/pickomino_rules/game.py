@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
-from pickomino_rules import turn
+from pickomino_rules import fused, turn
 from pickomino_rules.actions import ROLL, STOP, Action, Roll, Steal, Stop, Take
 from pickomino_rules.dice import NO_DICE_SET_ASIDE, RollOutcome
 from pickomino_rules.errors import (
@@ -194,7 +194,7 @@ def _derive(rules: Rules, state: GameState) -> _Derived:
             legal, how = rules.roll_actions(rules, state), _TAKES
         elif phase is _DECIDE:
             total = rules.stop_total(rules, state)
-            how = claims = () if total is None else rules.claims(rules, state, total)
+            how = claims = () if total is None else _claims(rules, state, total)
             legal = _decide_actions(state, claims)
         else:
             how = _NOTHING
@@ -212,7 +212,36 @@ def stop_claims(rules: Rules, state: GameState) -> tuple[Claim, ...]:
     if last[1] is state and last[0] is rules and type(last[3]) is tuple:
         return last[3]
     total = rules.stop_total(rules, state)
-    return () if total is None else rules.claims(rules, state, total)
+    return () if total is None else _claims(rules, state, total)
+
+
+# The claims found on the last board looked at, by total. A turn's decisions share one
+# board (the same grill, stacks and parts objects), and under the rules' `ends_on_total`
+# promise the claims hook reads the board and the total, not the dice.
+_Board: TypeAlias = "tuple[object, ...]"
+_BOARD: list[_Board] = [(None, None, None, None, None, None, {})]
+
+
+def _claims(rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:
+    """``rules.claims`` for ``total``, remembered for the board while it stays the same."""
+    if not rules.ends_on_total:
+        return rules.claims(rules, state, total)
+    board = _BOARD[0]
+    if (
+        board[0] is not rules
+        or board[1] is not state.grill
+        or board[2] is not state.stacks
+        or board[3] is not state.parts
+        or board[4] is not state.face_down
+        or board[5] != state.player
+    ):
+        board = (rules, state.grill, state.stacks, state.parts, state.face_down, state.player, {})
+        _BOARD[0] = board
+    by_total: dict[int, tuple[Claim, ...]] = board[6]  # type: ignore[assignment]
+    claims = by_total.get(total)
+    if claims is None:
+        claims = by_total[total] = rules.claims(rules, state, total)
+    return claims
 
 
 def stop_claim(claims: tuple[Claim, ...]) -> Claim | None:
@@ -303,13 +332,13 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
         last = _LAST[0]
         if last[1] is not state or last[0] is not rules:
             last = _derive(rules, state)
+        how = last[3]
         for action in last[2]:  # the offered objects themselves: no __eq__ calls
             if action is move:
                 break
         else:
             if move not in last[2]:
                 raise _illegal(rules, state, move)
-        how = last[3]
         if how is _TAKES and type(move) is Take:
             after = rules.set_aside(rules, state, move.face)
             return after if after.phase is _DECIDE else _settle(rules, after)
@@ -359,11 +388,13 @@ def _decide(rules: Rules, state: GameState, move: Move, claims: tuple[Claim, ...
         )
     if kind is Stop:
         claim = stop_claim(claims)
-        if claim is None:  # no claim: the stop busts
-            return _finish_turn(rules, rules.bust(rules, state))
-        return _finish_turn(rules, rules.take_tile(rules, state, claim))
-    victim = move.victim  # type: ignore[union-attr]
-    claim = next(claim for claim in claims if claim.victim == victim)
+    else:
+        victim = move.victim  # type: ignore[union-attr]
+        claim = next(claim for claim in claims if claim.victim == victim)
+    if rules.default_ends:
+        return fused.end_turn(rules, state, claim)
+    if claim is None:  # no claim: the stop busts
+        return _finish_turn(rules, rules.bust(rules, state))
     return _finish_turn(rules, rules.take_tile(rules, state, claim))
 
 
@@ -371,6 +402,8 @@ def _after_roll(rules: Rules, state: GameState) -> GameState:
     """C5: a roll that offers nothing to do busts at once."""
     if _derive(rules, state)[2]:
         return state
+    if rules.default_ends:
+        return fused.end_turn(rules, state, None)
     return _finish_turn(rules, rules.bust(rules, state))
 
 

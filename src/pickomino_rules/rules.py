@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import attrs
 
+from pickomino_rules import turn
 from pickomino_rules.dice import ChanceTable, DieKind, Face, chance_table
 from pickomino_rules.errors import CompositionError, PickominoError
 
@@ -152,12 +153,26 @@ class Rules:
     aside acts only by the face and its count (``RuleModule.mid_turn_by_count``)."""
     worms: Mapping[int, int] = attrs.field(init=False)
     """Worms of each tile, by number (read-only)."""
+    default_ends: bool = attrs.field(init=False)
+    """No module wraps ``take_tile``, ``bust``, ``end_turn`` or ``turn_dice`` and none has
+    ``pending_actions``: the engine ends a turn and starts the next in one step
+    ([`fused`][pickomino_rules.fused])."""
 
     _tables: dict[tuple[int, ...], ChanceTable] = attrs.field(init=False, factory=dict)
 
     @worms.default
     def _worms(self) -> Mapping[int, int]:
         return MappingProxyType(dict(self.components.worms))
+
+    @default_ends.default
+    def _default_ends(self) -> bool:
+        return (
+            self.pending_actions is None
+            and self.take_tile is turn.take_tile
+            and self.bust is turn.bust
+            and self.end_turn is turn.end_turn
+            and self.turn_dice is turn.turn_dice
+        )
 
     @property
     def tiles(self) -> tuple[int, ...]:

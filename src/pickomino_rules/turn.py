@@ -58,8 +58,13 @@ def turn_dice(rules: Rules, state: GameState) -> tuple[int, ...]:  # noqa: ARG00
     return rules.components.dice
 
 
-_TAKES: dict[tuple[int, ...], dict[tuple[int, ...], tuple[Action, ...]]] = {}
-"""The takes of a roll, by the faces shown and then by the faces set aside."""
+_OFFERED: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(TAKE[face] for face in FACES if mask >> (face - 1) & 1) for mask in range(64)
+)
+"""The takes of each set of faces (as bits, like ``RollOutcome.shown``), in face order."""
+
+_USED: dict[tuple[int, ...], int] = {}
+"""The faces set aside as bits, by the set-aside counts (a few thousand at most)."""
 
 
 def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001
@@ -69,17 +74,11 @@ def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa:
     """
     roll = state.roll
     assert roll is not None  # noqa: S101 (only called in phase CHOOSE)
-    by_set_aside = _TAKES.get(roll.faces)
-    if by_set_aside is None:
-        by_set_aside = _TAKES[roll.faces] = {}
-    takes = by_set_aside.get(state.set_aside)
-    if takes is None:
-        takes = by_set_aside[state.set_aside] = tuple(
-            TAKE[face]
-            for face, shown, used in zip(FACES, roll.faces, state.set_aside, strict=True)
-            if shown and not used
-        )
-    return takes
+    counts = state.set_aside
+    used = _USED.get(counts)
+    if used is None:
+        used = _USED[counts] = sum(1 << index for index, count in enumerate(counts) if count)
+    return _OFFERED[roll.shown & ~used]
 
 
 def pending_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001
