@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from pickomino_rules import Rules, available_variants, get_variant
+from pickomino_rules import Phase, Rules, available_variants, get_variant
 from pickomino_rules import testing as kit
+from pickomino_rules.actions import ROLL
+from pickomino_rules.plugin import RuleModule, compose
+from pickomino_rules.variants.classic import classic_components
 
 VARIANTS = available_variants()
 
@@ -73,3 +76,25 @@ def test_check_variant_runs_the_whole_kit(name: str) -> None:
     report = kit.check_variant(name, games=1, seed=7)
     assert report.variant == name
     assert report.states > 100
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULES_IDS)
+def test_pending_decisions_follow_from_the_parts_where_promised(rules: Rules) -> None:
+    compared = kit.check_pending_by_parts(rules, seed=4)
+    assert compared > 0 or not rules.pending_by_parts or rules.pending_actions is None
+
+
+def test_a_broken_pending_by_parts_promise_is_caught() -> None:
+    """A hook that promises to read only the parts but reads the player is reported."""
+
+    def by_player(inner, rules, state):  # type: ignore[no-untyped-def]
+        # never asked in play (no decision is asked of a chance node), so games run as usual
+        if state.phase is Phase.ROLL and state.player == 1:
+            return (ROLL,)
+        return inner(rules, state)
+
+    liar = RuleModule(name="liar", pending_actions=by_player, pending_by_parts=True)
+    rules = compose(classic_components(), liar, name="liar")
+    assert rules.pending_by_parts
+    with pytest.raises(kit.ConformanceError, match="pending by parts"):
+        kit.check_pending_by_parts(rules, seed=1)

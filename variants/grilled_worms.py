@@ -262,4 +262,5 @@ def grilled_worms() -> RuleModule:
         scores=_scores,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # a token for two 1s or more: only the count matters
+        pending_by_parts=True,  # whom to rob is kept in the tokens' part
     )

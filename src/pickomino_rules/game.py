@@ -187,7 +187,7 @@ def _derive(rules: Rules, state: GameState) -> _Derived:
     legal: tuple[Action, ...] = ()
     how: object = _PENDING
     if rules.pending_actions is not None:
-        legal = rules.pending_actions(rules, state)
+        legal = _pending(rules, state)
     if not legal:
         phase = state.phase
         if phase is _CHOOSE:
@@ -201,6 +201,24 @@ def _derive(rules: Rules, state: GameState) -> _Derived:
     derived = (rules, state, legal, how)
     _LAST[0] = derived
     return derived
+
+
+# The pending decisions found for the last parts looked at: under the rules'
+# `pending_by_parts` promise they follow from the parts alone, and the parts object stays
+# the same from state to state until a module changes its part.
+_PARTS: list[tuple[object, object, tuple[Action, ...]]] = [(None, None, ())]
+
+
+def _pending(rules: Rules, state: GameState) -> tuple[Action, ...]:
+    """``rules.pending_actions``, remembered for the parts while they stay the same."""
+    if not rules.pending_by_parts:
+        return rules.pending_actions(rules, state)  # type: ignore[misc]
+    last = _PARTS[0]
+    if last[1] is state.parts and last[0] is rules:
+        return last[2]
+    pending = rules.pending_actions(rules, state)  # type: ignore[misc]
+    _PARTS[0] = (rules, state.parts, pending)
+    return pending
 
 
 def stop_claims(rules: Rules, state: GameState) -> tuple[Claim, ...]:
@@ -433,7 +451,7 @@ def resolve_bust(rules: Rules, state: GameState) -> GameState:
 
 def _pass_dice(rules: Rules, state: GameState) -> GameState:
     """C11, C12: wait for pending decisions, end the game or start the next turn."""
-    if rules.pending_actions is not None and rules.pending_actions(rules, state):
+    if rules.pending_actions is not None and _pending(rules, state):
         return state
     if not state.grill:
         return state.replace(phase=_GAME_OVER, in_hand=(), roll=None, set_aside=NO_DICE_SET_ASIDE)

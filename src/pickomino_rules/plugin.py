@@ -276,6 +276,11 @@ class RuleModule:
             The turn solver needs it of every module with a hook that runs while dice are
             rolled (see ``acts_mid_turn``) to value a turn exactly; without it the solver
             refuses the rules with a clear error rather than approximate them.
+        pending_by_parts: The module's promise that its ``pending_actions`` hook reads
+            nothing of the state but its variant parts (``GameState.parts``): not the
+            tiles, the stacks, the dice, the phase or the player. The engine then asks the
+            chain again only when the parts change, rather than at every decision. The
+            conformance kit checks it (``check_pending_by_parts``).
     """
 
     name: str = attrs.field(validator=attrs.validators.instance_of(str))
@@ -304,6 +309,9 @@ class RuleModule:
     scores: ScoresHook | None = attrs.field(default=None, validator=_callable_or_none)
     ends_on_total: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
     mid_turn_by_count: bool = attrs.field(
+        default=False, validator=attrs.validators.instance_of(bool)
+    )
+    pending_by_parts: bool = attrs.field(
         default=False, validator=attrs.validators.instance_of(bool)
     )
 
@@ -377,6 +385,9 @@ def compose(
         ends_on_total=all(module.ends_on_total for module in ordered if module.ends_turns),
         mid_turn_by_count=all(
             module.mid_turn_by_count for module in ordered if module.acts_mid_turn
+        ),
+        pending_by_parts=all(
+            module.pending_by_parts for module in ordered if module.pending_actions is not None
         ),
     )
 

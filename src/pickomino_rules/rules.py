@@ -151,6 +151,9 @@ class Rules:
     mid_turn_by_count: bool = False
     """Every module with a hook that runs while dice are rolled promises that setting dice
     aside acts only by the face and its count (``RuleModule.mid_turn_by_count``)."""
+    pending_by_parts: bool = False
+    """Every module with a ``pending_actions`` hook promises that it reads only the variant
+    parts of the state (``RuleModule.pending_by_parts``)."""
     worms: Mapping[int, int] = attrs.field(init=False)
     """Worms of each tile, by number (read-only)."""
     default_ends: bool = attrs.field(init=False)

@@ -6,6 +6,7 @@ checks, as OpenSpiel's api_test and PettingZoo's api_test do for their games, th
 - every state reached is valid ([`validate`][pickomino_rules.validation.validate], which runs
   each part's own check) and the game is over exactly when nothing is legal;
 - every legal action applies, and games end;
+- a module's promise that its pending decisions follow from the parts alone holds;
 - chance is exact: each pool's probabilities sum to 1 and equal an independent multinomial;
 - the same seed gives the same game, and other seeds other games;
 - moves round-trip through their text, and games through JSON records;
@@ -64,6 +65,7 @@ __all__ = [
     "check_encoding",
     "check_illegal_actions_rejected",
     "check_legal_actions_apply",
+    "check_pending_by_parts",
     "check_random_games",
     "check_round_trips",
     "check_state",
@@ -214,6 +216,43 @@ def check_legal_actions_apply(rules: Rules, *, seed: int = 0, states: int = 60) 
             check_state(rules, after)
             applied += 1
     return applied
+
+
+def check_pending_by_parts(rules: Rules, *, seed: int = 0, probes: int = 6) -> int:
+    """The ``pending_by_parts`` promise holds: the same parts, the same pending decisions.
+
+    Each state of a random game where a decision is pending, and a sample of the others,
+    lends its parts to ``probes`` other states of the game (other tiles, dice, phase and
+    player); the composed ``pending_actions`` must answer for each what it answers for the
+    state itself. Rules without the promise pass at once.
+
+    Returns:
+        The number of comparisons made.
+
+    Raises:
+        ConformanceError: A pending decision depends on more than the parts.
+    """
+    pending = rules.pending_actions
+    if pending is None or not rules.pending_by_parts:
+        return 0
+    states = [state for state, _ in random_game(rules, rules.components.min_players + 1, seed)]
+    compared = 0
+    for index, state in enumerate(states):
+        expected = pending(rules, state)
+        if not expected and index % 25:
+            continue
+        for probe in range(1, probes + 1):
+            other = states[(index + probe * 37) % len(states)].replace(parts=state.parts)
+            found = pending(rules, other)
+            if found != expected:
+                detail = (
+                    f"pending_by_parts is promised, but with the same parts pending_actions "
+                    f"gives {list(map(str, found))} in another state, not "
+                    f"{list(map(str, expected))}"
+                )
+                _fail("pending by parts", rules, detail, state)
+            compared += 1
+    return compared
 
 
 def _multinomial(rules: Rules, outcome: RollOutcome) -> Fraction:
@@ -469,6 +508,7 @@ def check_variant(
         rules = get_variant(name).rules(options)
         states, moves = check_random_games(rules, games=games, seed=seed)
         moves += check_legal_actions_apply(rules, seed=seed)
+        check_pending_by_parts(rules, seed=seed)
         check_chance(rules, seed=seed)
         check_determinism(rules, seed=seed)
         check_round_trips(rules, seed=seed)

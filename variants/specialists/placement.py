@@ -449,4 +449,5 @@ def specialists() -> RuleModule:
         apply_action=_apply_action,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
+        pending_by_parts=True,  # who keeps which specialist is kept in the table
     )
