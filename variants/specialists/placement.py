@@ -102,6 +102,17 @@ class Place:
 
 OUT = Place()
 
+_POSITIONS: dict[int, tuple[tuple[Specialist, ...], dict[int, int]]] = {}
+"""Where each specialist object stands in a table's ``specs``, by the tuple's id (one tuple
+per game, shared by all its tables). An entry keeps its tuple alive, so an id stays its own."""
+
+
+def _positions(specs: tuple[Specialist, ...]) -> tuple[tuple[Specialist, ...], dict[int, int]]:
+    if len(_POSITIONS) >= 64:  # a few games' worth: bounded however many games are set up
+        _POSITIONS.clear()
+    seen = _POSITIONS[id(specs)] = (specs, {id(spec): at for at, spec in enumerate(specs)})
+    return seen
+
 
 @attrs.frozen(cache_hash=True)
 class Specialists:
@@ -123,9 +134,13 @@ class Specialists:
         Raises:
             UnknownSpecialistError: No composed module declares ``spec``.
         """
-        for known, place in zip(self.specs, self.places, strict=True):
-            if known is spec:  # the declared objects: no attrs __eq__ call on the hot path
-                return place
+        specs = self.specs
+        seen = _POSITIONS.get(id(specs))
+        if seen is None or seen[0] is not specs:
+            seen = _positions(specs)
+        at = seen[1].get(id(spec))  # the declared objects themselves: no attrs __eq__ calls
+        if at is not None:
+            return self.places[at]
         for known, place in zip(self.specs, self.places, strict=True):
             if known == spec:
                 return place
