@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
+import operator
 import warnings
 from bisect import bisect_right
 from fractions import Fraction
@@ -170,9 +171,14 @@ class RollOutcome:
     shown: int = attrs.field(init=False, eq=False, repr=False)
     """The faces shown as bits: bit 0 for 1s ... bit 5 for worms (derived, for the hot path)."""
 
+    # The derived fields are built for every outcome of every chance table (thousands, once
+    # per process): map() over builtins, not generator expressions.
     @faces.default
     def _sum_faces(self) -> tuple[int, ...]:
-        return tuple(sum(column) for column in zip(*self.counts, strict=True))
+        counts = self.counts
+        if len(counts) == 1:
+            return counts[0]
+        return tuple(map(sum, zip(*counts, strict=True)))
 
     @by_face.default
     def _by_face(self) -> tuple[tuple[int, ...], ...]:
@@ -180,15 +186,16 @@ class RollOutcome:
 
     @remaining.default
     def _remaining(self) -> tuple[tuple[int, ...], ...]:
-        dice = [sum(group) for group in self.counts]
-        return tuple(
-            tuple(n - shown for n, shown in zip(dice, column, strict=True))
-            for column in self.by_face
-        )
+        dice = tuple(map(sum, self.counts))
+        return tuple(tuple(map(operator.sub, dice, column)) for column in self.by_face)
 
     @shown.default
     def _shown(self) -> int:
-        return sum(1 << index for index, count in enumerate(self.faces) if count)
+        bits = 0
+        for index, count in enumerate(self.faces):
+            if count:
+                bits |= 1 << index
+        return bits
 
     @classmethod
     def from_faces(cls, faces: Sequence[Face], *others: tuple[str, Sequence[Face]]) -> RollOutcome:
