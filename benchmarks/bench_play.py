@@ -51,7 +51,7 @@ WORKLOADS: list[Workload] = [
 
 
 def play_games(  # noqa: PLR0913, PLR0917 (a worker's whole command line)
-    policy: str, variant: str, players: int, games: int, first_seed: int = 0, warm_up: int = 2
+    policy: str, variant: str, players: int, games: int, first_seed: int = 0, warm_up: int = 10
 ) -> dict[str, float]:
     """Play ``games`` games (seeds ``first_seed``...): elapsed seconds, steps and a checksum.
 
