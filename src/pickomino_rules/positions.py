@@ -24,8 +24,9 @@ The position line has space-separated fields:
 6. **in hand**: the dice in hand per kind of die (``5`` or ``6,1``);
 7. **set aside**: the faces set aside this turn (``55w``);
 8. **roll**: the roll on the table, its text with ``+`` for spaces (``1234+golden:w``);
-9. and on: **parts**, each variant part as ``name=`` and its fields in order as compact JSON
-   (``grilled_worms=[7,[0,0],null,[]]``).
+9. and on: **parts**, each variant part as ``name=`` and the fields its class's ``__init__``
+   takes, in order, as a compact JSON list (``grilled_worms=[7,[0,0],null,[]]``); derived
+   (``init=False``) fields are left out and rebuilt on reading.
 
 An empty field is ``-``.
 
@@ -61,6 +62,8 @@ from pickomino_rules.state import GameState, PartKey, Phase
 from pickomino_rules.validation import problems
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pickomino_rules.rules import Rules
 
 __all__ = [
@@ -182,14 +185,58 @@ def make_json_converter(
 ) -> cattrs.Converter:
     """A cattrs converter for JSON that refuses extra keys and loose types (``"1"`` for 1).
 
-    Records and positions share it; ``AS_TUPLE`` writes attrs classes as lists of their
-    field values (the position line's compact form of parts).
+    Records and positions share it; ``AS_TUPLE`` writes attrs classes as lists of the field
+    values their ``__init__`` takes and reads back lists of exactly that length (the position
+    line's compact form of parts).
     """
     converter = make_converter(forbid_extra_keys=True, unstruct_strat=strategy)
     converter.register_structure_hook(int, _strict_int)
     converter.register_structure_hook(str, _strict_str)
     converter.register_structure_hook(bool, _strict_bool)
+    if strategy is cattrs.UnstructureStrategy.AS_TUPLE:
+        converter.register_unstructure_hook_factory(
+            attrs.has, lambda kind: _list_writer(converter, kind)
+        )
+        converter.register_structure_hook_factory(
+            attrs.has, lambda kind: _list_reader(converter, kind)
+        )
     return converter
+
+
+# cattrs' own tuple strategy writes every attrs field, derived (init=False) ones too, and reads
+# by zip: a derived field then cannot be read back, and a list one value short or long is
+# taken without a word. These write the fields ``__init__`` takes and read exactly those.
+def _init_fields(kind: type) -> tuple[attrs.Attribute[Any], ...]:
+    return tuple(field for field in attrs.fields(kind) if field.init)
+
+
+def _list_writer(converter: cattrs.Converter, kind: type) -> Callable[[object], list[object]]:
+    fields = _init_fields(kind)
+
+    def write(value: object) -> list[object]:
+        return [converter.unstructure(getattr(value, field.name), field.type) for field in fields]
+
+    return write
+
+
+def _list_reader(converter: cattrs.Converter, kind: type) -> Callable[[object, object], object]:
+    fields = _init_fields(kind)
+    names = ", ".join(field.name for field in fields)
+
+    def read(data: object, _kind: object) -> object:
+        if not isinstance(data, list | tuple) or len(data) != len(fields):
+            got = excerpt(json.dumps(data, default=repr))
+            msg = f"{kind.__name__}: expected a list of {len(fields)} values ({names}), got {got}"
+            raise ValueError(msg)
+        arguments = {
+            field.alias or field.name: value
+            if field.type is None
+            else converter.structure(value, field.type)
+            for field, value in zip(fields, data, strict=True)
+        }
+        return kind(**arguments)
+
+    return read
 
 
 _DICTS = make_json_converter()
