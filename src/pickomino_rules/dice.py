@@ -67,12 +67,12 @@ class Face(enum.IntEnum):
     @property
     def points(self) -> int:
         """Points the face counts: its number, or 5 for the worm (C1)."""
-        return 5 if self is Face.WORM else int(self)
+        return 5 if self is _WORM else int(self)
 
     @property
     def symbol(self) -> str:
         """One-character text form: ``1``-``5`` or ``w`` for the worm."""
-        return "w" if self is Face.WORM else str(int(self))
+        return "w" if self is _WORM else str(int(self))
 
     @classmethod
     def parse(cls, text: str) -> Face:
@@ -93,6 +93,10 @@ class Face(enum.IntEnum):
         msg = f"not a die face: {excerpt(text)} (expected 1-5 or w)"
         raise InvalidRollError(msg)
 
+
+# On Python 3.11 a member read off an enum class (``Face.WORM``) goes through the
+# metaclass's ``__getattr__`` hook, ~10x slower than a module global: hot code reads these.
+_WORM = Face.WORM
 
 FACES: tuple[Face, ...] = tuple(Face)
 """Index of each face in the six-element count tuples used throughout (face 1 at 0)."""
