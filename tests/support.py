@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
 import textwrap
 from contextlib import contextmanager
@@ -11,10 +14,11 @@ from pickomino_rules import GameState, Rules, apply, parse_move, registry
 from pickomino_rules.testing import check_state
 
 if TYPE_CHECKING:
+    import subprocess
     from collections.abc import Iterable, Iterator
     from pathlib import Path
 
-__all__ = ["check_invariants", "installed_plugin", "run"]
+__all__ = ["as_in_a_terminal", "check_invariants", "installed_plugin", "reaped", "run"]
 
 
 def run(rules: Rules, state: GameState, script: Iterable[str]) -> GameState:
@@ -46,3 +50,32 @@ def installed_plugin(folder: Path, source: str) -> Iterator[None]:
         sys.path.remove(str(folder))
         sys.modules.pop("tiny_variant", None)
         registry._installed.cache_clear()  # noqa: SLF001
+
+
+def as_in_a_terminal() -> None:
+    """``preexec_fn`` for a command a test stops with Ctrl-C: SIGINT as a terminal leaves it.
+
+    A shell without job control (``(command &)``, some CI runners) starts commands with
+    SIGINT ignored, and children inherit that; Python then never raises KeyboardInterrupt,
+    as a user who started it so would expect, and the test would wait on a run that goes on.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@contextmanager
+def reaped(process: subprocess.Popen[str], *, group: bool = False) -> Iterator[None]:
+    """Kill ``process`` (with its process ``group``, if it leads one) when the block ends.
+
+    A failing test must not leave a command running: the leftover would load the machine
+    for every later test.
+    """
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            if group:
+                os.killpg(process.pid, signal.SIGKILL)
+            elif process.poll() is None:
+                process.kill()
+        if process.poll() is None:
+            process.wait()

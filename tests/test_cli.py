@@ -16,6 +16,7 @@ import pytest
 
 from pickomino_rules.cli import main
 from pickomino_rules.records import load_record
+from support import as_in_a_terminal, reaped
 
 MAIN = "from pickomino_rules.cli import main; main()"
 
@@ -266,13 +267,15 @@ def test_a_stop_during_play_saves_the_unfinished_record(
         stderr=subprocess.PIPE,
         text=True,
         env=ENV,
+        preexec_fn=as_in_a_terminal,  # noqa: PLW1509 (only signal() runs before exec)
     )
     assert process.stdout is not None
-    for line in process.stdout:  # wait until the game asks for a move
-        if "take" in line:
-            break
-    process.send_signal(stop)
-    _, err = process.communicate(timeout=60)
+    with reaped(process):
+        for line in process.stdout:  # wait until the game asks for a move
+            if "take" in line:
+                break
+        process.send_signal(stop)
+        _, err = process.communicate(timeout=60)
     assert process.returncode == code, err
     assert "Traceback" not in err
     assert load_record(path).moves
@@ -456,15 +459,17 @@ def test_a_stopped_simulation_reports_its_games_and_leaves_no_process(
         text=True,
         env=ENV,
         start_new_session=True,  # its own process group, as a terminal gives a command
+        preexec_fn=as_in_a_terminal,  # noqa: PLW1509 (only signal() runs before exec)
     )
-    deadline = time.monotonic() + 60
-    while not _games_written(tmp_path) and time.monotonic() < deadline:
-        time.sleep(0.1)  # until games are being played (a cluster takes a while to start)
-    if how == "ctrl-c":
-        os.killpg(process.pid, signal.SIGINT)  # the terminal signals the whole group
-    else:
-        process.send_signal(signal.SIGTERM)  # a process manager signals the parent
-    out, err = process.communicate(timeout=30)
+    with reaped(process, group=True):
+        deadline = time.monotonic() + 60
+        while not _games_written(tmp_path) and time.monotonic() < deadline:
+            time.sleep(0.1)  # until games are being played (a cluster takes a while to start)
+        if how == "ctrl-c":
+            os.killpg(process.pid, signal.SIGINT)  # the terminal signals the whole group
+        else:
+            process.send_signal(signal.SIGTERM)  # a process manager signals the parent
+        out, err = process.communicate(timeout=30)
     assert process.returncode == code, err
     assert "Traceback" not in err
     games = int(re.search(r"stopped after (\d+) of 10000000 games", err)[1])  # type: ignore[index]

@@ -35,6 +35,7 @@ from pickomino_rules.errors import PickominoError
 from pickomino_rules.positions import Position, PositionError
 from pickomino_rules.records import GameRecord, RecordError
 from pickomino_rules.result import result
+from support import as_in_a_terminal, reaped
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -193,10 +194,12 @@ def test_a_signal_at_any_moment_ends_the_command_cleanly(
         stdin=subprocess.DEVNULL,
         text=True,
         start_new_session=True,
+        preexec_fn=as_in_a_terminal,  # noqa: PLW1509 (only signal() runs before exec)
     )
-    time.sleep(STARTUP + after)  # the interpreter's own start-up is not ours to guard
-    process.send_signal(how)
-    _, err = process.communicate(timeout=60)
+    with reaped(process, group=True):
+        time.sleep(STARTUP + after)  # the interpreter's own start-up is not ours to guard
+        process.send_signal(how)
+        _, err = process.communicate(timeout=60)
     assume(process.returncode != 0)  # a game can end before the signal comes
     assert "Traceback" not in err
     expected = {signal.SIGINT: {130}, signal.SIGTERM: {143, -signal.SIGTERM}}[how]
