@@ -53,11 +53,12 @@ def installed_plugin(folder: Path, source: str) -> Iterator[None]:
 
 
 def as_in_a_terminal() -> None:
-    """``preexec_fn`` for a command a test stops with Ctrl-C: SIGINT as a terminal leaves it.
+    """``preexec_fn`` for a command a test stops with Ctrl-C: SIGINT at its default.
 
     A shell without job control (``(command &)``, some CI runners) starts commands with
-    SIGINT ignored, and children inherit that; Python then never raises KeyboardInterrupt,
-    as a user who started it so would expect, and the test would wait on a run that goes on.
+    SIGINT ignored, and children inherit that. Python then never raises KeyboardInterrupt
+    (rightly: the command was started not to be interrupted), and a test that sends Ctrl-C
+    would wait on a run that goes on.
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
@@ -67,7 +68,8 @@ def reaped(process: subprocess.Popen[str], *, group: bool = False) -> Iterator[N
     """Kill ``process`` (with its process ``group``, if it leads one) when the block ends.
 
     A failing test must not leave a command running: the leftover would load the machine
-    for every later test.
+    for every later test. Check inside the block whatever should hold of the processes
+    before they are killed.
     """
     try:
         yield

@@ -470,15 +470,15 @@ def test_a_stopped_simulation_reports_its_games_and_leaves_no_process(
         else:
             process.send_signal(signal.SIGTERM)  # a process manager signals the parent
         out, err = process.communicate(timeout=30)
-    assert process.returncode == code, err
-    assert "Traceback" not in err
-    games = int(re.search(r"stopped after (\d+) of 10000000 games", err)[1])  # type: ignore[index]
-    assert f"{games} of 10000000 games" in out
-    assert len(export.read_text().splitlines()) == games
-    deadline = time.monotonic() + 10
-    while _session(process.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _session(process.pid) == []
+        assert process.returncode == code, err
+        assert "Traceback" not in err
+        games = int(re.search(r"stopped after (\d+) of 10000000 games", err)[1])  # type: ignore[index]
+        assert f"{games} of 10000000 games" in out
+        assert len(export.read_text().splitlines()) == games
+        deadline = time.monotonic() + 10
+        while _session(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _session(process.pid) == []  # checked before `reaped` kills what is left
 
 
 def test_variants_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:

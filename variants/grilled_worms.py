@@ -224,7 +224,7 @@ def _setup(inner: StateFn, rules: Rules, state: GameState) -> GameState:
 
 def _set_aside(inner: SetAsideFn, rules: Rules, state: GameState, face: Face) -> GameState:
     assert state.roll is not None  # noqa: S101 (set_aside runs on a roll)
-    ones = state.roll.faces[0] if face is _ONE else 0
+    ones = state.roll.faces[_ONE - 1] if face is _ONE else 0
     state = inner(rules, state, face)
     return award(rules, state, state.player) if ones >= 2 else state
 
