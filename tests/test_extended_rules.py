@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from fractions import Fraction
 
@@ -36,6 +37,8 @@ from pickomino_rules.variants.grilled_worms import (
     grilled_worms,
 )
 from pickomino_rules.variants.specialists import (
+    CAN,
+    HEN,
     SPECIALISTS,
     WEASEL,
     KeepSpecialist,
@@ -44,6 +47,7 @@ from pickomino_rules.variants.specialists import (
     Specialist,
     UseWeasel,
 )
+from pickomino_rules.variants.specialists.placement import UnknownSpecialistError
 from support import check_invariants, run
 
 ALL_TILES = (11, 13, *range(21, 37))
@@ -275,6 +279,27 @@ def test_e13_specialist_on_a_turned_tile_moves() -> None:
     state = run(rules, state, ["55555444", "take 5", "stop"])  # 26 back, 30 turned
     assert 30 in state.face_down
     assert where(rules, state, "golden_die") == Place(tile=26)  # 21 carries the hen
+
+
+def test_e2_e5_a_table_finds_each_specialist_by_value() -> None:
+    rules, state = new_game("extended", players=2)
+    start = SPECIALISTS.get(rules, state)
+    assert start.place(Specialist("hen", start=21)) == Place(tile=21)  # an equal copy
+    for unknown in (Specialist("hen", start=22), Specialist("fox", start=21)):
+        with pytest.raises(UnknownSpecialistError, match="no composed module declares"):
+            start.place(unknown)
+    moved = start.moved(HEN, Place(owner=1)).moved(CAN, Place(owner=1))
+    assert moved.owned_by(1) == (CAN, HEN)  # in the table's order, by starting tile
+    assert moved.owned_by(0) == ()
+    assert start.owned_by(1) == ()  # the first table is unchanged
+    assert [spec.name for spec, _ in moved.on_tiles()] == [
+        "crow",
+        "weasel",
+        "golden_die",
+        "apple",
+    ]
+    assert all(moved.place(spec) == Place(tile=tile) for spec, tile in moved.on_tiles())
+    assert pickle.loads(pickle.dumps(moved)).owned_by(1) == (CAN, HEN)  # noqa: S301 (our own data)
 
 
 # E7, E14 ------------------------------------------------------------------------------

@@ -437,7 +437,19 @@ def _settle(rules: Rules, state: GameState) -> GameState:
 def _finish_turn(rules: Rules, state: GameState) -> GameState:
     """C11: the turn is resolved; tidy up, then pass the dice on."""
     if rules.end_turn is not turn.end_turn or rules.pending_actions is not None:
-        state = rules.end_turn(rules, state.replace(phase=_TURN_OVER, roll=None))
+        over = new_state(  # state.replace(phase=_TURN_OVER, roll=None), without its keywords
+            state.grill,
+            state.face_down,
+            state.stacks,
+            state.player,
+            _TURN_OVER,
+            state.in_hand,
+            None,
+            state.set_aside,
+            state.parts,
+            state.layout,
+        )
+        state = rules.end_turn(rules, over)
     return _pass_dice(rules, state)
 
 

@@ -53,7 +53,7 @@ def _returned_on_bust(
     inner: Callable[[Rules, GameState], tuple[Specialist, ...]], rules: Rules, state: GameState
 ) -> tuple[Specialist, ...]:
     returned = inner(rules, state)
-    if state.stacks[state.player]:
+    if not returned or state.stacks[state.player]:
         return returned
     return tuple(spec for spec in returned if spec != HEN)  # kept on a bust with no tile
 

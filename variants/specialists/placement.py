@@ -20,7 +20,7 @@ by a string.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import attrs
 
@@ -102,16 +102,14 @@ class Place:
 
 OUT = Place()
 
-_POSITIONS: dict[int, tuple[tuple[Specialist, ...], dict[int, int]]] = {}
-"""Where each specialist object stands in a table's ``specs``, by the tuple's id (one tuple
-per game, shared by all its tables). An entry keeps its tuple alive, so an id stays its own."""
 
-
-def _positions(specs: tuple[Specialist, ...]) -> tuple[tuple[Specialist, ...], dict[int, int]]:
-    if len(_POSITIONS) >= 64:  # a few games' worth: bounded however many games are set up
-        _POSITIONS.clear()
-    seen = _POSITIONS[id(specs)] = (specs, {id(spec): at for at, spec in enumerate(specs)})
-    return seen
+class _Lookups(NamedTuple):
+    at: dict[str, int]
+    """Each specialist's position in ``specs``, by name."""
+    owned: dict[int | None, tuple[Specialist, ...]]
+    """What each player owns (None: nobody's)."""
+    on_tiles: tuple[tuple[Specialist, int], ...]
+    """The specialists sitting on grill tiles, each with its tile."""
 
 
 @attrs.frozen(cache_hash=True)
@@ -127,6 +125,21 @@ class Specialists:
     specs: tuple[Specialist, ...]
     places: tuple[Place, ...]
     chooser: int | None = None
+    # Worked out once per table: the rules' hooks ask whose a specialist is at every step,
+    # and a table lasts until a specialist moves.
+    _lookups: _Lookups = attrs.field(init=False, eq=False, repr=False)
+
+    @_lookups.default
+    def _look_up(self) -> _Lookups:
+        pairs = list(zip(self.specs, self.places, strict=True))
+        owned: dict[int | None, tuple[Specialist, ...]] = {}
+        for spec, place in pairs:
+            owned[place.owner] = (*owned.get(place.owner, ()), spec)
+        return _Lookups(
+            {spec.name: at for at, (spec, _) in enumerate(pairs)},
+            owned,
+            tuple((spec, place.tile) for spec, place in pairs if place.tile is not None),
+        )
 
     def place(self, spec: Specialist) -> Place:
         """Where ``spec`` is.
@@ -134,13 +147,11 @@ class Specialists:
         Raises:
             UnknownSpecialistError: No composed module declares ``spec``.
         """
-        specs = self.specs
-        seen = _POSITIONS.get(id(specs))
-        if seen is None or seen[0] is not specs:
-            seen = _positions(specs)
-        at = seen[1].get(id(spec))  # the declared objects themselves: no attrs __eq__ calls
+        at = self._lookups.at.get(spec.name)
         if at is not None:
-            return self.places[at]
+            known = self.specs[at]
+            if known is spec or known == spec:  # mostly the declared object itself
+                return self.places[at]
         for known, place in zip(self.specs, self.places, strict=True):
             if known == spec:
                 return place
@@ -153,13 +164,11 @@ class Specialists:
 
     def owned_by(self, player: int) -> tuple[Specialist, ...]:
         """The specialists ``player`` owns."""
-        return tuple(
-            [
-                spec
-                for spec, place in zip(self.specs, self.places, strict=True)
-                if place.owner == player
-            ]
-        )
+        return self._lookups.owned.get(player, ())
+
+    def on_tiles(self) -> tuple[tuple[Specialist, int], ...]:
+        """The specialists sitting on grill tiles, each with its tile."""
+        return self._lookups.on_tiles
 
     def on_tile(self, tile: int) -> Specialist | None:
         """The specialist sitting on grill tile ``tile``, if any."""
@@ -381,8 +390,8 @@ def declare(spec: Specialist) -> Extension:
 
 def _settle_tiles(table: Specialists, grill: tuple[int, ...]) -> Specialists:
     """E13: a specialist on a tile no longer face up moves (E6 placement)."""
-    for spec, place in zip(table.specs, table.places, strict=True):
-        if place.tile is not None and place.tile not in grill:
+    for spec, tile in table.on_tiles():
+        if tile not in grill:
             table = place_on_grill(table, grill, spec)
     return table
 
@@ -419,10 +428,11 @@ def _bust(inner: StateFn, rules: Rules, state: GameState) -> GameState:
     """E13 for turned tiles, then E6: the busting player's specialists go back."""
     returned = rules.extension(RETURNED_ON_BUST)(rules, state)
     state = inner(rules, state)
-    table = _settle_tiles(SPECIALISTS.get(rules, state), state.grill)
+    before = SPECIALISTS.get(rules, state)
+    table = _settle_tiles(before, state.grill)
     for spec in returned:
         table = place_on_grill(table, state.grill, spec)
-    return SPECIALISTS.set(rules, state, table)
+    return state if table is before else SPECIALISTS.set(rules, state, table)
 
 
 def _pending_actions(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[Action, ...]:

@@ -84,7 +84,8 @@ def weasel() -> RuleModule:
 
     def roll_actions(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[Action, ...]:
         takes = inner(rules, state)
-        if WEASEL_PART.get(rules, state).used or owner(rules, state, WEASEL) != state.player:
+        # Whose it is first: it is mostly on the grill or another player's.
+        if owner(rules, state, WEASEL) != state.player or WEASEL_PART.get(rules, state).used:
             return takes
         return (*takes, USE) if takes else (USE, SKIP)
 
