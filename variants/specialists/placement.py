@@ -178,13 +178,18 @@ class Specialists:
         return None
 
     def moved(self, spec: Specialist, place: Place) -> Specialists:
-        """A copy with ``spec`` at ``place``."""
-        self.place(spec)  # refuses an unknown specialist
-        places = tuple(
-            place if known == spec else old
-            for known, old in zip(self.specs, self.places, strict=True)
-        )
-        return Specialists(self.specs, places, self.chooser)
+        """A copy with ``spec`` at ``place``.
+
+        Raises:
+            UnknownSpecialistError: No composed module declares ``spec``.
+        """
+        specs = self.specs
+        at = self._lookups.at.get(spec.name)
+        if at is None or not (specs[at] is spec or specs[at] == spec):
+            self.place(spec)  # refuses an unknown specialist
+            at = next(index for index, known in enumerate(specs) if known == spec)
+        places = self.places
+        return Specialists(specs, (*places[:at], place, *places[at + 1 :]), self.chooser)
 
     def describe(self, name: PlayerName) -> str:
         """The specialists' places in one line, the players called ``name(index)``."""
