@@ -147,14 +147,18 @@ class Specialists:
         Raises:
             UnknownSpecialistError: No composed module declares ``spec``.
         """
+        at = self._lookups.at.get(spec.name)  # _index_of's first lines: a call less per step
+        if at is not None and (self.specs[at] is spec or self.specs[at] == spec):
+            return self.places[at]
+        return self.places[self._index_of(spec)]
+
+    def _index_of(self, spec: Specialist) -> int:
         at = self._lookups.at.get(spec.name)
-        if at is not None:
-            known = self.specs[at]
-            if known is spec or known == spec:  # mostly the declared object itself
-                return self.places[at]
-        for known, place in zip(self.specs, self.places, strict=True):
+        if at is not None and (self.specs[at] is spec or self.specs[at] == spec):
+            return at  # mostly the declared object itself: no attrs __eq__ call
+        for index, known in enumerate(self.specs):  # two specialists with one name
             if known == spec:
-                return place
+                return index
         msg = f"no composed module declares the specialist {spec.name!r}"
         raise UnknownSpecialistError(msg)
 
@@ -183,13 +187,9 @@ class Specialists:
         Raises:
             UnknownSpecialistError: No composed module declares ``spec``.
         """
-        specs = self.specs
-        at = self._lookups.at.get(spec.name)
-        if at is None or not (specs[at] is spec or specs[at] == spec):
-            self.place(spec)  # refuses an unknown specialist
-            at = next(index for index, known in enumerate(specs) if known == spec)
+        at = self._index_of(spec)
         places = self.places
-        return Specialists(specs, (*places[:at], place, *places[at + 1 :]), self.chooser)
+        return Specialists(self.specs, (*places[:at], place, *places[at + 1 :]), self.chooser)
 
     def describe(self, name: PlayerName) -> str:
         """The specialists' places in one line, the players called ``name(index)``."""
