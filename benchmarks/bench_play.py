@@ -12,12 +12,14 @@ Two policies, both drawing from one ``random.Random(seed)`` per game:
 Run: ``python benchmarks/bench_play.py [--seconds 2]`` for this environment's figures,
 ``--breakdown`` for where a step's time goes, or
 ``python benchmarks/bench_play.py --baseline REV`` to compare side by side with commit REV:
-the working tree and REV are each installed (not editable) in a virtual environment of
-their own under ``--envs`` and play the same games (seeds 0, 1, ...) in fresh processes,
+the working tree and REV are each installed (not editable, so the working tree's hot path is
+compiled where a C compiler is found) in a virtual environment of their own under ``--envs``
+and play the same games (seeds 0, 1, ...) in fresh processes,
 interleaved, alternating which goes first. The figures are medians of the paired ratios
 (working tree over REV) of steps per second and of games per second, with their spread. The
 games can differ a little between versions when a rule's reading changed between them (the
 C8 clarification made ``stop`` legal when a steal is the only claim), so both rates are shown.
+With ``PICKOMINO_PURE=1`` in the environment the working tree plays on its pure-Python engine.
 """
 
 from __future__ import annotations
@@ -172,7 +174,8 @@ def compare(
         print(f"installing {rev} and the working tree in {envs} ...", flush=True)
         old = _install(_checkout(rev, Path(scratch) / "baseline"), envs / f"baseline-{rev}")
         tree = Path(scratch) / "tree"
-        shutil.copytree(REPO, tree, ignore=shutil.ignore_patterns(".git", ".venv", "site"))
+        leftovers = (".git", ".venv", "site", "build", "*.so", "_speedups.c")  # built here
+        shutil.copytree(REPO, tree, ignore=shutil.ignore_patterns(*leftovers))
         new = _install(tree, envs / "working-tree")
     print(f"Python {sys.version.split()[0]} on {platform.machine()}, {os.cpu_count()} cpus")
     print(f"{repeat} interleaved repeats of ~{seconds:g} s each (working tree's time)")

@@ -3,6 +3,12 @@
 Every function takes the rules and a state and returns new values; nothing is
 mutated and nothing random happens unless you pass a ``random.Random``.
 
+Where the package was built with a C compiler, ``legal_actions``, ``apply``,
+``sample_chance`` and ``stop_claims`` are compiled stand-ins for the functions written
+here: they play games of rules with the core's own turn hooks (classic without options)
+about three to four times as fast, and hand every other call to these functions, which
+define the rules (see the docs page "Guarantees").
+
 Examples:
     >>> from pickomino_rules import Action, RollOutcome, apply, legal_actions, new_game
     >>> rules, state = new_game("classic", players=2)
@@ -18,6 +24,8 @@ Examples:
 
 from __future__ import annotations
 
+import functools
+import os
 import random
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -715,3 +723,29 @@ def _reason(rules: Rules, state: GameState, move: object) -> str:  # noqa: C901,
         if isinstance(move, Stop):
             return "C8: several steals are possible; name the player to steal from"
     return f"not allowed in phase {phase.value!r} by these rules"
+
+
+def _use_compiled() -> None:
+    """Swap in the compiled hot path (``pickomino_rules._speedups``) where it was built.
+
+    It takes the calls of rules whose turn hooks are all the core's and hands every other
+    call to the functions above, which stay the reference. ``PICKOMINO_PURE=1`` keeps
+    the pure-Python functions, e.g. to test them; so does a build without a C compiler.
+    """
+    if os.environ.get("PICKOMINO_PURE", "") not in ("", "0"):
+        return
+    try:
+        from pickomino_rules import _speedups  # noqa: PLC0415 (optional, built where possible)
+    except ImportError:
+        return
+    if not _speedups.bind(legal_actions, apply, sample_chance, stop_claims, _decide_actions):
+        return  # pragma: no cover (a GameState laid out as the extension did not expect)
+    pure: tuple[Callable[..., object], ...] = (legal_actions, apply, sample_chance, stop_claims)
+    for function in pure:
+        compiled: Callable[..., object] = getattr(_speedups, function.__name__)
+        if not hasattr(compiled, "__wrapped__"):  # this module imported again (doctests)
+            functools.update_wrapper(compiled, function)
+        globals()[function.__name__] = compiled
+
+
+_use_compiled()
