@@ -1,6 +1,9 @@
 # cython: language_level=3
 """The engine's hot path compiled, for rules whose turn hooks are all the core's.
 
+Chance nodes (the rolls offered, a roll drawn, the roll shown) involve no hook, so those
+calls are taken for the rules of any variant; what a roll then offers is the hooks' to say.
+
 ``game`` swaps these in for its ``legal_actions``, ``apply``, ``sample_chance`` and
 ``stop_claims`` when the extension was built (see ``game._use_compiled``). Each one
 handles only the common, legal case of rules with the core's own turn (classic without
@@ -128,10 +131,11 @@ cdef class _Table:
 
 
 cdef class _Fast:
-    """What the hot path needs of one rules object, or that it must not take it."""
+    """What the hot path needs of one rules object, and what it may take of its calls."""
 
     cdef object rules
-    cdef bint fast
+    cdef bint chance  # rules of this library: the chance nodes (no hook takes part in them)
+    cdef bint fast  # and all turn hooks the core's: every step
     cdef object layout
     cdef object chance_table
     cdef dict tables
@@ -162,15 +166,16 @@ cdef _Fast _fast(object rules):
     seen = _Fast()
     seen.rules = rules
     seen.tables = {}
+    seen.chance = type(rules) is Rules
     seen.fast = (
-        type(rules) is Rules
+        seen.chance
         and rules.default_ends
         and rules.roll_actions is turn.roll_actions
         and rules.set_aside is turn.set_aside
         and rules.stop_total is turn.stop_total
         and rules.claims is turn.claims
     )
-    if seen.fast:
+    if seen.chance:
         seen.layout = rules.layout
         seen.chance_table = rules.chance_table
     _LAST = seen
@@ -242,6 +247,7 @@ cdef object _PURE_APPLY = None
 cdef object _PURE_SAMPLE = None
 cdef object _PURE_CLAIMS = None
 cdef object _PURE_DECIDE_ACTIONS = None
+cdef object _PURE_AFTER_ROLL = None
 
 
 cdef _Fast _taken(object rules, object state):
@@ -249,7 +255,8 @@ cdef _Fast _taken(object rules, object state):
     if Py_TYPE(state) is not _STATE_TYPE:
         return None
     cdef _Fast fast = _fast(rules)
-    if not fast.fast or _get(state, _LAYOUT) is not fast.layout:
+    cdef PyObject* layout = (<PyObject**>((<char*><PyObject*>state) + _LAYOUT))[0]
+    if not fast.chance or layout is not <PyObject*>fast.layout:  # (an unset layout is NULL)
         return None
     return fast
 
@@ -258,13 +265,12 @@ cdef object _DECLINE = object()
 """What a compiled step returns when the pure function must answer the call."""
 
 
-cdef object _legal_actions(object rules, object state):
-    fast = _taken(rules, state)
-    if fast is None:
-        return _DECLINE
+cdef object _legal_actions(_Fast fast, object state):
     phase = _get(state, _PHASE)
     if phase is _ROLL:
         return fast.table(_get(state, _IN_HAND)).outcomes
+    if not fast.fast:
+        return _DECLINE
     if phase is _CHOOSE:
         roll = _get(state, _ROLL_FIELD)
         if type(roll) is not RollOutcome:
@@ -278,9 +284,8 @@ cdef object _legal_actions(object rules, object state):
     return _DECLINE
 
 
-cdef object _sample_chance(object rules, object state, object rng):
-    fast = _taken(rules, state)
-    if fast is None or _get(state, _PHASE) is not _ROLL or type(rng) is not _RANDOM:
+cdef object _sample_chance(_Fast fast, object state, object rng):
+    if _get(state, _PHASE) is not _ROLL or type(rng) is not _RANDOM:
         return _DECLINE
     cdef _Table table = fast.table(_get(state, _IN_HAND))
     cdef double drawn = rng.random() * table.total
@@ -295,11 +300,10 @@ cdef object _sample_chance(object rules, object state, object rng):
     return table.outcomes[low]
 
 
-cdef object _apply(object rules, object state, object move):
-    fast = _taken(rules, state)
-    if fast is None:
-        return _DECLINE
+cdef object _apply(_Fast fast, object state, object move):
     phase = _get(state, _PHASE)
+    if phase is not _ROLL and not fast.fast:
+        return _DECLINE  # at decisions the rules' hooks have their say
     if phase is _ROLL:
         known = fast.table(_get(state, _IN_HAND)).by_id.get(id(move))
         if known is None or known is not move:  # not one of the table's own rolls
@@ -309,6 +313,8 @@ cdef object _apply(object rules, object state, object move):
             _get(state, _PLAYER), _CHOOSE, _get(state, _IN_HAND), move,
             _get(state, _SET_ASIDE), _get(state, _PARTS), _get(state, _LAYOUT),
         )
+        if not fast.fast:
+            return _PURE_AFTER_ROLL(fast.rules, shown)  # the hooks say what the roll offers
         if move.shown & ~_used(_get(state, _SET_ASIDE)):
             return shown
         return _FUSED_END(fast.rules, shown, None)  # C5: nothing to set aside
@@ -369,32 +375,44 @@ cdef object _take(object state, object move):
 
 
 def legal_actions(rules, state):
+    cdef _Fast fast = _taken(rules, state)
+    if fast is None:
+        return _PURE_LEGAL(rules, state)
     try:
-        offered = _legal_actions(rules, state)
+        offered = _legal_actions(fast, state)
     except Exception:
         offered = _DECLINE
     return _PURE_LEGAL(rules, state) if offered is _DECLINE else offered
 
 
 def stop_claims(rules, state):
+    cdef _Fast fast = _taken(rules, state)
+    if fast is None or not fast.fast:
+        return _PURE_CLAIMS(rules, state)
     try:
-        claims = _claims(state) if _taken(rules, state) is not None else _DECLINE
+        claims = _claims(state)
     except Exception:
         claims = _DECLINE
     return _PURE_CLAIMS(rules, state) if claims is _DECLINE else claims
 
 
 def sample_chance(rules, state, rng):
+    cdef _Fast fast = _taken(rules, state)
+    if fast is None:
+        return _PURE_SAMPLE(rules, state, rng)
     try:
-        drawn = _sample_chance(rules, state, rng)
+        drawn = _sample_chance(fast, state, rng)
     except Exception:
         drawn = _DECLINE  # raised before drawing: rng is as it was
     return _PURE_SAMPLE(rules, state, rng) if drawn is _DECLINE else drawn
 
 
 def apply(rules, state, move):
+    cdef _Fast fast = _taken(rules, state)
+    if fast is None:
+        return _PURE_APPLY(rules, state, move)
     try:
-        after = _apply(rules, state, move)
+        after = _apply(fast, state, move)
     except Exception:
         after = _DECLINE
     return _PURE_APPLY(rules, state, move) if after is _DECLINE else after
@@ -405,7 +423,7 @@ def takes(rules):
     return bool(_fast(rules).fast)
 
 
-def bind(pure_legal, pure_apply, pure_sample, pure_claims, pure_decide_actions):
+def bind(pure_legal, pure_apply, pure_sample, pure_claims, pure_decide_actions, pure_after_roll):
     """Give the compiled functions their pure-Python references; True when they are sound.
 
     They are sound when a state built here equals the one ``GameState(...)`` builds. The
@@ -413,6 +431,7 @@ def bind(pure_legal, pure_apply, pure_sample, pure_claims, pure_decide_actions):
     nothing).
     """
     global _PURE_LEGAL, _PURE_APPLY, _PURE_SAMPLE, _PURE_CLAIMS, _PURE_DECIDE_ACTIONS
+    global _PURE_AFTER_ROLL
     if _PURE_APPLY is not None:
         return True
     cdef tuple fields = ((21,), (), ((), (22,)), 1, _ROLL, (8,), None, _NO_DICE, (), None)
@@ -427,4 +446,5 @@ def bind(pure_legal, pure_apply, pure_sample, pure_claims, pure_decide_actions):
     _PURE_SAMPLE = pure_sample
     _PURE_CLAIMS = pure_claims
     _PURE_DECIDE_ACTIONS = pure_decide_actions
+    _PURE_AFTER_ROLL = pure_after_roll
     return True

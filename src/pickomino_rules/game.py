@@ -6,8 +6,8 @@ mutated and nothing random happens unless you pass a ``random.Random``.
 Where the package was built with a C compiler, ``legal_actions``, ``apply``,
 ``sample_chance`` and ``stop_claims`` are compiled stand-ins for the functions written
 here: they play games of rules with the core's own turn hooks (classic without options)
-about three to four times as fast, and hand every other call to these functions, which
-define the rules (see the docs page "Guarantees").
+about three times as fast, take the chance nodes of any rules, and hand every other call
+to these functions, which define the rules (see the docs page "Guarantees").
 
 Examples:
     >>> from pickomino_rules import Action, RollOutcome, apply, legal_actions, new_game
@@ -728,9 +728,10 @@ def _reason(rules: Rules, state: GameState, move: object) -> str:  # noqa: C901,
 def _use_compiled() -> None:
     """Swap in the compiled hot path (``pickomino_rules._speedups``) where it was built.
 
-    It takes the calls of rules whose turn hooks are all the core's and hands every other
-    call to the functions above, which stay the reference. ``PICKOMINO_PURE=1`` keeps
-    the pure-Python functions, e.g. to test them; so does a build without a C compiler.
+    It takes the calls of rules whose turn hooks are all the core's, and the chance nodes of
+    any rules, and hands every other call to the functions above, which stay the reference.
+    ``PICKOMINO_PURE=1`` keeps the pure-Python functions, e.g. to test them; so does a build
+    without a C compiler.
     """
     if os.environ.get("PICKOMINO_PURE", "") not in ("", "0"):
         return
@@ -738,9 +739,9 @@ def _use_compiled() -> None:
         from pickomino_rules import _speedups  # noqa: PLC0415 (optional, built where possible)
     except ImportError:
         return
-    if not _speedups.bind(legal_actions, apply, sample_chance, stop_claims, _decide_actions):
+    pure = (legal_actions, apply, sample_chance, stop_claims)
+    if not _speedups.bind(*pure, _decide_actions, _after_roll):
         return  # pragma: no cover (a GameState laid out as the extension did not expect)
-    pure: tuple[Callable[..., object], ...] = (legal_actions, apply, sample_chance, stop_claims)
     for function in pure:
         compiled: Callable[..., object] = getattr(_speedups, function.__name__)
         if not hasattr(compiled, "__wrapped__"):  # this module imported again (doctests)
