@@ -6,8 +6,8 @@ mutated and nothing random happens unless you pass a ``random.Random``.
 Where the package was built with a C compiler, ``legal_actions``, ``apply``,
 ``sample_chance`` and ``stop_claims`` are compiled stand-ins for the functions written
 here: they play games of rules with the core's own turn hooks (classic without options)
-about three times as fast, take the chance nodes of any rules, and hand every other call
-to these functions, which define the rules (see the docs page "Guarantees").
+about two and a half times as fast, take the chance nodes of any rules, and hand every
+other call to these functions, which define the rules (see the docs page "Guarantees").
 
 Examples:
     >>> from pickomino_rules import Action, RollOutcome, apply, legal_actions, new_game
