@@ -29,7 +29,6 @@ cdef extern from "Python.h":
     PyObject* PyTuple_GET_ITEM(object, Py_ssize_t)
     void PyTuple_SET_ITEM(object, Py_ssize_t, object)
     object PyTuple_New(Py_ssize_t)
-    long PyLong_AsLong(PyObject*)
     double PyFloat_AS_DOUBLE(PyObject*)
 
 import random
@@ -49,7 +48,6 @@ cdef object _STOP_ACTION = STOP
 cdef object _NO_DICE = NO_DICE_SET_ASIDE
 cdef object _STEAL = Steal
 cdef object _RANDOM = random.Random
-cdef object _STATE = GameState
 cdef PyTypeObject* _STATE_TYPE = <PyTypeObject*>GameState
 cdef object _GRILL_CLAIM = Claim.grill_tile
 cdef tuple _TAKES = tuple(TAKE[face] for face in FACES)
