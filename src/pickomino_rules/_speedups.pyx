@@ -228,14 +228,6 @@ cdef tuple _claims(object state):
     return tuple(found)
 
 
-cdef object _stop_claim(tuple claims):
-    """The claim a plain stop takes (``game.stop_claim``), or None."""
-    for claim in claims:
-        if claim.victim is None:
-            return claim
-    return claims[0] if len(claims) == 1 else None
-
-
 cdef bint _can_roll(object state) except -1:
     """C6: a face is still free and dice are left to roll."""
     return _used(_get(state, _SET_ASIDE)) != 63 and any(_get(state, _IN_HAND))
@@ -287,6 +279,7 @@ cdef object _PURE_SAMPLE = None
 cdef object _PURE_CLAIMS = None
 cdef object _PURE_DECIDE_ACTIONS = None
 cdef object _PURE_AFTER_ROLL = None
+cdef object _STOP_CLAIM = None
 
 
 cdef _Fast _taken(object rules, object state):
@@ -370,7 +363,7 @@ cdef object _apply(_Fast fast, object state, object move):
             )
         claims = _claims(state)
         if move is _STOP_ACTION:
-            claim = _stop_claim(claims)
+            claim = _STOP_CLAIM(claims)
             if claim is None and claims:  # only steals: a plain stop is not legal
                 return _DECLINE
             return _end_turn(fast, state, claim)
@@ -462,7 +455,9 @@ def takes(rules):
     return bool(_fast(rules).fast)
 
 
-def bind(pure_legal, pure_apply, pure_sample, pure_claims, pure_decide_actions, pure_after_roll):
+def bind(
+    pure_legal, pure_apply, pure_sample, pure_claims, pure_decide_actions, pure_after_roll, stop_claim
+):
     """Give the compiled functions their pure-Python references; True when they are sound.
 
     They are sound when a state built here equals the one ``GameState(...)`` builds. The
@@ -470,7 +465,7 @@ def bind(pure_legal, pure_apply, pure_sample, pure_claims, pure_decide_actions, 
     nothing).
     """
     global _PURE_LEGAL, _PURE_APPLY, _PURE_SAMPLE, _PURE_CLAIMS, _PURE_DECIDE_ACTIONS
-    global _PURE_AFTER_ROLL
+    global _PURE_AFTER_ROLL, _STOP_CLAIM
     if _PURE_APPLY is not None:
         return True
     cdef tuple fields = ((21,), (), ((), (22,)), 1, _ROLL, (8,), None, _NO_DICE, (), None)
@@ -486,4 +481,5 @@ def bind(pure_legal, pure_apply, pure_sample, pure_claims, pure_decide_actions, 
     _PURE_CLAIMS = pure_claims
     _PURE_DECIDE_ACTIONS = pure_decide_actions
     _PURE_AFTER_ROLL = pure_after_roll
+    _STOP_CLAIM = stop_claim
     return True

@@ -740,7 +740,7 @@ def _use_compiled() -> None:
     except ImportError:
         return
     pure = (legal_actions, apply, sample_chance, stop_claims)
-    if not _speedups.bind(*pure, _decide_actions, _after_roll):
+    if not _speedups.bind(*pure, _decide_actions, _after_roll, stop_claim):
         return  # pragma: no cover (a GameState laid out as the extension did not expect)
     for function in pure:
         compiled: Callable[..., object] = getattr(_speedups, function.__name__)
