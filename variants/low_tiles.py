@@ -28,6 +28,7 @@ __all__ = ["LOW_TILES", "low_tiles"]
 
 LOW_TILES = (11, 13)
 """The two low tiles (E1)."""
+_LOW = frozenset(LOW_TILES)
 
 
 def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> RuleModule:
@@ -44,13 +45,18 @@ def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> Rul
         return attrs.evolve(components, tiles=tiles, worms=tuple(sorted(pairs.items())))
 
     def claims(inner: ClaimsFn, rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:
+        found = inner(rules, state, total)
+        for claim in found:
+            if claim.tile in LOW_TILES:
+                break
+        else:
+            return found  # mostly: only a total up to 13 claims a low tile
         allowed = []
-        held = set(state.stacks[state.player])
-        for claim in inner(rules, state, total):
+        for claim in found:
             if claim.tile in LOW_TILES:
                 if claim.victim is not None or claim.tile != total:
                     continue  # E3: exact only, never stolen
-                if exclusive and held & set(LOW_TILES):
+                if exclusive and not _LOW.isdisjoint(state.stacks[state.player]):
                     continue  # E3 / O4: not both 11 and 13
             allowed.append(claim)
         return tuple(allowed)

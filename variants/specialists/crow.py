@@ -35,7 +35,7 @@ def _gain(
     spec: Specialist,
     player: int,
 ) -> GameState:
-    if spec != CROW:
+    if spec is not CROW and spec != CROW:
         return inner(rules, state, spec, player)
     return award(rules, return_to_grill(rules, state, CROW), player)
 

@@ -20,7 +20,7 @@ by a string.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -103,13 +103,22 @@ class Place:
 OUT = Place()
 
 
-class _Lookups(NamedTuple):
-    at: dict[str, int]
-    """Each specialist's position in ``specs``, by name."""
-    owned: dict[int | None, tuple[Specialist, ...]]
-    """What each player owns (None: nobody's)."""
-    on_tiles: tuple[tuple[Specialist, int], ...]
-    """The specialists sitting on grill tiles, each with its tile."""
+# Each specialist's position in ``specs``, by name, for the last ``specs`` tuple seen: every
+# table of a game shares its first table's tuple, so this is worked out once a game.
+_POSITIONS: list[tuple[tuple[Specialist, ...] | None, dict[str, int]]] = [(None, {})]
+
+
+def _positions(specs: tuple[Specialist, ...]) -> dict[str, int]:
+    last = _POSITIONS[0]
+    if last[0] is specs:
+        return last[1]
+    positions = {spec.name: at for at, spec in enumerate(specs)}
+    _POSITIONS[0] = (specs, positions)  # replaced whole: safe between threads
+    return positions
+
+
+_ByPlace = tuple[dict[int | None, tuple[Specialist, ...]], tuple[tuple[Specialist, int], ...]]
+"""What each player owns (None: nobody), and the specialists on grill tiles with their tile."""
 
 
 @attrs.frozen(cache_hash=True)
@@ -125,21 +134,32 @@ class Specialists:
     specs: tuple[Specialist, ...]
     places: tuple[Place, ...]
     chooser: int | None = None
-    # Worked out once per table: the rules' hooks ask whose a specialist is at every step,
-    # and a table lasts until a specialist moves.
-    _lookups: _Lookups = attrs.field(init=False, eq=False, repr=False)
+    # The rules' hooks ask where a specialist is at every step, and what a player owns and
+    # what sits on the grill at every turn's end; a table lasts until a specialist moves. The
+    # positions by name are shared by the tables of a game; the rest is worked out when first
+    # asked, as the tables made on the way of a move are never asked.
+    _at: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
+    _by_place: _ByPlace | None = attrs.field(init=False, default=None, eq=False, repr=False)
 
-    @_lookups.default
-    def _look_up(self) -> _Lookups:
-        pairs = list(zip(self.specs, self.places, strict=True))
-        owned: dict[int | None, tuple[Specialist, ...]] = {}
-        for spec, place in pairs:
-            owned[place.owner] = (*owned.get(place.owner, ()), spec)
-        return _Lookups(
-            {spec.name: at for at, (spec, _) in enumerate(pairs)},
-            owned,
-            tuple((spec, place.tile) for spec, place in pairs if place.tile is not None),
-        )
+    @_at.default
+    def _look_up(self) -> dict[str, int]:
+        if len(self.places) != len(self.specs):
+            msg = f"{len(self.places)} places for {len(self.specs)} specialists"
+            raise ValueError(msg)
+        return _positions(self.specs)
+
+    def _sorted_by_place(self) -> _ByPlace:
+        found = self._by_place
+        if found is None:
+            owned: dict[int | None, tuple[Specialist, ...]] = {}
+            on_tiles = []
+            for spec, place in zip(self.specs, self.places, strict=True):
+                owned[place.owner] = (*owned.get(place.owner, ()), spec)
+                if place.tile is not None:
+                    on_tiles.append((spec, place.tile))
+            found = (owned, tuple(on_tiles))
+            object.__setattr__(self, "_by_place", found)  # a cache: the value is unchanged
+        return found
 
     def place(self, spec: Specialist) -> Place:
         """Where ``spec`` is.
@@ -147,13 +167,13 @@ class Specialists:
         Raises:
             UnknownSpecialistError: No composed module declares ``spec``.
         """
-        at = self._lookups.at.get(spec.name)  # _index_of's first lines: a call less per step
+        at = self._at.get(spec.name)  # _index_of's first lines: a call less per step
         if at is not None and (self.specs[at] is spec or self.specs[at] == spec):
             return self.places[at]
         return self.places[self._index_of(spec)]
 
     def _index_of(self, spec: Specialist) -> int:
-        at = self._lookups.at.get(spec.name)
+        at = self._at.get(spec.name)
         if at is not None and (self.specs[at] is spec or self.specs[at] == spec):
             return at  # mostly the declared object itself: no attrs __eq__ call
         for index, known in enumerate(self.specs):  # two specialists with one name
@@ -168,11 +188,11 @@ class Specialists:
 
     def owned_by(self, player: int) -> tuple[Specialist, ...]:
         """The specialists ``player`` owns."""
-        return self._lookups.owned.get(player, ())
+        return self._sorted_by_place()[0].get(player, ())
 
     def on_tiles(self) -> tuple[tuple[Specialist, int], ...]:
         """The specialists sitting on grill tiles, each with its tile."""
-        return self._lookups.on_tiles
+        return self._sorted_by_place()[1]
 
     def on_tile(self, tile: int) -> Specialist | None:
         """The specialist sitting on grill tile ``tile``, if any."""
@@ -362,13 +382,17 @@ def owner(rules: Rules, state: GameState, spec: Specialist) -> int | None:
     Raises:
         UnknownSpecialistError: No composed module declares ``spec``.
     """
-    return SPECIALISTS.get(rules, state).place(spec).owner
+    table = SPECIALISTS.get(rules, state)
+    at = table._at.get(spec.name)  # noqa: SLF001 (place()'s first lines: asked at every step)
+    if at is not None and table.specs[at] is spec:
+        return table.places[at].owner
+    return table.place(spec).owner
 
 
 def place_on_grill(table: Specialists, grill: tuple[int, ...], spec: Specialist) -> Specialists:
     """E6: put ``spec`` on the lowest free face-up grill tile, or out of the game."""
-    table = table.moved(spec, OUT)
-    taken = {place.tile for place in table.places}
+    at = table._index_of(spec)  # noqa: SLF001 (this module's own class)
+    taken = {place.tile for index, place in enumerate(table.places) if index != at}
     free = next((tile for tile in grill if tile not in taken), None)
     return table.moved(spec, OUT if free is None else Place(tile=free))
 
