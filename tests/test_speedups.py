@@ -1,10 +1,13 @@
 """The compiled hot path (``pickomino_rules._speedups``) against the pure-Python engine.
 
 Where the extension was built, ``game`` swaps in compiled ``legal_actions``, ``apply``,
-``sample_chance`` and ``stop_claims``. They take the calls of rules whose turn hooks are all
-the core's and hand every other call to the pure functions, which stay the reference. Here
-both play the same games: at every state visited, every legal move is applied by both and
-the states must be equal; bad input must raise the same error with the same message.
+``sample_chance`` and ``stop_claims``, and ``turn`` compiled ``roll_actions``, ``set_aside``,
+``stop_total`` and ``claims``. They take the plain calls, the turn of rules whose turn hooks
+are all the core's wholly in C, other rules' turns through their hooks, and hand every other
+call to the pure functions, which stay the reference. Here both play the same games: at every
+state visited, every legal move is applied by both and the states must be equal, and each
+compiled core hook must answer as its pure one; bad input must raise the same error with the
+same message.
 
 CI sets ``PICKOMINO_SPEEDUPS=required``, so that a build that lost the extension fails here
 rather than skips. ``PICKOMINO_PURE=1`` keeps the pure functions (CI runs the suite so too).
@@ -34,6 +37,7 @@ from pickomino_rules import (
     get_rules,
     new_game,
     result,
+    turn,
 )
 from pickomino_rules.actions import ROLL, STOP, Roll, Steal, Stop
 from pickomino_rules.plugin import RuleModule, compose
@@ -56,14 +60,19 @@ if not COMPILED and os.environ.get("PICKOMINO_SPEEDUPS") == "required" and not P
     pytest.fail("PICKOMINO_SPEEDUPS=required, but the compiled hot path was not built")
 needs_compiled = pytest.mark.skipif(not COMPILED, reason="the compiled hot path is not in use")
 
-# The rules' names and options played here: the core's hooks alone (taken by the compiled
-# path) and rules with modules (handed on to the pure functions).
-RULES = [
+HOOKS = ("roll_actions", "set_aside", "stop_total", "claims")
+"""The core hooks of ``turn`` that the compiled path stands in for."""
+
+# The rules' names and options played here: the core's hooks alone (the whole turn in C) and
+# rules with modules (their turn through their hooks).
+RULES: list[tuple[str, dict[str, object]]] = [
     ("classic", {}),
     ("classic", {"optional_steal": False}),
     ("classic", {"short_game": True}),
     ("classic", {"flip_on_empty_bust": True}),
     ("extended", {}),
+    ("extended", {"exclusive_low_tiles": False, "golden_die_faces": "12345w", "short_game": True}),
+    ("extrawurm", {"flip_on_empty_bust": True, "low_tile_worms": (2, 3)}),
 ]
 
 
@@ -86,6 +95,13 @@ def test_the_compiled_functions_stand_in_for_the_pure_ones() -> None:
         assert compiled.__wrapped__.__module__ == "pickomino_rules.game"
         assert compiled.__doc__ == compiled.__wrapped__.__doc__
         assert compiled.__name__ == name
+    for name in HOOKS:
+        compiled = getattr(turn, name)
+        assert not isinstance(compiled, types.FunctionType), name
+        assert compiled.__wrapped__.__module__ == "pickomino_rules.turn"
+        assert compiled.__doc__ == compiled.__wrapped__.__doc__
+    # Every rules object is composed after the swap: its chains end in the compiled hooks.
+    assert get_rules("classic").set_aside is turn.set_aside
 
 
 @pytest.mark.skipif(_speedups is None, reason="the compiled hot path was not built")
@@ -94,13 +110,14 @@ def test_pickomino_pure_keeps_the_pure_functions() -> None:
         "import types, pickomino_rules as p, pickomino_rules.game as g\n"
         f"names = {NAMES!r}\n"
         "print(all(isinstance(getattr(g, n), types.FunctionType) for n in names),"
-        " all(getattr(p, n) is getattr(g, n) for n in names))"
+        " all(getattr(p, n) is getattr(g, n) for n in names),"
+        f" all(isinstance(getattr(p.turn, n), types.FunctionType) for n in {HOOKS!r}))"
     )
     env = {**os.environ, "PICKOMINO_PURE": "1"}
     shown = subprocess.run(  # noqa: S603 (this interpreter, a fixed script)
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     )
-    assert shown.stdout.split() == ["True", "True"]
+    assert shown.stdout.split() == ["True", "True", "True"]
 
 
 def _same(rules: Rules, state: GameState, move: object) -> GameState | None:
@@ -122,6 +139,7 @@ def _same(rules: Rules, state: GameState, move: object) -> GameState | None:
 
 def _check_state(rules: Rules, state: GameState, rng: random.Random) -> None:
     """Every call at ``state``, both ways: offers, claims, each legal move, a chance draw."""
+    _check_hooks(rules, state)
     offered = _compiled("legal_actions")(rules, state)
     assert offered == _pure("legal_actions")(rules, state)
     assert _compiled("stop_claims")(rules, state) == _pure("stop_claims")(rules, state)
@@ -151,6 +169,33 @@ def test_c3_c13_both_paths_give_the_same_states_in_random_games(
     name, options = which
     rules, state = new_game(name, players=players, options=options)
     _play_both_ways(rules, state, random.Random(seed))
+
+
+def _check_hooks(rules: Rules, state: GameState, *, any_phase: bool = False) -> None:
+    """Each compiled core hook at ``state`` against its pure one: the same value or error.
+
+    Only the hooks the engine calls in the state's phase, or all of them (``any_phase``).
+    """
+    phase = getattr(state, "phase", None)
+    if any_phase or phase is Phase.CHOOSE:
+        _same_hook("roll_actions", rules, state)
+        for face in Face:
+            _same_hook("set_aside", rules, state, face)
+    if any_phase or phase is not Phase.ROLL:
+        _same_hook("stop_total", rules, state)
+        for total in range(5, 45, 3):
+            _same_hook("claims", rules, state, total)
+
+
+def _same_hook(name: str, *args: object) -> None:
+    outcomes = []
+    hook = getattr(turn, name)
+    for function in (hook, hook.__wrapped__):
+        try:
+            outcomes.append(("value", function(*args)))
+        except Exception as error:  # noqa: BLE001 (any error must be the same both ways)
+            outcomes.append(("error", (type(error), str(error))))
+    assert outcomes[0] == outcomes[1], (name, args)
 
 
 def _play_both_ways(rules: Rules, state: GameState, rng: random.Random) -> GameState:
@@ -233,6 +278,7 @@ def test_c4_c8_bad_moves_are_refused_alike_and_equal_moves_are_taken_alike(seed:
         at_decide.replace(set_aside=(1, 2)),
         at_decide.replace(set_aside=(0, 0, 0, 0, "1", 1)),  # type: ignore[arg-type]
         at_decide.replace(grill=[21, 22]),  # type: ignore[arg-type]
+        at_decide.replace(grill=(24, 21), set_aside=(0, 1, 0, 0, 0, 4)),  # unsorted, total 22
         at_decide.replace(stacks=((), (21,), None)),  # type: ignore[arg-type]
         at_choose.replace(roll=None),
         at_choose.replace(roll="11234455"),
@@ -246,6 +292,9 @@ def test_c4_c8_bad_moves_are_refused_alike_and_equal_moves_are_taken_alike(seed:
         _same_call("legal_actions", rules, state)
         _same_call("stop_claims", rules, state)
         _same_call("sample_chance", rules, state, rng)
+        _check_hooks(rules, state, any_phase=True)
+        _same_hook("set_aside", rules, state, 0)
+        _same_hook("claims", rules, state, "21")
     for state, move in bad:
         _same(rules, state, move)
     for state in (at_roll, at_choose, at_decide, other):
@@ -314,3 +363,52 @@ def test_c3_c13_a_variant_that_adds_only_scores_plays_alike_both_ways(seed: int)
     assert result(rules, state).scores == tuple(
         2 * sum(rules.worms[tile] for tile in stack) for stack in state.stacks
     )
+
+
+def _no_state(inner: Any, rules: Rules, state: GameState) -> Any:  # noqa: ARG001
+    return None  # a broken module: its end_turn gives back no state
+
+
+def _listed_claims(inner: Any, rules: Rules, state: GameState, total: int) -> Any:
+    return list(inner(rules, state, total))  # not the tuple the contract asks for
+
+
+def _failing_roll_actions(inner: Any, rules: Rules, state: GameState) -> Any:
+    if state.set_aside[Face.WORM - 1]:
+        msg = "a module's bug"
+        raise RuntimeError(msg)
+    return inner(rules, state)
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    "hooks",
+    [
+        {"end_turn": _no_state},
+        {"claims": _listed_claims},
+        {"roll_actions": _failing_roll_actions},
+        {"pending_actions": _through, "end_turn": _through, "turn_dice": _through},
+    ],
+    ids=["end_turn_gives_none", "claims_as_a_list", "roll_actions_raises", "hooks_pass_through"],
+)
+def test_c3_c13_a_variant_s_hooks_are_called_alike_both_ways_even_when_they_misbehave(
+    hooks: dict[str, Any],
+) -> None:
+    """The compiled path calls the hooks of any rules; what they give back, it hands on."""
+    rules = _own_rules(**hooks)
+    assert not _speedups.takes(rules)
+    rng = random.Random(5)
+    state = new_game(rules, players=3)[1]
+    for _ in range(3000):
+        if state.phase is Phase.GAME_OVER:
+            break
+        _check_state(rules, state, rng)
+        if state.phase is Phase.ROLL:
+            move: object = _pure("sample_chance")(rules, state, rng)
+        else:
+            move = rng.choice(_pure("legal_actions")(rules, state))
+        after = _same(rules, state, move)
+        if after is None:  # the module's error, raised alike both ways
+            return
+        state = after
+    assert "end_turn" not in hooks or hooks["end_turn"] is _through, "the broken hook never ran"

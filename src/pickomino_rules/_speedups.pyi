@@ -19,6 +19,5 @@ def bind(
     pure_sample: Callable[..., object],
     pure_claims: Callable[..., object],
     pure_decide_actions: Callable[..., object],
-    pure_after_roll: Callable[..., object],
     stop_claim: Callable[..., object],
 ) -> bool: ...

@@ -1,15 +1,20 @@
 # cython: language_level=3
-"""The engine's hot path compiled, for rules whose turn hooks are all the core's.
-
-Chance nodes (the rolls offered, a roll drawn, the roll shown) involve no hook, so those
-calls are taken for the rules of any variant; what a roll then offers is the hooks' to say.
+"""The engine's hot path compiled: ``game``'s steps and the core's busiest turn hooks.
 
 ``game`` swaps these in for its ``legal_actions``, ``apply``, ``sample_chance`` and
-``stop_claims`` when the extension was built (see ``game._use_compiled``). Each one
-handles only the common, legal case of rules with the core's own turn (classic without
-options, for one): plain dice, ``Take``/``Roll``/``Stop``/``Steal`` as offered. Anything
-else (other rules, a wrong type, an illegal move, an equal but not identical move) goes
-to the pure-Python function it stands for, which is the reference and raises its errors.
+``stop_claims``, and for ``turn.roll_actions``, ``set_aside``, ``stop_total`` and ``claims``,
+when the extension was built (see ``game._use_compiled``). They take the common, legal case:
+
+- chance nodes of any rules (the rolls offered, a roll drawn, the roll shown);
+- the whole turn of rules whose turn hooks are all the core's (classic without options),
+  with no hook called;
+- the turn of any other rules through the rules' own hooks, called from here: ``game``'s
+  steps (``_derive``, ``_decide``, ``_settle``, ``_finish_turn``, ``_pass_dice``) in C;
+- the core's own hooks, the innermost layer of every variant's chains.
+
+Anything else (a wrong type, an illegal move, an equal but not identical move, a state built
+by hand that holds something odd, a hook that raises or gives back something odd) goes to
+the pure-Python function it stands for, which is the reference and raises its errors.
 ``tests/test_speedups.py`` plays both side by side and checks that every state is equal.
 
 The end of a turn is a copy of ``fused.end_turn``, checked against it by the same tests.
@@ -32,9 +37,11 @@ cdef extern from "Python.h":
     double PyFloat_AS_DOUBLE(PyObject*)
 
 import random
+from bisect import bisect_left
 
+from pickomino_rules import state as state_module
 from pickomino_rules import turn
-from pickomino_rules.actions import ROLL, STOP, TAKE, Steal
+from pickomino_rules.actions import ROLL, STOP, TAKE, Roll, Steal, Stop, Take
 from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, RollOutcome
 from pickomino_rules.rules import Rules
 from pickomino_rules.state import Claim, GameState, Phase
@@ -43,10 +50,14 @@ cdef object _ROLL = Phase.ROLL
 cdef object _GAME_OVER = Phase.GAME_OVER
 cdef object _CHOOSE = Phase.CHOOSE
 cdef object _DECIDE = Phase.DECIDE
+cdef object _TURN_OVER = Phase.TURN_OVER
 cdef object _ROLL_ACTION = ROLL
 cdef object _STOP_ACTION = STOP
 cdef object _NO_DICE = NO_DICE_SET_ASIDE
 cdef object _STEAL = Steal
+cdef object _TAKE_KIND = Take
+cdef object _ROLL_KIND = Roll
+cdef object _STOP_KIND = Stop
 cdef object _RANDOM = random.Random
 cdef PyTypeObject* _STATE_TYPE = <PyTypeObject*>GameState
 cdef object _GRILL_CLAIM = Claim.grill_tile
@@ -131,12 +142,19 @@ cdef class _Fast:
     """What the hot path needs of one rules object, and what it may take of its calls."""
 
     cdef object rules
-    cdef bint chance  # rules of this library: the chance nodes (no hook takes part in them)
-    cdef bint fast  # and all turn hooks the core's: every step
+    cdef bint chance  # rules of this library: every call (the hooks are called from here)
+    cdef bint fast  # and all turn hooks the core's: no hook is called, the turn is in C
     cdef object layout
     cdef object chance_table
     cdef object dice
     cdef dict tables
+    # The composed hooks, for the rules whose turn runs through them.
+    cdef object roll_actions, pending, set_aside, stop_total, claims
+    cdef object take_tile, bust, end_turn, turn_dice, apply_action
+    cdef bint default_ends  # the core ends the turn (``fused.end_turn``, `_end_turn` here)
+    cdef bint own_end_turn  # a turn over is a state of its own, for ``end_turn`` or pending
+    cdef bint own_turn_dice  # a module says which dice a turn starts with
+    cdef bint ends_on_total, pending_by_parts  # the modules' promises (see Rules)
 
     cdef _Table table(self, object dice):
         found = self.tables.get(dice)
@@ -177,6 +195,21 @@ cdef _Fast _fast(object rules):
         seen.layout = rules.layout
         seen.dice = rules.components.dice
         seen.chance_table = rules.chance_table
+        seen.roll_actions = rules.roll_actions
+        seen.pending = rules.pending_actions
+        seen.set_aside = rules.set_aside
+        seen.stop_total = rules.stop_total
+        seen.claims = rules.claims
+        seen.take_tile = rules.take_tile
+        seen.bust = rules.bust
+        seen.end_turn = rules.end_turn
+        seen.turn_dice = rules.turn_dice
+        seen.apply_action = rules.apply_action
+        seen.default_ends = rules.default_ends
+        seen.own_end_turn = rules.end_turn is not turn.end_turn or rules.pending_actions is not None
+        seen.own_turn_dice = rules.turn_dice is not turn.turn_dice
+        seen.ends_on_total = rules.ends_on_total
+        seen.pending_by_parts = rules.pending_by_parts
     _LAST = seen
     return seen
 
@@ -210,17 +243,26 @@ cdef tuple _claims(object state):
     counts = _get(state, _SET_ASIDE)
     if not _item(counts, 5):
         return ()
-    cdef long total = _total(counts)
+    found = _core_claims(state, _total(counts))
+    if found is None:
+        raise TypeError("the grill is not a tuple")
+    return found
+
+
+cdef object _core_claims(object state, object total):
+    """``turn.claims``: the exact grill tile; else the next lower one and exact top tiles.
+
+    None when the grill is not a tuple (a state built by hand): the pure hook's to answer.
+    """
     grill = _get(state, _GRILL)
-    cdef Py_ssize_t size = len(grill)
-    cdef Py_ssize_t at = 0
-    while at < size and _item(grill, at) < total:
-        at += 1
-    if at < size and _item(grill, at) == total:
+    if type(grill) is not tuple:
+        return None
+    at = bisect_left(grill, total)  # as turn.claims: the same answer even on an unsorted grill
+    if at < len(grill) and grill[at] == total:
         return (_GRILL_CLAIM(total),)
     found = [_GRILL_CLAIM(grill[at - 1])] if at else []
     player = _get(state, _PLAYER)
-    cdef Py_ssize_t victim = 0
+    victim = 0
     for stack in _get(state, _STACKS):
         if stack and stack[-1] == total and victim != player:
             found.append(Claim(total, victim))
@@ -278,7 +320,6 @@ cdef object _PURE_APPLY = None
 cdef object _PURE_SAMPLE = None
 cdef object _PURE_CLAIMS = None
 cdef object _PURE_DECIDE_ACTIONS = None
-cdef object _PURE_AFTER_ROLL = None
 cdef object _STOP_CLAIM = None
 
 
@@ -297,12 +338,230 @@ cdef object _DECLINE = object()
 """What a compiled step returns when the pure function must answer the call."""
 
 
+# The turn of any other rules: ``game``'s own steps (``_derive``, ``_decide``, ``_settle``,
+# ``_finish_turn``, ``_pass_dice``, ``turn.start_turn``) in C, calling the rules' hooks.
+# Each cache below is one tuple, replaced whole, as ``game``'s are.
+
+cdef object _TAKES_HOW = object()
+"""How a CHOOSE state's actions were found: the ``roll_actions`` hook."""
+cdef object _PENDING_HOW = object()
+"""How they were found when a module made a decision pending."""
+cdef object _NOTHING_HOW = object()
+"""A state that offers nothing (the turn or the game is over)."""
+
+cdef tuple _DERIVED = (None, None, (), _NOTHING_HOW)
+"""The last decision state looked at: rules, state, its offers and how they were found."""
+cdef tuple _PENDING_SEEN = (None, None, ())
+"""The pending decisions of the last parts looked at (``Rules.pending_by_parts``)."""
+cdef tuple _BOARD = (None, None, None, None, None, None, {})
+"""The claims of the last board looked at, by total (``Rules.ends_on_total``)."""
+
+
+cdef inline object _checked(object state):
+    """``state`` if it is a GameState whose slots may be read by offset, else TypeError."""
+    if Py_TYPE(state) is not _STATE_TYPE:
+        raise TypeError("a hook returned something other than a GameState")
+    return state
+
+
+cdef tuple _derive(_Fast fast, object state):
+    """``game._derive``: what ``state`` offers, and how (pending, a roll's, a stop's claims)."""
+    global _DERIVED
+    rules = fast.rules
+    legal = ()
+    how = _PENDING_HOW
+    if fast.pending is not None:
+        legal = _pending(fast, state)
+    if not legal:
+        phase = _get(state, _PHASE)
+        if phase is _CHOOSE:
+            legal = fast.roll_actions(rules, state)
+            how = _TAKES_HOW
+        elif phase is _DECIDE:
+            total = fast.stop_total(rules, state)
+            claims = () if total is None else _hook_claims(fast, state, total)
+            how = claims
+            legal = _decide_actions(state, claims)
+        else:
+            how = _NOTHING_HOW
+    derived = (rules, state, legal, how)
+    _DERIVED = derived
+    return derived
+
+
+cdef object _pending(_Fast fast, object state):
+    """``game._pending``: the pending decisions, remembered for the parts."""
+    global _PENDING_SEEN
+    if not fast.pending_by_parts:
+        return fast.pending(fast.rules, state)
+    parts = _get(state, _PARTS)
+    cdef tuple seen = _PENDING_SEEN
+    if seen[1] is parts and seen[0] is fast.rules:
+        return seen[2]
+    pending = fast.pending(fast.rules, state)
+    _PENDING_SEEN = (fast.rules, parts, pending)
+    return pending
+
+
+cdef object _hook_claims(_Fast fast, object state, object total):
+    """``game._claims``: the claims hook for ``total``, remembered for the board."""
+    global _BOARD
+    if not fast.ends_on_total:
+        return fast.claims(fast.rules, state, total)
+    cdef tuple board = _BOARD
+    grill = _get(state, _GRILL)
+    stacks = _get(state, _STACKS)
+    parts = _get(state, _PARTS)
+    face_down = _get(state, _FACE_DOWN)
+    player = _get(state, _PLAYER)
+    if (
+        board[0] is not fast.rules
+        or board[1] is not grill
+        or board[2] is not stacks
+        or board[3] is not parts
+        or board[4] is not face_down
+        or board[5] != player
+    ):
+        board = (fast.rules, grill, stacks, parts, face_down, player, {})
+        _BOARD = board
+    cdef dict by_total = board[6]
+    claims = by_total.get(total)
+    if claims is None:
+        claims = by_total[total] = fast.claims(fast.rules, state, total)
+    return claims
+
+
+cdef object _decide_actions(object state, object claims):
+    """``game._decide_actions``: roll again (C6), stop, steal; the plain cases here."""
+    if not claims or (len(claims) == 1 and claims[0].victim is None):
+        may_roll = 0 in _get(state, _SET_ASIDE) and any(_get(state, _IN_HAND))
+        return _ROLL_OR_STOP if may_roll else _STOP_ONLY
+    return _PURE_DECIDE_ACTIONS(state, claims)
+
+
+cdef object _apply_hooked(_Fast fast, object state, object move):
+    """``game.apply`` at a decision, through the rules' hooks; only the offered moves."""
+    cdef tuple derived = _DERIVED
+    if derived[1] is not state or derived[0] is not fast.rules:
+        derived = _derive(fast, state)
+    for action in derived[2]:
+        if action is move:
+            break
+    else:
+        return _DECLINE  # illegal, or equal to an offered move: the pure function's
+    how = derived[3]
+    rules = fast.rules
+    if how is _TAKES_HOW and type(move) is _TAKE_KIND:
+        after = fast.set_aside(rules, state, move.face)
+        return after if after.phase is _DECIDE else _settle(fast, after)
+    if how is _TAKES_HOW or how is _PENDING_HOW:  # a module's action
+        return _settle(fast, fast.apply_action(rules, state, move))
+    return _decide(fast, state, move, how)
+
+
+cdef object _decide(_Fast fast, object state, object move, object claims):
+    """``game._decide``: roll again (C6), or stop or steal (C7, C8), a legal ``move``."""
+    kind = type(move)
+    if kind is _ROLL_KIND:
+        return _new_state(
+            _get(state, _GRILL), _get(state, _FACE_DOWN), _get(state, _STACKS),
+            _get(state, _PLAYER), _ROLL, _get(state, _IN_HAND), None,
+            _get(state, _SET_ASIDE), _get(state, _PARTS), _get(state, _LAYOUT),
+        )
+    if kind is _STOP_KIND:
+        claim = _STOP_CLAIM(claims)
+    else:
+        victim = move.victim
+        for claim in claims:
+            if claim.victim == victim:
+                break
+        else:
+            return _DECLINE
+    if fast.default_ends:
+        return _end_turn(fast, state, claim)
+    if claim is None:  # no claim: the stop busts
+        return _finish_turn(fast, fast.bust(fast.rules, state))
+    return _finish_turn(fast, fast.take_tile(fast.rules, state, claim))
+
+
+cdef object _after_roll(_Fast fast, object state):
+    """``game._after_roll``: C5, a roll that offers nothing to do busts at once."""
+    if _derive(fast, state)[2]:
+        return state
+    if fast.default_ends:
+        return _end_turn(fast, state, None)
+    return _finish_turn(fast, fast.bust(fast.rules, state))
+
+
+cdef object _settle(_Fast fast, object state):
+    """``game._settle``: carry on after a module's action."""
+    _checked(state)
+    phase = _get(state, _PHASE)
+    if phase is _TURN_OVER:
+        return _pass_dice(fast, state)
+    if phase is _CHOOSE:
+        return _after_roll(fast, state)
+    return state
+
+
+cdef object _finish_turn(_Fast fast, object state):
+    """``game._finish_turn``: C11, tidy up (``end_turn``), then pass the dice on."""
+    _checked(state)
+    if fast.own_end_turn:
+        over = _new_state(
+            _get(state, _GRILL), _get(state, _FACE_DOWN), _get(state, _STACKS),
+            _get(state, _PLAYER), _TURN_OVER, _get(state, _IN_HAND), None,
+            _get(state, _SET_ASIDE), _get(state, _PARTS), _get(state, _LAYOUT),
+        )
+        state = _checked(fast.end_turn(fast.rules, over))
+    return _pass_dice(fast, state)
+
+
+cdef object _pass_dice(_Fast fast, object state):
+    """``game._pass_dice``: C11, C12, wait for pending decisions, end or start a turn."""
+    if fast.pending is not None and _pending(fast, state):
+        return state
+    grill = _get(state, _GRILL)
+    if not grill:
+        return _new_state(
+            grill, _get(state, _FACE_DOWN), _get(state, _STACKS), _get(state, _PLAYER),
+            _GAME_OVER, (), None, _NO_DICE, _get(state, _PARTS), _get(state, _LAYOUT),
+        )
+    stacks = _get(state, _STACKS)
+    player = (_get(state, _PLAYER) + 1) % len(stacks)
+    fresh = _new_state(  # ``turn.start_turn``: C3, the next player's roll
+        grill, _get(state, _FACE_DOWN), stacks, player, _ROLL, fast.dice, None, _NO_DICE,
+        _get(state, _PARTS), _get(state, _LAYOUT),
+    )
+    if not fast.own_turn_dice:
+        return fresh
+    dice = fast.turn_dice(fast.rules, fresh)
+    if dice == fast.dice:
+        return fresh
+    return _new_state(
+        grill, _get(state, _FACE_DOWN), stacks, player, _ROLL, dice, None, _NO_DICE,
+        _get(state, _PARTS), _get(state, _LAYOUT),
+    )
+
+
+cdef object _hooked_claims(_Fast fast, object state):
+    """``game.stop_claims`` through the rules' hooks."""
+    cdef tuple derived = _DERIVED
+    if derived[1] is state and derived[0] is fast.rules and type(derived[3]) is tuple:
+        return derived[3]
+    total = fast.stop_total(fast.rules, state)
+    return () if total is None else _hook_claims(fast, state, total)
+
+
 cdef object _legal_actions(_Fast fast, object state):
     phase = _get(state, _PHASE)
     if phase is _ROLL:
         return fast.table(_get(state, _IN_HAND)).outcomes
     if not fast.fast:
-        return _DECLINE
+        derived = _DERIVED
+        if derived[1] is state and derived[0] is fast.rules:
+            return derived[2]
+        return _derive(fast, state)[2]
     if phase is _CHOOSE:
         roll = _get(state, _ROLL_FIELD)
         if type(roll) is not RollOutcome:
@@ -335,7 +594,7 @@ cdef object _sample_chance(_Fast fast, object state, object rng):
 cdef object _apply(_Fast fast, object state, object move):
     phase = _get(state, _PHASE)
     if phase is not _ROLL and not fast.fast:
-        return _DECLINE  # at decisions the rules' hooks have their say
+        return _apply_hooked(fast, state, move)  # at decisions the rules' hooks have their say
     if phase is _ROLL:
         known = fast.table(_get(state, _IN_HAND)).by_id.get(id(move))
         if known is None or known is not move:  # not one of the table's own rolls
@@ -346,7 +605,7 @@ cdef object _apply(_Fast fast, object state, object move):
             _get(state, _SET_ASIDE), _get(state, _PARTS), _get(state, _LAYOUT),
         )
         if not fast.fast:
-            return _PURE_AFTER_ROLL(fast.rules, shown)  # the hooks say what the roll offers
+            return _after_roll(fast, shown)  # the hooks say what the roll offers
         if move.shown & ~_used(_get(state, _SET_ASIDE)):
             return shown
         return _end_turn(fast, shown, None)  # C5: nothing to set aside
@@ -419,10 +678,10 @@ def legal_actions(rules, state):
 
 def stop_claims(rules, state):
     cdef _Fast fast = _taken(rules, state)
-    if fast is None or not fast.fast:
+    if fast is None:
         return _PURE_CLAIMS(rules, state)
     try:
-        claims = _claims(state)
+        claims = _claims(state) if fast.fast else _hooked_claims(fast, state)
     except Exception:
         claims = _DECLINE
     return _PURE_CLAIMS(rules, state) if claims is _DECLINE else claims
@@ -450,13 +709,87 @@ def apply(rules, state, move):
     return _PURE_APPLY(rules, state, move) if after is _DECLINE else after
 
 
+# The core's own turn hooks (``turn.roll_actions``, ``set_aside``, ``stop_total`` and
+# ``claims``) compiled. ``game`` puts them in ``turn`` before any rules are composed, so they
+# are the innermost layer of every variant's chains. Like the functions above, each takes
+# the plain case and hands anything else to the pure hook, which answers or raises.
+
+cdef object _PURE_ROLL_ACTIONS = turn.roll_actions
+cdef object _PURE_SET_ASIDE = turn.set_aside
+cdef object _PURE_STOP_TOTAL = turn.stop_total
+cdef object _PURE_CLAIMS_HOOK = turn.claims
+cdef dict _USED_BY_COUNTS = turn._USED
+cdef dict _TOTALS = state_module._TOTALS
+
+
+def roll_actions(rules, state):
+    if Py_TYPE(state) is _STATE_TYPE:
+        try:
+            roll = _get(state, _ROLL_FIELD)
+            if type(roll) is RollOutcome:
+                used = _USED_BY_COUNTS.get(_get(state, _SET_ASIDE))
+                if used is not None:
+                    return _OFFERED[roll.shown & ~used]
+        except Exception:
+            pass
+    return _PURE_ROLL_ACTIONS(rules, state)
+
+
+def set_aside(rules, state, face):
+    if Py_TYPE(state) is _STATE_TYPE:
+        try:
+            roll = _get(state, _ROLL_FIELD)
+            counts = _get(state, _SET_ASIDE)
+            if type(roll) is RollOutcome and type(counts) is tuple:
+                index = face - 1
+                return _new_state(
+                    _get(state, _GRILL), _get(state, _FACE_DOWN), _get(state, _STACKS),
+                    _get(state, _PLAYER), _DECIDE, roll.remaining[index], None,
+                    (*counts[:index], roll.faces[index], *counts[index + 1 :]),
+                    _get(state, _PARTS), _get(state, _LAYOUT),
+                )
+        except Exception:
+            pass
+    return _PURE_SET_ASIDE(rules, state, face)
+
+
+def stop_total(rules, state):
+    if Py_TYPE(state) is _STATE_TYPE:
+        try:
+            counts = _get(state, _SET_ASIDE)
+            if type(counts) is tuple:
+                if not counts[5]:
+                    return None
+                total = _TOTALS.get(counts)
+                if total is not None:
+                    return total
+        except Exception:
+            pass
+    return _PURE_STOP_TOTAL(rules, state)
+
+
+def claims(rules, state, total):
+    if Py_TYPE(state) is _STATE_TYPE:
+        try:
+            found = _core_claims(state, total)
+            if found is not None:
+                return found
+        except Exception:
+            pass
+    return _PURE_CLAIMS_HOOK(rules, state, total)
+
+
 def takes(rules):
-    """Whether the compiled functions take the calls of ``rules`` (their turn hooks are the core's)."""
+    """Whether the compiled functions play the turns of ``rules`` without calling a hook.
+
+    So they do when the rules' turn hooks are all the core's; the turns of other rules go
+    through their hooks.
+    """
     return bool(_fast(rules).fast)
 
 
 def bind(
-    pure_legal, pure_apply, pure_sample, pure_claims, pure_decide_actions, pure_after_roll, stop_claim
+    pure_legal, pure_apply, pure_sample, pure_claims, pure_decide_actions, stop_claim
 ):
     """Give the compiled functions their pure-Python references; True when they are sound.
 
@@ -465,7 +798,7 @@ def bind(
     nothing).
     """
     global _PURE_LEGAL, _PURE_APPLY, _PURE_SAMPLE, _PURE_CLAIMS, _PURE_DECIDE_ACTIONS
-    global _PURE_AFTER_ROLL, _STOP_CLAIM
+    global _STOP_CLAIM
     if _PURE_APPLY is not None:
         return True
     cdef tuple fields = ((21,), (), ((), (22,)), 1, _ROLL, (8,), None, _NO_DICE, (), None)
@@ -480,6 +813,5 @@ def bind(
     _PURE_SAMPLE = pure_sample
     _PURE_CLAIMS = pure_claims
     _PURE_DECIDE_ACTIONS = pure_decide_actions
-    _PURE_AFTER_ROLL = pure_after_roll
     _STOP_CLAIM = stop_claim
     return True

@@ -5,9 +5,10 @@ mutated and nothing random happens unless you pass a ``random.Random``.
 
 Where the package was built with a C compiler, ``legal_actions``, ``apply``,
 ``sample_chance`` and ``stop_claims`` are compiled stand-ins for the functions written
-here: they play games of rules with the core's own turn hooks (classic without options)
-about two and a half times as fast, take the chance nodes of any rules, and hand every
-other call to these functions, which define the rules (see the docs page "Guarantees").
+here: they play the whole turn of rules with the core's own turn hooks (classic without
+options) in C, run these functions' steps in C for other rules, calling their hooks, and
+hand every unusual call to these functions, which define the rules (see the docs page
+"Guarantees").
 
 Examples:
     >>> from pickomino_rules import Action, RollOutcome, apply, legal_actions, new_game
@@ -728,8 +729,10 @@ def _reason(rules: Rules, state: GameState, move: object) -> str:  # noqa: C901,
 def _use_compiled() -> None:
     """Swap in the compiled hot path (``pickomino_rules._speedups``) where it was built.
 
-    It takes the calls of rules whose turn hooks are all the core's, and the chance nodes of
-    any rules, and hands every other call to the functions above, which stay the reference.
+    It takes the plain calls of any rules (the turn of rules whose turn hooks are all the
+    core's wholly in C, other rules' turns through their hooks) and hands every other call to
+    the functions above, which stay the reference. It also puts compiled core hooks in
+    [`turn`][pickomino_rules.turn], before any rules are composed from it.
     ``PICKOMINO_PURE=1`` keeps the pure-Python functions, e.g. to test them; so does a build
     without a C compiler.
     """
@@ -740,13 +743,24 @@ def _use_compiled() -> None:
     except ImportError:
         return
     pure = (legal_actions, apply, sample_chance, stop_claims)
-    if not _speedups.bind(*pure, _decide_actions, _after_roll, stop_claim):
+    if not _speedups.bind(*pure, _decide_actions, stop_claim):
         return  # pragma: no cover (a GameState laid out as the extension did not expect)
     for function in pure:
         compiled: Callable[..., object] = getattr(_speedups, function.__name__)
         if not hasattr(compiled, "__wrapped__"):  # this module imported again (doctests)
             functools.update_wrapper(compiled, function)
         globals()[function.__name__] = compiled
+    # The core's hooks that run at every step, whatever modules wrap them. This happens
+    # while the package is imported, before any rules are composed from ``turn``.
+    for name in _COMPILED_HOOKS:
+        hook = getattr(_speedups, name)
+        if not hasattr(hook, "__wrapped__"):
+            functools.update_wrapper(hook, getattr(turn, name))
+            setattr(turn, name, hook)
+
+
+_COMPILED_HOOKS = ("roll_actions", "set_aside", "stop_total", "claims")
+"""The hooks of [`turn`][pickomino_rules.turn] that the compiled hot path stands in for."""
 
 
 _use_compiled()
