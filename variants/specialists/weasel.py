@@ -82,10 +82,19 @@ def weasel() -> RuleModule:
     def setup(inner: StateFn, rules: Rules, state: GameState) -> GameState:
         return WEASEL_PART.set(rules, inner(rules, state), WeaselState())
 
+    # Whether the player to move may use the weasel follows from the parts and the player,
+    # which stay the same objects for many rolls: the last answer is kept (replaced whole).
+    last: list[tuple[object, object, object, bool]] = [(None, None, None, False)]
+
     def roll_actions(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[Action, ...]:
         takes = inner(rules, state)
-        # Whose it is first: it is mostly on the grill or another player's.
-        if owner(rules, state, WEASEL) != state.player or WEASEL_PART.get(rules, state).used:
+        seen = last[0]
+        if seen[0] is not state.parts or seen[1] != state.player or seen[2] is not rules:
+            ready = owner(rules, state, WEASEL) == state.player and not (
+                WEASEL_PART.get(rules, state).used
+            )
+            seen = last[0] = (state.parts, state.player, rules, ready)
+        if not seen[3]:
             return takes
         return (*takes, USE) if takes else (USE, SKIP)
 
