@@ -42,7 +42,7 @@ from bisect import bisect_left
 from pickomino_rules import state as state_module
 from pickomino_rules import turn
 from pickomino_rules.actions import ROLL, STOP, TAKE, Roll, Steal, Stop, Take
-from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, RollOutcome
+from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face, RollOutcome
 from pickomino_rules.rules import Rules
 from pickomino_rules.state import Claim, GameState, Phase
 
@@ -55,6 +55,7 @@ cdef object _ROLL_ACTION = ROLL
 cdef object _STOP_ACTION = STOP
 cdef object _NO_DICE = NO_DICE_SET_ASIDE
 cdef object _STEAL = Steal
+cdef object _FACE = Face
 cdef object _TAKE_KIND = Take
 cdef object _ROLL_KIND = Roll
 cdef object _STOP_KIND = Stop
@@ -633,10 +634,20 @@ cdef object _apply(_Fast fast, object state, object move):
     return _DECLINE
 
 
+cdef tuple _with(tuple counts, Py_ssize_t index, object count):
+    """``counts`` (six of them) with ``count`` at ``index`` (0-5), built in one go."""
+    aside = PyTuple_New(6)
+    cdef Py_ssize_t position
+    for position in range(6):
+        value = count if position == index else <object>PyTuple_GET_ITEM(counts, position)
+        Py_INCREF(value)  # PyTuple_SET_ITEM takes the reference
+        PyTuple_SET_ITEM(aside, position, value)
+    return aside
+
+
 cdef object _take(object state, object move):
     """C4 (the core's ``set_aside``): set aside the dice of the face ``move`` takes."""
     cdef long index
-    cdef Py_ssize_t position
     for index in range(6):
         if _TAKES[index] is move:
             break
@@ -648,11 +659,7 @@ cdef object _take(object state, object move):
         return _DECLINE
     if not (roll.shown & ~_used(counts)) >> index & 1:
         return _DECLINE  # the face is not shown, or was set aside before
-    aside = PyTuple_New(6)
-    for position in range(6):
-        count = roll.faces[index] if position == index else <object>PyTuple_GET_ITEM(counts, position)
-        Py_INCREF(count)  # PyTuple_SET_ITEM takes the reference
-        PyTuple_SET_ITEM(aside, position, count)
+    aside = _with(counts, index, roll.faces[index])
     return _new_state(
         _get(state, _GRILL), _get(state, _FACE_DOWN), _get(state, _STACKS),
         _get(state, _PLAYER), _DECIDE, roll.remaining[index], None, aside,
@@ -742,10 +749,13 @@ def set_aside(rules, state, face):
             counts = _get(state, _SET_ASIDE)
             if type(roll) is RollOutcome and type(counts) is tuple:
                 index = face - 1
+                if type(face) is _FACE and PyTuple_GET_SIZE(counts) == 6:
+                    aside = _with(counts, index, roll.faces[index])
+                else:
+                    aside = (*counts[:index], roll.faces[index], *counts[index + 1 :])
                 return _new_state(
                     _get(state, _GRILL), _get(state, _FACE_DOWN), _get(state, _STACKS),
-                    _get(state, _PLAYER), _DECIDE, roll.remaining[index], None,
-                    (*counts[:index], roll.faces[index], *counts[index + 1 :]),
+                    _get(state, _PLAYER), _DECIDE, roll.remaining[index], None, aside,
                     _get(state, _PARTS), _get(state, _LAYOUT),
                 )
         except Exception:
