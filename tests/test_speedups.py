@@ -276,6 +276,7 @@ def test_c4_c8_bad_moves_are_refused_alike_and_equal_moves_are_taken_alike(seed:
     unfilled = GameState.__new__(GameState)
     odd = [
         at_decide.replace(set_aside=(1, 2)),
+        at_decide.replace(set_aside=(1, 1, 1, 1, 1, 1, 0)),  # seven counts: "0 in" differs
         at_decide.replace(set_aside=(0, 0, 0, 0, "1", 1)),  # type: ignore[arg-type]
         at_decide.replace(grill=[21, 22]),  # type: ignore[arg-type]
         at_decide.replace(grill=(24, 21), set_aside=(0, 1, 0, 0, 0, 4)),  # unsorted, total 22

@@ -220,9 +220,11 @@ cdef inline long _item(object values, Py_ssize_t index) except? -1:
 
 
 cdef long _used(object counts) except? -1:
-    """The faces set aside, as bits (bit 0 for 1s ... bit 5 for worms)."""
+    """The faces set aside, as bits (bit 0 for 1s ... bit 5 for worms); six counts or raise."""
     cdef long used = 0
     cdef Py_ssize_t index
+    if len(counts) != 6:  # a state built by hand: the pure function's to answer
+        raise ValueError("not six set-aside counts")
     for index in range(6):
         if _item(counts, index):
             used |= 1 << index
@@ -272,7 +274,7 @@ cdef object _core_claims(object state, object total):
 
 
 cdef bint _can_roll(object state) except -1:
-    """C6: a face is still free and dice are left to roll."""
+    """C6: a face is still free and dice are left to roll (odd counts raise: declined)."""
     return _used(_get(state, _SET_ASIDE)) != 63 and any(_get(state, _IN_HAND))
 
 
@@ -435,8 +437,7 @@ cdef object _hook_claims(_Fast fast, object state, object total):
 cdef object _decide_actions(object state, object claims):
     """``game._decide_actions``: roll again (C6), stop, steal; the plain cases here."""
     if not claims or (len(claims) == 1 and claims[0].victim is None):
-        may_roll = 0 in _get(state, _SET_ASIDE) and any(_get(state, _IN_HAND))
-        return _ROLL_OR_STOP if may_roll else _STOP_ONLY
+        return _ROLL_OR_STOP if _can_roll(state) else _STOP_ONLY
     return _PURE_DECIDE_ACTIONS(state, claims)
 
 
@@ -569,10 +570,7 @@ cdef object _legal_actions(_Fast fast, object state):
             return _DECLINE
         return _OFFERED[roll.shown & ~_used(_get(state, _SET_ASIDE))]
     if phase is _DECIDE:
-        claims = _claims(state)
-        if not claims or (len(claims) == 1 and claims[0].victim is None):
-            return _ROLL_OR_STOP if _can_roll(state) else _STOP_ONLY
-        return _PURE_DECIDE_ACTIONS(state, claims)
+        return _decide_actions(state, _claims(state))
     return _DECLINE
 
 

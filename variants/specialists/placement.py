@@ -148,7 +148,7 @@ class Specialists:
             raise ValueError(msg)
         return _positions(self.specs)
 
-    def _sorted_by_place(self) -> _ByPlace:
+    def _grouped_by_place(self) -> _ByPlace:
         found = self._by_place
         if found is None:
             owned: dict[int | None, tuple[Specialist, ...]] = {}
@@ -188,11 +188,11 @@ class Specialists:
 
     def owned_by(self, player: int) -> tuple[Specialist, ...]:
         """The specialists ``player`` owns."""
-        return self._sorted_by_place()[0].get(player, ())
+        return self._grouped_by_place()[0].get(player, ())
 
     def on_tiles(self) -> tuple[tuple[Specialist, int], ...]:
         """The specialists sitting on grill tiles, each with its tile."""
-        return self._sorted_by_place()[1]
+        return self._grouped_by_place()[1]
 
     def on_tile(self, tile: int) -> Specialist | None:
         """The specialist sitting on grill tile ``tile``, if any."""
