@@ -1,13 +1,12 @@
-"""The compiled hot path (``pickomino_rules._speedups``) against the pure-Python engine.
+"""The compiled kernel (``pickomino_rules._engine._kernel``) against the pure-Python engine.
 
-Where the extension was built, ``game`` swaps in compiled ``legal_actions``, ``apply``,
-``sample_chance`` and ``stop_claims``, and ``turn`` compiled ``roll_actions``, ``set_aside``,
-``stop_total`` and ``claims``. They take the plain calls, the turn of rules whose turn hooks
-are all the core's wholly in C, other rules' turns through their hooks, and hand every other
-call to the pure functions, which stay the reference. Here both play the same games: at every
-state visited, every legal move is applied by both and the states must be equal, and each
-compiled core hook must answer as its pure one; bad input must raise the same error with the
-same message.
+Where the kernel was built, ``game`` offers its ``legal_actions``, ``apply``, ``sample_chance``
+and ``stop_claims``, and ``compose`` puts its twins of ``turn``'s ``roll_actions``,
+``set_aside``, ``stop_total``, ``claims``, ``take_tile`` and ``bust`` innermost in every chain.
+They take the plain calls and hand every other call to their pure twins, which stay the
+reference. Here both play the same games: at every state visited, every legal move is applied
+by both and the states must be equal, and each compiled core hook must answer as its pure
+one; bad input must raise the same error with the same message.
 
 CI sets ``PICKOMINO_SPEEDUPS=required``, so that a build that lost the extension fails here
 rather than skips. ``PICKOMINO_PURE=1`` keeps the pure functions (CI runs the suite so too).
@@ -41,6 +40,7 @@ from pickomino_rules import (
 )
 from pickomino_rules.actions import ROLL, STOP, Roll, Steal, Stop
 from pickomino_rules.plugin import RuleModule, compose
+from pickomino_rules.state import Claim
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -48,20 +48,20 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
 try:
-    from pickomino_rules import _speedups
+    from pickomino_rules._engine import _kernel
 except ImportError:  # built without a C compiler: the pure functions run
-    _speedups = None  # type: ignore[assignment]
+    _kernel = None  # type: ignore[assignment]
 
 PURE = os.environ.get("PICKOMINO_PURE", "") not in ("", "0")
-COMPILED = _speedups is not None and not PURE
+COMPILED = _kernel is not None and not PURE
 NAMES = ("legal_actions", "apply", "sample_chance", "stop_claims")
 
 if not COMPILED and os.environ.get("PICKOMINO_SPEEDUPS") == "required" and not PURE:
     pytest.fail("PICKOMINO_SPEEDUPS=required, but the compiled hot path was not built")
 needs_compiled = pytest.mark.skipif(not COMPILED, reason="the compiled hot path is not in use")
 
-HOOKS = ("roll_actions", "set_aside", "stop_total", "claims")
-"""The core hooks of ``turn`` that the compiled path stands in for."""
+HOOKS = ("roll_actions", "set_aside", "stop_total", "claims", "take_tile", "bust")
+"""The core hooks of ``turn`` that the kernel has twins of."""
 
 # The rules' names and options played here: the core's hooks alone (the whole turn in C) and
 # rules with modules (their turn through their hooks).
@@ -92,32 +92,37 @@ def test_the_compiled_functions_stand_in_for_the_pure_ones() -> None:
         compiled = getattr(game, name)
         assert not isinstance(compiled, types.FunctionType), name
         assert getattr(pickomino_rules, name) is compiled, name
-        assert compiled.__wrapped__.__module__ == "pickomino_rules.game"
+        assert compiled.__wrapped__.__module__ == "pickomino_rules._engine.steps"
         assert compiled.__doc__ == compiled.__wrapped__.__doc__
         assert compiled.__name__ == name
     for name in HOOKS:
-        compiled = getattr(turn, name)
+        compiled = _kernel.CORE_HOOKS[name]
         assert not isinstance(compiled, types.FunctionType), name
-        assert compiled.__wrapped__.__module__ == "pickomino_rules.turn"
-        assert compiled.__doc__ == compiled.__wrapped__.__doc__
-    # Every rules object is composed after the swap: its chains end in the compiled hooks.
-    assert get_rules("classic").set_aside is turn.set_aside
+        assert getattr(compiled, "__wrapped__", None) is getattr(turn, name)
+        assert compiled.__doc__ == getattr(turn, name).__doc__
+        assert isinstance(getattr(turn, name), types.FunctionType), "turn is never rewritten"
+    # Every rules object's chains end in the compiled hooks, whatever was imported first.
+    assert get_rules("classic").set_aside is _kernel.set_aside
+    assert get_rules("extended").chains["claims"][0] == "turn"
 
 
-@pytest.mark.skipif(_speedups is None, reason="the compiled hot path was not built")
+@pytest.mark.skipif(_kernel is None, reason="the compiled kernel was not built")
 def test_pickomino_pure_keeps_the_pure_functions() -> None:
     script = (
         "import types, pickomino_rules as p, pickomino_rules.game as g\n"
+        "from pickomino_rules._engine import ACTIVE, steps\n"
         f"names = {NAMES!r}\n"
-        "print(all(isinstance(getattr(g, n), types.FunctionType) for n in names),"
+        "print(all(getattr(g, n) is getattr(steps, n) for n in names),"
         " all(getattr(p, n) is getattr(g, n) for n in names),"
-        f" all(isinstance(getattr(p.turn, n), types.FunctionType) for n in {HOOKS!r}))"
+        f" all(getattr(p.get_rules('classic'), n) is getattr(p.turn, n) for n in {HOOKS!r}),"
+        " ACTIVE.name, repr(ACTIVE.reason))"
     )
     env = {**os.environ, "PICKOMINO_PURE": "1"}
     shown = subprocess.run(  # noqa: S603 (this interpreter, a fixed script)
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     )
-    assert shown.stdout.split() == ["True", "True", "True"]
+    assert shown.stdout.split()[:4] == ["True", "True", "True", "pure"]
+    assert "PICKOMINO_PURE=1" in shown.stdout
 
 
 def _same(rules: Rules, state: GameState, move: object) -> GameState | None:
@@ -185,12 +190,26 @@ def _check_hooks(rules: Rules, state: GameState, *, any_phase: bool = False) -> 
         _same_hook("stop_total", rules, state)
         for total in range(5, 45, 3):
             _same_hook("claims", rules, state, total)
+        _same_hook("bust", rules, state)
+        for claim in _claims_to_try(state):
+            _same_hook("take_tile", rules, state, claim)
+
+
+def _claims_to_try(state: GameState) -> list[Claim]:
+    """A claim of each kind the state could hold: the lowest grill tile, each top tile."""
+    grill = getattr(state, "grill", ())
+    stacks = getattr(state, "stacks", ())
+    try:
+        found = [Claim.grill_tile(grill[0])] if grill else []
+        found.extend(Claim(stack[-1], victim) for victim, stack in enumerate(stacks) if stack)
+    except (TypeError, IndexError, KeyError):
+        return []
+    return found
 
 
 def _same_hook(name: str, *args: object) -> None:
     outcomes = []
-    hook = getattr(turn, name)
-    for function in (hook, hook.__wrapped__):
+    for function in (_kernel.CORE_HOOKS[name], getattr(turn, name)):
         try:
             outcomes.append(("value", function(*args)))
         except Exception as error:  # noqa: BLE001 (any error must be the same both ways)
@@ -339,17 +358,15 @@ def _own_rules(**hooks: Any) -> Rules:
     return compose(*classic.modules, module, name="own", options=classic.options)
 
 
-@pytest.mark.skipif(_speedups is None, reason="the compiled hot path was not built")
-def test_the_compiled_path_takes_the_rules_whose_turn_hooks_are_the_cores() -> None:
-    assert _speedups.takes(get_rules("classic"))
-    assert _speedups.takes(_own_rules(scores=_double_scores))
-    for options in RULES[1:4]:
-        assert not _speedups.takes(get_rules(*options)), options
-    assert not _speedups.takes(get_rules("extended"))
-    for hook in ("roll_actions", "set_aside", "stop_total", "claims", "take_tile", "bust"):
-        assert not _speedups.takes(_own_rules(**{hook: _through})), hook
-    assert not _speedups.takes(_own_rules(pending_actions=_through))
-    assert not _speedups.takes("classic")  # type: ignore[arg-type]
+@needs_compiled
+def test_the_kernel_calls_the_compiled_twin_of_each_hook_no_module_wraps() -> None:
+    flags = [f"core_{hook}" for hook in HOOKS]
+    assert all(getattr(_kernel.view(get_rules("classic")), flag) for flag in flags)
+    assert all(getattr(_kernel.view(_own_rules(scores=_double_scores)), flag) for flag in flags)
+    for hook in HOOKS:
+        seen = _kernel.view(_own_rules(**{hook: _through}))
+        assert [getattr(seen, flag) for flag in flags] == [other != hook for other in HOOKS]
+    assert not _kernel.view(get_rules("classic", {"short_game": True})).core_bust  # O2
 
 
 def _through(inner: Any, *args: Any) -> Any:
@@ -397,7 +414,6 @@ def test_c3_c13_a_variant_s_hooks_are_called_alike_both_ways_even_when_they_misb
 ) -> None:
     """The compiled path calls the hooks of any rules; what they give back, it hands on."""
     rules = _own_rules(**hooks)
-    assert not _speedups.takes(rules)
     rng = random.Random(5)
     state = new_game(rules, players=3)[1]
     for _ in range(3000):

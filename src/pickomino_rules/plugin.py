@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar
 import attrs
 
 from pickomino_rules import turn
+from pickomino_rules._engine import ACTIVE
 from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer
 from pickomino_rules.errors import CompositionError, InvalidOptionError, InvalidSetupError
 from pickomino_rules.rules import (
@@ -133,20 +134,7 @@ ApplyHook = Callable[[ApplyFn, Rules, GameState, Action], GameState]
 ScoresHook = Callable[[ScoresFn, Rules, GameState], tuple[int, ...]]
 """A module's ``scores`` hook."""
 
-HOOKS = (
-    "setup",
-    "turn_dice",
-    "roll_actions",
-    "pending_actions",
-    "set_aside",
-    "stop_total",
-    "claims",
-    "take_tile",
-    "bust",
-    "end_turn",
-    "apply_action",
-    "scores",
-)
+HOOKS = turn.HOOKS
 """Hook names, in the order the core runs them in a turn (``configure`` runs at composition)."""
 
 
@@ -362,6 +350,16 @@ def compose(
         ...
         pickomino_rules.errors.CompositionError: rule module 'x' requires 'specialists', ...
     """
+    return _compose(modules, name, options, ACTIVE.core_hooks)
+
+
+def _compose(
+    modules: Sequence[RuleModule],
+    name: str,
+    options: Mapping[str, object] | None,
+    core: Mapping[str, Callable[..., Any]],
+) -> Rules:
+    """`compose`, with ``core`` innermost in each hook's chain (a backend's core hooks)."""
     _check_modules(modules)
     ordered = _ordered(modules)
     components = Components()
@@ -370,7 +368,7 @@ def compose(
             components = module.configure(components)
     _check_components(components)
     parts = _parts(ordered)
-    hooks, chains = _compose_hooks(ordered)
+    hooks, chains = _compose_hooks(ordered, core)
     return Rules(
         name=name,
         options=dict(options or {}),
@@ -488,13 +486,13 @@ def _action_types(modules: Sequence[RuleModule]) -> tuple[type[Action], ...]:
 
 
 def _compose_hooks(
-    modules: Sequence[RuleModule],
+    modules: Sequence[RuleModule], core: Mapping[str, Callable[..., Any]]
 ) -> tuple[dict[str, Any], dict[str, tuple[str, ...]]]:
     """Each core hook wrapped by the modules' hooks, innermost first; and their chains."""
     hooks: dict[str, Any] = {}
     chains: dict[str, tuple[str, ...]] = {}
     for hook in HOOKS:
-        function: Any = getattr(turn, hook)
+        function: Any = core[hook]
         chain = ["turn"]
         for module in modules:
             wrapper = getattr(module, hook)

@@ -21,17 +21,22 @@ Examples:
 
 from __future__ import annotations
 
+import copyreg
 from functools import cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
-from pickomino_rules.errors import ArgumentTypeError, InvalidSetupError, UnknownVariantError
+from pickomino_rules.errors import (
+    ArgumentTypeError,
+    InvalidSetupError,
+    PickominoError,
+    UnknownVariantError,
+)
 from pickomino_rules.plugin import Variant
+from pickomino_rules.rules import Rules
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from pickomino_rules.rules import Rules
+    from collections.abc import Callable, Mapping
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -122,3 +127,26 @@ def get_rules(name: str, options: Mapping[str, object] | None = None) -> Rules:
         InvalidOptionError: An unknown option, or a bad value.
     """
     return get_variant(name).rules(options)
+
+
+def _pickle_rules(rules: Rules) -> tuple[Callable[..., Rules], tuple[str, dict[str, object]]]:
+    """Rules pickle as their variant's name and options (hooks are closures, not picklable).
+
+    Registered with ``copyreg`` here, where the variants are found, so that ``rules`` need
+    not know the registry.
+
+    Raises:
+        TypeError: The rules are not those of a registered variant.
+    """
+    options = dict(rules.options)
+    try:
+        registered = get_rules(rules.name, options)
+    except PickominoError:
+        registered = None
+    if registered is not rules:
+        msg = f"only the rules of a registered variant can be pickled, not {rules!r}"
+        raise TypeError(msg)
+    return get_rules, (rules.name, options)
+
+
+copyreg.pickle(Rules, _pickle_rules)

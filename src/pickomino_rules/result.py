@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from pickomino_rules.game import check_fits
+from pickomino_rules._engine.guards import check_fits
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules

@@ -17,15 +17,15 @@ Examples:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import attrs
 
-from pickomino_rules import turn
 from pickomino_rules.dice import ChanceTable, DieKind, Face, chance_table
-from pickomino_rules.errors import CompositionError, PickominoError
+from pickomino_rules.errors import CompositionError
 
 if TYPE_CHECKING:
     from pickomino_rules.actions import Action
@@ -45,6 +45,8 @@ __all__ = [
     "TakeTileFn",
     "TotalFn",
 ]
+
+_TURN_END_HOOKS = frozenset({"take_tile", "bust", "end_turn", "turn_dice", "pending_actions"})
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -156,10 +158,16 @@ class Rules:
     parts of the state (``RuleModule.pending_by_parts``)."""
     worms: Mapping[int, int] = attrs.field(init=False)
     """Worms of each tile, by number (read-only)."""
-    default_ends: bool = attrs.field(init=False)
-    """No module wraps ``take_tile``, ``bust``, ``end_turn`` or ``turn_dice`` and none has
-    ``pending_actions``: the engine ends a turn and starts the next in one step
-    ([`fused`][pickomino_rules.fused])."""
+    wrapped: frozenset[str] = attrs.field(init=False)
+    """The hooks a module implements: their chain goes beyond the core's own function.
+
+    The engine asks it (never the functions' identity) when it may skip a hook: an
+    ``end_turn`` or ``turn_dice`` nobody wraps has nothing to add."""
+    tidies_turn_end: bool = attrs.field(init=False)
+    """A module implements ``end_turn`` or ``pending_actions``: a resolved turn is shown to
+    ``end_turn`` as a state of its own (phase TURN_OVER) before the dice pass on."""
+    deals_own_dice: bool = attrs.field(init=False)
+    """A module implements ``turn_dice``: each turn asks it which dice to roll."""
 
     _tables: dict[tuple[int, ...], ChanceTable] = attrs.field(init=False, factory=dict)
 
@@ -167,15 +175,32 @@ class Rules:
     def _worms(self) -> Mapping[int, int]:
         return MappingProxyType(dict(self.components.worms))
 
-    @default_ends.default
-    def _default_ends(self) -> bool:
-        return (
-            self.pending_actions is None
-            and self.take_tile is turn.take_tile
-            and self.bust is turn.bust
-            and self.end_turn is turn.end_turn
-            and self.turn_dice is turn.turn_dice
+    @wrapped.default
+    def _wrapped(self) -> frozenset[str]:
+        return frozenset(hook for hook, chain in self.chains.items() if len(chain) > 1)
+
+    @tidies_turn_end.default
+    def _tidies_turn_end(self) -> bool:
+        return "end_turn" in self.wrapped or self.pending_actions is not None
+
+    @deals_own_dice.default
+    def _deals_own_dice(self) -> bool:
+        return "turn_dice" in self.wrapped
+
+    @property
+    def default_ends(self) -> bool:
+        """Deprecated: whether no module implements a hook that ends a turn.
+
+        Those hooks are ``take_tile``, ``bust``, ``end_turn``, ``turn_dice`` and
+        ``pending_actions``. The engine no longer ends such turns by a path of its own; ask
+        [`wrapped`][pickomino_rules.rules.Rules.wrapped] instead.
+        """
+        warnings.warn(
+            "Rules.default_ends is deprecated: ask Rules.wrapped which hooks a module implements",
+            DeprecationWarning,
+            stacklevel=2,
         )
+        return not self.wrapped & _TURN_END_HOOKS
 
     @property
     def tiles(self) -> tuple[int, ...]:
@@ -264,24 +289,6 @@ class Rules:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Rules:
         return self
-
-    def __reduce__(self) -> tuple[Callable[..., Rules], tuple[str, dict[str, object]]]:
-        """Pickled as the variant's name and options (hooks are closures, not picklable).
-
-        Raises:
-            TypeError: The rules are not those of a registered variant.
-        """
-        from pickomino_rules.registry import get_rules  # noqa: PLC0415 (registry builds rules)
-
-        options = dict(self.options)
-        try:
-            registered = get_rules(self.name, options)
-        except PickominoError:
-            registered = None
-        if registered is not self:
-            msg = f"only the rules of a registered variant can be pickled, not {self!r}"
-            raise TypeError(msg)
-        return get_rules, (self.name, options)
 
     def __repr__(self) -> str:
         changed = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

@@ -16,7 +16,7 @@ from bisect import bisect_left, insort
 from typing import TYPE_CHECKING, NoReturn
 
 from pickomino_rules.actions import TAKE, Action
-from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face
+from pickomino_rules.dice import FACES, Face
 from pickomino_rules.errors import IllegalActionError
 from pickomino_rules.state import Claim, GameState, Phase, new_state
 
@@ -25,12 +25,11 @@ if TYPE_CHECKING:
 
 # Enum members cost ~125 ns to look up on the class, a module global ~10 ns:
 # the hot path reads phases through these aliases.
-_ROLL = Phase.ROLL
-_CHOOSE = Phase.CHOOSE
 _DECIDE = Phase.DECIDE
 _WORM = Face.WORM - 1  # index of the worm in six-face count tuples
 
 __all__ = [
+    "HOOKS",
     "apply_action",
     "bust",
     "claims",
@@ -46,6 +45,24 @@ __all__ = [
     "turn_dice",
     "turn_face_down",
 ]
+
+HOOKS = (
+    "setup",
+    "turn_dice",
+    "roll_actions",
+    "pending_actions",
+    "set_aside",
+    "stop_total",
+    "claims",
+    "take_tile",
+    "bust",
+    "end_turn",
+    "apply_action",
+    "scores",
+)
+"""Hook names, in the order the core runs them in a turn (``configure`` runs at composition).
+
+Each names a function of this module: the innermost layer of that hook's chain."""
 
 
 def setup(rules: Rules, state: GameState) -> GameState:  # noqa: ARG001
@@ -134,8 +151,20 @@ def take_tile(rules: Rules, state: GameState, claim: Claim) -> GameState:  # noq
         grill = grill[:index] + grill[index + 1 :]
     else:
         stacks[claim.victim] = stacks[claim.victim][:-1]
-    stacks[state.player] = (*stacks[state.player], claim.tile)
-    return state.replace(grill=grill, stacks=tuple(stacks))
+    player = state.player
+    stacks[player] = (*stacks[player], claim.tile)
+    return new_state(
+        grill,
+        state.face_down,
+        tuple(stacks),
+        player,
+        state.phase,
+        state.in_hand,
+        state.roll,
+        state.set_aside,
+        state.parts,
+        state.layout,
+    )
 
 
 def return_tile(state: GameState, player: int) -> GameState:
@@ -196,23 +225,3 @@ def scores(rules: Rules, state: GameState) -> tuple[int, ...]:
     """C13: the worms on the tiles of each player's stack."""
     worms = rules.worms
     return tuple(sum(worms[tile] for tile in stack) for stack in state.stacks)
-
-
-def start_turn(rules: Rules, state: GameState, player: int) -> GameState:
-    """The chance node that starts ``player``'s turn (C3, C11)."""
-    fresh = new_state(
-        state.grill,
-        state.face_down,
-        state.stacks,
-        player,
-        _ROLL,
-        rules.components.dice,
-        None,
-        NO_DICE_SET_ASIDE,
-        state.parts,
-        state.layout,
-    )
-    if rules.turn_dice is turn_dice:
-        return fresh
-    dice = rules.turn_dice(rules, fresh)
-    return fresh if dice == fresh.in_hand else fresh.replace(in_hand=dice)

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from pickomino_rules._engine.guards import check_fits
 from pickomino_rules.errors import InvalidStateError
-from pickomino_rules.game import check_fits
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:

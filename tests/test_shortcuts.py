@@ -1,8 +1,9 @@
 """The engine's shortcuts for rules that keep the core's hooks give the states the hooks give.
 
-When no module wraps the hooks that end a turn (``Rules.default_ends``), the engine ends a
-turn in one step ([`fused`][pickomino_rules.fused]); under the ``ends_on_total`` promise it
-remembers the claims of a board. Here the same games are played twice: by rules that take
+Where no module wraps a hook (``Rules.wrapped``), the compiled kernel calls its own twin of
+the core's function directly, and the engine skips an ``end_turn`` or ``turn_dice`` that has
+nothing to add; under the ``ends_on_total`` promise it remembers the claims of a board.
+Here the same games are played twice: by rules that take
 the shortcuts, and by the same rules with a module that wraps every hook involved without
 changing anything (and makes no promise), so that the engine runs the hooks one by one.
 Every state must be the same (C8-C12).
@@ -29,6 +30,7 @@ from pickomino_rules import (
     sample_chance,
     stop_claims,
 )
+from pickomino_rules.game import resolve_bust
 from pickomino_rules.plugin import RuleModule, compose
 
 if TYPE_CHECKING:
@@ -86,13 +88,15 @@ def _play_both(fast: Rules, slow: Rules, players: int, seed: int, sensible: bool
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda options: str(options) or "default")
 @pytest.mark.parametrize("players", [2, 4])
-def test_fused_turn_ends_give_the_states_the_hooks_give(
+def test_turn_ends_by_the_core_s_own_hooks_give_the_states_the_hooks_give(
     options: dict[str, object], players: int
 ) -> None:
     """C8-C12 by both paths, on whole games of random and of sensible play."""
     fast = get_rules("classic", options)
     slow = _hook_by_hook(fast)
-    assert not slow.default_ends
+    assert slow.wrapped >= {"take_tile", "bust", "end_turn", "turn_dice", "claims", "stop_total"}
+    assert slow.tidies_turn_end
+    assert slow.deals_own_dice
     assert not slow.ends_on_total
     for seed in range(3):
         assert _play_both(fast, slow, players, seed, sensible=seed % 2 == 1) > 0
@@ -100,15 +104,36 @@ def test_fused_turn_ends_give_the_states_the_hooks_give(
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 7))
-def test_fused_turn_ends_agree_on_any_game(seed: int, players: int) -> None:
+def test_turn_ends_agree_on_any_game(seed: int, players: int) -> None:
     fast = get_rules("classic")
     _play_both(fast, _hook_by_hook(fast), players, seed, sensible=seed % 2 == 0)
 
 
-def test_only_rules_that_keep_the_core_hooks_end_turns_fused() -> None:
-    assert get_rules("classic").default_ends
-    assert not get_rules("classic", {"short_game": True}).default_ends  # O2 wraps bust
-    assert not get_rules("extended").default_ends
+def test_the_rules_say_which_hooks_a_module_implements() -> None:
+    assert get_rules("classic").wrapped == frozenset()
+    assert get_rules("classic", {"short_game": True}).wrapped == {"bust"}  # O2 wraps bust
+    assert not get_rules("classic").tidies_turn_end
+    assert get_rules("extended").wrapped >= {"claims", "take_tile", "bust", "turn_dice"}
+
+
+def test_default_ends_and_fused_are_deprecated_and_still_answer() -> None:
+    with pytest.deprecated_call():
+        assert get_rules("classic").default_ends
+    with pytest.deprecated_call():
+        assert not get_rules("classic", {"short_game": True}).default_ends
+    with pytest.deprecated_call():
+        assert not get_rules("extended").default_ends
+    rules = get_rules("classic")
+    _, start = new_game(rules, players=2)
+    decide = start.replace(phase=Phase.DECIDE, in_hand=(2,), set_aside=(0, 0, 0, 0, 5, 1))
+    with pytest.deprecated_call():
+        from pickomino_rules import fused  # noqa: PLC0415 (deprecated: imported where tested)
+
+        ended = fused.end_turn(rules, decide, stop_claims(rules, decide)[0])
+    assert ended == apply(rules, decide, Action.parse("stop"))
+    with pytest.deprecated_call():
+        busted = fused.end_turn(rules, decide, None)
+    assert busted == resolve_bust(rules, decide)
 
 
 def test_remembered_claims_follow_the_board() -> None:

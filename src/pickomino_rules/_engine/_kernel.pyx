@@ -1,0 +1,871 @@
+# cython: language_level=3
+"""The compiled kernel: a declared mirror of the step machine and of the core's turn hooks.
+
+Each function here has one pure twin, named in ``MIRRORS``: the steps of
+``pickomino_rules._engine.steps`` (when the hooks run) and the busiest hooks of
+``pickomino_rules.turn`` (what the base turn does). Nothing here is a rule of its own.
+Where a composed hook is the core's own (``Rules.wrapped`` does not name it), a step calls
+the hook's compiled twin directly; otherwise it calls the rules' hook, as the pure step does.
+
+The four public transitions take the plain, legal case. Anything else (a wrong type, an
+illegal move, an equal but not identical move, a state built by hand that holds something
+odd, a hook that raises or gives back something odd) is *declined*: handed to the pure twin,
+which answers it or raises its error. The kernel never raises an error of its own. It counts
+what it declines (``declined()``): over legal play that count stays zero, so a bug that made
+the kernel raise cannot hide as a slow correct answer.
+
+The tests check the map (every pure step and core hook named, every twin present), play both
+backends side by side, and compare every node of whole turns (docs page "Maintainers").
+"""
+
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    object PyType_GenericAlloc(PyTypeObject* kind, Py_ssize_t items)
+    PyTypeObject* Py_TYPE(object)
+    Py_ssize_t PyTuple_GET_SIZE(object)
+    PyObject* PyTuple_GET_ITEM(object, Py_ssize_t)
+    void PyTuple_SET_ITEM(object, Py_ssize_t, object)
+    object PyTuple_New(Py_ssize_t)
+    double PyFloat_AS_DOUBLE(PyObject*)
+
+import functools
+import random
+from bisect import bisect_left, insort
+
+from pickomino_rules import turn
+from pickomino_rules._engine import steps
+from pickomino_rules.actions import ROLL, STOP, TAKE, Roll, Steal, Stop, Take
+from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face, RollOutcome
+from pickomino_rules.rules import Rules
+from pickomino_rules.state import Claim, GameState, Phase
+
+cdef object _ROLL = Phase.ROLL
+cdef object _GAME_OVER = Phase.GAME_OVER
+cdef object _CHOOSE = Phase.CHOOSE
+cdef object _DECIDE = Phase.DECIDE
+cdef object _TURN_OVER = Phase.TURN_OVER
+cdef object _NO_DICE = NO_DICE_SET_ASIDE
+cdef object _FACE = Face
+cdef object _TAKE_KIND = Take
+cdef object _ROLL_KIND = Roll
+cdef object _STOP_KIND = Stop
+cdef object _RANDOM = random.Random
+cdef object _ROLL_OUTCOME = RollOutcome
+cdef PyTypeObject* _STATE_TYPE = <PyTypeObject*>GameState
+cdef object _GRILL_CLAIM = Claim.grill_tile
+cdef object _STEAL = steps.steal  # shared, not mirrored: one Steal object per victim
+cdef object _TAKES_HOW = steps.TAKES
+cdef object _PENDING_HOW = steps.PENDING
+cdef object _NOTHING_HOW = steps.NOTHING
+cdef tuple _OFFERED = tuple(
+    tuple(TAKE[face] for face in FACES if mask >> (face - 1) & 1) for mask in range(64)
+)  # the takes of each set of faces (as bits, like ``RollOutcome.shown``), in face order
+cdef tuple _ROLL_OR_STOP = (ROLL, STOP)
+cdef tuple _STOP_ONLY = (STOP,)
+
+# Where each of GameState's slots lies in the object: states are read and built by offset.
+cdef Py_ssize_t _GRILL, _FACE_DOWN, _STACKS, _PLAYER, _PHASE, _IN_HAND, _ROLL_FIELD
+cdef Py_ssize_t _SET_ASIDE, _PARTS, _LAYOUT
+
+
+cdef Py_ssize_t _offset(str name) except -1:
+    descriptor = GameState.__dict__[name]
+    if type(descriptor).__name__ != "member_descriptor":
+        raise TypeError(f"GameState.{name} is not a slot")
+    return (<PyMemberDescrObject*>descriptor).d_member.offset
+
+
+_GRILL = _offset("grill")
+_FACE_DOWN = _offset("face_down")
+_STACKS = _offset("stacks")
+_PLAYER = _offset("player")
+_PHASE = _offset("phase")
+_IN_HAND = _offset("in_hand")
+_ROLL_FIELD = _offset("roll")
+_SET_ASIDE = _offset("set_aside")
+_PARTS = _offset("parts")
+_LAYOUT = _offset("layout")
+
+
+cdef inline object _get(object state, Py_ssize_t offset):
+    cdef PyObject* value = (<PyObject**>((<char*><PyObject*>state) + offset))[0]
+    if value is NULL:  # a state made with GameState.__new__ and never filled in
+        raise AttributeError("a field of the state is not set")
+    return <object>value
+
+
+cdef inline void _put(object state, Py_ssize_t offset, object value):
+    Py_INCREF(value)
+    (<PyObject**>((<char*><PyObject*>state) + offset))[0] = <PyObject*>value
+
+
+cdef object _new_state(
+    object grill,
+    object face_down,
+    object stacks,
+    object player,
+    object phase,
+    object in_hand,
+    object roll,
+    object set_aside,
+    object parts,
+    object layout,
+):
+    """``state.new_state``: a GameState with these fields (checked at import, below)."""
+    state = PyType_GenericAlloc(_STATE_TYPE, 0)
+    _put(state, _GRILL, grill)
+    _put(state, _FACE_DOWN, face_down)
+    _put(state, _STACKS, stacks)
+    _put(state, _PLAYER, player)
+    _put(state, _PHASE, phase)
+    _put(state, _IN_HAND, in_hand)
+    _put(state, _ROLL_FIELD, roll)
+    _put(state, _SET_ASIDE, set_aside)
+    _put(state, _PARTS, parts)
+    _put(state, _LAYOUT, layout)
+    return state
+
+
+cdef object _with_phase(object state, object phase, object roll):
+    """``state`` with another phase and roll (``state.replace(phase=..., roll=...)``)."""
+    return _new_state(
+        _get(state, _GRILL), _get(state, _FACE_DOWN), _get(state, _STACKS),
+        _get(state, _PLAYER), phase, _get(state, _IN_HAND), roll,
+        _get(state, _SET_ASIDE), _get(state, _PARTS), _get(state, _LAYOUT),
+    )
+
+
+_sample = ((21,), (), ((), (22,)), 1, _ROLL, (8,), None, _NO_DICE, (), None)
+if GameState(*_sample) != _new_state(
+    _sample[0], _sample[1], _sample[2], _sample[3], _sample[4],
+    _sample[5], _sample[6], _sample[7], _sample[8], _sample[9],
+):
+    raise ImportError("GameState is not laid out as the kernel reads it")  # the pure engine runs
+
+
+cdef Py_ssize_t _DECLINED = 0
+
+
+cdef inline void _decline():
+    global _DECLINED
+    _DECLINED += 1
+
+
+def declined():
+    """How many calls the kernel has handed to a pure twin in this process."""
+    return _DECLINED
+
+
+def reset_declined():
+    """Start counting declined calls from zero."""
+    global _DECLINED
+    _DECLINED = 0
+
+
+# -- what the kernel reads of one rules object ---------------------------------------------
+
+
+cdef class _Table:
+    """What the kernel reads of one chance table."""
+
+    cdef tuple outcomes
+    cdef tuple bounds
+    cdef double total
+    cdef object by_id
+
+
+cdef class View:
+    """The kernel's view of one rules object: its hooks, and which are the core's own."""
+
+    cdef readonly object rules
+    cdef object layout
+    cdef object chance_table
+    cdef object dice
+    cdef dict tables
+    cdef object roll_actions, pending, set_aside, stop_total, claims
+    cdef object take_tile, bust, end_turn, turn_dice, apply_action
+    # A hook no module wraps is the core's own: the step calls its compiled twin directly.
+    cdef readonly bint core_roll_actions, core_set_aside, core_stop_total, core_claims
+    cdef readonly bint core_take_tile, core_bust
+    cdef bint tidies_turn_end, deals_own_dice, ends_on_total, pending_by_parts
+
+    cdef _Table table(self, object dice):
+        found = self.tables.get(dice)
+        if found is not None:
+            return <_Table>found
+        pure = self.chance_table(dice)
+        cdef _Table table = _Table()
+        table.outcomes = pure.outcomes
+        table.bounds = pure.bounds
+        table.total = pure.total
+        table.by_id = pure.by_id
+        self.tables[dice] = table
+        return table
+
+
+cdef View _VIEW = None
+
+
+cpdef View view(object rules):
+    """The kernel's view of ``rules`` (the last one is kept: a program plays one game)."""
+    global _VIEW
+    cdef View seen = _VIEW
+    if seen is not None and seen.rules is rules:
+        return seen
+    seen = View()
+    seen.rules = rules
+    seen.tables = {}
+    seen.layout = rules.layout
+    seen.dice = rules.components.dice
+    seen.chance_table = rules.chance_table
+    seen.roll_actions = rules.roll_actions
+    seen.pending = rules.pending_actions
+    seen.set_aside = rules.set_aside
+    seen.stop_total = rules.stop_total
+    seen.claims = rules.claims
+    seen.take_tile = rules.take_tile
+    seen.bust = rules.bust
+    seen.end_turn = rules.end_turn
+    seen.turn_dice = rules.turn_dice
+    seen.apply_action = rules.apply_action
+    wrapped = rules.wrapped
+    seen.core_roll_actions = "roll_actions" not in wrapped
+    seen.core_set_aside = "set_aside" not in wrapped
+    seen.core_stop_total = "stop_total" not in wrapped
+    seen.core_claims = "claims" not in wrapped
+    seen.core_take_tile = "take_tile" not in wrapped
+    seen.core_bust = "bust" not in wrapped
+    seen.tidies_turn_end = rules.tidies_turn_end
+    seen.deals_own_dice = rules.deals_own_dice
+    seen.ends_on_total = rules.ends_on_total
+    seen.pending_by_parts = rules.pending_by_parts
+    _VIEW = seen
+    return seen
+
+
+cdef View _taken(object rules, object state):
+    """The view of ``rules`` when the kernel may take a call on ``state``, else None."""
+    if Py_TYPE(state) is not _STATE_TYPE or type(rules) is not Rules:
+        return None
+    cdef View fast = view(rules)
+    cdef PyObject* layout = (<PyObject**>((<char*><PyObject*>state) + _LAYOUT))[0]
+    if layout is not <PyObject*>fast.layout:  # (an unset layout is NULL)
+        return None
+    return fast
+
+
+cdef inline object _checked(object state):
+    """``state`` if it is a GameState whose slots may be read by offset, else TypeError."""
+    if Py_TYPE(state) is not _STATE_TYPE:
+        raise TypeError("a hook returned something other than a GameState")
+    return state
+
+
+cdef object _DECLINE = object()
+"""What a compiled step returns when the pure twin must answer the call."""
+
+
+# -- the core's turn hooks: twins of ``turn``'s -----------------------------------------------
+
+
+cdef inline long _item(object values, Py_ssize_t index) except? -1:
+    return values[index]  # checked: a state built by hand may hold anything
+
+
+cdef long _used(object counts) except? -1:
+    """The faces set aside, as bits (bit 0 for 1s ... bit 5 for worms); six counts or raise."""
+    cdef long used = 0
+    cdef Py_ssize_t index
+    if type(counts) is not tuple or PyTuple_GET_SIZE(counts) != 6:
+        raise ValueError("not six set-aside counts")
+    for index in range(6):
+        if _item(counts, index):
+            used |= 1 << index
+    return used
+
+
+cpdef object core_roll_actions(object state):
+    """``turn.roll_actions``: one take per face shown that was not set aside earlier."""
+    roll = _get(state, _ROLL_FIELD)
+    if type(roll) is not _ROLL_OUTCOME:
+        raise TypeError("no roll shown")
+    return _OFFERED[roll.shown & ~_used(_get(state, _SET_ASIDE))]
+
+
+cdef tuple _with(tuple counts, Py_ssize_t index, object count):
+    """``counts`` (six of them) with ``count`` at ``index`` (0-5), built in one go."""
+    aside = PyTuple_New(6)
+    cdef Py_ssize_t position
+    for position in range(6):
+        value = count if position == index else <object>PyTuple_GET_ITEM(counts, position)
+        Py_INCREF(value)  # PyTuple_SET_ITEM takes the reference
+        PyTuple_SET_ITEM(aside, position, value)
+    return aside
+
+
+cpdef object core_set_aside(object state, object face):
+    """``turn.set_aside``: move every die of the roll showing ``face`` to the set-aside dice."""
+    roll = _get(state, _ROLL_FIELD)
+    counts = _get(state, _SET_ASIDE)
+    if type(roll) is not _ROLL_OUTCOME or type(face) is not _FACE:
+        raise TypeError("no roll shown, or not a face")
+    _used(counts)  # six counts, or raise
+    index = face - 1
+    return _new_state(
+        _get(state, _GRILL), _get(state, _FACE_DOWN), _get(state, _STACKS),
+        _get(state, _PLAYER), _DECIDE, roll.remaining[index], None,
+        _with(counts, index, roll.faces[index]), _get(state, _PARTS), _get(state, _LAYOUT),
+    )
+
+
+cpdef object core_stop_total(object state):
+    """``turn.stop_total``: the total of the set-aside dice, or None without a worm."""
+    counts = _get(state, _SET_ASIDE)
+    _used(counts)  # six counts, or raise
+    if not _item(counts, 5):
+        return None
+    return (
+        _item(counts, 0)
+        + 2 * _item(counts, 1)
+        + 3 * _item(counts, 2)
+        + 4 * _item(counts, 3)
+        + 5 * (_item(counts, 4) + _item(counts, 5))
+    )
+
+
+cpdef object core_claims(object state, object total):
+    """``turn.claims``: the exact grill tile; else the next lower one and exact top tiles."""
+    grill = _get(state, _GRILL)
+    if type(grill) is not tuple or type(total) is not int:
+        raise TypeError("the grill is not a tuple, or the total not a number")
+    at = bisect_left(grill, total)
+    if at < len(grill) and grill[at] == total:
+        return (_GRILL_CLAIM(total),)
+    found = [_GRILL_CLAIM(grill[at - 1])] if at else []
+    player = _get(state, _PLAYER)
+    victim = 0
+    for stack in _get(state, _STACKS):
+        if stack and stack[-1] == total and victim != player:
+            found.append(Claim(total, victim))
+        victim += 1
+    return tuple(found)
+
+
+cpdef object core_take_tile(object state, object claim):
+    """``turn.take_tile``: the claimed tile goes on top of the player's stack."""
+    stacks = list(_get(state, _STACKS))
+    grill = _get(state, _GRILL)
+    if type(grill) is not tuple:
+        raise TypeError("the grill is not a tuple")
+    tile = claim.tile
+    victim = claim.victim
+    if victim is None:
+        index = grill.index(tile)
+        grill = grill[:index] + grill[index + 1 :]
+    else:
+        stacks[victim] = stacks[victim][:-1]
+    player = _get(state, _PLAYER)
+    stacks[player] = (*stacks[player], tile)
+    return _new_state(
+        grill, _get(state, _FACE_DOWN), tuple(stacks), player, _get(state, _PHASE),
+        _get(state, _IN_HAND), _get(state, _ROLL_FIELD), _get(state, _SET_ASIDE),
+        _get(state, _PARTS), _get(state, _LAYOUT),
+    )
+
+
+cpdef object core_bust(object state):
+    """``turn.bust``: return the top tile; turn the highest grill tile unless it is that one."""
+    player = _get(state, _PLAYER)
+    stacks = _get(state, _STACKS)
+    stack = stacks[player]
+    if not stack:
+        return state
+    returned = stack[-1]
+    stacks = list(stacks)
+    stacks[player] = stack[:-1]
+    grill = list(_get(state, _GRILL))
+    insort(grill, returned)
+    face_down = _get(state, _FACE_DOWN)
+    if grill[-1] != returned:
+        face_down = (*face_down, grill.pop())
+    return _new_state(
+        tuple(grill), face_down, tuple(stacks), player, _get(state, _PHASE),
+        _get(state, _IN_HAND), _get(state, _ROLL_FIELD), _get(state, _SET_ASIDE),
+        _get(state, _PARTS), _get(state, _LAYOUT),
+    )
+
+
+# The hooks as the rules see them: innermost in every chain under this backend (see
+# ``pickomino_rules._engine``). Each takes the plain case and declines anything else to the
+# pure hook, which answers or raises.
+
+
+def roll_actions(rules, state):
+    if Py_TYPE(state) is _STATE_TYPE:
+        try:
+            return core_roll_actions(state)
+        except Exception:
+            pass
+    _decline()
+    return turn.roll_actions(rules, state)
+
+
+def set_aside(rules, state, face):
+    if Py_TYPE(state) is _STATE_TYPE:
+        try:
+            return core_set_aside(state, face)
+        except Exception:
+            pass
+    _decline()
+    return turn.set_aside(rules, state, face)
+
+
+def stop_total(rules, state):
+    if Py_TYPE(state) is _STATE_TYPE:
+        try:
+            return core_stop_total(state)
+        except Exception:
+            pass
+    _decline()
+    return turn.stop_total(rules, state)
+
+
+def claims(rules, state, total):
+    if Py_TYPE(state) is _STATE_TYPE:
+        try:
+            return core_claims(state, total)
+        except Exception:
+            pass
+    _decline()
+    return turn.claims(rules, state, total)
+
+
+def take_tile(rules, state, claim):
+    if Py_TYPE(state) is _STATE_TYPE and type(claim) is Claim:
+        try:
+            return core_take_tile(state, claim)
+        except Exception:
+            pass
+    _decline()
+    return turn.take_tile(rules, state, claim)
+
+
+def bust(rules, state):
+    if Py_TYPE(state) is _STATE_TYPE:
+        try:
+            return core_bust(state)
+        except Exception:
+            pass
+    _decline()
+    return turn.bust(rules, state)
+
+
+CORE_HOOKS = {
+    "roll_actions": roll_actions,
+    "set_aside": set_aside,
+    "stop_total": stop_total,
+    "claims": claims,
+    "take_tile": take_tile,
+    "bust": bust,
+}
+"""The hooks of ``turn`` that this backend puts innermost in every chain."""
+
+
+# -- the composed hooks, called as the pure steps call them -----------------------------------
+
+
+cdef inline object _roll_actions(View fast, object state):
+    if fast.core_roll_actions:
+        return core_roll_actions(state)
+    return fast.roll_actions(fast.rules, state)
+
+
+cdef inline object _set_aside(View fast, object state, object face):
+    if fast.core_set_aside:
+        return core_set_aside(state, face)
+    return _checked(fast.set_aside(fast.rules, state, face))
+
+
+cdef inline object _stop_total(View fast, object state):
+    if fast.core_stop_total:
+        return core_stop_total(state)
+    return fast.stop_total(fast.rules, state)
+
+
+cdef inline object _claims(View fast, object state, object total):
+    if fast.core_claims:
+        return core_claims(state, total)
+    return fast.claims(fast.rules, state, total)
+
+
+cdef inline object _take_tile(View fast, object state, object claim):
+    if fast.core_take_tile:
+        return core_take_tile(state, claim)
+    return _checked(fast.take_tile(fast.rules, state, claim))
+
+
+cdef inline object _bust(View fast, object state):
+    if fast.core_bust:
+        return core_bust(state)
+    return _checked(fast.bust(fast.rules, state))
+
+
+# -- the step machine: twins of ``steps``' -----------------------------------------------------
+
+
+cdef class Derived:
+    """``steps.Derived``: what a decision state offers, and how it was found."""
+
+    cdef readonly object rules, state, legal, how
+
+
+cdef class Pending:
+    """``steps.Pending``: the pending decisions found for one parts object."""
+
+    cdef readonly object rules, parts, legal
+
+
+cdef class Board:
+    """``steps.Board``: the claims found on one board, by total."""
+
+    cdef readonly object rules, grill, stacks, parts, face_down, player
+    cdef readonly dict by_total
+
+
+cdef Derived _LAST = Derived()
+cdef Pending _SEEN_PARTS = Pending()
+cdef Board _BOARD = Board()
+
+
+cpdef Derived derive(View fast, object state):
+    """``steps.derive``: the decisions ``state`` offers and how."""
+    global _LAST
+    legal = ()
+    how = _PENDING_HOW
+    if fast.pending is not None:
+        legal = pending(fast, state)
+    if not legal:
+        phase = _get(state, _PHASE)
+        if phase is _CHOOSE:
+            legal = _roll_actions(fast, state)
+            how = _TAKES_HOW
+        elif phase is _DECIDE:
+            total = _stop_total(fast, state)
+            how = claims = () if total is None else claims_for(fast, state, total)
+            legal = decide_actions(state, claims)
+        else:
+            how = _NOTHING_HOW
+    cdef Derived derived = Derived()
+    derived.rules = fast.rules
+    derived.state = state
+    derived.legal = legal
+    derived.how = how
+    _LAST = derived
+    return derived
+
+
+cpdef object pending(View fast, object state):
+    """``steps.pending``: the pending decisions, remembered for the parts."""
+    global _SEEN_PARTS
+    if not fast.pending_by_parts:
+        return fast.pending(fast.rules, state)
+    cdef Pending last = _SEEN_PARTS
+    parts = _get(state, _PARTS)
+    if last.parts is parts and last.rules is fast.rules:
+        return last.legal
+    found = fast.pending(fast.rules, state)
+    last = Pending()
+    last.rules = fast.rules
+    last.parts = parts
+    last.legal = found
+    _SEEN_PARTS = last
+    return found
+
+
+cpdef object claims_for(View fast, object state, object total):
+    """``steps.claims_for``: the claims hook for ``total``, remembered for the board."""
+    global _BOARD
+    if not fast.ends_on_total:
+        return _claims(fast, state, total)
+    cdef Board board = _BOARD
+    if (
+        board.rules is not fast.rules
+        or board.grill is not _get(state, _GRILL)
+        or board.stacks is not _get(state, _STACKS)
+        or board.parts is not _get(state, _PARTS)
+        or board.face_down is not _get(state, _FACE_DOWN)
+        or board.player != _get(state, _PLAYER)
+    ):
+        board = Board()
+        board.rules = fast.rules
+        board.grill = _get(state, _GRILL)
+        board.stacks = _get(state, _STACKS)
+        board.parts = _get(state, _PARTS)
+        board.face_down = _get(state, _FACE_DOWN)
+        board.player = _get(state, _PLAYER)
+        board.by_total = {}
+        _BOARD = board
+    found = board.by_total.get(total)
+    if found is None:
+        found = board.by_total[total] = _claims(fast, state, total)
+    return found
+
+
+cpdef object claim_of_stop(object claims):
+    """``steps.claim_of_stop``: the claim a plain stop takes, or None."""
+    for claim in claims:
+        if claim.victim is None:
+            return claim
+    return claims[0] if len(claims) == 1 else None
+
+
+cpdef object decide_actions(object state, object claims):
+    """``steps.decide_actions``: roll again while dice and faces remain; stop; steal."""
+    can_roll = _used(_get(state, _SET_ASIDE)) != 63 and any(_get(state, _IN_HAND))
+    if not claims or (len(claims) == 1 and claims[0].victim is None):
+        return _ROLL_OR_STOP if can_roll else _STOP_ONLY
+    actions = [ROLL] if can_roll else []
+    if claim_of_stop(claims) is not None:
+        actions.append(STOP)
+    for claim in claims:
+        if claim.victim is not None:
+            actions.append(_STEAL(claim.victim))
+    return tuple(actions)
+
+
+cpdef object roll(View fast, object state, object move):
+    """``steps.roll``: the dice show ``move``; a roll that offers nothing busts at once."""
+    known = fast.table(_get(state, _IN_HAND)).by_id.get(id(move))
+    if known is None or known is not move:  # not one of the table's own rolls
+        return _DECLINE
+    return after_roll(fast, _with_phase(state, _CHOOSE, move))
+
+
+cpdef object decide(View fast, object state, object move, object claims):
+    """``steps.decide``: roll again, or stop or steal, a legal ``move``."""
+    kind = type(move)
+    if kind is _ROLL_KIND:
+        return _with_phase(state, _ROLL, None)
+    if kind is _STOP_KIND:
+        claim = claim_of_stop(claims)
+    else:
+        victim = move.victim
+        for claim in claims:
+            if claim.victim == victim:
+                break
+        else:
+            return _DECLINE
+    if claim is None:
+        return finish_turn(fast, _bust(fast, state))
+    return finish_turn(fast, _take_tile(fast, state, claim))
+
+
+cpdef object after_roll(View fast, object state):
+    """``steps.after_roll``: a roll that offers nothing to do busts at once."""
+    if derive(fast, state).legal:
+        return state
+    return finish_turn(fast, _bust(fast, state))
+
+
+cpdef object settle(View fast, object state):
+    """``steps.settle``: carry on after a module's action."""
+    phase = _get(_checked(state), _PHASE)
+    if phase is _TURN_OVER:
+        return pass_dice(fast, state)
+    if phase is _CHOOSE:
+        return after_roll(fast, state)
+    return state
+
+
+cpdef object finish_turn(View fast, object state):
+    """``steps.finish_turn``: tidy up (``end_turn``), then pass the dice on."""
+    if fast.tidies_turn_end:
+        state = _checked(fast.end_turn(fast.rules, _with_phase(state, _TURN_OVER, None)))
+    return pass_dice(fast, state)
+
+
+cpdef object pass_dice(View fast, object state):
+    """``steps.pass_dice``: wait for pending decisions, end the game or start a turn."""
+    if fast.pending is not None and pending(fast, state):
+        return state
+    grill = _get(state, _GRILL)
+    if not grill:
+        return _new_state(
+            grill, _get(state, _FACE_DOWN), _get(state, _STACKS), _get(state, _PLAYER),
+            _GAME_OVER, (), None, _NO_DICE, _get(state, _PARTS), _get(state, _LAYOUT),
+        )
+    return start_turn(fast, state, (_get(state, _PLAYER) + 1) % len(_get(state, _STACKS)))
+
+
+cpdef object start_turn(View fast, object state, object player):
+    """``steps.start_turn``: the chance node that starts ``player``'s turn."""
+    fresh = _new_state(
+        _get(state, _GRILL), _get(state, _FACE_DOWN), _get(state, _STACKS), player, _ROLL,
+        fast.dice, None, _NO_DICE, _get(state, _PARTS), _get(state, _LAYOUT),
+    )
+    if not fast.deals_own_dice:
+        return fresh
+    dice = fast.turn_dice(fast.rules, fresh)
+    if dice == fast.dice:
+        return fresh
+    return _new_state(
+        _get(state, _GRILL), _get(state, _FACE_DOWN), _get(state, _STACKS), player, _ROLL,
+        dice, None, _NO_DICE, _get(state, _PARTS), _get(state, _LAYOUT),
+    )
+
+
+cdef object _legal_actions(View fast, object state):
+    """``steps.legal_actions`` past its guards."""
+    if _get(state, _PHASE) is _ROLL:
+        return fast.table(_get(state, _IN_HAND)).outcomes
+    cdef Derived last = _LAST
+    if last.state is state and last.rules is fast.rules:
+        return last.legal
+    return derive(fast, state).legal
+
+
+cdef object _apply(View fast, object state, object move):
+    """``steps.apply`` past its guards; only the offered moves themselves."""
+    phase = _get(state, _PHASE)
+    if phase is _ROLL:
+        return roll(fast, state, move)
+    cdef Derived last = _LAST
+    if last.state is not state or last.rules is not fast.rules:
+        last = derive(fast, state)
+    for action in last.legal:
+        if action is move:
+            break
+    else:
+        return _DECLINE  # illegal, or equal to an offered move: the pure twin's
+    how = last.how
+    if how is _TAKES_HOW and type(move) is _TAKE_KIND:
+        after = _set_aside(fast, state, move.face)
+        return after if _get(after, _PHASE) is _DECIDE else settle(fast, after)
+    if how is _TAKES_HOW or how is _PENDING_HOW:  # a module's action
+        return settle(fast, fast.apply_action(fast.rules, state, move))
+    return decide(fast, state, move, how)
+
+
+cdef object _stop_claims(View fast, object state):
+    """``steps.stop_claims`` past its guards."""
+    cdef Derived last = _LAST
+    if last.state is state and last.rules is fast.rules and type(last.how) is tuple:
+        return last.how
+    total = _stop_total(fast, state)
+    return () if total is None else claims_for(fast, state, total)
+
+
+cdef object _sample_chance(View fast, object state, object rng):
+    """``steps.sample_chance`` past its guards: one draw, bisected in C."""
+    if _get(state, _PHASE) is not _ROLL or type(rng) is not _RANDOM:
+        return _DECLINE
+    cdef _Table table = fast.table(_get(state, _IN_HAND))
+    cdef double drawn = rng.random() * table.total
+    cdef tuple bounds = table.bounds  # the table's own: a tuple of floats
+    cdef Py_ssize_t low = 0, high = PyTuple_GET_SIZE(bounds), middle
+    while low < high:  # bisect_right
+        middle = (low + high) // 2
+        if drawn < PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(bounds, middle)):
+            high = middle
+        else:
+            low = middle + 1
+    return table.outcomes[low]
+
+
+# -- the public transitions: the functions ``game`` offers under this backend ---------------
+
+
+def legal_actions(rules, state):
+    cdef View fast = _taken(rules, state)
+    if fast is not None:
+        try:
+            return _legal_actions(fast, state)
+        except Exception:
+            pass
+    _decline()
+    return steps.legal_actions(rules, state)
+
+
+def apply(rules, state, move):
+    cdef View fast = _taken(rules, state)
+    if fast is not None:
+        try:
+            after = _apply(fast, state, move)
+        except Exception:
+            after = _DECLINE
+        if after is not _DECLINE:
+            return after
+    _decline()
+    return steps.apply(rules, state, move)
+
+
+def sample_chance(rules, state, rng):
+    cdef View fast = _taken(rules, state)
+    if fast is not None:
+        try:
+            drawn = _sample_chance(fast, state, rng)
+        except Exception:
+            drawn = _DECLINE  # raised before drawing: rng is as it was
+        if drawn is not _DECLINE:
+            return drawn
+    _decline()
+    return steps.sample_chance(rules, state, rng)
+
+
+def stop_claims(rules, state):
+    cdef View fast = _taken(rules, state)
+    if fast is not None:
+        try:
+            return _stop_claims(fast, state)
+        except Exception:
+            pass
+    _decline()
+    return steps.stop_claims(rules, state)
+
+
+MIRRORS = {
+    "legal_actions": steps.legal_actions,
+    "apply": steps.apply,
+    "sample_chance": steps.sample_chance,
+    "stop_claims": steps.stop_claims,
+    "derive": steps.derive,
+    "pending": steps.pending,
+    "claims_for": steps.claims_for,
+    "claim_of_stop": steps.claim_of_stop,
+    "decide_actions": steps.decide_actions,
+    "roll": steps.roll,
+    "decide": steps.decide,
+    "after_roll": steps.after_roll,
+    "settle": steps.settle,
+    "finish_turn": steps.finish_turn,
+    "pass_dice": steps.pass_dice,
+    "start_turn": steps.start_turn,
+    "Derived": steps.Derived,
+    "Pending": steps.Pending,
+    "Board": steps.Board,
+    "roll_actions": turn.roll_actions,
+    "set_aside": turn.set_aside,
+    "stop_total": turn.stop_total,
+    "claims": turn.claims,
+    "take_tile": turn.take_tile,
+    "bust": turn.bust,
+    "core_roll_actions": turn.roll_actions,
+    "core_set_aside": turn.set_aside,
+    "core_stop_total": turn.stop_total,
+    "core_claims": turn.claims,
+    "core_take_tile": turn.take_tile,
+    "core_bust": turn.bust,
+}
+"""Each compiled function or record of this module, by name, and its pure twin."""
+
+SHARED = {"steal": steps.steal}
+"""Pure functions the kernel calls rather than mirrors (no rule in them)."""
+
+for _name in ("legal_actions", "apply", "sample_chance", "stop_claims", *CORE_HOOKS):
+    functools.update_wrapper(globals()[_name], MIRRORS[_name])  # docs and __wrapped__: the twin

@@ -1,0 +1,82 @@
+"""Nothing users import moves, and seeded games stay the same games.
+
+Two snapshots are checked in under ``tests/data``:
+
+- ``public_api.json``: the ``__all__`` of every public module (a module none of whose dotted
+  parts after the package starts with ``_``). A name may be added, deliberately, by
+  regenerating the file; a name removed or a module gone fails here.
+- ``seeded_games.json``: a digest of the moves and final stacks of seeded games between bots
+  in every built-in variant, first written by release 0.1.0. The engine's restructuring must
+  play them move for move.
+
+Regenerate both with ``python tests/test_compatibility.py`` (then read the diff).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import pkgutil
+import random
+from pathlib import Path
+
+import pickomino_rules
+from pickomino_rules import new_game, playout
+from pickomino_rules.bots import greedy_bot, random_bot
+
+DATA = Path(__file__).parent / "data"
+
+
+def public_api() -> dict[str, list[str] | None]:
+    """Every public module's ``__all__`` (None where it has none), by module name."""
+    names = ["pickomino_rules"] + [
+        found.name
+        for found in pkgutil.walk_packages(pickomino_rules.__path__, "pickomino_rules.")
+        if not any(part.startswith("_") for part in found.name.split(".")[1:])
+    ]
+    api: dict[str, list[str] | None] = {}
+    for name in sorted(names):
+        module = importlib.import_module(name)
+        listed = getattr(module, "__all__", None)
+        api[name] = None if listed is None else sorted(listed)
+    return api
+
+
+def seeded_games() -> dict[str, str]:
+    """A digest of each seeded game: its moves in order and the final stacks."""
+    digests = {}
+    for variant in ("classic", "extended", "extrawurm"):
+        for players in (2, 3, 4):
+            for seed in range(4):
+                for name, bot in (("random", random_bot), ("greedy", greedy_bot)):
+                    rules, state = new_game(variant, players=players)
+                    digest = hashlib.sha256()
+                    for move, state in playout(rules, state, bot, random.Random(seed)):  # noqa: B007, B020 (keeps the last)
+                        digest.update(str(move).encode())
+                    digest.update(repr(state.stacks).encode())
+                    digests[f"{variant}/{players}/{seed}/{name}"] = digest.hexdigest()[:16]
+    return digests
+
+
+def test_every_public_module_keeps_its_names() -> None:
+    snapshot = json.loads((DATA / "public_api.json").read_text())
+    now = public_api()
+    gone = sorted(set(snapshot) - set(now))
+    assert not gone, f"public modules gone: {gone}"
+    for module, names in snapshot.items():
+        if names is not None:
+            missing = sorted(set(names) - set(now[module] or ()))
+            assert not missing, f"{module} lost {missing}"
+    assert now == snapshot, "a public name was added: regenerate the snapshot and say so"
+
+
+def test_seeded_games_are_the_games_release_0_1_played() -> None:
+    assert seeded_games() == json.loads((DATA / "seeded_games.json").read_text())
+
+
+if __name__ == "__main__":
+    (DATA / "public_api.json").write_text(json.dumps(public_api(), indent=1) + "\n")
+    (DATA / "seeded_games.json").write_text(
+        json.dumps(seeded_games(), indent=1, sort_keys=True) + "\n"
+    )

@@ -1,0 +1,167 @@
+"""The compiled kernel is a declared mirror: its map of twins, its declines, whole turns.
+
+``_kernel.MIRRORS`` names the pure twin of each compiled function: the step machine
+(``pickomino_rules._engine.steps``) and the core's turn hooks (``pickomino_rules.turn``).
+Here the map is checked both ways (every pure step and compiled core hook named, every name
+present in the kernel), the kernel is shown to decline nothing over legal play, and every
+node of whole turns on several boards (as OpenSpiel's ``test_consistent``) gives the same
+legal moves and the same next states on both backends, each with rules composed from its own
+core hooks.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pickomino_rules import Phase, get_rules, new_game, turn
+from pickomino_rules._engine import ACTIVE, PURE, compiled_backend, steps
+from pickomino_rules.dice import NO_DICE_SET_ASIDE
+from pickomino_rules.plugin import _compose
+
+if TYPE_CHECKING:
+    from pickomino_rules import GameState, Rules
+    from pickomino_rules._engine import Backend
+
+try:
+    from pickomino_rules._engine import _kernel
+except ImportError:  # built without a C compiler: nothing to mirror
+    _kernel = None  # type: ignore[assignment]
+
+COMPILED = compiled_backend()
+needs_kernel = pytest.mark.skipif(COMPILED is None, reason="the compiled kernel was not built")
+
+BOARDS: list[tuple[str, dict[str, object]]] = [
+    ("classic", {}),
+    ("classic", {"optional_steal": False, "short_game": True}),
+    ("extended", {}),
+    ("extrawurm", {"flip_on_empty_bust": True}),
+]
+
+
+@needs_kernel
+def test_the_map_of_twins_is_complete() -> None:
+    """Every step of ``steps`` is mirrored or declared shared; every twin exists both ways."""
+    own = {
+        name
+        for name, value in vars(steps).items()
+        if (inspect.isfunction(value) or inspect.isclass(value))
+        and value.__module__ == steps.__name__
+        and not name.startswith("_")
+    }
+    twins = {
+        twin.__name__ for twin in _kernel.MIRRORS.values() if twin.__module__ == steps.__name__
+    }
+    assert own - twins - set(_kernel.SHARED) == set(), "a step without a compiled twin"
+    assert twins | set(_kernel.SHARED) <= own
+    for name, twin in _kernel.MIRRORS.items():
+        assert hasattr(_kernel, name), name
+        assert twin.__module__ in {steps.__name__, turn.__name__}, name
+    assert set(_kernel.CORE_HOOKS) <= set(turn.HOOKS)
+    for name, hook in _kernel.CORE_HOOKS.items():
+        assert _kernel.MIRRORS[name] is getattr(turn, name)
+        assert _kernel.MIRRORS[f"core_{name}"] is getattr(turn, name)
+        assert getattr(hook, "__wrapped__", None) is getattr(turn, name)
+    for name in ("legal_actions", "apply", "sample_chance", "stop_claims"):
+        assert getattr(_kernel, name).__wrapped__ is getattr(steps, name)
+
+
+@needs_kernel
+@pytest.mark.parametrize(("variant", "options"), BOARDS)
+def test_the_kernel_declines_nothing_in_legal_play(
+    variant: str, options: dict[str, object]
+) -> None:
+    """Legal random games on the compiled backend: no call is handed to a pure twin."""
+    backend = COMPILED
+    assert backend is not None
+    _kernel.reset_declined()
+    for seed in range(6):
+        rules, state = new_game(_rules(variant, options, backend), players=2 + seed % 3)
+        rng = random.Random(seed)
+        while state.phase is not Phase.GAME_OVER:
+            backend.legal_actions(rules, state)
+            if state.phase is Phase.ROLL:
+                move: object = backend.sample_chance(rules, state, rng)
+            else:
+                move = rng.choice(backend.legal_actions(rules, state))
+                backend.stop_claims(rules, state)
+            state = backend.apply(rules, state, move)
+    assert _kernel.declined() == 0
+
+
+def _rules(variant: str, options: dict[str, object], backend: Backend) -> Rules:
+    """The variant's rules, composed with ``backend``'s core hooks innermost."""
+    registered = get_rules(variant, options)
+    return _compose(registered.modules, registered.name, registered.options, backend.core_hooks)
+
+
+def _turn_starts(
+    variant: str, options: dict[str, object], seed: int, count: int
+) -> list[GameState]:
+    """``count`` boards: the chance nodes that start turns of a random game, spread out."""
+    rules, state = new_game(variant, players=2 + seed % 3, options=options)
+    rng = random.Random(seed)
+    starts: list[GameState] = []
+    while state.phase is not Phase.GAME_OVER:
+        if state.phase is Phase.ROLL and state.set_aside == NO_DICE_SET_ASIDE:
+            starts.append(state)
+        if state.phase is Phase.ROLL:
+            state = ACTIVE.apply(rules, state, ACTIVE.sample_chance(rules, state, rng))
+        else:
+            state = ACTIVE.apply(rules, state, rng.choice(ACTIVE.legal_actions(rules, state)))
+    step = max(1, len(starts) // count)
+    return starts[::step][:count]
+
+
+def _within_turn(start: GameState, state: GameState) -> bool:
+    """Whether ``state`` is still a node of the turn that ``start`` begins."""
+    return (
+        state.player == start.player
+        and state.phase in {Phase.ROLL, Phase.CHOOSE, Phase.DECIDE}
+        and not (state.phase is Phase.ROLL and state.set_aside == NO_DICE_SET_ASIDE)
+    )
+
+
+@needs_kernel
+@pytest.mark.parametrize(("variant", "options"), BOARDS)
+def test_every_node_of_whole_turns_is_the_same_on_both_backends(
+    variant: str, options: dict[str, object]
+) -> None:
+    """As OpenSpiel's ``test_consistent``: every node of a turn, every move, both backends."""
+    compiled = COMPILED
+    assert compiled is not None
+    pure_rules = _rules(variant, options, PURE)
+    compiled_rules = _rules(variant, options, compiled)
+    assert pure_rules.wrapped == compiled_rules.wrapped
+    for hook in set(_kernel.CORE_HOOKS) - pure_rules.wrapped:
+        assert getattr(pure_rules, hook) is getattr(turn, hook)
+        assert getattr(compiled_rules, hook) is _kernel.CORE_HOOKS[hook]
+    _kernel.reset_declined()
+    nodes = 0
+    for start in _turn_starts(variant, options, seed=len(variant), count=2):
+        seen = {start}
+        frontier = [start]
+        while frontier:
+            state = frontier.pop()
+            nodes += 1
+            pure_moves = PURE.legal_actions(pure_rules, state)
+            compiled_moves = compiled.legal_actions(compiled_rules, state)
+            assert pure_moves == compiled_moves, state
+            if state.phase is Phase.DECIDE:
+                assert PURE.stop_claims(pure_rules, state) == compiled.stop_claims(
+                    compiled_rules, state
+                )
+            for pure_move, compiled_move in zip(pure_moves, compiled_moves, strict=True):
+                after = PURE.apply(pure_rules, state, pure_move)
+                assert compiled.apply(compiled_rules, state, compiled_move) == after, (
+                    state,
+                    pure_move,
+                )
+                if after not in seen and _within_turn(start, after):
+                    seen.add(after)
+                    frontier.append(after)
+    assert nodes > 1000
+    assert _kernel.declined() == 0
