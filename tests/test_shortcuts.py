@@ -30,7 +30,6 @@ from pickomino_rules import (
     sample_chance,
     stop_claims,
 )
-from pickomino_rules.game import resolve_bust
 from pickomino_rules.plugin import RuleModule, compose
 
 if TYPE_CHECKING:
@@ -114,26 +113,6 @@ def test_the_rules_say_which_hooks_a_module_implements() -> None:
     assert get_rules("classic", {"short_game": True}).wrapped == {"bust"}  # O2 wraps bust
     assert not get_rules("classic").tidies_turn_end
     assert get_rules("extended").wrapped >= {"claims", "take_tile", "bust", "turn_dice"}
-
-
-def test_default_ends_and_fused_are_deprecated_and_still_answer() -> None:
-    with pytest.deprecated_call():
-        assert get_rules("classic").default_ends
-    with pytest.deprecated_call():
-        assert not get_rules("classic", {"short_game": True}).default_ends
-    with pytest.deprecated_call():
-        assert not get_rules("extended").default_ends
-    rules = get_rules("classic")
-    _, start = new_game(rules, players=2)
-    decide = start.replace(phase=Phase.DECIDE, in_hand=(2,), set_aside=(0, 0, 0, 0, 5, 1))
-    with pytest.deprecated_call():
-        from pickomino_rules import fused  # noqa: PLC0415 (deprecated: imported where tested)
-
-        ended = fused.end_turn(rules, decide, stop_claims(rules, decide)[0])
-    assert ended == apply(rules, decide, Action.parse("stop"))
-    with pytest.deprecated_call():
-        busted = fused.end_turn(rules, decide, None)
-    assert busted == resolve_bust(rules, decide)
 
 
 def test_remembered_claims_follow_the_board() -> None:

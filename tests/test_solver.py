@@ -24,7 +24,7 @@ from pickomino_rules import (
 )
 from pickomino_rules.bots import OptimalBot, greedy_bot, margin_bot, random_bot
 from pickomino_rules.solver import (
-    NotSolvableError,
+    NoTurnDecisionError,
     TurnValue,
     margin_gained,
     points,
@@ -233,9 +233,9 @@ def test_distribution_sums_to_one_and_matches_the_value() -> None:
 
 def test_not_solvable_states() -> None:
     rules, state = new_game("classic")
-    with pytest.raises(NotSolvableError):
+    with pytest.raises(NoTurnDecisionError):
         solve_turn(rules, state.replace(grill=(), phase=Phase.GAME_OVER))
-    with pytest.raises(NotSolvableError):
+    with pytest.raises(NoTurnDecisionError):
         solve_turn(rules, state).best_action()
 
 

@@ -35,7 +35,7 @@ import attrs
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import apply, legal_actions, parse_move
 from pickomino_rules.solver import (
-    NotSolvableError,
+    NoTurnDecisionError,
     TurnSolution,
     check_exact,
     exact_for,
@@ -243,7 +243,7 @@ def _solution(rules: Rules, state: GameState, known: TurnSolution | None) -> Tur
         return known
     try:
         return solve_turn(rules, state)
-    except NotSolvableError:  # no decision of a turn here
+    except NoTurnDecisionError:  # no decision of a turn here
         return known
 
 
@@ -260,7 +260,7 @@ def _decision(  # noqa: PLR0913, PLR0917 (one decision's context)
     if solution is not None and solution.covers(state):
         try:
             values = {str(a): solution.action_value(state, a) for a in legal}
-        except NotSolvableError:
+        except NoTurnDecisionError:
             values = {}
     best = str(move)
     if values:

@@ -79,8 +79,10 @@ __all__ = [
 ]
 
 # Phase codes: the encoding's phase order (roll, choose, decide, turn over, game over).
-ROLL, CHOOSE, DECIDE, GAME_OVER = 0, 1, 2, 4
-_PHASES = {CHOOSE: Phase.CHOOSE, DECIDE: Phase.DECIDE, GAME_OVER: Phase.GAME_OVER}
+PHASE_ROLL, PHASE_CHOOSE, PHASE_DECIDE, PHASE_GAME_OVER = 0, 1, 2, 4
+# Deprecated names of the phase codes: beside actions.ROLL and Phase.ROLL they misled.
+ROLL, CHOOSE, DECIDE, GAME_OVER = PHASE_ROLL, PHASE_CHOOSE, PHASE_DECIDE, PHASE_GAME_OVER
+_PHASES = {PHASE_CHOOSE: Phase.CHOOSE, PHASE_DECIDE: Phase.DECIDE, PHASE_GAME_OVER: Phase.GAME_OVER}
 _PHASE_NAMES = np.array(["roll", "choose", "decide", "turn over", "game over"])
 
 FIRST_TILE, TILES, DICE = 21, 16, 8
@@ -336,7 +338,7 @@ class BatchGames:
     @property
     def over(self) -> NDArray[np.bool_]:
         """True where the game is over (only without ``auto_reset``, or before a reset)."""
-        over: NDArray[np.bool_] = self._phase == GAME_OVER
+        over: NDArray[np.bool_] = self._phase == PHASE_GAME_OVER
         return over
 
     @property
@@ -362,8 +364,8 @@ class BatchGames:
                     self._in_hand,
                     self._roll,
                     self._set_aside,
-                    np.where(self._phase == DECIDE, self._grill_claim, -1),
-                    np.where(self._phase == DECIDE, self._victim, -1),
+                    np.where(self._phase == PHASE_DECIDE, self._grill_claim, -1),
+                    np.where(self._phase == PHASE_DECIDE, self._victim, -1),
                 )
             )
         )
@@ -427,7 +429,7 @@ class BatchGames:
             out[rows[has], at["tops"] + seat * TILES + top[has] - FIRST_TILE] = 1
             out[:, at["stack_sizes"] + seat] = self._heights[rows, who]
             out[:, at["scores"] + seat] = worms[rows, who]
-        playing = self._phase != GAME_OVER
+        playing = self._phase != PHASE_GAME_OVER
         to_move = (self._player[playing].astype(np.int64) - me[playing]) % players
         out[rows[playing], at["to_move"] + to_move] = 1
         out[rows, at["phase"] + self._phase.astype(np.int64)] = 1
@@ -476,8 +478,8 @@ class BatchGames:
                     stacks=tuple(tuple(stacks[p][: heights[p]]) for p in players),
                     player=player,
                     phase=_PHASES[phase],
-                    in_hand=() if phase == GAME_OVER else (hand,),
-                    roll=self._outcome(tuple(roll)) if phase == CHOOSE else None,
+                    in_hand=() if phase == PHASE_GAME_OVER else (hand,),
+                    roll=self._outcome(tuple(roll)) if phase == PHASE_CHOOSE else None,
                     set_aside=tuple(aside),
                     parts=(),
                     layout=layout,
@@ -543,7 +545,7 @@ class BatchGames:
             self._heights[row, p] = len(stack)
             self._tops[row, p] = stack[-1] if stack else 0
         self._player[row] = state.player
-        codes = {Phase.ROLL: ROLL, **{phase: code for code, phase in _PHASES.items()}}
+        codes = {Phase.ROLL: PHASE_ROLL, **{phase: code for code, phase in _PHASES.items()}}
         self._phase[row] = codes[state.phase]
         self._in_hand[row] = sum(state.in_hand)
         self._roll[row] = state.roll.counts[0] if state.roll is not None else 0
@@ -587,7 +589,7 @@ class BatchGames:
         if steals.any():
             rows = moving[steals]
             rolling.append(self._end_turn(rows, np.full(len(rows), -1), chosen[steals] - ACT_STEAL))
-        self._phase[rolling[0]] = ROLL
+        self._phase[rolling[0]] = PHASE_ROLL
         self._roll_dice(np.concatenate(rolling))
         return self._finish(moving)
 
@@ -604,7 +606,7 @@ class BatchGames:
         if array.dtype.kind not in "iu":
             msg = f"actions must be integers, got dtype {array.dtype}"
             raise BatchActionError(msg)
-        live = self._phase != GAME_OVER
+        live = self._phase != PHASE_GAME_OVER
         if active is not None:
             flags = np.asarray(active)
             if flags.shape != (self.size,) or flags.dtype != np.bool_:
@@ -640,9 +642,9 @@ class BatchGames:
 
     def _legal_mask(self) -> NDArray[np.bool_]:
         mask = np.zeros((self.size, self.encoding.num_actions), dtype=np.bool_)
-        choose = np.flatnonzero(self._phase == CHOOSE)
+        choose = np.flatnonzero(self._phase == PHASE_CHOOSE)
         mask[choose, 1:7] = (self._roll[choose] > 0) & (self._set_aside[choose] == 0)
-        decide = np.flatnonzero(self._phase == DECIDE)
+        decide = np.flatnonzero(self._phase == PHASE_DECIDE)
         if decide.size:
             set_aside = self._set_aside[decide]
             mask[decide, ACT_ROLL] = (set_aside == 0).any(axis=1) & (self._in_hand[decide] > 0)
@@ -681,7 +683,7 @@ class BatchGames:
         self._set_aside[rows, faces] = shown
         self._in_hand[rows] -= shown
         self._roll[rows] = 0
-        self._phase[rows] = DECIDE
+        self._phase[rows] = PHASE_DECIDE
 
     def _end_turn(
         self, rows: NDArray[np.int64], grill: NDArray[np.int64], victims: NDArray[np.int64]
@@ -704,7 +706,7 @@ class BatchGames:
         self._turns[rows] += 1
         over = self._grill[rows] == 0
         ended = rows[over]
-        self._phase[ended] = GAME_OVER
+        self._phase[ended] = PHASE_GAME_OVER
         self._in_hand[ended] = 0
         self._roll[ended] = 0
         self._set_aside[ended] = 0
@@ -758,7 +760,7 @@ class BatchGames:
 
     def _start_turn(self, rows: NDArray[np.int64]) -> None:
         """C3, C11: the player to move takes all the dice."""
-        self._phase[rows] = ROLL
+        self._phase[rows] = PHASE_ROLL
         self._in_hand[rows] = DICE
         self._roll[rows] = 0
         self._set_aside[rows] = 0
@@ -771,7 +773,7 @@ class BatchGames:
             draw = _ROLL_START[dice] + self._rng.integers(0, _SIDES[dice])
             counts = _ROLL_COUNTS[np.searchsorted(_ROLL_CUMULATIVE, draw, side="right")]
             self._roll[rows] = counts
-            self._phase[rows] = CHOOSE
+            self._phase[rows] = PHASE_CHOOSE
             self._moves[rows] += 1
             if self.on_roll is not None:
                 self.on_roll(rows, counts)
@@ -792,7 +794,7 @@ class BatchGames:
         winners = np.zeros((n, players), dtype=np.bool_)
         moves = np.zeros(n, dtype=np.int32)
         turns = np.zeros(n, dtype=np.int32)
-        ended = moving[self._phase[moving] == GAME_OVER]
+        ended = moving[self._phase[moving] == PHASE_GAME_OVER]
         if ended.size:
             terminated[ended] = True
             worms, won = _standings(self._worms, self._stacks[ended])

@@ -32,7 +32,14 @@ try:
 except ImportError:  # an extra; tests/test_extras.py runs without it
     raise MissingExtraError("the vectorised bots", "batch") from None
 
-from pickomino_rules.batch import ACT_ROLL, ACT_STEAL, ACT_STOP, CHOOSE, DECIDE, BatchGames
+from pickomino_rules.batch import (
+    ACT_ROLL,
+    ACT_STEAL,
+    ACT_STOP,
+    PHASE_CHOOSE,
+    PHASE_DECIDE,
+    BatchGames,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -77,7 +84,7 @@ def greedy_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.in
     mask = games.legal_mask()
     state = games.arrays
     actions = np.zeros(games.size, dtype=np.int64)
-    choose = np.flatnonzero(state.phase == CHOOSE)
+    choose = np.flatnonzero(state.phase == PHASE_CHOOSE)
     if choose.size:
         takeable = mask[choose, 1:7]
         counts = state.roll[choose].astype(np.int64)
@@ -85,7 +92,7 @@ def greedy_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.in
         best = np.argmax(np.where(takeable, value, -1), axis=1)
         first_worm = takeable[:, _WORM] & (state.set_aside[choose, _WORM] == 0)
         actions[choose] = np.where(first_worm, _WORM, best) + 1
-    decide = np.flatnonzero(state.phase == DECIDE)
+    decide = np.flatnonzero(state.phase == PHASE_DECIDE)
     if decide.size:
         steals = mask[decide, ACT_STEAL:]
         can_steal = steals.any(axis=1)

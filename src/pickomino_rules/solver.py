@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
 __all__ = [
+    "NoTurnDecisionError",
     "NotSolvableError",
     "TurnSolution",
     "TurnValue",
@@ -110,8 +111,18 @@ NEG = -np.inf
 _TURN = (Phase.ROLL, Phase.CHOOSE, Phase.DECIDE)
 
 
-class NotSolvableError(PickominoError, ValueError):
-    """The state is not in the dice part of a turn (game over, or a pending decision)."""
+class NoTurnDecisionError(PickominoError, ValueError):
+    """The state offers no decision of the turn solved: it is not in the dice part of a turn.
+
+    The game is over, the turn has passed on, a decision of a variant is pending, the state
+    is not reachable from the solved one, or a chance node was asked for actions. Beside
+    [`UnsolvableRulesError`][pickomino_rules.solver.UnsolvableRulesError] (rules the solver
+    cannot value) the old name, ``NotSolvableError``, read as its twin.
+    """
+
+
+NotSolvableError = NoTurnDecisionError
+"""Deprecated alias of [`NoTurnDecisionError`][pickomino_rules.solver.NoTurnDecisionError]."""
 
 
 def worms_gained(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
@@ -804,13 +815,13 @@ class TurnSolution:
             return self._program.index[_key(self.rules, state)]
         except KeyError:
             msg = "that state is not reachable from the solved one"
-            raise NotSolvableError(msg) from None
+            raise NoTurnDecisionError(msg) from None
 
     def value_of(self, state: GameState) -> float:
         """Optimal value of a state of the same turn, reached from the solved one."""
         if _turn_over(self.state, state):
             msg = "the turn is over in that state"
-            raise NotSolvableError(msg)
+            raise NoTurnDecisionError(msg)
         if state.phase is Phase.ROLL:
             values, node = self._values_at(state)
             return float(values.roll[node])
@@ -837,7 +848,7 @@ class TurnSolution:
         """The optimal value of each legal action in the solved state."""
         if self.state.phase is Phase.ROLL:
             msg = "a chance node has no actions; see value and outcome_distribution"
-            raise NotSolvableError(msg)
+            raise NoTurnDecisionError(msg)
         actions = legal_actions(self.rules, self.state)
         return {action: self.action_value(self.state, action) for action in actions}
 
@@ -848,12 +859,12 @@ class TurnSolution:
             state: A decision of the solved turn; the solved state by default.
 
         Raises:
-            NotSolvableError: The state is a chance node.
+            NoTurnDecisionError: The state is a chance node.
         """
         state = self.state if state is None else state
         if state.phase is Phase.ROLL:
             msg = "a chance node has no actions"
-            raise NotSolvableError(msg)
+            raise NoTurnDecisionError(msg)
         best = _best(self, state)
         assert isinstance(best, Action)  # noqa: S101 (decision states list actions)
         return best
@@ -949,7 +960,7 @@ def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) 
         value: What the end of the turn is worth (default: worms gained).
 
     Raises:
-        NotSolvableError: The game is over or the turn has passed on.
+        NoTurnDecisionError: The game is over or the turn has passed on.
         UnsolvableRulesError: A module acts mid-turn without the ``mid_turn_by_count``
             promise, so its effects could not be valued exactly.
     """
@@ -959,7 +970,7 @@ def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) 
         state.phase is not Phase.GAME_OVER and _pending(rules, state)
     ):
         msg = f"no decision of a turn to solve in phase {state.phase.value!r}"
-        raise NotSolvableError(msg)
+        raise NoTurnDecisionError(msg)
     program = _program(rules.die_kinds, _key(rules, state))
     return TurnSolution(rules, state, value, program)
 

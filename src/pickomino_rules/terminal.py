@@ -118,14 +118,14 @@ def hint_lines(rules: Rules, state: GameState) -> list[str]:
         MissingExtraError: The solver's extra is not installed.
     """
     from pickomino_rules.solver import (  # noqa: PLC0415 (numpy)
-        NotSolvableError,
+        NoTurnDecisionError,
         UnsolvableRulesError,
         solve_turn,
     )
 
     try:
         values = solve_turn(rules, state).action_values()
-    except NotSolvableError:
+    except NoTurnDecisionError:
         return ["no hint here: the solver values the decisions of a turn"]
     except UnsolvableRulesError as error:
         return [f"no hint in these rules: {error}"]
