@@ -57,7 +57,7 @@ from pickomino_rules.validation import validate
 
 try:
     import numpy as np
-except ImportError:  # an extra; tests/test_extras.py runs without it
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the batch engine", "batch") from None
 
 if TYPE_CHECKING:

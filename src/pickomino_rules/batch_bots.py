@@ -29,7 +29,7 @@ from pickomino_rules.errors import MissingExtraError, PickominoError
 
 try:
     import numpy as np
-except ImportError:  # an extra; tests/test_extras.py runs without it
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the vectorised bots", "batch") from None
 
 from pickomino_rules.batch import (

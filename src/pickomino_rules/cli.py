@@ -53,7 +53,7 @@ try:
     from rich.table import Table
 
     from pickomino_rules.terminal import Keyboard, QuitGame, dice_text, render_table
-except ImportError:  # an extra; tests/test_extras.py runs without it
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the pickomino command", "cli") from None
 
 if TYPE_CHECKING:

@@ -60,7 +60,7 @@ from pickomino_rules.state import Phase
 
 try:
     import numpy as np
-except ImportError:  # an extra; tests/test_extras.py runs without it
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the numeric encoding", "rl") from None
 
 if TYPE_CHECKING:

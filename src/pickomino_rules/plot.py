@@ -23,7 +23,7 @@ from pickomino_rules.files import AtomicWriter, check_save_target
 try:
     import matplotlib as mpl
     from matplotlib.figure import Figure
-except ImportError:  # an extra; tests/test_extras.py runs without it
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("charts of simulations", "plot") from None
 
 if TYPE_CHECKING:

@@ -53,17 +53,15 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 import cattrs
-from cattrs.preconf.json import make_converter
 
 from pickomino_rules.dice import FACES, RollOutcome
 from pickomino_rules.errors import InvalidRollError, PickominoError, excerpt
 from pickomino_rules.registry import get_variant
 from pickomino_rules.state import GameState, PartKey, Phase
+from pickomino_rules.strict_json import MAX_DIGITS, jsonable, load_json, make_json_converter
 from pickomino_rules.validation import problems
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from pickomino_rules.rules import Rules
 
 __all__ = [
@@ -99,144 +97,6 @@ _PHASES = {letter: phase for phase, letter in _PHASE_LETTERS.items()}
 
 class PositionError(PickominoError, ValueError):
     """A position (JSON or line) that cannot be read, or describes an impossible state."""
-
-
-MAX_DIGITS = 30
-"""Longest number a position or record may hold; longer ones are refused, not parsed."""
-
-
-def load_json(text: object, limit: int) -> object:  # noqa: C901 (one check per hazard)
-    """Parse JSON text (str or UTF-8 bytes) of at most ``limit`` characters, strictly.
-
-    Duplicate keys, numbers longer than ``MAX_DIGITS`` digits, nesting too deep for the parser
-    and undecodable bytes raise ``ValueError`` with a message saying what and where.
-    """
-    if isinstance(text, bytes | bytearray):
-        if len(text) > limit:
-            msg = f"larger than the limit of {limit:,} bytes"
-            raise ValueError(msg)
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError as error:
-            msg = f"not UTF-8 text (byte {error.start})"
-            raise ValueError(msg) from None
-    if not isinstance(text, str):
-        msg = f"expected JSON text, got {type(text).__name__}"
-        raise ValueError(msg)  # noqa: TRY004 (a bad value of the document, for the caller)
-    if len(text) > limit:
-        msg = f"larger than the limit of {limit:,} characters"
-        raise ValueError(msg)
-
-    def number(digits: str) -> int:
-        if len(digits.lstrip("-")) > MAX_DIGITS:
-            place = _place(text, digits)
-            msg = f"a number of {len(digits)} digits {place} (the limit is {MAX_DIGITS})"
-            raise ValueError(msg)
-        return int(digits)
-
-    def unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
-        keys = [key for key, _ in pairs]
-        for key in keys:
-            if keys.count(key) > 1:
-                msg = f"the key {excerpt(key)} appears twice in one object"
-                raise ValueError(msg)
-        return dict(pairs)
-
-    try:
-        return json.loads(text, parse_int=number, object_pairs_hook=unique)
-    except json.JSONDecodeError as error:
-        msg = f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
-        raise ValueError(msg) from None
-    except RecursionError:
-        msg = "nested too deeply"
-        raise ValueError(msg) from None
-
-
-def _place(text: str, token: str) -> str:
-    at = text.find(token)
-    line = text.count("\n", 0, at) + 1
-    column = at - (text.rfind("\n", 0, at) + 1) + 1
-    return f"at line {line}, column {column}"
-
-
-def _strict_int(value: object, _type: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        msg = f"expected a whole number, got {value!r}"
-        raise TypeError(msg)
-    return value
-
-
-def _strict_str(value: object, _type: object) -> str:
-    if not isinstance(value, str):
-        msg = f"expected a string, got {value!r}"
-        raise TypeError(msg)
-    return value
-
-
-def _strict_bool(value: object, _type: object) -> bool:
-    if not isinstance(value, bool):
-        msg = f"expected true or false, got {value!r}"
-        raise TypeError(msg)
-    return value
-
-
-def make_json_converter(
-    strategy: cattrs.UnstructureStrategy = cattrs.UnstructureStrategy.AS_DICT,
-) -> cattrs.Converter:
-    """A cattrs converter for JSON that refuses extra keys and loose types (``"1"`` for 1).
-
-    Records and positions share it; ``AS_TUPLE`` writes attrs classes as lists of the field
-    values their ``__init__`` takes and reads back lists of exactly that length (the position
-    line's compact form of parts).
-    """
-    converter = make_converter(forbid_extra_keys=True, unstruct_strat=strategy)
-    converter.register_structure_hook(int, _strict_int)
-    converter.register_structure_hook(str, _strict_str)
-    converter.register_structure_hook(bool, _strict_bool)
-    if strategy is cattrs.UnstructureStrategy.AS_TUPLE:
-        converter.register_unstructure_hook_factory(
-            attrs.has, lambda kind: _list_writer(converter, kind)
-        )
-        converter.register_structure_hook_factory(
-            attrs.has, lambda kind: _list_reader(converter, kind)
-        )
-    return converter
-
-
-# cattrs' own tuple strategy writes every attrs field, derived (init=False) ones too, and reads
-# by zip: a derived field then cannot be read back, and a list one value short or long is
-# taken without a word. These write the fields ``__init__`` takes and read exactly those.
-def _init_fields(kind: type) -> tuple[attrs.Attribute[Any], ...]:
-    return tuple(field for field in attrs.fields(kind) if field.init)
-
-
-def _list_writer(converter: cattrs.Converter, kind: type) -> Callable[[object], list[object]]:
-    fields = _init_fields(kind)
-
-    def write(value: object) -> list[object]:
-        return [converter.unstructure(getattr(value, field.name), field.type) for field in fields]
-
-    return write
-
-
-def _list_reader(converter: cattrs.Converter, kind: type) -> Callable[[object, object], object]:
-    fields = _init_fields(kind)
-    names = ", ".join(field.name for field in fields)
-
-    def read(data: object, _kind: object) -> object:
-        if not isinstance(data, list | tuple) or len(data) != len(fields):
-            got = excerpt(json.dumps(data, default=repr))
-            msg = f"{kind.__name__}: expected a list of {len(fields)} values ({names}), got {got}"
-            raise ValueError(msg)
-        arguments = {
-            field.alias or field.name: value
-            if field.type is None
-            else converter.structure(value, field.type)
-            for field, value in zip(fields, data, strict=True)
-        }
-        return kind(**arguments)
-
-    return read
 
 
 _DICTS = make_json_converter()
@@ -276,15 +136,6 @@ def _structure_part(key: PartKey[Any], data: object, converter: cattrs.Converter
         raise PositionError(details) from None
     except (TypeError, ValueError, IndexError, KeyError) as error:
         raise PositionError(f"part {key.name!r}: {error}") from None
-
-
-def jsonable(value: object) -> object:
-    """An option's value as JSON has it: tuples become lists, int enums their numbers."""
-    if isinstance(value, tuple | list):
-        return [jsonable(item) for item in value]
-    if isinstance(value, int) and not isinstance(value, bool):
-        return int(value)
-    return value
 
 
 def _checked(rules: Rules, state: GameState) -> GameState:

@@ -26,17 +26,12 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import cattrs
 
-from pickomino_rules.errors import PickominoError
+from pickomino_rules.errors import PickominoError, excerpt
 from pickomino_rules.files import AtomicWriter, SaveError, check_save_target
 from pickomino_rules.game import apply, new_game, parse_move, playout
-from pickomino_rules.positions import (
-    Position,
-    excerpt,
-    jsonable,
-    load_json,
-    make_json_converter,
-)
+from pickomino_rules.positions import Position
 from pickomino_rules.registry import get_variant
+from pickomino_rules.strict_json import jsonable, load_json, make_json_converter
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping

@@ -74,7 +74,7 @@ from pickomino_rules.story import outcome_of
 
 try:
     import numpy as np
-except ImportError:  # an extra; tests/test_extras.py runs without it
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the turn solver", "solver") from None
 
 if TYPE_CHECKING:

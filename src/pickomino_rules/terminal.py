@@ -21,7 +21,7 @@ try:
     import click
     from rich.table import Table
     from rich.text import Text
-except ImportError:  # an extra; tests/test_extras.py runs without it
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the game in a terminal", "cli") from None
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted([*(ROOT / "docs").glob("*.md"), ROOT / "README.md"])
 FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 OUTPUT_INFO = 'text title="Output"'
@@ -50,7 +50,7 @@ def test_the_pages_show_the_output_of_their_printing_examples() -> None:
 
 RUNNER = """
 import contextlib, io, json, sys
-sys.path.insert(0, "tests")
+sys.path.insert(0, "tests/package")
 from test_doc_outputs import blocks, is_python
 from pathlib import Path
 page = Path(sys.argv[1])
@@ -95,7 +95,7 @@ def test_the_output_shown_is_what_the_example_prints(page: Path) -> None:
 def write_outputs(page: Path) -> None:
     """Insert or refresh the output block after each printing Python block of ``page``.
 
-    A maintainer's tool: ``python -c 'import sys; sys.path.insert(0, "tests");
+    A maintainer's tool: ``python -c 'import sys; sys.path.insert(0, "tests/package");
     import test_doc_outputs as t; t.write_outputs(t.ROOT / "docs/quickstart.md")'``.
     """
     printed = page_outputs(page)

@@ -16,7 +16,7 @@ from pickomino_rules.positions import Position
 from pickomino_rules.svg import SvgImage, draw, markers
 
 SVG = "{http://www.w3.org/2000/svg}"
-DOCS_PICTURE = Path(__file__).resolve().parent.parent / "docs" / "images" / "table-extended.svg"
+DOCS_PICTURE = Path(__file__).resolve().parents[2] / "docs" / "images" / "table-extended.svg"
 
 
 def texts(root: ET.Element) -> list[str]:
@@ -104,7 +104,7 @@ def test_the_docs_picture_is_current() -> None:
     drawn = draw(rules, state, names=["Ann", "Bob", "Cy"])
     if not DOCS_PICTURE.exists() or DOCS_PICTURE.read_text() != drawn:
         pytest.fail(
-            f'{DOCS_PICTURE} is out of date: python -c \'import sys; sys.path.insert(0, "tests");'
+            f'{DOCS_PICTURE} is out of date: python -c \'import sys; sys.path.insert(0, "tests/files");'
             " import test_svg; test_svg.write_docs_picture()'"
         )
 

@@ -416,7 +416,7 @@ def test_a_dask_cluster_gives_the_same_results(monkeypatch: pytest.MonkeyPatch) 
     # Dask's workers start with this process's sys.path, where pytest's doctest collection put
     # src/ first; there pickomino_rules.variants is missing (the install maps it). Workers
     # should import the installed package, as they do outside pytest.
-    source = (Path(__file__).parents[1] / "src").resolve()
+    source = (Path(__file__).parents[2] / "src").resolve()
     monkeypatch.setattr(sys, "path", [p for p in sys.path if Path(p).resolve() != source])
     with (
         distributed.LocalCluster(

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXTRAS_PACKAGES = ("numpy", "click", "rich", "matplotlib", "gymnasium", "pettingzoo", "pyspiel")
 BLOCK = f"import sys; sys.modules.update(dict.fromkeys({EXTRAS_PACKAGES!r}))\n"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-RULES = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 
 def rule_ids() -> set[str]:
@@ -15,7 +15,7 @@ def rule_ids() -> set[str]:
 
 def ids_named_in_tests() -> set[str]:
     found: set[str] = set()
-    for path in Path(__file__).parent.glob("test_*.py"):
+    for path in Path(__file__).parents[1].rglob("test_*.py"):
         for name in re.findall(r"def (test_\w+)", path.read_text(encoding="utf-8")):
             found.update(re.findall(r"(?<=_)([ceo]\d+)(?=_)", name + "_"))
     return found

@@ -9,7 +9,7 @@ Two snapshots are checked in under ``tests/data``:
   in every built-in variant, first written by release 0.1.0. The engine's restructuring must
   play them move for move.
 
-Regenerate both with ``python tests/test_compatibility.py`` (then read the diff).
+Regenerate both with ``python tests/package/test_compatibility.py`` (then read the diff).
 """
 
 from __future__ import annotations
