@@ -41,13 +41,23 @@ def measure(variant: str, boards: int, games: int) -> dict[str, float]:
 
     from pickomino_rules import GameState, Phase, dice, new_game, play, playout, solver  # noqa: PLC0415
     from pickomino_rules.bots import OptimalBot, random_bot  # noqa: PLC0415
-    from pickomino_rules.solver import _key, _program, solve_turn  # noqa: PLC0415
+    from pickomino_rules.solver import solve_turn  # noqa: PLC0415
+
+    try:  # the solver's private parts: a package since 0.2, one module before
+        from pickomino_rules.solver._nodes import (  # noqa: PLC0415
+            build_program as _program,
+        )
+        from pickomino_rules.solver._nodes import table_arrays  # noqa: PLC0415
+        from pickomino_rules.solver._solution import _key  # noqa: PLC0415
+    except ImportError:
+        _program, _key = solver._program, solver._key  # type: ignore[attr-defined]  # noqa: SLF001
+        table_arrays = getattr(solver, "_table_arrays", None)  # type: ignore[assignment]
 
     rules, start = new_game(variant, players=2)
     began = time.perf_counter()
     solve_turn(rules, start)
     first = time.perf_counter() - began
-    for cached in (_program, getattr(solver, "_table_arrays", None), dice.chance_table):
+    for cached in (_program, table_arrays, dice.chance_table):
         if cached is not None:
             cached.cache_clear()  # the build again from nothing, as in a fresh process
     if hasattr(dice, "roll_counts"):

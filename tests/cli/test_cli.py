@@ -148,7 +148,7 @@ def test_bot_turns_are_paced_by_delay(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pauses: list[float] = []
-    monkeypatch.setattr("pickomino_rules.cli.time.sleep", pauses.append)
+    monkeypatch.setattr("pickomino_rules.cli._play.time.sleep", pauses.append)
     _, out, _ = call(capsys, "play", "--watch", "--seed", "4", "--delay", "0.25")
     turns = sum(" -> " in line for line in out.splitlines())
     assert pauses == [0.25] * (turns - 1)  # after each turn but the last
@@ -495,7 +495,7 @@ def test_variants_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None
 def test_the_progress_bar_moves_in_small_steps(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, games: int, jobs: str
 ) -> None:
-    import pickomino_rules.cli as cli_module  # noqa: PLC0415
+    import pickomino_rules.cli._simulate as cli_module  # noqa: PLC0415
     from pickomino_rules.simulation import simulate as real  # noqa: PLC0415
 
     steps: list[int] = []

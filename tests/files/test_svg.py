@@ -104,7 +104,8 @@ def test_the_docs_picture_is_current() -> None:
     drawn = draw(rules, state, names=["Ann", "Bob", "Cy"])
     if not DOCS_PICTURE.exists() or DOCS_PICTURE.read_text() != drawn:
         pytest.fail(
-            f'{DOCS_PICTURE} is out of date: python -c \'import sys; sys.path.insert(0, "tests/files");'
+            f"{DOCS_PICTURE} is out of date: python -c 'import sys;"
+            ' sys.path.insert(0, "tests/files");'
             " import test_svg; test_svg.write_docs_picture()'"
         )
 

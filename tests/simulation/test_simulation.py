@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pickomino_rules.bots import BOTS, UnknownBotError, get_bot, greedy_bot, register_bot
-from pickomino_rules.errors import InvalidSetupError
+from pickomino_rules.errors import InvalidSetupError, MissingExtraError
 from pickomino_rules.files import SaveError
 from pickomino_rules.game import new_game, play
 from pickomino_rules.result import scores
@@ -28,6 +28,7 @@ from pickomino_rules.simulation import (
     GameSummary,
     SimulationError,
     SimulationInterrupted,
+    dask_executor,
     game_seats,
     simulate,
     wilson_interval,
@@ -411,33 +412,29 @@ def test_export_refuses_bad_targets(tmp_path: Path) -> None:
 
 
 def test_a_dask_cluster_gives_the_same_results(monkeypatch: pytest.MonkeyPatch) -> None:
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
     expected = simulate("classic", **SETUP, seating="shuffle")
     # Dask's workers start with this process's sys.path, where pytest's doctest collection put
     # src/ first; there pickomino_rules.variants is missing (the install maps it). Workers
     # should import the installed package, as they do outside pytest.
     source = (Path(__file__).parents[2] / "src").resolve()
     monkeypatch.setattr(sys, "path", [p for p in sys.path if Path(p).resolve() != source])
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        assert all(address.startswith("tcp://127.0.0.1:") for address in client.nthreads())
-        assert len(client.nthreads()) == 2
-        on_dask = simulate(
-            "classic", **SETUP, seating="shuffle", executor=client.get_executor(), chunk_size=4
-        )
-        batch_on_dask = simulate(
-            "classic", **BATCH, executor=client.get_executor(), chunk_size=BATCH_CHUNK
-        )
+    # A real LocalCluster of two worker processes on the loopback interface.
+    with dask_executor("local", workers=2) as (executor, threads):
+        assert threads == 2
+        on_dask = simulate("classic", **SETUP, seating="shuffle", executor=executor, chunk_size=4)
+        batch_on_dask = simulate("classic", **BATCH, executor=executor, chunk_size=BATCH_CHUNK)
     assert on_dask == expected
     assert batch_on_dask == simulate("classic", **BATCH, chunk_size=BATCH_CHUNK)
+
+
+def test_a_simulation_on_dask_names_the_extra_it_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if the extra were not installed
+    with (
+        pytest.raises(MissingExtraError, match=r"pickomino_rules\[dask\]"),
+        dask_executor("local"),
+    ):
+        pass
 
 
 # The batch engine
@@ -469,7 +466,7 @@ def test_batch_games_refill_rows_and_match_the_reference_statistics(
 
     Same bots, other dice: the mean length and the win rates must agree within sampling error.
     """
-    monkeypatch.setattr("pickomino_rules.simulation._BATCH_WIDTH", 16)
+    monkeypatch.setattr("pickomino_rules.simulation._workers.BATCH_WIDTH", 16)
     games = 600
     lineup: dict[str, Any] = {"players": 2, "bots": ["greedy", "greedy"], "games": games, "seed": 2}
     batch = simulate("classic", **lineup, engine="batch")

@@ -1,57 +1,41 @@
-"""Thousands of classic games in lockstep with numpy, step for step the reference rules.
-
-[`BatchGames`][pickomino_rules.batch.BatchGames] holds N games of ``classic`` (any of the
-options O1-O3, 2 to 7 players) as a struct of arrays: the grill, the stacks, the dice,
-the phase and the player to move of every game. One call to
-[`step`][pickomino_rules.batch.BatchGames.step] plays one decision in every game, given as
-numbers of the action space of [`Encoding`][pickomino_rules.encoding.Encoding]; the dice
-that follow are rolled at once, from one seeded numpy ``Generator`` for the whole batch
-(each die uniform over its six faces, so every roll has its exact probability). After a
-step every game waits for a decision or is over.
-
-It is a second implementation of the rules, for bulk work: strategy studies over millions
-of games, vectorised environments for learning, a bot's win rate to a tight interval. The
-reference engine ([`apply`][pickomino_rules.game.apply]) stays the definition: the test
-suite drives both side by side with the same dice and actions and compares every state,
-every legal set and every result. Any row converts to a
-[`GameState`][pickomino_rules.state.GameState] and back
-([`state`][pickomino_rules.batch.BatchGames.state],
-[`set_state`][pickomino_rules.batch.BatchGames.set_state]).
-
-Variants with parts (``extended``: specialists, grilled worms, low tiles, the golden die)
-are not covered: [`batch_rules`][pickomino_rules.batch.batch_rules] refuses them.
-
-Examples:
-    >>> import numpy as np
-    >>> from pickomino_rules.batch import BatchGames
-    >>> games = BatchGames(4, players=2, seed=1)
-    >>> games.phases.tolist()  # every game has rolled and waits for a face to be taken
-    ['choose', 'choose', 'choose', 'choose']
-    >>> mask = games.legal_mask()
-    >>> actions = np.argmax(mask, axis=1)  # the first legal action of each game
-    >>> outcome = games.step(actions)
-    >>> games.phases.tolist()
-    ['decide', 'decide', 'decide', 'decide']
-    >>> str(games.state(0).phase), games.state(0).total == int(games.totals[0])
-    ('Phase.DECIDE', True)
-"""
+"""The batch engine: N classic games as a struct of arrays, stepped together."""
 
 from __future__ import annotations
 
-import itertools
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from pickomino_rules.dice import WHITE, roll_counts
+from pickomino_rules.batch._conversion import row_of, state_of
+from pickomino_rules.batch._rules import BatchActionError, batch_rules
+from pickomino_rules.batch._tables import (
+    ACT_ROLL,
+    ACT_STEAL,
+    ACT_STOP,
+    ALL_TILES,
+    BITS,
+    DICE,
+    FIRST_TILE,
+    HIGHEST,
+    PHASE_CHOOSE,
+    PHASE_DECIDE,
+    PHASE_GAME_OVER,
+    PHASE_NAMES,
+    PHASE_ROLL,
+    POINTS,
+    ROLL_COUNTS,
+    ROLL_CUMULATIVE,
+    ROLL_START,
+    SIDES,
+    TILES,
+    WORM,
+)
 from pickomino_rules.errors import (
     ArgumentTypeError,
     InvalidSetupError,
     MissingExtraError,
-    PickominoError,
 )
 from pickomino_rules.game import check_fits, new_game
-from pickomino_rules.registry import get_variant
 from pickomino_rules.state import GameState, Phase
 from pickomino_rules.validation import validate
 
@@ -68,114 +52,6 @@ if TYPE_CHECKING:
     from pickomino_rules.dice import RollOutcome
     from pickomino_rules.encoding import Encoding
     from pickomino_rules.rules import Rules
-
-__all__ = [
-    "BatchActionError",
-    "BatchArrays",
-    "BatchGames",
-    "BatchRulesError",
-    "BatchStep",
-    "batch_rules",
-]
-
-# Phase codes: the encoding's phase order (roll, choose, decide, turn over, game over).
-PHASE_ROLL, PHASE_CHOOSE, PHASE_DECIDE, PHASE_GAME_OVER = 0, 1, 2, 4
-# Deprecated names of the phase codes: beside actions.ROLL and Phase.ROLL they misled.
-ROLL, CHOOSE, DECIDE, GAME_OVER = PHASE_ROLL, PHASE_CHOOSE, PHASE_DECIDE, PHASE_GAME_OVER
-_PHASES = {PHASE_CHOOSE: Phase.CHOOSE, PHASE_DECIDE: Phase.DECIDE, PHASE_GAME_OVER: Phase.GAME_OVER}
-_PHASE_NAMES = np.array(["roll", "choose", "decide", "turn over", "game over"])
-
-FIRST_TILE, TILES, DICE = 21, 16, 8
-_POINTS = np.array([1, 2, 3, 4, 5, 5], dtype=np.int64)
-_WORM = 5
-_ALL_TILES = (1 << TILES) - 1
-_BITS = 1 << np.arange(TILES, dtype=np.int64)
-_HIGHEST = np.full(1 << TILES, -1, dtype=np.int64)
-"""The index of the highest set bit of each 16-bit grill (-1 for an empty grill)."""
-for _bit in range(TILES):
-    _HIGHEST[1 << _bit : 1 << (_bit + 1)] = _bit
-
-
-def _roll_table() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int8]]:
-    """Every roll of 1 to 8 dice with integer weights, for exact sampling by one draw.
-
-    A roll of n dice is drawn as a whole number r in [0, 6**n), shifted by ``start[n]``; the
-    first outcome whose running weight exceeds it is the roll (each outcome's weight is the
-    number of ways its dice can fall, so every roll has its exact probability).
-    """
-    start = np.zeros(DICE + 1, dtype=np.int64)
-    cumulative: list[int] = []
-    counts: list[tuple[int, ...]] = []
-    for dice in range(1, DICE + 1):
-        start[dice] = cumulative[-1] if cumulative else 0
-        rolls, weights = roll_counts((WHITE,), (dice,))
-        cumulative.extend(int(start[dice]) + c for c in itertools.accumulate(weights))
-        counts.extend(roll[0] for roll in rolls)
-    return start, np.array(cumulative, dtype=np.int64), np.array(counts, dtype=np.int8)
-
-
-_ROLL_START, _ROLL_CUMULATIVE, _ROLL_COUNTS = _roll_table()
-_SIDES = 6 ** np.arange(DICE + 1, dtype=np.int64)
-
-# Action numbers of the classic encoding: roll, take 1..w, stop, steal 0..n-1.
-ACT_ROLL, ACT_STOP, ACT_STEAL = 0, 7, 8
-_CLASSIC_MODULES = frozenset({"classic", "flip_on_empty_bust", "short_game", "optional_steal_off"})
-
-
-class BatchRulesError(InvalidSetupError):
-    """Rules the batch engine does not play: it covers ``classic`` and its options O1-O3."""
-
-
-class BatchActionError(PickominoError, ValueError):
-    """Actions the batch cannot play: wrong shape or type, out of range, or illegal.
-
-    Nothing was changed. ``rows`` lists the games at fault (empty when the whole array is).
-
-    Attributes:
-        rows: Indices of the games whose action is out of range or illegal.
-    """
-
-    def __init__(self, message: str, rows: tuple[int, ...] = ()) -> None:
-        super().__init__(message)
-        self.rows = rows
-
-
-def batch_rules(
-    variant: str | Rules = "classic", options: Mapping[str, object] | None = None
-) -> Rules:
-    """The composed rules of ``variant`` if the batch engine plays them.
-
-    The batch engine is a second implementation of the classic rules: it accepts the
-    registered ``classic`` variant with any options (O1-O3), given by name or as rules.
-
-    Raises:
-        BatchRulesError: Any other rules (a variant with parts, other tiles or dice, or
-            modules of its own).
-        UnknownVariantError: No variant has that name.
-        InvalidOptionError: A bad option.
-
-    Examples:
-        >>> batch_rules("classic", {"short_game": True}).name
-        'classic'
-        >>> batch_rules("extended")
-        Traceback (most recent call last):
-        ...
-        pickomino_rules.batch.BatchRulesError: the batch engine plays classic (options O1-O3), ...
-    """
-    rules = get_variant(variant).rules(options) if isinstance(variant, str) else variant
-    name = getattr(rules, "name", None)
-    if not isinstance(name, str):
-        msg = f"rules must be a variant's name or composed Rules, got {type(rules).__name__}"
-        raise ArgumentTypeError(msg)
-    if name == "classic":
-        try:
-            registered = get_variant("classic").rules(rules.options)
-        except PickominoError:
-            registered = None
-        if registered is rules and {m.name for m in rules.modules} <= _CLASSIC_MODULES:
-            return rules
-    msg = f"the batch engine plays classic (options O1-O3), not {name!r}"
-    raise BatchRulesError(msg)
 
 
 @attrs.frozen(eq=False)
@@ -296,7 +172,7 @@ class BatchGames:
         for tile, worms in rules.worms.items():
             self._worms[tile] = worms
         n = games
-        self._grill = np.full(n, _ALL_TILES, dtype=np.int64)  # bit i: tile 21 + i is face up
+        self._grill = np.full(n, ALL_TILES, dtype=np.int64)  # bit i: tile 21 + i is face up
         self._face_down = np.zeros((n, TILES), dtype=np.int8)  # in the order turned
         self._face_down_count = np.zeros(n, dtype=np.int8)
         self._stacks = np.zeros((n, players, TILES), dtype=np.int8)  # tile numbers, bottom first
@@ -322,7 +198,7 @@ class BatchGames:
     @property
     def phases(self) -> NDArray[np.str_]:
         """Each game's phase by name: ``"choose"``, ``"decide"`` or ``"game over"``."""
-        names: NDArray[np.str_] = _PHASE_NAMES[self._phase]
+        names: NDArray[np.str_] = PHASE_NAMES[self._phase]
         return names
 
     @property
@@ -344,7 +220,7 @@ class BatchGames:
     @property
     def totals(self) -> NDArray[np.int64]:
         """Points of the dice set aside this turn in each game."""
-        totals: NDArray[np.int64] = self._set_aside.astype(np.int64) @ _POINTS
+        totals: NDArray[np.int64] = self._set_aside.astype(np.int64) @ POINTS
         return totals
 
     @property
@@ -373,7 +249,7 @@ class BatchGames:
     @property
     def grill(self) -> NDArray[np.bool_]:
         """True where a tile lies face up on the grill, shape (N, 16) (index: tile - 21)."""
-        return (self._grill[:, None] & _BITS) != 0  # type: ignore[no-any-return]
+        return (self._grill[:, None] & BITS) != 0  # type: ignore[no-any-return]
 
     @property
     def face_down(self) -> NDArray[np.bool_]:
@@ -454,8 +330,7 @@ class BatchGames:
             rows: Row indices or a boolean mask of length N.
         """
         chosen = self._rows if rows is None else self._select(rows)
-        layout, players = self.rules.layout, range(self.players)
-        tiles = range(TILES)
+        layout, outcome = self.rules.layout, self._outcome
         columns = zip(
             self._grill[chosen].tolist(),
             self._face_down[chosen].tolist(),
@@ -469,23 +344,21 @@ class BatchGames:
             self._set_aside[chosen].tolist(),
             strict=True,
         )
-        found = []
-        for grill, down, turned, stacks, heights, player, phase, hand, roll, aside in columns:
-            found.append(
-                GameState(
-                    grill=tuple(i + FIRST_TILE for i in tiles if grill >> i & 1),
-                    face_down=tuple(down[:turned]),
-                    stacks=tuple(tuple(stacks[p][: heights[p]]) for p in players),
-                    player=player,
-                    phase=_PHASES[phase],
-                    in_hand=() if phase == PHASE_GAME_OVER else (hand,),
-                    roll=self._outcome(tuple(roll)) if phase == PHASE_CHOOSE else None,
-                    set_aside=tuple(aside),
-                    parts=(),
-                    layout=layout,
-                )
+        return [
+            state_of(
+                grill,
+                down[:turned],
+                [stack[:height] for stack, height in zip(stacks, heights, strict=True)],
+                player,
+                phase,
+                hand,
+                roll,
+                aside,
+                layout=layout,
+                outcome=outcome,
             )
-        return found
+            for grill, down, turned, stacks, heights, player, phase, hand, roll, aside in columns
+        ]
 
     def _outcome(self, counts: tuple[int, ...]) -> RollOutcome:
         """The rules' own (shared) roll showing ``counts``: building one costs far more."""
@@ -506,7 +379,7 @@ class BatchGames:
             rows: Row indices or a boolean mask of length N.
         """
         chosen = self._rows if rows is None else self._select(rows)
-        self._grill[chosen] = _ALL_TILES
+        self._grill[chosen] = ALL_TILES
         self._face_down[chosen] = 0
         self._face_down_count[chosen] = 0
         self._stacks[chosen] = 0
@@ -535,21 +408,21 @@ class BatchGames:
         if state.players != self.players:
             msg = f"the state has {state.players} players, the batch {self.players}"
             raise InvalidSetupError(msg)
-        self._grill[row] = sum(1 << (t - FIRST_TILE) for t in state.grill)
+        numbers = row_of(state)
+        self._grill[row] = numbers.grill
         self._face_down[row] = 0
-        self._face_down[row, : len(state.face_down)] = state.face_down
-        self._face_down_count[row] = len(state.face_down)
+        self._face_down[row, : len(numbers.face_down)] = numbers.face_down
+        self._face_down_count[row] = len(numbers.face_down)
         self._stacks[row] = 0
-        for p, stack in enumerate(state.stacks):
+        for p, stack in enumerate(numbers.stacks):
             self._stacks[row, p, : len(stack)] = stack
             self._heights[row, p] = len(stack)
             self._tops[row, p] = stack[-1] if stack else 0
-        self._player[row] = state.player
-        codes = {Phase.ROLL: PHASE_ROLL, **{phase: code for code, phase in _PHASES.items()}}
-        self._phase[row] = codes[state.phase]
-        self._in_hand[row] = sum(state.in_hand)
-        self._roll[row] = state.roll.counts[0] if state.roll is not None else 0
-        self._set_aside[row] = state.set_aside
+        self._player[row] = numbers.player
+        self._phase[row] = numbers.phase
+        self._in_hand[row] = numbers.in_hand
+        self._roll[row] = numbers.roll
+        self._set_aside[row] = numbers.set_aside
         self._moves[row] = 0
         self._turns[row] = 0
         self._mask = None
@@ -635,7 +508,7 @@ class BatchGames:
             msg = (
                 f"illegal actions in {_rows_text(rows)}: row {first} plays "
                 f"{self.encoding.decode(int(numbers[first]))!s} in phase "
-                f"{_PHASE_NAMES[self._phase[first]]!s} (legal: {allowed})"
+                f"{PHASE_NAMES[self._phase[first]]!s} (legal: {allowed})"
             )
             raise BatchActionError(msg, rows)
         return numbers, moving
@@ -659,13 +532,13 @@ class BatchGames:
     def _claims(self, rows: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """C8 at a stop: the grill tile index it takes and the player a steal robs (-1: none)."""
         set_aside = self._set_aside[rows]
-        total = set_aside.astype(np.int64) @ _POINTS
-        worm = set_aside[:, _WORM] > 0
+        total = set_aside.astype(np.int64) @ POINTS
+        worm = set_aside[:, WORM] > 0
         grill = self._grill[rows]
         # the total's tile index, clipped: 0 below the tiles (nothing lower), 16 above them all
         index = np.clip(total - FIRST_TILE, 0, TILES)
         exact = worm & (total >= FIRST_TILE) & (index < TILES) & ((grill >> index) & 1 == 1)
-        lower = _HIGHEST[grill & ((1 << index) - 1)]  # the highest grill tile below the total
+        lower = HIGHEST[grill & ((1 << index) - 1)]  # the highest grill tile below the total
         stealable = (
             (worm & ~exact)[:, None]
             & (self._tops[rows] == total[:, None])
@@ -735,7 +608,7 @@ class BatchGames:
 
     def _highest(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
         """Index of the highest face-up grill tile (the grill is not empty)."""
-        highest: NDArray[np.int64] = _HIGHEST[self._grill[rows]]
+        highest: NDArray[np.int64] = HIGHEST[self._grill[rows]]
         return highest
 
     def _turn_face_down(self, rows: NDArray[np.int64], index: NDArray[np.int64]) -> None:
@@ -770,8 +643,8 @@ class BatchGames:
         self._mask = None
         while rows.size:
             dice = self._in_hand[rows].astype(np.int64)
-            draw = _ROLL_START[dice] + self._rng.integers(0, _SIDES[dice])
-            counts = _ROLL_COUNTS[np.searchsorted(_ROLL_CUMULATIVE, draw, side="right")]
+            draw = ROLL_START[dice] + self._rng.integers(0, SIDES[dice])
+            counts = ROLL_COUNTS[np.searchsorted(ROLL_CUMULATIVE, draw, side="right")]
             self._roll[rows] = counts
             self._phase[rows] = PHASE_CHOOSE
             self._moves[rows] += 1

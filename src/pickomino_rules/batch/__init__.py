@@ -1,0 +1,69 @@
+"""Thousands of classic games in lockstep with numpy, step for step the reference rules.
+
+[`BatchGames`][pickomino_rules.batch.BatchGames] holds N games of ``classic`` (any of the
+options O1-O3, 2 to 7 players) as a struct of arrays: the grill, the stacks, the dice,
+the phase and the player to move of every game. One call to
+[`step`][pickomino_rules.batch.BatchGames.step] plays one decision in every game, given as
+numbers of the action space of [`Encoding`][pickomino_rules.encoding.Encoding]; the dice
+that follow are rolled at once, from one seeded numpy ``Generator`` for the whole batch
+(each die uniform over its six faces, so every roll has its exact probability). After a
+step every game waits for a decision or is over.
+
+It is a second implementation of the rules, for bulk work: strategy studies over millions
+of games, vectorised environments for learning, a bot's win rate to a tight interval. The
+reference engine ([`apply`][pickomino_rules.game.apply]) stays the definition: the test
+suite drives both side by side with the same dice and actions and compares every state,
+every legal set and every result. Any row converts to a
+[`GameState`][pickomino_rules.state.GameState] and back
+([`state`][pickomino_rules.batch.BatchGames.state],
+[`set_state`][pickomino_rules.batch.BatchGames.set_state]).
+
+Variants with parts (``extended``: specialists, grilled worms, low tiles, the golden die)
+are not covered: [`batch_rules`][pickomino_rules.batch.batch_rules] refuses them.
+
+Examples:
+    >>> import numpy as np
+    >>> from pickomino_rules.batch import BatchGames
+    >>> games = BatchGames(4, players=2, seed=1)
+    >>> games.phases.tolist()  # every game has rolled and waits for a face to be taken
+    ['choose', 'choose', 'choose', 'choose']
+    >>> mask = games.legal_mask()
+    >>> actions = np.argmax(mask, axis=1)  # the first legal action of each game
+    >>> outcome = games.step(actions)
+    >>> games.phases.tolist()
+    ['decide', 'decide', 'decide', 'decide']
+    >>> str(games.state(0).phase), games.state(0).total == int(games.totals[0])
+    ('Phase.DECIDE', True)
+"""
+
+from pickomino_rules.batch._engine import BatchArrays, BatchGames, BatchStep
+from pickomino_rules.batch._rules import BatchActionError, BatchRulesError, batch_rules
+from pickomino_rules.batch._tables import (
+    ACT_ROLL,
+    ACT_STEAL,
+    ACT_STOP,
+    CHOOSE,
+    DECIDE,
+    DICE,
+    FIRST_TILE,
+    GAME_OVER,
+    PHASE_CHOOSE,
+    PHASE_DECIDE,
+    PHASE_GAME_OVER,
+    PHASE_ROLL,
+    ROLL,
+    TILES,
+)
+
+__all__ = [
+    "BatchActionError",
+    "BatchArrays",
+    "BatchGames",
+    "BatchRulesError",
+    "BatchStep",
+    "batch_rules",
+]
+# Not listed, kept where they were: the phase codes, their deprecated names, the action
+# numbers of the classic encoding and the classic set-up's sizes.
+_NUMBERS = (ACT_ROLL, ACT_STEAL, ACT_STOP, CHOOSE, DECIDE, DICE, FIRST_TILE, GAME_OVER, ROLL, TILES)
+_PHASE_CODES = (PHASE_CHOOSE, PHASE_DECIDE, PHASE_GAME_OVER, PHASE_ROLL)

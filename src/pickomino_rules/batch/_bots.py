@@ -1,0 +1,126 @@
+"""Vectorised bots: the batch forms of `random` and `greedy`, and their registry.
+
+Public as [`pickomino_rules.batch_bots`][pickomino_rules.batch_bots].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeAlias
+
+from pickomino_rules.errors import MissingExtraError, PickominoError
+
+try:
+    import numpy as np
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
+    raise MissingExtraError("the vectorised bots", "batch") from None
+from pickomino_rules.batch._engine import BatchGames
+from pickomino_rules.batch._tables import (
+    ACT_ROLL,
+    ACT_STEAL,
+    ACT_STOP,
+    PHASE_CHOOSE,
+    PHASE_DECIDE,
+    POINTS,
+    WORM,
+)
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+VectorBot: TypeAlias = Callable[[BatchGames, "np.random.Generator"], "NDArray[np.int64]"]
+"""``bot(games, rng) -> actions``: one action number per game."""
+
+_GREEDY_ENOUGH_TOTAL = 30
+_GREEDY_FEW_DICE = 3
+
+
+def random_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.int64]:
+    """A uniformly random legal action in every game (0 where the game is over)."""
+    mask = games.legal_mask()
+    running = mask.cumsum(axis=1, dtype=np.int16)  # the k-th legal action has running count k
+    legal = running[:, -1]
+    pick = (rng.random(len(mask)) * legal).astype(np.int16)  # uniform in 0 .. legal - 1
+    chosen: NDArray[np.int64] = np.argmax(running > pick[:, None], axis=1)
+    return chosen
+
+
+def greedy_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.int64]:  # noqa: ARG001
+    """What [`greedy_bot`][pickomino_rules.bots.greedy_bot] plays, in every game at once.
+
+    After a roll it takes worms while it has none, else the face worth the most points
+    (ties: the higher face). It steals when it can; otherwise it rolls on unless it can take
+    a grill tile and has three or fewer dice in hand, a total of 30 or more, or no higher
+    tile left on the grill.
+    """
+    mask = games.legal_mask()
+    state = games.arrays
+    actions = np.zeros(games.size, dtype=np.int64)
+    choose = np.flatnonzero(state.phase == PHASE_CHOOSE)
+    if choose.size:
+        takeable = mask[choose, 1:7]
+        counts = state.roll[choose].astype(np.int64)
+        value = counts * POINTS * 8 + np.arange(1, 7)  # points, then the higher face
+        best = np.argmax(np.where(takeable, value, -1), axis=1)
+        first_worm = takeable[:, WORM] & (state.set_aside[choose, WORM] == 0)
+        actions[choose] = np.where(first_worm, WORM, best) + 1
+    decide = np.flatnonzero(state.phase == PHASE_DECIDE)
+    if decide.size:
+        steals = mask[decide, ACT_STEAL:]
+        can_steal = steals.any(axis=1)
+        grill = state.grill[decide]
+        highest = np.where(grill.any(axis=1), 36 - np.argmax(grill[:, ::-1], axis=1), 0)
+        total = state.set_aside[decide].astype(np.int64) @ POINTS
+        enough = (state.in_hand[decide] <= _GREEDY_FEW_DICE) | (
+            total >= np.minimum(_GREEDY_ENOUGH_TOTAL, highest)
+        )
+        can_claim = state.grill_claim[decide] >= 0
+        roll = mask[decide, ACT_ROLL] & ~(can_claim & enough)
+        actions[decide] = np.where(
+            can_steal, ACT_STEAL + np.argmax(steals, axis=1), np.where(roll, ACT_ROLL, ACT_STOP)
+        )
+    return actions
+
+
+VECTOR_BOTS: dict[str, VectorBot] = {"random": random_actions, "greedy": greedy_actions}
+"""Vectorised bots by the name of the bot they stand for."""
+
+
+class UnknownVectorBotError(PickominoError, LookupError, ValueError):
+    """No vectorised form is registered for a bot's name."""
+
+    __module__ = "pickomino_rules.batch_bots"  # where users import it from (tracebacks, reprs)
+
+
+def register_vector_bot(name: str, bot: VectorBot, *, replace: bool = False) -> None:
+    """Make ``bot`` the vectorised form of the bot called ``name``.
+
+    Raises:
+        ValueError: The name is taken and ``replace`` is false.
+    """
+    if name in VECTOR_BOTS and not replace:
+        msg = f"a vectorised bot named {name!r} is already registered"
+        raise ValueError(msg)
+    VECTOR_BOTS[name] = bot
+
+
+def get_vector_bot(name: str) -> VectorBot:
+    """The vectorised form of the bot called ``name``.
+
+    Raises:
+        UnknownVectorBotError: None is registered.
+
+    Examples:
+        >>> get_vector_bot("greedy") is greedy_actions
+        True
+        >>> get_vector_bot("optimal")
+        Traceback (most recent call last):
+        ...
+        pickomino_rules.batch_bots.UnknownVectorBotError: the bot 'optimal' has no vectorised ...
+    """
+    bot = VECTOR_BOTS.get(name)
+    if bot is None:
+        known = ", ".join(sorted(VECTOR_BOTS))
+        msg = f"the bot {name!r} has no vectorised form for the batch engine (these have: {known})"
+        raise UnknownVectorBotError(msg)
+    return bot

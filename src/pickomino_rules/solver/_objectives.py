@@ -1,0 +1,84 @@
+"""What the end of a turn is worth: the turn values the solver maximises."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from pickomino_rules.result import scores
+from pickomino_rules.state import GameState
+
+if TYPE_CHECKING:
+    from pickomino_rules.rules import Rules
+
+
+TurnValue = Callable[["Rules", GameState, GameState, "int | None"], float]
+"""What the end of a turn is worth: ``value(rules, start, end, total)``.
+
+``start`` is the state being solved, ``end`` the state once the turn is resolved
+(after a stop or a bust) and ``total`` the total claimed with (None for a bust or a
+stop without a worm).
+"""
+
+
+def worms_gained(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
+    """Worms the player to move gains (negative when he loses some): the default."""
+    return float(scores(rules, end)[start.player] - _start_scores(rules, start)[start.player])
+
+
+@lru_cache(maxsize=16)
+def _start_scores(rules: Rules, start: GameState) -> tuple[int, ...]:
+    """The scores of a solved state: asked once per end of its turn, computed once."""
+    return scores(rules, start)
+
+
+def margin_gained(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
+    """How much the player's lead over the best opponent grows (negative: it shrinks).
+
+    Robbing the leader counts twice (worms gained and taken from him), robbing someone
+    else once; a turn is worth what it does to the race, not to the player's own pile.
+
+    Examples:
+        >>> from pickomino_rules import new_game
+        >>> rules, state = new_game("classic", players=2)
+        >>> ahead = state.replace(stacks=((), (30,)))
+        >>> robbed = state.replace(stacks=((30,), ()))
+        >>> margin_gained(rules, ahead, robbed, 30), worms_gained(rules, ahead, robbed, 30)
+        (6.0, 3.0)
+    """
+    player = start.player
+
+    def margin(state: GameState) -> int:
+        worms = scores(rules, state)
+        return worms[player] - max(w for p, w in enumerate(worms) if p != player)
+
+    worms = _start_scores(rules, start)
+    before = worms[player] - max(w for p, w in enumerate(worms) if p != player)
+    return float(margin(end) - before)
+
+
+def points(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
+    """The total of a qualifying stop (with a worm), 0 for a bust."""
+    return float(total or 0)
+
+
+def reach_total(target: int) -> TurnValue:
+    """1 when the turn stops with a worm and at least ``target`` points, else 0."""
+
+    def value(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
+        return 1.0 if total is not None and total >= target else 0.0
+
+    value.__name__ = f"reach_total({target})"
+    return value
+
+
+def takes_tile(tile: int) -> TurnValue:
+    """1 when the turn ends with ``tile`` on top of the player's stack, taken this turn."""
+
+    def value(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
+        mine = end.stacks[start.player]
+        return 1.0 if mine and mine[-1] == tile and start.top(start.player) != tile else 0.0
+
+    value.__name__ = f"takes_tile({tile})"
+    return value

@@ -1,0 +1,530 @@
+"""The solved rest of a turn: expectimax over the node graph, values, best actions, outcomes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from pickomino_rules.actions import Action, Roll, Steal, Stop
+from pickomino_rules.dice import Face
+from pickomino_rules.errors import MissingExtraError, PickominoError
+from pickomino_rules.game import (
+    Move,
+    apply,
+    check_fits,
+    legal_actions,
+    resolve_bust,
+    stop_outcomes,
+)
+from pickomino_rules.solver._nodes import (
+    BASE,
+    Anchor,
+    Board,
+    Key,
+    Part,
+    Program,
+    board_of,
+    build_program,
+    has_pending,
+    part_of,
+    probes,
+    reroll_ready,
+    roll_at,
+    turn_over,
+)
+from pickomino_rules.solver._objectives import TurnValue, reach_total, worms_gained
+from pickomino_rules.state import GameState, Phase
+from pickomino_rules.story import outcome_of
+
+try:
+    import numpy as np
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
+    raise MissingExtraError("the turn solver", "solver") from None
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from pickomino_rules.rules import Rules
+
+
+NEG = -np.inf
+_TURN = (Phase.ROLL, Phase.CHOOSE, Phase.DECIDE)
+
+
+class NoTurnDecisionError(PickominoError, ValueError):
+    """The state offers no decision of the turn solved: it is not in the dice part of a turn.
+
+    The game is over, the turn has passed on, a decision of a variant is pending, the state
+    is not reachable from the solved one, or a chance node was asked for actions. Beside
+    [`UnsolvableRulesError`][pickomino_rules.solver.UnsolvableRulesError] (rules the solver
+    cannot value) the old name, ``NotSolvableError``, read as its twin.
+    """
+
+    __module__ = "pickomino_rules.solver"  # where users import it from (tracebacks, reprs)
+
+
+NotSolvableError = NoTurnDecisionError
+"""Deprecated alias of [`NoTurnDecisionError`][pickomino_rules.solver.NoTurnDecisionError]."""
+
+
+@attrs.frozen(eq=False)
+class _Values:
+    """Optimal values of the nodes of one board (NEG outside ``mask``)."""
+
+    anchor: Anchor
+    mask: NDArray[np.bool_]
+    decide: NDArray[np.float64]
+    roll: NDArray[np.float64]
+
+
+@attrs.frozen(eq=False)
+class _Change:
+    """What setting some dice of a face aside does to a board.
+
+    The boards it can lead to (several when the player then chooses, e.g. whom to rob)
+    and whether the board can stay as it was, for the counts in ``counts``.
+    """
+
+    counts: NDArray[np.bool_]
+    """Indexed by the number of dice set aside: whether this is what it does."""
+    stays: bool
+    boards: tuple[_Values, ...]
+
+
+class UnsolvableRulesError(PickominoError, ValueError):
+    """The rules do something mid-turn the solver cannot value exactly.
+
+    Raised instead of an approximate value: a module acting while dice are rolled makes no
+    ``mid_turn_by_count`` promise, or its hooks break it.
+    """
+
+    __module__ = "pickomino_rules.solver"  # where users import it from (tracebacks, reprs)
+
+
+@attrs.define
+class TurnSolution:
+    """The solved rest of a turn; query it for values, the best action and outcomes.
+
+    Build it with [`solve_turn`][pickomino_rules.solver.solve_turn].
+
+    Attributes:
+        rules: The rules.
+        state: The state solved (the player to move is ``state.player``).
+        value_fn: The turn value maximised.
+    """
+
+    rules: Rules
+    state: GameState
+    value_fn: TurnValue
+    _program: Program
+    _boards: dict[Board, list[_Values]] = attrs.field(init=False, factory=dict)
+    """The values solved so far, by board: a grilled worm won mid-turn changes the board."""
+    _ends: dict[tuple[GameState, int | None], float] = attrs.field(init=False, factory=dict)
+    """Values of the turn's ends seen so far: many stops end on the same table."""
+    _choices: set[Board] = attrs.field(init=False, factory=set)
+    """The boards of the decisions pending in the turn that the solve has met."""
+
+    def __attrs_post_init__(self) -> None:
+        if has_pending(self.rules, self.state):  # a pending choice is valued when asked
+            self._choices.add(board_of(self.state))
+        else:
+            self._values_at(self.state)
+
+    # -- the values of one board -----------------------------------------------------------
+
+    def _values_at(self, state: GameState) -> tuple[_Values, int]:
+        """The values of ``state``'s board that cover its node (solved when first asked)."""
+        node = self._node(state)
+        for values in self._boards.get(board_of(state), ()):
+            if values.mask[node]:
+                return values, node
+        counts, _, ready = self._program.keys[node]
+        return self._values(state, Anchor(counts, ready)), node
+
+    def _values(self, board: GameState, anchor: Anchor) -> _Values:
+        for values in self._boards.get(board_of(board), ()):
+            if values.anchor == anchor:
+                return values
+        values = self._expectimax(board, anchor, part_of(self._program, anchor))
+        self._boards.setdefault(board_of(board), []).append(values)
+        return values
+
+    def _node_state(self, board: GameState, key: Key) -> GameState:
+        counts, dice, _ = key
+        return board.replace(phase=Phase.DECIDE, roll=None, set_aside=counts, in_hand=dice)
+
+    def _end_value(self, end: GameState, total: int | None) -> float:
+        """What ``end`` is worth.
+
+        A decision still pending (which specialist to keep, whom to rob) is the player's
+        own, and he takes its best option.
+        """
+        value = self._ends.get((end, total))
+        if value is None:
+            if turn_over(self.state, end):
+                value = self.value_fn(self.rules, self.state, end, total)
+            else:
+                self._choices.add(board_of(end))
+                value = max(
+                    self._end_value(apply(self.rules, end, action), total)
+                    for action in legal_actions(self.rules, end)
+                )
+            self._ends[end, total] = value
+        return value
+
+    def _stop_value(self, state: GameState) -> float:
+        """The best way to end the turn now, through the rules' own stops."""
+        total = self.rules.stop_total(self.rules, state)
+        return max(self._end_value(end, total) for _, end in stop_outcomes(self.rules, state))
+
+    def _end_values(
+        self, board: GameState, part: Part
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Each node's best stop and the value of a bust on ``board``, through the rules.
+
+        When every module promises that only ``stop_total`` looks at the dice when a turn
+        ends (``Rules.ends_on_total``), the stop total is asked once per class of nodes
+        (points set aside, a worm or not), a stop is applied once per total, and a bust
+        is valued once; otherwise every node is applied.
+        """
+        program = self._program
+        rules = self.rules
+        keys = program.keys
+        stop = np.full(len(keys), NEG)
+        bust = np.full(len(keys), NEG)
+        if not rules.ends_on_total:
+            for node in np.flatnonzero(part.mask).tolist():
+                state = self._node_state(board, keys[node])
+                if any(keys[node][0]):
+                    stop[node] = self._stop_value(state)
+                if program.rolling[node]:
+                    bust[node] = self._end_value(resolve_bust(rules, state), None)
+            return stop, bust
+        by_total: dict[int | None, float] = {}
+        worth = np.full(int(program.stop_class.max()) + 2, NEG)  # the last: no stop
+        for number, node in zip(part.classes.tolist(), part.firsts.tolist(), strict=True):
+            state = self._node_state(board, keys[node])
+            total = rules.stop_total(rules, state)
+            value = by_total.get(total)
+            if value is None:
+                value = by_total[total] = max(
+                    self._end_value(end, total) for _, end in stop_outcomes(rules, state)
+                )
+            worth[number] = value
+        stop[part.mask] = worth[program.stop_class[part.mask]]
+        if part.rolling.size:
+            state = self._node_state(board, keys[part.rolling[0]])
+            bust[part.rolling] = self._end_value(resolve_bust(rules, state), None)
+        return stop, bust
+
+    # -- what happens between the dice -----------------------------------------------------
+
+    def _settled(self, state: GameState) -> list[GameState]:
+        """The states a pending decision mid-turn can lead to (``state`` when none is)."""
+        if not has_pending(self.rules, state):
+            return [state]
+        self._choices.add(board_of(state))
+        return [
+            after
+            for action in legal_actions(self.rules, state)
+            for after in self._settled(apply(self.rules, state, action))
+        ]
+
+    def _changes(self, board: GameState, anchor: Anchor) -> dict[int, list[_Change]]:
+        """Per face: how setting it aside changes ``board``, where it does.
+
+        Asked of the rules once per face and count (``mid_turn_by_count``: only they matter),
+        by setting the dice aside on a real roll of the turn.
+        """
+        rules = self.rules
+        if rules.chains["set_aside"] == ("turn",) and rules.pending_actions is None:
+            return {}
+        found: dict[tuple[int, bool, tuple[Board, ...]], list[int]] = {}
+        leads: dict[Board, GameState] = {}
+        for face, count, (aside, dice, _), roll in probes(self._program, anchor):
+            shown = roll_at(rules, dice, roll)
+            probe = board.replace(phase=Phase.CHOOSE, roll=shown, set_aside=aside, in_hand=dice)
+            child = (*aside[:face], count, *aside[face + 1 :])
+            stays, others = False, []
+            for after in self._settled(rules.set_aside(rules, probe, Face(face + 1))):
+                if after.phase is not Phase.DECIDE or after.set_aside != child:
+                    msg = "setting dice aside did more than set them aside (mid_turn_by_count)"
+                    raise UnsolvableRulesError(msg)
+                if board_of(after) == board_of(board):
+                    stays = True
+                else:
+                    leads.setdefault(board_of(after), after)
+                    others.append(board_of(after))
+            if others:
+                found.setdefault((face, stays, tuple(others)), []).append(count)
+        changes: dict[int, list[_Change]] = {}
+        for (face, stays, targets), counts in found.items():
+            least = (*anchor.least[:face], min(counts), *anchor.least[face + 1 :])
+            below = Anchor(least, anchor.ready)
+            boards = tuple(self._values(leads[t], below) for t in dict.fromkeys(targets))
+            table = np.zeros(BASE, dtype=np.bool_)
+            table[counts] = True
+            changes.setdefault(face, []).append(_Change(table, stays, boards))
+        return changes
+
+    def _rerolled(self, board: GameState, anchor: Anchor, part: Part) -> _Values:
+        """The values after the re-roll (E10) is used: on the board the rules leave."""
+        program = self._program
+        node = int(part.rolling[0])
+        counts, dice, _ = program.keys[node]
+        roll = roll_at(self.rules, dice, 0)
+        probe = board.replace(phase=Phase.CHOOSE, roll=roll, set_aside=counts, in_hand=dice)
+        again = [a for a in legal_actions(self.rules, probe) if isinstance(a, Action) and a.rerolls]
+        after = apply(self.rules, probe, again[0])
+        if after.phase is not Phase.ROLL or reroll_ready(self.rules, after):
+            msg = "a re-roll that can be used more than once a turn cannot be valued"
+            raise UnsolvableRulesError(msg)
+        return self._values(after, Anchor(anchor.least, ready=False))
+
+    def _expectimax(self, board: GameState, anchor: Anchor, part: Part) -> _Values:
+        """Value the nodes of ``mask`` on ``board``, children first.
+
+        Stops and busts are applied through the rules; a set-aside that changes the board
+        reads the values of the board it leads to (solved first).
+        """
+        program = self._program
+        mask = part.mask
+        stop, bust = self._end_values(board, part)
+        changes = self._changes(board, anchor)
+        # a re-roll matters only where dice may still be rolled
+        again = self._rerolled(board, anchor, part) if anchor.ready and part.rolling.size else None
+        decide = stop.copy()
+        roll = np.full(len(program.keys), NEG)
+        for number, batch in enumerate(part.batches):
+            nodes = batch.nodes
+            # the best face to set aside per node and roll (none: every roll busts)
+            best = np.full((len(nodes), len(batch.probabilities)), NEG)
+            for face, reached in zip(batch.faces, batch.choices, strict=True):
+                values = decide[reached]
+                for change in changes.get(face, ()):
+                    hit, changed = part.hits(number, face, change.counts, program)
+                    if changed.size:
+                        worth = np.full(len(changed), NEG)
+                        for other in change.boards:
+                            np.maximum(worth, other.decide[changed], out=worth)
+                        if change.stays:
+                            np.maximum(worth, values[hit], out=worth)
+                        values[hit] = worth
+                np.maximum(best, values, out=best)
+            busts = best == NEG
+            if batch.plain is None or again is None:
+                best = np.where(busts, bust[nodes][:, None], best)
+            else:  # a roll may be thrown again once (E10), a busting one too
+                thrown = again.roll[batch.plain][:, None]
+                fallback = np.maximum(thrown, bust[nodes][:, None])
+                best = np.where(
+                    busts, np.broadcast_to(fallback, best.shape), np.maximum(best, thrown)
+                )
+            roll[nodes] = best @ batch.probabilities
+            decide[nodes] = np.maximum(decide[nodes], roll[nodes])
+        decide[~mask] = NEG
+        return _Values(anchor, mask, decide, roll)
+
+    # -- queries -------------------------------------------------------------------------
+
+    @property
+    def value(self) -> float:
+        """Expected value of the rest of the turn under optimal play."""
+        return self.value_of(self.state)
+
+    def covers(self, state: GameState) -> bool:
+        """Whether ``state`` is a state of the solved turn.
+
+        The same player, dice reachable from the solved state, and a board the solved turn
+        has there: its own, one a grilled worm won mid-turn leads to, or that of a decision
+        pending in the turn or at its end.
+        """
+        if state.player != self.state.player or turn_over(self.state, state):
+            return False
+        if has_pending(self.rules, state):
+            return board_of(state) in self._choices
+        return (
+            state.phase in _TURN
+            and board_of(state) in self._boards
+            and _key(self.rules, state) in self._program.index
+        )
+
+    def _node(self, state: GameState) -> int:
+        try:
+            return self._program.index[_key(self.rules, state)]
+        except KeyError:
+            msg = "that state is not reachable from the solved one"
+            raise NoTurnDecisionError(msg) from None
+
+    def value_of(self, state: GameState) -> float:
+        """Optimal value of a state of the same turn, reached from the solved one."""
+        if turn_over(self.state, state):
+            msg = "the turn is over in that state"
+            raise NoTurnDecisionError(msg)
+        if state.phase is Phase.ROLL:
+            values, node = self._values_at(state)
+            return float(values.roll[node])
+        if state.phase is Phase.DECIDE and not has_pending(self.rules, state):
+            values, node = self._values_at(state)
+            return float(values.decide[node])
+        return max(self.action_value(state, action) for action in legal_actions(self.rules, state))
+
+    def action_value(self, state: GameState, action: Move) -> float:
+        """Optimal value after ``action`` in ``state`` (a state of the solved turn)."""
+        if isinstance(action, Roll):
+            values, node = self._values_at(state)
+            return float(values.roll[node])
+        after = apply(self.rules, state, action)
+        if after.phase in _TURN and not turn_over(self.state, after):
+            return self.value_of(after)
+        # the turn ends here, or a decision pending at its end is made: by the rules' total
+        # of the dice set aside (None for a bust)
+        ends = isinstance(action, Stop | Steal) or state.phase not in _TURN
+        claimed = self.rules.stop_total(self.rules, state) if ends else None
+        return self._end_value(after, claimed)
+
+    def action_values(self) -> dict[Move, float]:
+        """The optimal value of each legal action in the solved state."""
+        if self.state.phase is Phase.ROLL:
+            msg = "a chance node has no actions; see value and outcome_distribution"
+            raise NoTurnDecisionError(msg)
+        actions = legal_actions(self.rules, self.state)
+        return {action: self.action_value(self.state, action) for action in actions}
+
+    def best_action(self, state: GameState | None = None) -> Action:
+        """The legal action with the highest value (ties: the first listed).
+
+        Args:
+            state: A decision of the solved turn; the solved state by default.
+
+        Raises:
+            NoTurnDecisionError: The state is a chance node.
+        """
+        state = self.state if state is None else state
+        if state.phase is Phase.ROLL:
+            msg = "a chance node has no actions"
+            raise NoTurnDecisionError(msg)
+        best = _best(self, state)
+        assert isinstance(best, Action)  # noqa: S101 (decision states list actions)
+        return best
+
+    def outcome_distribution(self) -> dict[str, float]:
+        """Probability of each way the turn can end under the optimal policy.
+
+        Keys describe the end as [`outcome_of`][pickomino_rules.story.outcome_of] does:
+        ``"takes 25"``, ``"steals 27 from player 1"``, ``"bust"`` and so on.
+        """
+        result: dict[str, float] = {}
+        frontier: dict[GameState, float] = {self.state: 1.0}
+        player = self.state.player
+        while frontier:
+            following: dict[GameState, float] = {}
+            for state, mass in frontier.items():
+                if turn_over(self.state, state):
+                    label = outcome_of(self.state, state, player)
+                    result[label] = result.get(label, 0.0) + mass
+                    continue
+                if state.phase is Phase.ROLL:
+                    table = self.rules.chance_table(state.in_hand)
+                    for outcome, weight in zip(table.outcomes, table.weights, strict=True):
+                        after = apply(self.rules, state, outcome)
+                        following[after] = following.get(after, 0.0) + mass * weight / table.total
+                    continue
+                after = apply(self.rules, state, _best(self, state))
+                following[after] = following.get(after, 0.0) + mass
+            frontier = following
+        return dict(sorted(result.items(), key=lambda item: -item[1]))
+
+
+def _key(rules: Rules, state: GameState) -> Key:
+    return state.set_aside, state.in_hand, reroll_ready(rules, state)
+
+
+def _best(solution: TurnSolution, state: GameState) -> Move:
+    """The best action; among values equal to 1e-9, the first listed (stable ties)."""
+    actions = legal_actions(solution.rules, state)
+    return max(actions, key=lambda action: round(solution.action_value(state, action), 9))
+
+
+def _unpromised(rules: Rules) -> list[str]:
+    """The modules acting while dice are rolled that make no ``mid_turn_by_count`` promise."""
+    return [m.name for m in rules.modules if m.acts_mid_turn and not m.mid_turn_by_count]
+
+
+def exact_for(rules: Rules) -> bool:
+    """Whether the solver can value turns under ``rules`` exactly.
+
+    It can when every module acting while dice are rolled keeps the ``mid_turn_by_count``
+    promise (every built-in module does); otherwise
+    [`solve_turn`][pickomino_rules.solver.solve_turn] raises
+    [`UnsolvableRulesError`][pickomino_rules.solver.UnsolvableRulesError].
+
+    Examples:
+        >>> from pickomino_rules import get_variant
+        >>> exact_for(get_variant("classic").rules()), exact_for(get_variant("extended").rules())
+        (True, True)
+    """
+    return rules.mid_turn_by_count and not _unpromised(rules)
+
+
+def check_exact(rules: Rules) -> None:
+    """Raise unless the solver can value turns under ``rules`` exactly (see `exact_for`).
+
+    Raises:
+        UnsolvableRulesError: A module acts while dice are rolled without the
+            ``mid_turn_by_count`` promise; the message names it.
+    """
+    if not exact_for(rules):
+        names = ", ".join(_unpromised(rules)) or "a module"
+        msg = (
+            f"rule module(s) {names} act while dice are rolled without the"
+            " mid_turn_by_count promise: the solver cannot value their effects exactly"
+        )
+        raise UnsolvableRulesError(msg)
+
+
+def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) -> TurnSolution:
+    """Solve the rest of the current player's turn exactly.
+
+    Everything the turn can change counts: the tiles taken, stolen, returned and turned
+    at its end, and what happens while dice are set aside (a grilled worm won or robbed);
+    the player's choices inside the turn (whom to rob, which specialist to keep) are
+    decisions of the expectimax like the dice.
+
+    Args:
+        rules: The rules.
+        state: A state of a turn: a roll to come (phase ROLL), a roll on the table
+            (CHOOSE), a decision to roll again or stop (DECIDE), or a decision a variant
+            made pending in the turn or at its end.
+        value: What the end of the turn is worth (default: worms gained).
+
+    Raises:
+        NoTurnDecisionError: The game is over or the turn has passed on.
+        UnsolvableRulesError: A module acts mid-turn without the ``mid_turn_by_count``
+            promise, so its effects could not be valued exactly.
+    """
+    check_fits(rules, state)
+    check_exact(rules)
+    if state.phase not in _TURN and not (
+        state.phase is not Phase.GAME_OVER and has_pending(rules, state)
+    ):
+        msg = f"no decision of a turn to solve in phase {state.phase.value!r}"
+        raise NoTurnDecisionError(msg)
+    program = build_program(rules.die_kinds, _key(rules, state))
+    return TurnSolution(rules, state, value, program)
+
+
+def reach_table(rules: Rules, state: GameState, totals: range = range(21, 37)) -> dict[int, float]:
+    """P(the turn stops with a worm and at least t points) for each t in ``totals``.
+
+    Each probability is under the policy best for that target.
+
+    Examples:
+        >>> from pickomino_rules import new_game
+        >>> rules, state = new_game("classic")
+        >>> table = reach_table(rules, state, range(21, 24))
+        >>> {t: round(p, 3) for t, p in table.items()}
+        {21: 0.893, 22: 0.856, 23: 0.808}
+    """
+    return {t: solve_turn(rules, state, reach_total(t)).value for t in totals}
