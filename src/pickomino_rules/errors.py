@@ -26,6 +26,7 @@ __all__ = [
     "RulesMismatchError",
     "UnknownVariantError",
     "excerpt",
+    "install_command",
 ]
 
 
@@ -119,15 +120,68 @@ class MissingExtraError(PickominoError, ImportError):
     """A part of the library whose optional dependencies are not installed.
 
     The core needs only attrs and cattrs; the command line, the solver, plots and the
-    learning environments come with extras. The message names the extra to install.
+    learning environments come with extras. The message names the extra and a command that
+    adds it to this installation (see `install_command`).
+
+    Attributes:
+        extra: The extra that is missing.
 
     Examples:
-        >>> print(MissingExtraError("the turn solver", "solver"))
-        the turn solver needs the 'solver' extra: pip install 'pickomino_rules[solver]'
+        >>> error = MissingExtraError("the turn solver", "solver")
+        >>> error.extra
+        'solver'
+        >>> print(error)  # installed from a checkout here: the command names it
+        the turn solver needs the 'solver' extra: pip install ...[solver]...
     """
 
     def __init__(self, what: str, extra: str) -> None:
-        super().__init__(
-            f"{what} needs the {extra!r} extra: pip install 'pickomino_rules[{extra}]'"
-        )
+        super().__init__(f"{what} needs the {extra!r} extra: {install_command(extra)}")
         self.extra = extra
+
+
+def install_command(extra: str) -> str:
+    """A ``pip`` command that adds ``extra`` to the installation running now.
+
+    pip records where a package was installed from (PEP 610's ``direct_url.json``): a
+    checkout (editable or not) or a wheel file gets that path back with the extra; a package
+    from an index gets its name.
+
+    Examples:
+        >>> install_command("cli").startswith("pip install ")
+        True
+    """
+    source = _install_source()
+    if source is None:  # from a package index
+        return f"pip install 'pickomino_rules[{extra}]'"
+    path, editable = source
+    if not path:  # not installed: run from a source tree
+        checkout = "--config-settings editable_mode=strict (in a checkout)"
+        return f"pip install -e '.[{extra}]' {checkout}"
+    if editable:
+        return f"pip install -e '{path}[{extra}]' --config-settings editable_mode=strict"
+    return f"pip install '{path}[{extra}]'"
+
+
+def _install_source() -> tuple[str, bool] | None:
+    """The local path this package was installed from, and whether editably.
+
+    ``("", True)`` when it is not installed at all, None when it came from a package index.
+    """
+    import json  # noqa: PLC0415 (only when an error is being written)
+    from importlib import metadata  # noqa: PLC0415
+    from urllib.parse import unquote, urlparse  # noqa: PLC0415
+
+    # Every distribution of that name on the path: a source tree on sys.path can hold the
+    # build's own egg-info, with no record; the one pip installed has it.
+    installed = list(metadata.distributions(name="pickomino_rules"))
+    if not installed:
+        return "", True
+    texts = [text for text in (dist.read_text("direct_url.json") for dist in installed) if text]
+    try:
+        record = json.loads(texts[0]) if texts else None
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or not str(record.get("url", "")).startswith("file://"):
+        return None
+    editable = bool((record.get("dir_info") or {}).get("editable", False))
+    return unquote(urlparse(record["url"]).path), editable

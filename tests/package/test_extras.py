@@ -13,9 +13,12 @@ import subprocess
 import sys
 import textwrap
 import tomllib
+from importlib import metadata
 from pathlib import Path
 
 import pytest
+
+from pickomino_rules.errors import install_command
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRAS_PACKAGES = ("numpy", "click", "rich", "matplotlib", "gymnasium", "pettingzoo", "pyspiel")
@@ -97,7 +100,7 @@ def test_a_part_without_its_extra_names_the_extra(code: str, extra: str) -> None
     done = run_without_extras(attempt)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{extra} "), done.stdout
-    assert f"pip install 'pickomino_rules[{extra}]'" in done.stdout
+    assert install_command(extra) in done.stdout  # a command that adds it to this install
 
 
 def test_the_command_without_its_extra_says_what_to_install() -> None:
@@ -106,7 +109,7 @@ def test_the_command_without_its_extra_says_what_to_install() -> None:
     )
     assert done.returncode == 1
     assert done.stderr == (
-        "error: the pickomino command needs the 'cli' extra: pip install 'pickomino_rules[cli]'\n"
+        f"error: the pickomino command needs the 'cli' extra: {install_command('cli')}\n"
     )
     assert "Traceback" not in done.stderr
 
@@ -115,8 +118,67 @@ def test_the_declared_dependencies_are_the_core_and_the_documented_extras() -> N
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     core = {re.split(r"[<>=\[ ]", requirement)[0] for requirement in project["dependencies"]}
     assert core == {"attrs", "cattrs"}
-    index = (ROOT / "docs" / "index.md").read_text()
-    assert "needs only `attrs` and `cattrs`" in index
+    page = (ROOT / "docs" / "install.md").read_text()
+    assert "needs only `attrs` and `cattrs`" in page
     for extra in project["optional-dependencies"]:
-        if extra not in {"test", "docs"}:
-            assert f"| `{extra}` |" in index, f"docs/index.md does not list the {extra!r} extra"
+        assert f"| `{extra}` |" in page, f"docs/install.md does not list the {extra!r} extra"
+
+
+def test_no_page_or_message_tells_users_to_install_from_the_package_index() -> None:
+    """The package is not on the index: 'pip install "pickomino_rules[x]"' would fail."""
+    from_index = re.compile(r"pip install [\"']?pickomino_rules\[")
+    texts = [*(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]
+    texts += [*(ROOT / "src").rglob("*.py"), *(ROOT / "variants").rglob("*.py")]
+    # errors.install_command says it only where pip recorded an install from an index
+    texts.remove(ROOT / "src" / "pickomino_rules" / "errors.py")
+    found = [str(path) for path in texts if from_index.search(path.read_text())]
+    assert not found, f"these tell users to install from the package index: {found}"
+
+
+class _Installed:
+    """A distribution as importlib.metadata gives it, with a PEP 610 record (or none).
+
+    A source tree's own egg-info (no record) may stand first on the path: the installed one
+    with the record still says where the package came from.
+    """
+
+    def __init__(self, direct_url: str | None) -> None:
+        self.direct_url = direct_url
+
+    def read_text(self, name: str) -> str | None:
+        assert name == "direct_url.json"
+        return self.direct_url
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "command"),
+    [
+        (
+            '{"url": "file:///home/ann/pickomino", "dir_info": {"editable": true}}',
+            "pip install -e '/home/ann/pickomino[rl]' --config-settings editable_mode=strict",
+        ),
+        ('{"url": "file:///tmp/my%20clone", "dir_info": {}}', "pip install '/tmp/my clone[rl]'"),
+        (
+            (
+                '{"url": "file:///w/dist/pickomino_rules-0.2.0-cp311-cp311-linux_x86_64.whl",'
+                ' "archive_info": {}}'
+            ),
+            "pip install '/w/dist/pickomino_rules-0.2.0-cp311-cp311-linux_x86_64.whl[rl]'",
+        ),
+        (None, "pip install 'pickomino_rules[rl]'"),  # from a package index: no record
+        ("not json", "pip install 'pickomino_rules[rl]'"),
+    ],
+)
+def test_the_install_command_names_where_the_package_came_from(
+    monkeypatch: pytest.MonkeyPatch, direct_url: str | None, command: str
+) -> None:
+    found = [_Installed(None), _Installed(direct_url)]
+    monkeypatch.setattr(metadata, "distributions", lambda name: found if name else [])
+    assert install_command("rl") == command
+
+
+def test_a_source_tree_never_installed_is_told_to_install_the_checkout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(metadata, "distributions", lambda name: [])  # noqa: ARG005
+    assert install_command("cli").startswith("pip install -e '.[cli]'")

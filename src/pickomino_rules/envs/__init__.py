@@ -3,16 +3,16 @@
 Each lives in its own module and needs its own extra:
 
 - [`pickomino_rules.envs.gymnasium`][pickomino_rules.envs.gymnasium]
-  (``pip install "pickomino_rules[rl]"``): one learning seat against bots. Importing this package
+  (the ``rl`` extra): one learning seat against bots. Importing this package
   registers it as ``pickomino_rules/Pickomino-v0`` with gymnasium, when gymnasium is installed.
 - [`pickomino_rules.envs.gymnasium_vector`][pickomino_rules.envs.gymnasium_vector]
-  (``pip install "pickomino_rules[rl]"``): many classic games at once on the batch engine, a
+  (the ``rl`` extra): many classic games at once on the batch engine, a
   gymnasium vector environment, registered as ``pickomino_rules/PickominoBatch-v0`` for
   ``gymnasium.make_vec``.
 - [`pickomino_rules.envs.pettingzoo`][pickomino_rules.envs.pettingzoo]
-  (``pip install "pickomino_rules[rl]"``): every player an agent, an AEC environment.
+  (the ``rl`` extra): every player an agent, an AEC environment.
 - [`pickomino_rules.envs.openspiel`][pickomino_rules.envs.openspiel]
-  (``pip install "pickomino_rules[openspiel]"``): the game ``python_pickomino`` for OpenSpiel's
+  (the ``openspiel`` extra): the game ``python_pickomino`` for OpenSpiel's
   algorithms, with explicit chance nodes.
 
 All three share the numeric [`Encoding`][pickomino_rules.encoding.Encoding] of the rules.
