@@ -33,6 +33,18 @@ def check_invariants(rules: Rules, state: GameState) -> None:
     check_state(rules, state)
 
 
+TINY_VARIANT = """
+from pickomino_rules import Components, RuleModule, Variant, WHITE
+
+def _tiny(components):
+    return Components(tiles=(5, 10), worms=((5, 1), (10, 2)), die_kinds=(WHITE,), dice=(2,))
+
+TINY = Variant(name="tiny", doc="Two tiles, two dice.", options=(),
+               build=lambda options: [RuleModule(name="tiny", configure=_tiny)])
+"""
+"""A third-party variant module: 'tiny', two tiles and two dice (for `installed_plugin`)."""
+
+
 @contextmanager
 def installed_plugin(folder: Path, source: str) -> Iterator[None]:
     """A third-party distribution outside the source tree, registering ``tiny_variant:TINY``

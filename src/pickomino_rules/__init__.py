@@ -59,7 +59,8 @@ from pickomino_rules.rules import Components, Rules
 from pickomino_rules.state import Claim, GameState, Layout, PartKey, Phase
 from pickomino_rules.validation import validate
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
+"""The library's version: the one source (pyproject reads it; records store it)."""
 
 __all__ = [
     "WHITE",

@@ -10,13 +10,16 @@ import signal
 import subprocess
 import sys
 import time
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
+import pickomino_rules
+from pickomino_rules._engine import ACTIVE
 from pickomino_rules.cli import main
 from pickomino_rules.records import load_record
-from support import as_in_a_terminal, reaped
+from support import TINY_VARIANT, as_in_a_terminal, installed_plugin, reaped
 
 MAIN = "from pickomino_rules.cli import main; main()"
 
@@ -515,3 +518,57 @@ def test_the_progress_bar_moves_in_small_steps(
     assert code == 0
     assert sum(steps) == games
     assert max(steps) <= max(1, games // 100)  # a hundred steps or more
+
+
+# pickomino info
+
+
+def test_info_says_which_engine_runs_and_what_is_installed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = call(capsys, "info")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"pickomino_rules {pickomino_rules.__version__}"
+    assert lines[2] == f"engine: {ACTIVE.name} ({ACTIVE.reason})"
+    assert "  classic: entry point of pickomino_rules" in lines
+    assert "  greedy: registered by pickomino_rules.bots" in lines
+    code, out, _ = call(capsys, "info", "--json")
+    report = json.loads(out)
+    assert report["engine"] == ACTIVE.name
+    assert report["extras"]["cli"] is True  # this command runs, so its extra is there
+    assert set(report["variants"]) >= {"classic", "extended", "extrawurm"}
+
+
+def test_info_names_the_pure_engine_and_why() -> None:
+    done = subprocess.run(  # noqa: S603 (our own interpreter and entry point)
+        command("info"),
+        capture_output=True,
+        text=True,
+        env=ENV | {"PICKOMINO_PURE": "1"},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "engine: pure (PICKOMINO_PURE=1 is set)" in done.stdout.splitlines()
+
+
+def test_info_names_a_third_party_variant_s_distribution(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with installed_plugin(tmp_path, TINY_VARIANT):
+        code, out, _ = call(capsys, "info")
+    assert code == 0
+    assert "  tiny: entry point of tiny-variant" in out.splitlines()
+
+
+def test_the_version_is_one_number_everywhere() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pickomino_rules", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.stdout == f"pickomino, version {pickomino_rules.__version__}\n"
+    assert metadata.version("pickomino_rules") == pickomino_rules.__version__

@@ -24,7 +24,7 @@ from pickomino_rules import (
     scores,
     unregister_variant,
 )
-from support import installed_plugin, run
+from support import TINY_VARIANT, installed_plugin, run
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -32,15 +32,7 @@ if TYPE_CHECKING:
 
     from pickomino_rules.rules import ScoresFn
 
-PLUGIN = """
-from pickomino_rules import Components, RuleModule, Variant, WHITE
-
-def _tiny(components):
-    return Components(tiles=(5, 10), worms=((5, 1), (10, 2)), die_kinds=(WHITE,), dice=(2,))
-
-TINY = Variant(name="tiny", doc="Two tiles, two dice.", options=(),
-               build=lambda options: [RuleModule(name="tiny", configure=_tiny)])
-"""
+PLUGIN = TINY_VARIANT
 
 
 @pytest.fixture

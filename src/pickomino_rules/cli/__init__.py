@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from pickomino_rules import __version__
 from pickomino_rules.errors import MissingExtraError, PickominoError
 
 try:
@@ -22,6 +23,7 @@ except ImportError:  # an extra; tests/package/test_extras.py runs without it
 
 from pickomino_rules.cli._analyse import analyse
 from pickomino_rules.cli._common import EXIT_USAGE, fail, stop_code, terminate_as_interrupt
+from pickomino_rules.cli._info import info
 from pickomino_rules.cli._play import play
 from pickomino_rules.cli._replay import replay
 from pickomino_rules.cli._simulate import simulate
@@ -43,17 +45,18 @@ Examples:
   pickomino replay game.json
   pickomino analyse game.json                 the cost of every move, by the turn solver
   pickomino variants                          variants and their options
+  pickomino info                              version, engine, extras, variants, bots
 """
 # "\b" (a backspace character) keeps click from re-wrapping the examples into one paragraph.
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]}, help=_HELP)
-@click.version_option(package_name="pickomino_rules", prog_name="pickomino")
+@click.version_option(__version__, prog_name="pickomino")
 def cli() -> None:
     """The ``pickomino`` command group: play, simulate, replay, analyse and variants."""
 
 
-for command in (play, simulate, replay, analyse, list_variants):
+for command in (play, simulate, replay, analyse, list_variants, info):
     cli.add_command(command)
 
 

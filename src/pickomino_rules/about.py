@@ -1,0 +1,149 @@
+"""What is installed and running: version, Python, engine, extras, variants and bots.
+
+`installation` gathers it (``pickomino info`` prints it), so that a bug report or a
+surprising benchmark can say which engine ran: the compiled kernel or the pure-Python
+reference, and why.
+
+Examples:
+    >>> from pickomino_rules.about import installation
+    >>> info = installation()
+    >>> info.engine in ("compiled", "pure"), "classic" in info.variants
+    (True, True)
+    >>> info.variants["classic"]
+    'entry point of pickomino_rules'
+"""
+
+from __future__ import annotations
+
+import platform
+import re
+from importlib import metadata
+
+import attrs
+
+from pickomino_rules import __version__
+from pickomino_rules._engine import ACTIVE
+from pickomino_rules.bots import BOTS, available_bots
+from pickomino_rules.bots import ENTRY_POINT_GROUP as BOT_GROUP
+from pickomino_rules.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
+from pickomino_rules.registry import available_variants
+
+__all__ = ["DISTRIBUTION", "Installation", "installation"]
+
+DISTRIBUTION = "pickomino_rules"
+"""The name of the distribution (what ``pip`` installs)."""
+
+_EXTRA = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
+_NAME = re.compile(r"^[A-Za-z0-9._-]+")
+_INNER = re.compile(r"\[([^\]]*)\]")
+
+
+@attrs.frozen
+class Installation:
+    """The library as installed and running in this process.
+
+    Attributes:
+        version: The library's version (`pickomino_rules.__version__`).
+        python: The Python version and implementation.
+        engine: ``"compiled"`` (the Cython kernel) or ``"pure"`` (the Python reference).
+        engine_reason: Why that engine runs.
+        extras: For each extra the distribution declares, whether all it pulls in is
+            installed (the ``test`` and ``docs`` extras included).
+        variants: Each variant's name and where it comes from.
+        bots: Each bot's name and where it comes from.
+    """
+
+    version: str
+    python: str
+    engine: str
+    engine_reason: str
+    extras: dict[str, bool]
+    variants: dict[str, str]
+    bots: dict[str, str]
+
+    def lines(self) -> list[str]:
+        """The report as text lines, as ``pickomino info`` prints it."""
+        extras = ", ".join(f"{name} {'yes' if ok else 'no'}" for name, ok in self.extras.items())
+        return [
+            f"pickomino_rules {self.version}",
+            f"python {self.python}",
+            f"engine: {self.engine} ({self.engine_reason})",
+            f"extras: {extras or 'unknown (not installed as a distribution)'}",
+            "variants:",
+            *(f"  {name}: {source}" for name, source in self.variants.items()),
+            "bots:",
+            *(f"  {name}: {source}" for name, source in self.bots.items()),
+        ]
+
+    def to_dict(self) -> dict[str, object]:
+        """The report as JSON-ready data."""
+        return attrs.asdict(self)
+
+
+def installation() -> Installation:
+    """Gather what is installed and which engine runs, in this process."""
+    return Installation(
+        version=__version__,
+        python=f"{platform.python_version()} ({platform.python_implementation()})",
+        engine=ACTIVE.name,
+        engine_reason=ACTIVE.reason,
+        extras=_extras(),
+        variants=_sources(available_variants(), VARIANT_GROUP),
+        bots=_sources(available_bots(), BOT_GROUP),
+    )
+
+
+def _extras() -> dict[str, bool]:
+    """Each declared extra, and whether every distribution it pulls in is installed."""
+    try:
+        requirements = metadata.requires(DISTRIBUTION) or []
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return {}
+    wanted: dict[str, set[str]] = {}
+    for requirement in requirements:
+        extra = _EXTRA.search(requirement)
+        name = _NAME.match(requirement)
+        if extra and name:
+            wanted.setdefault(extra.group(1), set()).add(requirement.split(";")[0].strip())
+    return {extra: _satisfied(extra, wanted, set()) for extra in wanted}
+
+
+def _satisfied(extra: str, wanted: dict[str, set[str]], seen: set[str]) -> bool:
+    """Whether ``extra``'s requirements are installed, following this package's own extras."""
+    seen.add(extra)
+    for requirement in wanted.get(extra, ()):
+        name = _NAME.match(requirement)
+        if name is None:
+            continue
+        if name.group(0).replace("-", "_").lower() == DISTRIBUTION:  # e.g. pickomino_rules[solver]
+            inner = _INNER.search(requirement)
+            names = inner.group(1).split(",") if inner else []
+            if not all(_satisfied(n.strip(), wanted, seen) for n in names if n.strip() not in seen):
+                return False
+        elif not _installed(name.group(0)):
+            return False
+    return True
+
+
+def _installed(name: str) -> bool:
+    try:
+        metadata.distribution(name)
+    except metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def _sources(names: tuple[str, ...], group: str) -> dict[str, str]:
+    """Where each name comes from: an entry point (of which distribution), or code."""
+    points = {point.name: point for point in metadata.entry_points(group=group)}
+    found = {}
+    for name in names:
+        point = points.get(name)
+        if point is not None:
+            owner = point.dist.name if point.dist is not None else "an unknown distribution"
+            found[name] = f"entry point of {owner}"
+        elif name in BOTS:  # a bot registered in code: say by which module
+            found[name] = f"registered by {getattr(BOTS[name], '__module__', None) or 'code'}"
+        else:
+            found[name] = "registered in this process"
+    return found
