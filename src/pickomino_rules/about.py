@@ -18,6 +18,7 @@ from __future__ import annotations
 import platform
 import re
 from importlib import metadata
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -27,6 +28,9 @@ from pickomino_rules.bots import BOTS, available_bots
 from pickomino_rules.bots import ENTRY_POINT_GROUP as BOT_GROUP
 from pickomino_rules.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
 from pickomino_rules.registry import available_variants
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["DISTRIBUTION", "Installation", "installation"]
 
@@ -88,8 +92,8 @@ def installation() -> Installation:
         engine=ACTIVE.name,
         engine_reason=ACTIVE.reason,
         extras=_extras(),
-        variants=_sources(available_variants(), VARIANT_GROUP),
-        bots=_sources(available_bots(), BOT_GROUP),
+        variants=_sources(available_variants(), VARIANT_GROUP, {}),
+        bots=_sources(available_bots(), BOT_GROUP, BOTS),
     )
 
 
@@ -133,8 +137,11 @@ def _installed(name: str) -> bool:
     return True
 
 
-def _sources(names: tuple[str, ...], group: str) -> dict[str, str]:
-    """Where each name comes from: an entry point (of which distribution), or code."""
+def _sources(names: tuple[str, ...], group: str, in_code: Mapping[str, object]) -> dict[str, str]:
+    """Where each name comes from: an entry point (of which distribution), or code.
+
+    ``in_code`` holds what was registered in code, by name: its module is named.
+    """
     points = {point.name: point for point in metadata.entry_points(group=group)}
     found = {}
     for name in names:
@@ -142,8 +149,8 @@ def _sources(names: tuple[str, ...], group: str) -> dict[str, str]:
         if point is not None:
             owner = point.dist.name if point.dist is not None else "an unknown distribution"
             found[name] = f"entry point of {owner}"
-        elif name in BOTS:  # a bot registered in code: say by which module
-            found[name] = f"registered by {getattr(BOTS[name], '__module__', None) or 'code'}"
+        elif name in in_code:  # registered in code: say by which module
+            found[name] = f"registered by {getattr(in_code[name], '__module__', None) or 'code'}"
         else:
             found[name] = "registered in this process"
     return found
