@@ -41,6 +41,7 @@ Examples:
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar
@@ -73,6 +74,7 @@ if TYPE_CHECKING:
 __all__ = [
     "END_HOOKS",
     "HOOKS",
+    "HOOK_ARGUMENTS",
     "MID_TURN_HOOKS",
     "ActionsFn",
     "ActionsHook",
@@ -136,6 +138,16 @@ ScoresHook = Callable[[ScoresFn, Rules, GameState], tuple[int, ...]]
 
 HOOKS = turn.HOOKS
 """Hook names, in the order the core runs them in a turn (``configure`` runs at composition)."""
+
+HOOK_ARGUMENTS: Mapping[str, tuple[str, ...]] = {
+    "configure": ("components",),
+    **dict.fromkeys(HOOKS, ("inner", "rules", "state")),
+    "set_aside": ("inner", "rules", "state", "face"),
+    "claims": ("inner", "rules", "state", "total"),
+    "take_tile": ("inner", "rules", "state", "claim"),
+    "apply_action": ("inner", "rules", "state", "action"),
+}
+"""The arguments each hook of a module is called with, in order (`compose` checks them)."""
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -395,6 +407,7 @@ def _check_modules(modules: Sequence[RuleModule]) -> None:
         if not isinstance(module, RuleModule):
             msg = f"compose takes RuleModule objects, got {module!r}"
             raise CompositionError(msg)
+        _check_signatures(module)
     names = [module.name for module in modules]
     doubled = sorted({name for name in names if names.count(name) > 1})
     if doubled:
@@ -406,6 +419,51 @@ def _check_modules(modules: Sequence[RuleModule]) -> None:
             needs = ", ".join(map(repr, missing))
             msg = f"rule module {module.name!r} requires {needs}, which is not composed"
             raise CompositionError(msg)
+
+
+def _check_signatures(module: RuleModule) -> None:
+    """Every hook and extension of ``module`` accepts the arguments it will be called with.
+
+    Checked once, when rules are composed (as pluggy checks a hook implementation when it is
+    registered), so that a wrong signature fails here, naming the module and the hook, not
+    mid-game with a bare ``TypeError``.
+    """
+    for hook, arguments in HOOK_ARGUMENTS.items():
+        function = getattr(module, hook)
+        if function is not None:
+            _check_call(module.name, f"hook {hook!r}", function, arguments)
+    for extension in module.extends:
+        point = extension.point
+        try:
+            parameters = inspect.signature(point.default).parameters.values()
+        except (TypeError, ValueError):  # a builtin default: nothing to compare with
+            continue
+        if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+            continue  # a default that takes any arguments says nothing about how many
+        arguments = tuple(p.name for p in parameters if p.kind in _POSITIONAL)
+        name = f"extension of {point.name!r}"
+        _check_call(module.name, name, extension.wrapper, ("inner", *arguments))
+
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def _check_call(
+    module: str, what: str, function: Callable[..., Any], arguments: tuple[str, ...]
+) -> None:
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # no signature to read (a builtin): trust it
+        return
+    try:
+        signature.bind(*arguments)
+    except TypeError as error:
+        called = f"({', '.join(arguments)})"
+        msg = (
+            f"rule module {module!r}: its {what} is called with {called}, but "
+            f"{getattr(function, '__name__', 'it')}{signature} cannot take them ({error})"
+        )
+        raise CompositionError(msg) from None
 
 
 def _ordered(modules: Sequence[RuleModule]) -> tuple[RuleModule, ...]:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 import attrs
 
 from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, DieKind, RollOutcome
+from pickomino_rules.errors import CompositionError
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -165,12 +166,24 @@ class PartKey(Generic[T]):
     """
 
     name: str
-    kind: type[T]
+    kind: type[T] = attrs.field()
     check: PartCheck[T] | None = attrs.field(default=None, eq=False, repr=False)
     observe: PartObserve[T] | None = attrs.field(default=None, eq=False, repr=False)
     describe: PartDescribe[T] | None = attrs.field(default=None, eq=False, repr=False)
     changes: PartChanges | None = attrs.field(default=None, eq=False, repr=False)
     markers: PartMarkers[T] | None = attrs.field(default=None, eq=False, repr=False)
+
+    @kind.validator
+    def _hashable(self, _attribute: object, kind: type[T]) -> None:
+        # A part is part of the state, which is hashed and compared by value.
+        if not isinstance(kind, type) or kind.__hash__ is None:
+            what = kind.__name__ if isinstance(kind, type) else repr(kind)
+            msg = (
+                f"part {self.name!r} holds {what}, which is not a hashable type: a part is "
+                "part of the state, which is hashed; make it immutable (e.g. @attrs.frozen "
+                "holding tuples)"
+            )
+            raise CompositionError(msg)
 
     def get(self, rules: Rules, state: GameState) -> T:
         """This part's value in ``state``.

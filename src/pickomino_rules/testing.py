@@ -6,7 +6,12 @@ checks, as OpenSpiel's api_test and PettingZoo's api_test do for their games, th
 - every state reached is valid ([`validate`][pickomino_rules.validation.validate], which runs
   each part's own check) and the game is over exactly when nothing is legal;
 - every legal action applies, and games end;
-- a module's promise that its pending decisions follow from the parts alone holds;
+- every part of every state is hashable (a state is hashed and compared by value);
+- every hook answers the same twice for the same input (no hidden randomness or state);
+- each promise a module makes is tested by a search for counter-examples: ``ends_on_total``
+  (stops with equal totals but other dice set aside end the same way), ``mid_turn_by_count``
+  (setting a face aside changes the rest of the state by the face and its count alone) and
+  ``pending_by_parts`` (pending decisions follow from the parts alone);
 - chance is exact: each pool's probabilities sum to 1 and equal an independent multinomial;
 - the same seed gives the same game, and other seeds other games;
 - moves round-trip through their text, and games through JSON records;
@@ -28,22 +33,31 @@ Examples:
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 import random
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, NoReturn
 
 import attrs
 
-from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer
-from pickomino_rules.dice import FACES, RollOutcome
+from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer, Take
+from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face, RollOutcome
 from pickomino_rules.errors import (
     ArgumentTypeError,
     IllegalActionError,
     RulesMismatchError,
 )
-from pickomino_rules.game import apply, legal_actions, new_game, parse_move, playout
+from pickomino_rules.game import (
+    apply,
+    legal_actions,
+    new_game,
+    parse_move,
+    playout,
+    resolve_bust,
+    stop_outcomes,
+)
 from pickomino_rules.plugin import Components, RuleModule, Variant, compose
 from pickomino_rules.registry import get_variant, register_variant, unregister_variant
 from pickomino_rules.result import result
@@ -63,8 +77,12 @@ __all__ = [
     "check_chance",
     "check_determinism",
     "check_encoding",
+    "check_ends_on_total",
+    "check_hooks_deterministic",
     "check_illegal_actions_rejected",
     "check_legal_actions_apply",
+    "check_mid_turn_by_count",
+    "check_parts_hashable",
     "check_pending_by_parts",
     "check_random_games",
     "check_round_trips",
@@ -105,15 +123,35 @@ def _pending(rules: Rules, state: GameState) -> bool:
     return rules.pending_actions is not None and bool(rules.pending_actions(rules, state))
 
 
+def check_parts_hashable(rules: Rules, state: GameState) -> None:
+    """Every part of ``state`` is hashable: a state is hashed and compared by value.
+
+    Raises:
+        ConformanceError: A part's value cannot be hashed (it holds a list, a dict, ...).
+    """
+    for index, part in enumerate(state.parts):
+        try:
+            hash(part)
+        except TypeError as error:
+            name = next((n for n, i in rules.part_index.items() if i == index), str(index))
+            detail = (
+                f"part {name!r} is not hashable ({error}): make it immutable, e.g. "
+                "@attrs.frozen holding tuples"
+            )
+            _fail("parts are hashable", rules, detail)
+
+
 def check_state(rules: Rules, state: GameState) -> None:
     """The invariants of every reachable state.
 
-    The state is valid, and the game is over exactly when nothing is legal (C12: also
-    after the last tile left the grill, a pending choice of that turn is still made).
+    Its parts are hashable, the state is valid, and the game is over exactly when nothing
+    is legal (C12: also after the last tile left the grill, a pending choice of that turn
+    is still made).
 
     Raises:
         ConformanceError: An invariant is broken.
     """
+    check_parts_hashable(rules, state)
     found = problems(rules, state)
     if found:
         _fail("state", rules, "; ".join(found), state)
@@ -136,11 +174,17 @@ def _play(rules: Rules, players: int, seed: int) -> tuple[tuple[GameState, Move 
     rng = random.Random(seed)
     _, state = new_game(rules, players=players, first_player=seed % players)
     history: list[tuple[GameState, Move | None]] = []
-    for move, after in playout(rules, state, random_bot, rng):
-        history.append((state, move))
-        state = after
-        if len(history) >= MAX_MOVES:  # a broken variant may never end: the checks say so
-            break
+    check_parts_hashable(rules, state)
+    try:
+        for move, after in playout(rules, state, random_bot, rng):
+            history.append((state, move))
+            state = after
+            check_parts_hashable(rules, state)
+            if len(history) >= MAX_MOVES:  # a broken variant may never end: the checks say so
+                break
+    except TypeError:
+        check_parts_hashable(rules, state)  # names an unhashable part, if that is the cause
+        raise
     history.append((state, None))
     return tuple(history)
 
@@ -253,6 +297,187 @@ def check_pending_by_parts(rules: Rules, *, seed: int = 0, probes: int = 6) -> i
                 _fail("pending by parts", rules, detail, state)
             compared += 1
     return compared
+
+
+def _twice(rules: Rules, state: GameState, hook: str, call: Callable[[], object]) -> object:
+    first, second = call(), call()
+    if first != second:
+        detail = f"hook {hook} answered {first!r}, then {second!r}, for the same input"
+        _fail("deterministic hooks", rules, detail, state)
+    return first
+
+
+def check_hooks_deterministic(rules: Rules, *, seed: int = 0, states: int = 80) -> int:
+    """Every composed hook answers the same twice for the same input.
+
+    Hooks are pure functions of the rules, the state and their arguments: a hook that draws
+    random numbers or keeps state of its own makes games that a seed cannot replay, and
+    values the solver cannot trust. Sampled states of a random game ask each hook that
+    applies to their phase twice.
+
+    Returns:
+        The number of hook calls compared.
+
+    Raises:
+        ConformanceError: A hook answered differently.
+    """
+    compared = 0
+    history = random_game(rules, rules.components.min_players + 1, seed)
+    for state in _sample(history, states):
+        calls: list[tuple[str, Callable[[], object]]] = [
+            ("scores", partial(rules.scores, rules, state)),
+            ("turn_dice", partial(rules.turn_dice, rules, state)),
+        ]
+        if rules.pending_actions is not None:
+            calls.append(("pending_actions", partial(rules.pending_actions, rules, state)))
+        if state.phase is Phase.CHOOSE and not _pending(rules, state):
+            calls.append(("roll_actions", partial(rules.roll_actions, rules, state)))
+            calls.extend(
+                ("set_aside", partial(rules.set_aside, rules, state, face))
+                for face in _takes(rules, state)
+            )
+        if state.phase is Phase.DECIDE and not _pending(rules, state):
+            calls.append(("bust", partial(rules.bust, rules, state)))
+            calls.append(("stop_total", partial(rules.stop_total, rules, state)))
+            total = rules.stop_total(rules, state)
+            if total is not None:
+                calls.append(("claims", partial(rules.claims, rules, state, total)))
+                calls.extend(
+                    ("take_tile", partial(rules.take_tile, rules, state, claim))
+                    for claim in rules.claims(rules, state, total)
+                )
+        for hook, call in calls:
+            _twice(rules, state, hook, call)
+            compared += 1
+    return compared
+
+
+def _takes(rules: Rules, state: GameState) -> list[Face]:
+    return [action.face for action in legal_actions(rules, state) if isinstance(action, Take)]
+
+
+@cache
+def _set_asides(dice: int, points: int, worm: bool) -> tuple[tuple[int, ...], ...]:
+    """Every way to set ``dice`` dice aside (counts per face) with these points and worm."""
+    return tuple(
+        counts
+        for counts in itertools.product(range(dice + 1), repeat=6)
+        if sum(counts) == dice
+        and sum(count * value for count, value in zip(counts, _POINTS, strict=True)) == points
+        and (counts[5] > 0) == worm
+    )
+
+
+_POINTS = (1, 2, 3, 4, 5, 5)  # what each face counts towards a total (C7): worms count 5
+
+
+def check_ends_on_total(rules: Rules, *, seed: int = 0, alternatives: int = 3) -> int:
+    """The ``ends_on_total`` promise holds: only the total says how a turn ends.
+
+    Each stop of a random game is compared with stops of the same board whose dice set
+    aside are others with the same points, worm and number of dice: the total claimed with,
+    the claims open, every way to end the turn (`stop_outcomes`) and the bust must be the
+    same. Rules without the promise pass at once.
+
+    Returns:
+        The number of comparisons made.
+
+    Raises:
+        ConformanceError: A module that acts at a turn's end reads the dice set aside.
+    """
+    if not rules.ends_on_total:
+        return 0
+    compared = 0
+    history = random_game(rules, rules.components.min_players + 1, seed)
+    for state, _ in history:
+        if state.phase is not Phase.DECIDE or _pending(rules, state):
+            continue
+        aside = state.set_aside
+        points = sum(count * value for count, value in zip(aside, _POINTS, strict=True))
+        others = [
+            counts for counts in _set_asides(sum(aside), points, aside[5] > 0) if counts != aside
+        ]
+        for counts in others[:: max(1, len(others) // alternatives)][:alternatives]:
+            other = state.replace(set_aside=counts)
+            ours = _turn_end(rules, state)
+            theirs = _turn_end(rules, other)
+            if ours != theirs:
+                detail = (
+                    "ends_on_total is promised, but a stop with dice "
+                    f"{_dice_text(counts)} set aside (the same total) ends otherwise than one "
+                    f"with {_dice_text(aside)}: {_first_difference(ours, theirs)}"
+                )
+                _fail("ends on total", rules, detail, state)
+            compared += 1
+    return compared
+
+
+def _turn_end(rules: Rules, state: GameState) -> dict[str, object]:
+    """How a stop in ``state`` ends the turn, asked of the hooks themselves (no caches).
+
+    An end that waits on a decision still shows the dice set aside; they are left out.
+    """
+    total = rules.stop_total(rules, state)
+    claims = rules.claims(rules, state, total) if total is not None else ()
+    return {
+        "stop_total": total,
+        "claims": claims,
+        "ends of the turn": tuple(
+            (action, _without_dice(end)) for action, end in stop_outcomes(rules, state)
+        ),
+        "bust": _without_dice(resolve_bust(rules, state)),
+    }
+
+
+def _without_dice(state: GameState) -> GameState:
+    return state.replace(set_aside=NO_DICE_SET_ASIDE)
+
+
+def _first_difference(ours: dict[str, object], theirs: dict[str, object]) -> str:
+    differing = next(key for key in ours if ours[key] != theirs[key])
+    return f"{differing} {theirs[differing]!r} instead of {ours[differing]!r}"
+
+
+def _dice_text(counts: tuple[int, ...]) -> str:
+    return "".join(face.symbol * count for face, count in zip(FACES, counts, strict=True))
+
+
+def check_mid_turn_by_count(rules: Rules, *, seed: int = 0) -> int:
+    """The ``mid_turn_by_count`` promise holds: a set-aside acts by its face and count.
+
+    Each take of a random game is applied again with the dice set aside before it cleared:
+    what setting the face aside does to the tiles, the stacks, the parts and the player to
+    move must be the same. Rules without the promise pass at once.
+
+    Returns:
+        The number of comparisons made.
+
+    Raises:
+        ConformanceError: A set-aside reads more than the face and its count.
+    """
+    if not rules.mid_turn_by_count or not any(m.acts_mid_turn for m in rules.modules):
+        return 0
+    compared = 0
+    history = random_game(rules, rules.components.min_players + 1, seed)
+    for state, _ in history:
+        if state.phase is not Phase.CHOOSE or _pending(rules, state) or not any(state.set_aside):
+            continue
+        cleared = state.replace(set_aside=NO_DICE_SET_ASIDE)
+        for face in _takes(rules, state):
+            ours = _board(rules.set_aside(rules, state, face))
+            theirs = _board(rules.set_aside(rules, cleared, face))
+            if ours != theirs:
+                detail = (
+                    f"mid_turn_by_count is promised, but setting {face.symbol} aside changes "
+                    "the board otherwise when other dice were set aside before"
+                )
+                _fail("mid turn by count", rules, detail, state)
+            compared += 1
+    return compared
+
+
+def _board(state: GameState) -> tuple[object, ...]:
+    return state.grill, state.face_down, state.stacks, state.parts, state.player
 
 
 def _multinomial(rules: Rules, outcome: RollOutcome) -> Fraction:
@@ -509,6 +734,9 @@ def check_variant(
         states, moves = check_random_games(rules, games=games, seed=seed)
         moves += check_legal_actions_apply(rules, seed=seed)
         check_pending_by_parts(rules, seed=seed)
+        check_ends_on_total(rules, seed=seed)
+        check_mid_turn_by_count(rules, seed=seed)
+        check_hooks_deterministic(rules, seed=seed)
         check_chance(rules, seed=seed)
         check_determinism(rules, seed=seed)
         check_round_trips(rules, seed=seed)

@@ -98,3 +98,80 @@ def test_a_broken_pending_by_parts_promise_is_caught() -> None:
     assert rules.pending_by_parts
     with pytest.raises(kit.ConformanceError, match="pending by parts"):
         kit.check_pending_by_parts(rules, seed=1)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULES_IDS)
+def test_every_promise_the_built_in_modules_make_holds(rules: Rules) -> None:
+    assert kit.check_ends_on_total(rules, seed=2) > 0  # every built-in module promises it
+    compared = kit.check_mid_turn_by_count(rules, seed=2)
+    assert compared > 0 or not any(module.acts_mid_turn for module in rules.modules)
+    assert kit.check_hooks_deterministic(rules, seed=2) > 0
+
+
+def test_a_broken_ends_on_total_promise_is_caught() -> None:
+    """Claims that read the dice set aside, under the promise that only the total does.
+
+    This is the house rule that made the solver value a turn 1.595 instead of 0.749.
+    """
+
+    def by_dice(inner, rules, state, total):  # type: ignore[no-untyped-def]
+        claims = inner(rules, state, total)
+        return claims if state.set_aside[0] else ()  # no tile without a 1 set aside
+
+    liar = RuleModule(name="liar", claims=by_dice, ends_on_total=True)
+    rules = compose(classic_components(), liar, name="liar")
+    assert rules.ends_on_total
+    with pytest.raises(kit.ConformanceError, match=r"\[ends on total\].*claims"):
+        kit.check_ends_on_total(rules, seed=1)
+    honest = compose(classic_components(), RuleModule(name="honest", claims=by_dice))
+    assert kit.check_ends_on_total(honest, seed=1) == 0  # no promise, nothing to break
+
+
+def test_a_broken_mid_turn_by_count_promise_is_caught() -> None:
+    """A set-aside whose effect on the board depends on the dice set aside before it."""
+
+    def bonus(inner, rules, state, face):  # type: ignore[no-untyped-def]
+        after = inner(rules, state, face)
+        if sum(state.set_aside) >= 3 and state.grill:  # a late take turns a tile over
+            return after.replace(
+                grill=after.grill[:-1], face_down=(*after.face_down, after.grill[-1])
+            )
+        return after
+
+    liar = RuleModule(name="liar", set_aside=bonus, mid_turn_by_count=True)
+    rules = compose(classic_components(), liar, name="liar")
+    with pytest.raises(kit.ConformanceError, match=r"\[mid turn by count\]"):
+        kit.check_mid_turn_by_count(rules, seed=1)
+
+
+def test_a_hook_that_draws_random_numbers_is_caught() -> None:
+    import random  # noqa: PLC0415
+
+    def lucky(inner, rules, state):  # type: ignore[no-untyped-def]
+        return tuple(worms + random.randrange(1_000_000) for worms in inner(rules, state))
+
+    rules = compose(classic_components(), RuleModule(name="lucky", scores=lucky), name="lucky")
+    with pytest.raises(kit.ConformanceError, match=r"\[deterministic hooks\] .*hook scores"):
+        kit.check_hooks_deterministic(rules, seed=1)
+
+
+def test_a_part_that_cannot_be_hashed_is_named_not_a_raw_type_error() -> None:
+    import attrs  # noqa: PLC0415
+
+    from pickomino_rules.plugin import PartKey, Variant  # noqa: PLC0415
+
+    @attrs.frozen
+    class Bag:  # frozen, but it holds a list
+        items: list[int]
+
+    bag = PartKey("bag", Bag)
+
+    def setup(inner, rules, state):  # type: ignore[no-untyped-def]
+        return bag.set(rules, inner(rules, state), Bag([1, 2]))
+
+    module = RuleModule(name="bag", part=bag, setup=setup)
+    variant = Variant(
+        name="bag", doc="", options=(), build=lambda _options: [classic_components(), module]
+    )
+    with pytest.raises(kit.ConformanceError, match=r"\[parts are hashable\] .*part 'bag'"):
+        kit.check_variant(variant, games=1)

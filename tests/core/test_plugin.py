@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pytest
@@ -338,3 +339,62 @@ def test_compose_refuses_fewer_most_dice_than_dice() -> None:
 
     with pytest.raises(InvalidSetupError, match="most_dice"):
         compose(classic_components(), RuleModule(name="fewer", configure=fewer))
+
+
+# Signatures and parts are checked when rules are composed
+
+
+def _two(rules: Any, state: Any) -> Any:  # noqa: ARG001
+    return state
+
+
+def _no_total(inner: Any, rules: Any, state: Any) -> Any:  # noqa: ARG001
+    return ()
+
+
+def _one_too_many(inner: Any, rules: Any, state: Any, face: Any, extra: Any) -> Any:  # noqa: ARG001
+    return state
+
+
+def _nothing() -> None:
+    return None
+
+
+def _no_taker(inner: Any, rules: Any) -> Any:  # noqa: ARG001
+    return ()
+
+
+WRONG_HOOKS: list[tuple[dict[str, Any], str]] = [
+    ({"bust": _two}, "hook 'bust'"),
+    ({"claims": _no_total}, "hook 'claims' is called with (inner, rules, state, total)"),
+    ({"set_aside": _one_too_many}, "hook 'set_aside'"),
+    ({"configure": _nothing}, "hook 'configure'"),
+    ({"extends": (GRILLED_WORM_VICTIMS.wrap(_no_taker),)}, "extension of 'grilled_worm_victims'"),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize(("hooks", "named"), WRONG_HOOKS)
+def test_compose_checks_every_hook_s_signature(hooks: dict[str, Any], named: str) -> None:
+    with pytest.raises(CompositionError, match=r"rule module 'bad': its " + re.escape(named)):
+        compose(classic_components(), RuleModule(name="bad", **hooks))
+
+
+def test_hooks_with_defaults_and_star_args_compose() -> None:
+    def flexible(inner, rules, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return inner(rules, *args, **kwargs)
+
+    def defaults(inner, rules, state, extra=None):  # type: ignore[no-untyped-def]  # noqa: ARG001
+        return inner(rules, state)
+
+    compose(classic_components(), RuleModule(name="ok", bust=flexible, scores=defaults))
+
+
+def test_a_part_of_a_mutable_type_is_refused_when_declared() -> None:
+    @attrs.define
+    class Bag:
+        items: list[int]
+
+    with pytest.raises(CompositionError, match="part 'bag' holds Bag, which is not a hashable"):
+        PartKey("bag", Bag)
+    with pytest.raises(CompositionError, match="not a hashable type"):
+        PartKey("list", list)
