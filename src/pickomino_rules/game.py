@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
 from pickomino_rules._engine import ACTIVE, steps
-from pickomino_rules._engine.guards import check_arguments, check_fits
+from pickomino_rules._engine.guards import check_arguments, check_fits, check_shape
 from pickomino_rules._engine.steps import (
     apply,
     claim_of_stop,
@@ -222,6 +222,7 @@ def chance_outcomes(rules: Rules, state: GameState) -> tuple[tuple[RollOutcome, 
     """
     check_fits(rules, state)
     if state.phase is not _ROLL:
+        check_shape(rules, state)
         msg = f"not a chance node: the game is in phase {state.phase.value!r}"
         raise IllegalActionError(msg)
     table = rules.chance_table(state.in_hand)

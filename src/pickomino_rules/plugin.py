@@ -21,8 +21,9 @@ modules wrap it (``extends``, with
 function with [`Rules.extension`][pickomino_rules.rules.Rules.extension].
 
 **Checks.** [`compose`][pickomino_rules.plugin.compose] checks the whole composition once and
-raises [`CompositionError`][pickomino_rules.errors.CompositionError] naming the modules: two
-modules with one name, a required module missing, contradictory order constraints, an extension
+raises [`CompositionError`][pickomino_rules.errors.CompositionError] naming the modules: a hook
+or an extension whose signature cannot take the arguments it is called with (`HOOK_ARGUMENTS`),
+two modules with one name, a required module missing, contradictory order constraints, an extension
 point that no composed module provides, two parts or two action keywords with one name. The
 composed hooks are plain callables: nothing is looked up by name while a game runs.
 
@@ -347,7 +348,8 @@ def compose(
         options: Option values to record on the rules (informational).
 
     Raises:
-        CompositionError: Duplicate module names, a required module missing, order
+        CompositionError: A hook whose signature does not fit it (see `HOOK_ARGUMENTS`),
+            duplicate module names, a required module missing, order
             constraints that contradict each other, an extension point no composed module
             provides, two providers of one point, two parts or two action keywords with
             one name; the message names the modules.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from pickomino_rules._engine.guards import check_fits
+from pickomino_rules._engine.guards import ODD, check_fits, check_shape
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -43,7 +43,11 @@ class GameResult:
 def scores(rules: Rules, state: GameState) -> tuple[int, ...]:
     """Each player's worms now (C13; variants add theirs, e.g. E14)."""
     check_fits(rules, state)
-    return rules.scores(rules, state)
+    try:
+        return rules.scores(rules, state)
+    except ODD:
+        check_shape(rules, state)
+        raise
 
 
 def result(rules: Rules, state: GameState) -> GameResult:
@@ -52,8 +56,7 @@ def result(rules: Rules, state: GameState) -> GameResult:
     Ties on worms go to the tied player holding the highest-numbered tile; tied
     players who hold no tile share the win (C13).
     """
-    check_fits(rules, state)
-    worms = rules.scores(rules, state)
+    worms = scores(rules, state)
     best_tile = [max(stack, default=0) for stack in state.stacks]
     ranking = sorted(range(len(worms)), key=lambda p: (-worms[p], -best_tile[p], p))
     leader = ranking[0]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 import attrs
 
 from pickomino_rules.dice import ChanceTable, DieKind, Face, chance_table
-from pickomino_rules.errors import CompositionError
+from pickomino_rules.errors import CompositionError, InvalidStateError
 
 if TYPE_CHECKING:
     from pickomino_rules.actions import Action
@@ -222,9 +222,25 @@ class Rules:
         return self.worms[tile]
 
     def chance_table(self, dice: tuple[int, ...]) -> ChanceTable:
-        """Exact distribution of rolling ``dice`` (counts per kind), cached."""
+        """Exact distribution of rolling ``dice`` (counts per kind), cached.
+
+        Raises:
+            InvalidStateError: More dice than the rules' components hold, a negative count,
+                or not one count per kind (checked when a table is first built: free after).
+        """
         table = self._tables.get(dice)
         if table is None:
+            most = self.most_dice
+            if (
+                type(dice) is not tuple
+                or len(dice) != len(most)
+                or not all(type(d) is int and 0 <= d <= m for d, m in zip(dice, most, strict=True))
+            ):
+                problem = (
+                    f"in_hand: cannot roll {dice!r}: the rules roll at most {most} dice "
+                    "(one count per kind)"
+                )
+                raise InvalidStateError([problem])
             table = self._tables[dice] = chance_table(self.components.die_kinds, dice)
         return table
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from pickomino_rules._engine.guards import check_fits
+from pickomino_rules._engine.guards import check_fits, shape_problems
 from pickomino_rules.errors import InvalidStateError
 from pickomino_rules.state import Phase
 
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from pickomino_rules.state import GameState
 
 __all__ = ["problems", "validate"]
-
-_TURN = (Phase.ROLL, Phase.CHOOSE, Phase.DECIDE)
 
 
 def validate(rules: Rules, state: GameState) -> None:
@@ -55,7 +53,7 @@ def problems(rules: Rules, state: GameState) -> tuple[str, ...]:
         ArgumentTypeError: ``rules`` or ``state`` is of the wrong type.
     """
     check_fits(rules, state)
-    found = _shape(rules, state)
+    found = shape_problems(rules, state)
     if found:
         return tuple(found)  # the checks below read the fields found malformed here
     found += _tiles(rules, state)
@@ -70,52 +68,13 @@ def problems(rules: Rules, state: GameState) -> tuple[str, ...]:
 
 
 def _parts(rules: Rules, state: GameState) -> list[str]:
-    found = []
+    """Each part's own check (their kinds are a matter of shape: `shape_problems`)."""
+    found: list[str] = []
     for key, part in zip(rules.layout.parts, state.parts, strict=True):
-        if not isinstance(part, key.kind):
-            found.append(f"part {key.name!r}: expected {key.kind.__name__}, got {part!r}")
-        elif key.check is not None:
+        if key.check is not None:
             found.extend(
                 f"part {key.name!r}: {problem}" for problem in key.check(rules, state, part)
             )
-    return found
-
-
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _shape(rules: Rules, state: GameState) -> list[str]:  # noqa: C901 (one check per field)
-    """Field types and sizes: what every other check relies on."""
-    found = []
-    low, high = rules.components.min_players, rules.components.max_players
-    if not isinstance(state.stacks, tuple) or not all(isinstance(s, tuple) for s in state.stacks):
-        found.append("stacks: expected a tuple of tuples")
-    elif not low <= len(state.stacks) <= high:
-        found.append(f"players: {rules.name} needs {low} to {high}, got {len(state.stacks)}")
-    elif not _is_count(state.player) or state.player >= len(state.stacks):
-        found.append(f"player: {state.player!r} is not a player index")
-    for name in ("grill", "face_down"):
-        value = getattr(state, name)
-        if not isinstance(value, tuple) or not all(isinstance(t, int) for t in value):
-            found.append(f"{name}: expected a tuple of tile numbers, got {value!r}")
-    if not isinstance(state.phase, Phase):
-        found.append(f"phase: expected a Phase, got {state.phase!r}")
-    kinds = len(rules.die_kinds)
-    in_hand = state.in_hand
-    if not isinstance(in_hand, tuple) or not all(map(_is_count, in_hand)):
-        found.append(f"in_hand: expected counts of dice per kind, got {in_hand!r}")
-    elif state.phase in _TURN and len(in_hand) != kinds:
-        found.append(f"in_hand: expected {kinds} counts (one per kind of die), got {in_hand!r}")
-    set_aside = state.set_aside
-    if (
-        not isinstance(set_aside, tuple)
-        or len(set_aside) != 6
-        or not all(map(_is_count, set_aside))
-    ):
-        found.append(f"set_aside: expected six counts (faces 1-5, worm), got {set_aside!r}")
-    if not isinstance(state.parts, tuple) or len(state.parts) != len(rules.layout.parts):
-        found.append(f"parts: expected {len(rules.layout.parts)} parts, got {state.parts!r}")
     return found
 
 
@@ -151,16 +110,7 @@ def _phase(rules: Rules, state: GameState) -> list[str]:
         found.append("phase: the grill is empty, so the game is over (C12)")
     if phase is Phase.TURN_OVER and not _pending(rules, state):
         found.append("phase: the turn is over but no decision is pending")
-    if phase is Phase.CHOOSE:
-        roll = state.roll
-        kinds = tuple(kind.name for kind in rules.die_kinds)
-        if roll is None:
-            found.append("roll: a roll must lie on the table in phase 'choose'")
-        elif roll.kinds != kinds or roll.dice != state.in_hand:
-            found.append(f"roll: {roll} is not a roll of the dice in hand {state.in_hand}")
-    elif state.roll is not None:
-        found.append(f"roll: no roll lies on the table in phase {phase.value!r}")
-    return found
+    return found  # the roll on the table is a matter of shape (shape_problems)
 
 
 def _dice(rules: Rules, state: GameState) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -30,6 +31,7 @@ from pickomino_rules import (
     parse_move,
     sample_chance,
 )
+from pickomino_rules._engine import compiled_backend
 from pickomino_rules.actions import Roll, Steal, Stop, Take
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.positions import Position, PositionError
@@ -40,6 +42,7 @@ from support import as_in_a_terminal, reaped
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+COMPILED = compiled_backend() is not None
 RECORD = GameRecord.play("extended", players=3, seed=11)
 RECORD_TEXT = RECORD.to_json()
 
@@ -206,3 +209,109 @@ def test_a_signal_at_any_moment_ends_the_command_cleanly(
     assert process.returncode in expected, err
     if err:
         assert err.startswith("error: ") or process.returncode < 0, err
+
+
+# Hand-built states: every field replaced by junk, on both backends, in a subprocess
+
+HAND_BUILT = r"""
+import random, resource, signal, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))  # unbounded = a failure
+
+
+class Hang(Exception):
+    pass
+
+
+def hang(*_):
+    raise Hang("no answer within 2 s")
+
+
+signal.signal(signal.SIGALRM, hang)
+from pickomino_rules import (
+    Phase, RollOutcome, apply, chance_outcomes, is_terminal, legal_actions, new_game, playout,
+    sample_chance, scores, validate,
+)
+from pickomino_rules._engine import ACTIVE
+from pickomino_rules.bots import random_bot
+
+JUNK = [
+    None, -3, 0, 1, 99, 2**70, -(2**70), 1.5, float("nan"), True, "x", b"", [], [1], {}, (),
+    (-3,), (99,), (2**70,), (0,), (8,), (3, 3), (1, 2, 3, 4, 5, 6), (0,) * 6, (9,) * 6,
+    (-1, 0, 0, 0, 0, 0), (21,), (21, 21), (40,), ((),), ((21,), ()), ((),) * 8,
+    [(21,), ()], Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.TURN_OVER, Phase.GAME_OVER,
+    "roll", RollOutcome.parse("11111111"), RollOutcome.parse("w"), object(),
+]
+FIELDS = (
+    "grill", "face_down", "stacks", "player", "phase", "in_hand", "roll", "set_aside", "parts"
+)
+ALLOWED = ("PickominoError", "ValueError", "TypeError")
+
+def allowed(error):
+    names = {kind.__name__ for kind in type(error).__mro__}
+    return any(name in names for name in ALLOWED)
+
+rng = random.Random(int(sys.argv[1]))
+calls = raised = 0
+bad = []
+for variant in ("classic", "extended"):
+    rules, start = new_game(variant, players=3)
+    reached = [after for _, after in playout(rules, start, random_bot, random.Random(3))]
+    reached = reached[:: max(1, len(reached) // 60)]
+    for _ in range(int(sys.argv[2])):
+        base = rng.choice(reached)
+        changes = {field: rng.choice(JUNK) for field in rng.sample(FIELDS, rng.choice((1, 1, 2)))}
+        if rng.random() < 0.3:  # a sound field from another state of the game
+            field = rng.choice(FIELDS)
+            changes[field] = getattr(rng.choice(reached), field)
+        try:
+            state = base.replace(**changes)
+        except Exception as error:
+            if not allowed(error):
+                bad.append(f"replace {changes!r}: {type(error).__name__}: {error}")
+            continue
+        moves = legal_actions(rules, base)
+        for name, call in (
+            ("legal_actions", lambda: legal_actions(rules, state)),
+            ("apply", lambda: apply(rules, state, rng.choice(moves)) if moves else None),
+            ("sample_chance", lambda: sample_chance(rules, state, random.Random(1))),
+            ("chance_outcomes", lambda: chance_outcomes(rules, state)),
+            ("is_terminal", lambda: is_terminal(rules, state)),
+            ("scores", lambda: scores(rules, state)),
+            ("validate", lambda: validate(rules, state)),
+        ):
+            calls += 1
+            signal.setitimer(signal.ITIMER_REAL, 2)
+            try:
+                call()
+            except Exception as error:
+                raised += 1
+                if not allowed(error):
+                    bad.append(f"{name} after {changes!r}: {type(error).__name__}: {error}")
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+print(ACTIVE.name, calls, "calls,", raised, "raised a clear error,", len(bad), "raw")
+for line in bad[:20]:
+    print(line)
+sys.exit(1 if bad else 0)
+"""
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_hand_built_states_give_clear_errors_never_a_hang_or_a_raw_error(pure: bool) -> None:
+    """States changed field by field into junk (as ``GameState.replace`` allows).
+
+    Every public transition answers or raises a PickominoError, ValueError or TypeError, in
+    bounded time and memory, on both backends; the subprocess catches a crash or a hang.
+    """
+    environment = os.environ | {"PICKOMINO_PURE": "1" if pure else "0"}
+    done = subprocess.run(  # noqa: S603 (our own interpreter and code)
+        [sys.executable, "-c", HAND_BUILT, "7", "600"],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("pure" if pure else ("pure", "compiled")[COMPILED])
+    assert " 0 raw" in done.stdout

@@ -23,7 +23,7 @@ import random
 from typing import TYPE_CHECKING, Final, NoReturn, TypeAlias
 
 from pickomino_rules._engine.explain import illegal
-from pickomino_rules._engine.guards import check_arguments, mismatch
+from pickomino_rules._engine.guards import ODD, check_arguments, check_shape, mismatch
 from pickomino_rules.actions import ROLL, STOP, Action, Roll, Steal, Stop, Take
 from pickomino_rules.dice import NO_DICE_SET_ASIDE, RollOutcome
 from pickomino_rules.errors import ArgumentTypeError, IllegalActionError
@@ -132,6 +132,9 @@ _BOARD = [Board(None, None)]
 _STEALS: dict[int, Steal] = {}
 
 
+_ODD = ODD  # a wrong argument or a malformed state: the guards say what was wrong
+
+
 def legal_actions(rules: Rules, state: GameState) -> tuple[Move, ...]:
     """Everything that may be applied to ``state``.
 
@@ -159,8 +162,9 @@ def legal_actions(rules: Rules, state: GameState) -> tuple[Move, ...]:
         if last.state is state and last.rules is rules:
             return last.legal
         return derive(rules, state).legal
-    except (AttributeError, TypeError, IndexError, KeyError):
+    except _ODD:  # a wrong argument, or a state changed by hand into nonsense
         check_arguments(rules, state)
+        check_shape(rules, state)
         raise
 
 
@@ -319,8 +323,9 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
         if how is TAKES or how is PENDING:  # a module's action
             return settle(rules, rules.apply_action(rules, state, move))
         return decide(rules, state, move, how)  # type: ignore[arg-type]  # the stop's claims
-    except (AttributeError, TypeError, IndexError, KeyError):
+    except _ODD:
         check_arguments(rules, state, move)
+        check_shape(rules, state)
         raise
 
 
@@ -473,8 +478,9 @@ def sample_chance(rules: Rules, state: GameState, rng: random.Random) -> RollOut
         if state.phase is not _ROLL or state.layout is not rules.layout:
             _refuse_chance(rules, state)
         table = rules.chance_table(state.in_hand)
-    except AttributeError:
+    except _ODD:
         check_arguments(rules, state)
+        check_shape(rules, state)
         raise
     if type(rng) is not random.Random and not isinstance(rng, random.Random):
         msg = f"rng must be a random.Random, got {type(rng).__name__}"
@@ -486,5 +492,6 @@ def _refuse_chance(rules: Rules, state: GameState) -> NoReturn:
     """Why ``state`` has no roll to sample: another game's state, or not a chance node."""
     if state.layout is not rules.layout:
         raise mismatch(rules, state)
+    check_shape(rules, state)
     msg = f"not a chance node: the game is in phase {state.phase.value!r}"
     raise IllegalActionError(msg)
