@@ -177,13 +177,18 @@ class PartKey(Generic[T]):
     def _hashable(self, _attribute: object, kind: type[T]) -> None:
         # A part is part of the state, which is hashed and compared by value.
         if not isinstance(kind, type) or kind.__hash__ is None:
-            what = kind.__name__ if isinstance(kind, type) else repr(kind)
-            msg = (
-                f"part {self.name!r} holds {what}, which is not a hashable type: a part is "
-                "part of the state, which is hashed; make it immutable (e.g. @attrs.frozen "
-                "holding tuples)"
-            )
-            raise CompositionError(msg)
+            why = "is not a hashable type"
+        elif kind.__eq__ is object.__eq__:  # e.g. @attrs.define(eq=False): mutable, by identity
+            why = "compares by identity, not by value"
+        else:
+            return
+        what = kind.__name__ if isinstance(kind, type) else repr(kind)
+        msg = (
+            f"part {self.name!r} holds {what}, which {why}: a part is part of the state, "
+            "which is hashed and compared by value; make it immutable (e.g. @attrs.frozen "
+            "holding tuples)"
+        )
+        raise CompositionError(msg)
 
     def get(self, rules: Rules, state: GameState) -> T:
         """This part's value in ``state``.

@@ -398,3 +398,10 @@ def test_a_part_of_a_mutable_type_is_refused_when_declared() -> None:
         PartKey("bag", Bag)
     with pytest.raises(CompositionError, match="not a hashable type"):
         PartKey("list", list)
+
+    @attrs.define(eq=False)
+    class Box:  # hashable, but by identity: mutable, and two equal games would differ
+        count: int
+
+    with pytest.raises(CompositionError, match="holds Box, which compares by identity"):
+        PartKey("box", Box)
