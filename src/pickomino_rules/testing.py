@@ -62,6 +62,7 @@ from pickomino_rules.plugin import Components, RuleModule, Variant, compose
 from pickomino_rules.registry import get_variant, register_variant, unregister_variant
 from pickomino_rules.result import result
 from pickomino_rules.state import GameState, Phase
+from pickomino_rules.story import dice_faces
 from pickomino_rules.validation import problems
 
 if TYPE_CHECKING:
@@ -362,13 +363,13 @@ def _set_asides(dice: int, points: int, worm: bool) -> tuple[tuple[int, ...], ..
     return tuple(
         counts
         for counts in itertools.product(range(dice + 1), repeat=6)
-        if sum(counts) == dice
-        and sum(count * value for count, value in zip(counts, _POINTS, strict=True)) == points
-        and (counts[5] > 0) == worm
+        if sum(counts) == dice and _points(counts) == points and (counts[5] > 0) == worm
     )
 
 
-_POINTS = (1, 2, 3, 4, 5, 5)  # what each face counts towards a total (C7): worms count 5
+def _points(counts: tuple[int, ...]) -> int:
+    """The points of dice set aside (C7), by each face's own ``points``."""
+    return sum(count * face.points for count, face in zip(counts, FACES, strict=True))
 
 
 def check_ends_on_total(rules: Rules, *, seed: int = 0, alternatives: int = 3) -> int:
@@ -393,9 +394,10 @@ def check_ends_on_total(rules: Rules, *, seed: int = 0, alternatives: int = 3) -
         if state.phase is not Phase.DECIDE or _pending(rules, state):
             continue
         aside = state.set_aside
-        points = sum(count * value for count, value in zip(aside, _POINTS, strict=True))
         others = [
-            counts for counts in _set_asides(sum(aside), points, aside[5] > 0) if counts != aside
+            counts
+            for counts in _set_asides(sum(aside), _points(aside), aside[5] > 0)
+            if counts != aside
         ]
         for counts in others[:: max(1, len(others) // alternatives)][:alternatives]:
             other = state.replace(set_aside=counts)
@@ -439,7 +441,7 @@ def _first_difference(ours: dict[str, object], theirs: dict[str, object]) -> str
 
 
 def _dice_text(counts: tuple[int, ...]) -> str:
-    return "".join(face.symbol * count for face, count in zip(FACES, counts, strict=True))
+    return "".join(face.symbol for face in dice_faces(counts))
 
 
 def check_mid_turn_by_count(rules: Rules, *, seed: int = 0) -> int:
