@@ -38,7 +38,7 @@ Examples:
 
 from pickomino_rules.batch._engine import BatchArrays, BatchGames, BatchStep
 from pickomino_rules.batch._rules import BatchActionError, BatchRulesError, batch_rules
-from pickomino_rules.batch._tables import (
+from pickomino_rules.batch._tables import (  # noqa: F401 (kept where they were, see below)
     ACT_ROLL,
     ACT_STEAL,
     ACT_STOP,
@@ -63,7 +63,5 @@ __all__ = [
     "BatchStep",
     "batch_rules",
 ]
-# Not listed, kept where they were: the phase codes, their deprecated names, the action
-# numbers of the classic encoding and the classic set-up's sizes.
-_NUMBERS = (ACT_ROLL, ACT_STEAL, ACT_STOP, CHOOSE, DECIDE, DICE, FIRST_TILE, GAME_OVER, ROLL, TILES)
-_PHASE_CODES = (PHASE_CHOOSE, PHASE_DECIDE, PHASE_GAME_OVER, PHASE_ROLL)
+# Importable from here as before, though not listed: the phase codes and their deprecated
+# names, the action numbers of the classic encoding and the classic set-up's sizes.
