@@ -95,8 +95,43 @@ def test_gymnasium_rewards_sum_to_the_final_result(variant: str) -> None:
     assert (rewards[-1] > 0) == (env.seat in winners)
 
 
+def test_gymnasium_the_default_env_passes_check_env_without_options() -> None:
+    """Generic tools step unmasked samples: the default penalizes an illegal action."""
+    env = gymnasium.make(GYMNASIUM_ID)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+def test_gymnasium_illegal_steps_count_toward_truncation() -> None:
+    env = PickominoEnv("classic", players=2, max_steps=50)
+    _, info = env.reset(seed=2)
+    masked = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    total = 0.0
+    for step in range(50):
+        _, reward, terminated, truncated, info = env.step(masked)
+        total += float(reward)
+        assert info["illegal_action"]
+        assert not terminated
+        assert truncated == (step == 49)
+    assert total == -50.0
+
+
+def test_gymnasium_an_illegal_action_can_lose_the_episode() -> None:
+    env = PickominoEnv("classic", players=2, illegal_action="lose", illegal_penalty=-1.0)
+    _, info = env.reset(seed=2)
+    before = env.state
+    masked = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = env.step(masked)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert env.state is before
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    env.reset(seed=3)  # a new episode plays on
+
+
 def test_gymnasium_masked_and_out_of_range_actions_raise_and_change_nothing() -> None:
-    env = PickominoEnv("classic", players=2)
+    env = PickominoEnv("classic", players=2, illegal_action="raise")
     _, info = env.reset(seed=2)
     before = env.state
     masked = int(np.flatnonzero(info["action_mask"] == 0)[0])

@@ -22,14 +22,18 @@ step the change of the learner's worms minus the others' mean
 ([`worm_margins`][pickomino_rules.encoding.worm_margins]) since its previous decision; over an
 episode they sum to the margin's change from the learner's first decision to the end.
 
-A game longer than ``max_steps`` learner decisions is cut short and reported as truncated.
+A game longer than ``max_steps`` learner steps is cut short and reported as truncated.
 
 An action number outside the action space raises
 [`ActionEncodingError`][pickomino_rules.encoding.ActionEncodingError]. A masked (illegal)
-action raises [`IllegalActionError`][pickomino_rules.errors.IllegalActionError] and changes
-nothing, unless ``illegal_action="penalize"``: then it changes nothing, gives
-``illegal_penalty`` as reward and ``info["illegal_action"] = True`` (for algorithms that cannot
-use a mask, and for gymnasium's ``check_env``, which steps with unmasked samples).
+action, by default (``illegal_action="penalize"``), changes nothing, gives
+``illegal_penalty`` as reward and ``info["illegal_action"] = True``, and counts as a step
+toward ``max_steps``, so that a policy stuck on illegal actions is truncated: generic tools
+(gymnasium's ``check_env``, plain PPO) step unmasked samples. ``illegal_action="lose"`` ends
+the episode there as a loss (terminated, ``illegal_penalty``), as PettingZoo's classic games
+do; ``illegal_action="raise"`` raises
+[`IllegalActionError`][pickomino_rules.errors.IllegalActionError] and changes nothing, for
+debugging a masked learner.
 """
 
 from __future__ import annotations
@@ -78,8 +82,10 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         reward: ``"win"`` or ``"worms"`` (see the module).
         max_steps: Learner decisions after which the episode is truncated.
         mask_in_observation: Observations as a Dict with the action mask.
-        illegal_action: ``"raise"`` or ``"penalize"`` for a masked action.
-        illegal_penalty: The reward of a masked action when penalized.
+        illegal_action: A masked action is ``"penalize"``d (the default: nothing changes,
+            the step counts), ends the episode as a loss (``"lose"``) or raises
+            (``"raise"``).
+        illegal_penalty: The reward of a masked action when penalized or lost.
         render_mode: None or ``"ansi"``.
 
     Raises:
@@ -99,7 +105,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         reward: Literal["win", "worms"] = "win",
         max_steps: int = 1000,
         mask_in_observation: bool = False,
-        illegal_action: Literal["raise", "penalize"] = "raise",
+        illegal_action: Literal["penalize", "lose", "raise"] = "penalize",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
@@ -110,7 +116,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         if seat is not None:
             _check_seat(seat, players)
         _choose("reward", reward, ("win", "worms"))
-        _choose("illegal_action", illegal_action, ("raise", "penalize"))
+        _choose("illegal_action", illegal_action, ("penalize", "lose", "raise"))
         _choose("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         _check_max_steps(max_steps)
         self._seat_choice = seat
@@ -127,6 +133,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         self.state: GameState | None = None
         self._rng = random.Random()
         self._steps = 0
+        self._lost = False
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -147,6 +154,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         _, state = new_game(self.rules, players=self.encoding.players)
         self.state = self._advance(state)
         self._steps = 0
+        self._lost = False
         return self._observation(), self._info()
 
     def step(
@@ -156,11 +164,11 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
 
         Raises:
             ActionEncodingError: ``action`` is not a number of the action space.
-            IllegalActionError: The action is masked (with ``illegal_action="raise"``).
+            IllegalActionError: The action is masked (only with ``illegal_action="raise"``).
             RuntimeError: ``reset`` was not called, or the episode is over.
         """
         state = self.state
-        if state is None or is_terminal(self.rules, state):
+        if state is None or self._lost or is_terminal(self.rules, state):
             msg = "call reset() first: no game is in progress"
             raise RuntimeError(msg)
         move = self.encoding.decode(action)
@@ -170,9 +178,12 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         except IllegalActionError:
             if self._illegal_action == "raise":
                 raise
+            self._steps += 1  # a wasted step still counts toward max_steps
+            self._lost = self._illegal_action == "lose"  # the episode ends as a loss
+            truncated = not self._lost and self._steps >= self._max_steps
             info = self._info()
             info["illegal_action"] = True
-            return self._observation(), self._illegal_penalty, False, False, info
+            return self._observation(), self._illegal_penalty, self._lost, truncated, info
         self.state = self._advance(after)
         self._steps += 1
         terminated = is_terminal(self.rules, self.state)
