@@ -41,14 +41,15 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Literal, SupportsFloat
 
-import numpy as np
+from pickomino_rules.errors import MissingExtraError
 
 try:
     import gymnasium
+    import numpy as np
     from gymnasium import spaces
-except ImportError as error:  # an extra: say which
-    msg = f"pickomino_rules.envs.gymnasium needs {error.name}; install 'pickomino_rules[rl]'"
-    raise ImportError(msg) from error
+except ImportError as error:  # an extra: say which, and how to add it here
+    what = f"the gymnasium environment ({error.name} is missing)"
+    raise MissingExtraError(what, "rl") from None
 
 from pickomino_rules.bots import get_bot
 from pickomino_rules.encoding import Encoding, returns, worm_margins

@@ -29,16 +29,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
+from pickomino_rules.errors import MissingExtraError
 
 try:
     import gymnasium
+    import numpy as np
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
-except ImportError as error:  # an extra: say which
-    msg = f"pickomino_rules.envs.gymnasium_vector needs {error.name}; install 'pickomino_rules[rl]'"
-    raise ImportError(msg) from error
+except ImportError as error:  # an extra: say which, and how to add it here
+    what = f"the gymnasium vector environment ({error.name} is missing)"
+    raise MissingExtraError(what, "rl") from None
 
 from pickomino_rules.batch import BatchGames
 from pickomino_rules.batch_bots import UnknownVectorBotError, get_vector_bot

@@ -30,13 +30,14 @@ from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from pickomino_rules.errors import MissingExtraError
 
 try:
+    import numpy as np
     import pyspiel
-except ImportError as error:  # an extra: say which
-    msg = f"pickomino_rules.envs.openspiel needs {error.name}; install 'pickomino_rules[openspiel]'"
-    raise ImportError(msg) from error
+except ImportError as error:  # an extra: say which, and how to add it here
+    what = f"the OpenSpiel game ({error.name} is missing)"
+    raise MissingExtraError(what, "openspiel") from None
 
 from pickomino_rules.encoding import Encoding, returns
 from pickomino_rules.errors import InvalidSetupError, PickominoError

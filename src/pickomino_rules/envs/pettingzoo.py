@@ -32,15 +32,16 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
+from pickomino_rules.errors import MissingExtraError
 
 try:
+    import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
-except ImportError as error:  # an extra: say which
-    msg = f"pickomino_rules.envs.pettingzoo needs {error.name}; install 'pickomino_rules[rl]'"
-    raise ImportError(msg) from error
+except ImportError as error:  # an extra: say which, and how to add it here
+    what = f"the PettingZoo environment ({error.name} is missing)"
+    raise MissingExtraError(what, "rl") from None
 
 from pickomino_rules.encoding import Encoding, returns, worm_margins
 from pickomino_rules.errors import InvalidSetupError
