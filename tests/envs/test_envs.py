@@ -238,6 +238,34 @@ def test_pettingzoo_plays_whole_games_with_zero_sum_results() -> None:
     assert max(totals.values()) > 0
 
 
+def test_pettingzoo_an_illegal_action_loses_the_game_by_default() -> None:
+    game = zoo.env(variant="classic", players=3)
+    game.reset(seed=1)
+    offender = game.agent_selection
+    before = game.unwrapped.state
+    mask = game.observe(offender)["action_mask"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo's logger warns of the illegal move
+        game.step(int(np.flatnonzero(mask == 0)[0]))
+    assert game.unwrapped.state is before  # nothing was played
+    assert all(game.terminations.values())
+    assert game.rewards == {agent: (-1.0 if agent == offender else 0.0) for agent in game.agents}
+    fresh = zoo.env(variant="classic", players=2)
+    fresh.reset(seed=1)
+    with pytest.raises(ActionEncodingError):  # out of range is still an error, not a loss
+        fresh.step(99)
+
+
+def test_pettingzoo_env_can_raise_on_an_illegal_action_for_debugging() -> None:
+    game = zoo.env(variant="classic", players=2, illegal_action="raise")
+    game.reset(seed=1)
+    mask = game.observe(game.agent_selection)["action_mask"]
+    with pytest.raises(IllegalActionError):
+        game.step(int(np.flatnonzero(mask == 0)[0]))
+    with pytest.raises(InvalidSetupError, match="illegal_action"):
+        zoo.env(illegal_action="ignore")  # type: ignore[arg-type]
+
+
 def test_pettingzoo_masked_and_out_of_range_actions_raise() -> None:
     game = zoo.raw_env(variant="classic", players=2)
     game.reset(seed=1)

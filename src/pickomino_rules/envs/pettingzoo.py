@@ -22,9 +22,14 @@ seeded by ``reset(seed=...)``. Each observation is a dict of ``observation`` (th
 
 Rewards (``reward=``): ``"win"`` (default) the zero-sum result at the end; ``"worms"`` each
 step's change of every player's worm margin. ``max_cycles`` decisions truncate the game.
-A masked action raises [`IllegalActionError`][pickomino_rules.errors.IllegalActionError], an
-action number out of range [`ActionEncodingError`][pickomino_rules.encoding.ActionEncodingError];
-neither changes anything.
+
+An illegal (masked) action, in [`env`][pickomino_rules.envs.pettingzoo.env], ends the game as a
+loss for its agent, as PettingZoo's classic games have it (their ``TerminateIllegalWrapper``):
+it gets ``illegal_reward`` (-1), the others 0, and every agent is done.
+``env(illegal_action="raise")`` and ``raw_env`` raise
+[`IllegalActionError`][pickomino_rules.errors.IllegalActionError] instead and change nothing,
+for debugging. An action number out of range always raises
+[`ActionEncodingError`][pickomino_rules.encoding.ActionEncodingError].
 """
 
 from __future__ import annotations
@@ -60,9 +65,44 @@ AgentID = str
 Observation = dict[str, Any]
 
 
-def env(**kwargs: Any) -> AECEnv[AgentID, Observation, int]:  # noqa: ANN401 (raw_env's arguments)
-    """The environment wrapped in PettingZoo's order enforcing (see ``raw_env``)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+def env(
+    *,
+    illegal_action: Literal["lose", "raise"] = "lose",
+    illegal_reward: float = -1.0,
+    **kwargs: Any,  # noqa: ANN401 (raw_env's arguments)
+) -> AECEnv[AgentID, Observation, int]:
+    """The environment wrapped as PettingZoo's classic games wrap theirs (see ``raw_env``).
+
+    Args:
+        illegal_action: ``"lose"``: a masked action ends the game, its agent getting
+            ``illegal_reward`` and the others 0 (PettingZoo's ``TerminateIllegalWrapper``);
+            ``"raise"``: it raises ``IllegalActionError`` and changes nothing.
+        illegal_reward: The reward of an agent that loses by an illegal action.
+        **kwargs: ``raw_env``'s arguments.
+
+    Raises:
+        InvalidSetupError: Bad settings.
+    """
+    if illegal_action not in ("lose", "raise"):
+        msg = f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}"
+        raise InvalidSetupError(msg)
+    game: AECEnv[AgentID, Observation, int] = raw_env(**kwargs)
+    if illegal_action == "lose":
+        game = _InRange(wrappers.TerminateIllegalWrapper(game, illegal_reward=illegal_reward))
+    return wrappers.OrderEnforcingWrapper(game)
+
+
+class _InRange(wrappers.BaseWrapper[AgentID, Observation, int]):  # type: ignore[misc]
+    """Refuses an action number outside the action space with the encoding's own error.
+
+    ``TerminateIllegalWrapper`` reads the mask at the action's index: out of range, that
+    would be a bare ``IndexError``.
+    """
+
+    def step(self, action: int | None) -> None:
+        if action is not None:
+            self.unwrapped.encoding.decode(action)  # raises ActionEncodingError
+        super().step(action)
 
 
 class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
