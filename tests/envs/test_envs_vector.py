@@ -29,20 +29,24 @@ def legal_random(info: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
 def check_rows(envs: Any, observation: np.ndarray, info: dict[str, Any]) -> None:
     """Every row is the learner's decision or a finished game, seen as the encoding sees it."""
     inner = envs.unwrapped
-    encoding, seat = inner.encoding, inner.seat
+    encoding = inner.encoding
     assert envs.observation_space.contains(observation)
     for row in range(inner.num_envs):
+        seat = int(info["seat"][row])  # the learner's seat in this row's game
+        assert seat == inner.seat or inner.seat is None
         state = inner.games.state(row)
         assert state.phase is Phase.GAME_OVER or state.player == seat
         assert (observation[row] == encoding.observe(state, seat)).all()
         assert (info["action_mask"][row] == encoding.legal_mask(state)).all()
 
 
-@pytest.mark.parametrize(("players", "seat"), [(2, 0), (2, 1), (4, 2)])
-def test_observations_masks_and_win_rewards_follow_the_reference(players: int, seat: int) -> None:
+@pytest.mark.parametrize(("players", "seat"), [(2, 0), (2, 1), (4, 2), (3, None)])
+def test_observations_masks_and_win_rewards_follow_the_reference(
+    players: int, seat: int | None
+) -> None:
     envs = make(players=players, seat=seat, opponents="greedy")
     rules = envs.unwrapped.rules
-    observation, info = envs.reset(seed=players + seat)
+    observation, info = envs.reset(seed=players + (seat or 0))
     check_rows(envs, observation, info)
     rng = np.random.default_rng(1)
     ended = 0
@@ -55,7 +59,7 @@ def test_observations_masks_and_win_rewards_follow_the_reference(players: int, s
         for row in np.flatnonzero(terminated):
             final = envs.unwrapped.games.state(int(row))
             assert final.phase is Phase.GAME_OVER
-            assert rewards[row] == pytest.approx(returns(rules, final)[seat])
+            assert rewards[row] == pytest.approx(returns(rules, final)[info["seat"][row]])
         assert (rewards[~terminated] == 0).all()
         ended += int(terminated.sum())
         restarting = terminated | truncated
@@ -108,8 +112,49 @@ def test_a_seed_replays_the_same_games() -> None:
     assert not (observation == runs[0][: observation.size].reshape(observation.shape)).all()
 
 
-def test_a_masked_action_names_its_row_and_changes_nothing() -> None:
+def test_a_random_seat_is_drawn_per_game_and_replays_from_the_seed() -> None:
+    envs = make(players=4, seat=None, num_envs=64)
+    _, info = envs.reset(seed=3)
+    first = info["seat"].copy()
+    assert set(first.tolist()) == {0, 1, 2, 3}  # 64 games: every seat is drawn
+    _, again = envs.reset(seed=3)
+    assert (again["seat"] == first).all()
+    _, other = envs.reset(seed=4)
+    assert not (other["seat"] == first).all()
+
+
+def test_a_masked_action_is_penalized_in_its_row_by_default() -> None:
     envs = make(players=2)
+    _, info = envs.reset(seed=5)
+    before = envs.unwrapped.games.state(3)
+    actions = np.argmax(info["action_mask"], axis=1)
+    actions[3] = 7  # stop while the roll waits for a take
+    _, rewards, terminated, truncated, info = envs.step(actions)
+    assert info["illegal_action"].tolist() == [False, False, False, True, False, False]
+    assert rewards[3] == -1.0
+    assert not terminated[3]
+    assert not truncated[3]
+    assert envs.unwrapped.games.state(3) == before  # that game did not move
+    assert envs.unwrapped.games.state(0) != before  # the others did
+
+
+def test_a_masked_action_can_lose_its_row_s_game() -> None:
+    envs = make(players=2, illegal_action="lose", illegal_penalty=-2.0)
+    _, info = envs.reset(seed=5)
+    actions = np.argmax(info["action_mask"], axis=1)
+    actions[3] = 7
+    _, rewards, terminated, _, info = envs.step(actions)
+    assert (rewards[3], bool(terminated[3])) == (-2.0, True)
+    assert not terminated[[0, 1, 2, 4, 5]].any()
+    _, rewards, terminated, _, _ = envs.step(np.argmax(info["action_mask"], axis=1))
+    assert rewards[3] == 0  # the row starts a new game, at the learner's first decision
+    fresh = envs.unwrapped.games.state(3)
+    assert fresh.stacks == ((), ())
+    assert len(fresh.grill) == 16
+
+
+def test_a_masked_action_names_its_row_and_changes_nothing() -> None:
+    envs = make(players=2, illegal_action="raise")
     observation, info = envs.reset(seed=5)
     actions = np.argmax(info["action_mask"], axis=1)
     wrong = actions.copy()

@@ -20,9 +20,15 @@ the single environment.
 A finished game is reset on the next step (gymnasium's ``NEXT_STEP`` autoreset): the
 observation returned with ``terminated`` or ``truncated`` is the game's last, and the action
 given for that row on the next step is ignored while the row starts a new game (reward 0).
-An action number that is out of range or masked raises
+``seat=None`` seats the learner at random in each game, anew at every reset of the row
+(``infos["seat"]`` says where).
+
+A masked (illegal) action is handled per row as in the single environment: by default
+(``illegal_action="penalize"``) that row's game does not move, its reward is
+``illegal_penalty`` and the step counts toward ``max_steps``; ``"lose"`` ends that row's game
+as a loss (terminated); ``"raise"`` raises
 [`BatchActionError`][pickomino_rules.batch.BatchActionError], naming the rows, and changes
-nothing.
+nothing. Actions of the wrong shape or type, or out of range, always raise it.
 """
 
 from __future__ import annotations
@@ -73,7 +79,8 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         options: The classic options O1-O3.
         opponents: A vectorised bot's name for every other seat, or one per other seat in
             seat order after the learner.
-        seat: The learner's seat in every game (0 moves first).
+        seat: The learner's seat in every game (0 moves first), or None: a random seat in
+            each game, drawn anew when the game starts again.
         reward: ``"win"`` (the zero-sum result at the end) or ``"worms"`` (the change of
             the learner's worms minus the others' mean since its previous decision).
         max_steps: Learner decisions after which a game is truncated.
@@ -96,10 +103,12 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         variant: str | Rules = "classic",
         options: Mapping[str, object] | None = None,
         opponents: str | Sequence[str] = "greedy",
-        seat: int = 0,
+        seat: int | None = 0,
         reward: Literal["win", "worms"] = "win",
         max_steps: int = 1000,
         mask_in_observation: bool = False,
+        illegal_action: Literal["penalize", "lose", "raise"] = "penalize",
+        illegal_penalty: float = -1.0,
     ) -> None:
         self._settings = {"variant": variant, "options": options}
         self.games = BatchGames(num_envs, players, variant=variant, options=options)
@@ -107,12 +116,20 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         self.rules: Rules = self.games.rules
         self.encoding = self.games.encoding
         self._bots = _bots(opponents, players)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            msg = f"seat must be 0 to {players - 1}, got {seat!r}"  # one seat in every game
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
+        ):
+            msg = f"seat must be 0 to {players - 1} or None (random), got {seat!r}"
             raise InvalidSetupError(msg)
         _choose("reward", reward, ("win", "worms"))
+        _choose("illegal_action", illegal_action, ("penalize", "lose", "raise"))
         _check_max_steps(max_steps)
         self.seat = seat
+        self.seats = np.full(num_envs, 0 if seat is None else seat, dtype=np.int64)
+        """The learner's seat in each game."""
+        self._rows = np.arange(num_envs)
+        self._illegal_action = illegal_action
+        self._illegal_penalty = float(illegal_penalty)
         self._reward = reward
         self._max_steps = max_steps
         self._mask_in_observation = mask_in_observation
@@ -152,10 +169,16 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
                 msg = f"reset_mask must be a boolean array of shape ({self.num_envs},)"
                 raise ValueError(msg)
             self.games.reset(rows)
-        self._steps[rows] = 0
-        self._needs_reset[rows] = False
+        self._restart(rows)
         self._advance()
         return self._observation(), self._info()
+
+    def _restart(self, rows: NDArray[np.bool_]) -> None:
+        """Bookkeeping of games started again: steps from 0, a seat drawn if random."""
+        self._steps[rows] = 0
+        self._needs_reset[rows] = False
+        if self.seat is None:
+            self.seats[rows] = self._draws.integers(self.games.players, size=int(rows.sum()))
 
     def step(
         self, actions: ArrayLike
@@ -168,26 +191,50 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         previous step starts again instead.
 
         Raises:
-            BatchActionError: Wrong shape or type, an action number out of range, or a
-                masked action (the rows are named; nothing changes).
+            BatchActionError: Wrong shape or type, an action number out of range, or (with
+                ``illegal_action="raise"``) a masked action (the rows are named; nothing
+                changes).
         """
-        games, seat = self.games, self.seat
-        restarting = self._needs_reset
+        games, rows = self.games, self._rows
+        restarting = self._needs_reset.copy()  # _restart clears the flags it reads
         acting = ~restarting & ~games.over
+        illegal = self._illegal(actions, acting)
+        moving = acting & ~illegal
         before = self._margins() if self._reward == "worms" else None
-        rewards = games.step(actions, active=acting).rewards[:, seat].copy()  # checks first
+        played = np.where(illegal, 0, actions) if illegal.any() else actions
+        rewards = games.step(played, active=moving).rewards[rows, self.seats]  # checks first
+        rewards = rewards.astype(np.float32)
         if restarting.any():
             games.reset(restarting)
-            self._steps[restarting] = 0
+            self._restart(restarting)
         rewards += self._advance()
         if before is not None:
             rewards = (self._margins() - before).astype(np.float32)
         rewards[restarting] = 0
-        terminated = games.over.copy()
+        rewards[illegal] = self._illegal_penalty
+        terminated = games.over | (illegal if self._illegal_action == "lose" else False)
         self._steps[acting] += 1
         truncated = acting & ~terminated & (self._steps >= self._max_steps)
         self._needs_reset = terminated | truncated
-        return self._observation(), rewards, terminated, truncated, self._info()
+        info = self._info()
+        info["illegal_action"] = illegal
+        return self._observation(), rewards, terminated, truncated, info
+
+    def _illegal(self, actions: ArrayLike, acting: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        """The acting rows whose action is masked (none when masked actions raise)."""
+        none = np.zeros(self.num_envs, dtype=np.bool_)
+        if self._illegal_action == "raise":
+            return none
+        chosen = np.asarray(actions)
+        if (
+            chosen.shape != (self.num_envs,)
+            or chosen.dtype.kind not in "iu"
+            or ((chosen < 0) | (chosen >= self.encoding.num_actions)).any()
+        ):
+            return none  # the batch's step refuses them with its own error
+        legal = self.games.legal_mask()[self._rows, chosen]
+        illegal: NDArray[np.bool_] = acting & ~legal
+        return illegal
 
     def action_masks(self) -> NDArray[np.int8]:
         """The legal-action masks of every game, shape (num_envs, actions)."""
@@ -195,39 +242,40 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
 
     def _advance(self) -> NDArray[np.float32]:
         """Move the bots until the learner decides or the game is over, in every game."""
-        games, seat = self.games, self.seat
+        games, seats = self.games, self.seats
         players = games.players
         gained = np.zeros(self.num_envs, dtype=np.float32)
         while True:
-            waiting = ~games.over & (games.to_move != seat)
+            waiting = ~games.over & (games.to_move != seats)
             if not waiting.any():
                 return gained
             actions = np.zeros(self.num_envs, dtype=np.int64)
-            behind = (games.to_move.astype(np.int64) - seat - 1) % players
+            behind = (games.to_move.astype(np.int64) - seats - 1) % players
             for index, bot in enumerate(self._bots):
                 chosen = waiting & (behind == index)
                 if chosen.any():
                     actions[chosen] = bot(games, self._draws)[chosen]
             done = games.step(actions, active=waiting)
-            gained += done.rewards[:, seat]
+            gained += done.rewards[self._rows, seats]
 
     def _margins(self) -> NDArray[np.float64]:
         worms = self.games.scores().astype(np.float64)
-        others = (worms.sum(axis=1) - worms[:, self.seat]) / (self.games.players - 1)
-        margins: NDArray[np.float64] = worms[:, self.seat] - others
+        mine = worms[self._rows, self.seats]
+        others = (worms.sum(axis=1) - mine) / (self.games.players - 1)
+        margins: NDArray[np.float64] = mine - others
         return margins
 
     def _mask(self) -> NDArray[np.int8]:
         return self.games.legal_mask().astype(np.int8)
 
     def _observation(self) -> Observation:
-        features = self.games.observe(self.seat)
+        features = self.games.observe(self.seats)
         if self._mask_in_observation:
             return {"observation": features, "action_mask": self._mask()}
         return features
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask()}
+        return {"action_mask": self._mask(), "seat": self.seats.copy()}
 
 
 def _bots(opponents: str | Sequence[str], players: int) -> tuple[VectorBot, ...]:
