@@ -238,6 +238,14 @@ def test_pettingzoo_plays_whole_games_with_zero_sum_results() -> None:
     assert max(totals.values()) > 0
 
 
+def test_pettingzoo_has_a_versioned_module_name_as_its_classic_games_do() -> None:
+    from pickomino_rules.envs import pickomino_v0  # noqa: PLC0415
+
+    assert pickomino_v0.env is zoo.env
+    assert pickomino_v0.raw_env is zoo.raw_env
+    assert pickomino_v0.raw_env.metadata["name"] == "pickomino_v0"
+
+
 def test_pettingzoo_an_illegal_action_loses_the_game_by_default() -> None:
     game = zoo.env(variant="classic", players=3)
     game.reset(seed=1)

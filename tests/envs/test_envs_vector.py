@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -11,10 +11,18 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from pickomino_rules import new_game  # noqa: E402
 from pickomino_rules.batch import BatchActionError, BatchRulesError  # noqa: E402
+from pickomino_rules.bots import BOTS, greedy_bot  # noqa: E402
 from pickomino_rules.encoding import returns, worm_margins  # noqa: E402
 from pickomino_rules.envs import GYMNASIUM_BATCH_ID  # noqa: E402
 from pickomino_rules.errors import InvalidSetupError  # noqa: E402
 from pickomino_rules.state import Phase  # noqa: E402
+
+if TYPE_CHECKING:
+    import random
+
+    from pickomino_rules.actions import Action
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
 
 
 def make(**settings: Any) -> Any:
@@ -194,11 +202,32 @@ def test_gymnasium_wrappers_count_episodes() -> None:
     assert episodes > 0
 
 
+def test_any_registered_bot_plays_its_rows_through_the_reference_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bot without a vectorised form sees each of its rows as a reference state."""
+    seen: list[GameState] = []
+
+    def cautious(rules: Rules, state: GameState, rng: random.Random) -> Action:
+        seen.append(state)
+        return greedy_bot(rules, state, rng)
+
+    monkeypatch.setitem(BOTS, "cautious", cautious)
+    envs = make(players=3, opponents=["cautious", "optimal"], num_envs=4)
+    observation, info = envs.reset(seed=9)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        check_rows(envs, observation, info)
+        observation, _, _, _, info = envs.step(legal_random(info, rng))
+    assert seen
+    assert all(state.player == 1 for state in seen)  # the seat after the learner's
+
+
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(BatchRulesError):
         make(variant="extended")
-    with pytest.raises(InvalidSetupError, match="optimal"):
-        make(opponents="optimal")
+    with pytest.raises(InvalidSetupError, match="unknown bot 'nobody'"):
+        make(opponents="nobody")
     with pytest.raises(InvalidSetupError, match="seat"):
         make(players=2, seat=2)
     with pytest.raises(InvalidSetupError, match="opponents"):

@@ -12,10 +12,12 @@ It is the vectorised twin of [`PickominoEnv`][pickomino_rules.envs.gymnasium.Pic
 the same observations, action numbers, masks (``infos["action_mask"]``) and rewards, one row
 per game, but all games live in one [`BatchGames`][pickomino_rules.batch.BatchGames] and move
 together, so a step of 1,024 games costs about what a handful of single steps cost. It plays
-``classic`` (options O1-O3) only, and the opponents are bots with a vectorised form
-([`get_vector_bot`][pickomino_rules.batch_bots.get_vector_bot]: ``greedy``, ``random``). For
-other variants or bots, ``gymnasium.make_vec("pickomino_rules/Pickomino-v0", ...)`` vectorises
-the single environment.
+``classic`` (options O1-O3) only. The opponents are any registered bots: a bot with a
+vectorised form ([`get_vector_bot`][pickomino_rules.batch_bots.get_vector_bot]: ``greedy``,
+``random``) moves every game at once; any other (``optimal``, ``margin``, your own) plays its
+games' rows one by one through the reference engine, as the single environment does, at that
+bot's own speed. For other variants, ``gymnasium.make_vec("pickomino_rules/Pickomino-v0",
+...)`` vectorises the single environment.
 
 A finished game is reset on the next step (gymnasium's ``NEXT_STEP`` autoreset): the
 observation returned with ``terminated`` or ``truncated`` is the game's last, and the action
@@ -33,7 +35,10 @@ nothing. Actions of the wrong shape or type, or out of range, always raise it.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
 
 from pickomino_rules.errors import MissingExtraError
 
@@ -49,6 +54,7 @@ except ImportError as error:  # an extra: say which, and how to add it here
 
 from pickomino_rules.batch import BatchGames
 from pickomino_rules.batch_bots import UnknownVectorBotError, get_vector_bot
+from pickomino_rules.bots import InvalidBotError, UnknownBotError, get_bot
 from pickomino_rules.envs.gymnasium import (
     _check_max_steps,
     _choose,
@@ -62,7 +68,10 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
     from pickomino_rules.batch_bots import VectorBot
+    from pickomino_rules.encoding import Encoding
+    from pickomino_rules.game import Bot
     from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
 
 __all__ = ["PickominoVectorEnv"]
 
@@ -77,8 +86,8 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         players: Players per game, the learner included.
         variant: ``"classic"`` or composed classic rules.
         options: The classic options O1-O3.
-        opponents: A vectorised bot's name for every other seat, or one per other seat in
-            seat order after the learner.
+        opponents: A registered bot's name for every other seat, or one per other seat in
+            seat order after the learner (vectorised where the bot has a vectorised form).
         seat: The learner's seat in every game (0 moves first), or None: a random seat in
             each game, drawn anew when the game starts again.
         reward: ``"win"`` (the zero-sum result at the end) or ``"worms"`` (the change of
@@ -115,7 +124,8 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         self.num_envs = num_envs
         self.rules: Rules = self.games.rules
         self.encoding = self.games.encoding
-        self._bots = _bots(opponents, players)
+        self._bots = _bots(opponents, players, self.games.encoding)
+        self._rng = random.Random()
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
@@ -155,6 +165,7 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         mask = (options or {}).get("reset_mask")
         if mask is None:
             dice, self._draws = self.np_random.spawn(2)
+            self._rng = random.Random(int(self._draws.integers(2**63)))
             self.games = BatchGames(
                 self.num_envs,
                 self.games.players,
@@ -253,7 +264,12 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
             behind = (games.to_move.astype(np.int64) - seats - 1) % players
             for index, bot in enumerate(self._bots):
                 chosen = waiting & (behind == index)
-                if chosen.any():
+                if not chosen.any():
+                    continue
+                if isinstance(bot, _Reference):
+                    rows = np.flatnonzero(chosen)
+                    actions[rows] = bot.choose(self.rules, games.states(rows), self._rng)
+                else:
                     actions[chosen] = bot(games, self._draws)[chosen]
             done = games.step(actions, active=waiting)
             gained += done.rewards[self._rows, seats]
@@ -278,19 +294,38 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         return {"action_mask": self._mask(), "seat": self.seats.copy()}
 
 
-def _bots(opponents: str | Sequence[str], players: int) -> tuple[VectorBot, ...]:
-    """One vectorised bot per other seat, in seat order after the learner."""
+@attrs.frozen
+class _Reference:
+    """A bot without a vectorised form: it plays each of its rows through the reference engine."""
+
+    bot: Bot
+    encoding: Encoding
+
+    def choose(self, rules: Rules, states: Sequence[GameState], rng: random.Random) -> list[int]:
+        return [self.encoding.encode(self.bot(rules, state, rng)) for state in states]
+
+
+def _bots(
+    opponents: str | Sequence[str], players: int, encoding: Encoding
+) -> tuple[VectorBot | _Reference, ...]:
+    """One bot per other seat, in seat order after the learner: vectorised where it can be."""
     chosen = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
     if len(chosen) != players - 1:
         msg = f"{players - 1} opponents needed, got {len(chosen)}"
         raise InvalidSetupError(msg)
-    try:
-        return tuple(get_vector_bot(name) for name in chosen)
-    except UnknownVectorBotError as error:
-        raise InvalidSetupError(str(error)) from None
-    except TypeError:
-        msg = f"opponents are vectorised bots' names, got {opponents!r}"
-        raise InvalidSetupError(msg) from None
+    if not all(isinstance(name, str) for name in chosen):
+        msg = f"opponents are registered bots' names, got {opponents!r}"
+        raise InvalidSetupError(msg)
+    found: list[VectorBot | _Reference] = []
+    for name in chosen:
+        try:
+            found.append(get_vector_bot(name))
+        except UnknownVectorBotError:
+            try:
+                found.append(_Reference(get_bot(name), encoding))
+            except (UnknownBotError, InvalidBotError) as error:
+                raise InvalidSetupError(str(error)) from None
+    return tuple(found)
 
 
 if gymnasium.__version__ < "1":  # pragma: no cover (the rl extra asks for gymnasium>=1.0)
