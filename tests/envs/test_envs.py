@@ -117,19 +117,6 @@ def test_gymnasium_illegal_steps_count_toward_truncation() -> None:
     assert total == -50.0
 
 
-def test_gymnasium_an_illegal_action_can_lose_the_episode() -> None:
-    env = PickominoEnv("classic", players=2, illegal_action="lose", illegal_penalty=-1.0)
-    _, info = env.reset(seed=2)
-    before = env.state
-    masked = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    _, reward, terminated, truncated, info = env.step(masked)
-    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
-    assert env.state is before
-    with pytest.raises(RuntimeError, match="reset"):
-        env.step(int(np.flatnonzero(info["action_mask"])[0]))
-    env.reset(seed=3)  # a new episode plays on
-
-
 def test_gymnasium_masked_and_out_of_range_actions_raise_and_change_nothing() -> None:
     env = PickominoEnv("classic", players=2, illegal_action="raise")
     _, info = env.reset(seed=2)
@@ -144,14 +131,26 @@ def test_gymnasium_masked_and_out_of_range_actions_raise_and_change_nothing() ->
     env.step(int(np.flatnonzero(info["action_mask"])[0]))  # still playable
 
 
-def test_gymnasium_penalized_illegal_action_changes_nothing() -> None:
-    env = PickominoEnv("classic", players=2, illegal_action="penalize", illegal_penalty=-0.5)
+@pytest.mark.parametrize(
+    ("mode", "penalty", "lost"), [("penalize", -0.5, False), ("lose", -1.0, True)]
+)
+def test_gymnasium_an_illegal_action_changes_nothing_and_costs_its_penalty(
+    mode: str, penalty: float, lost: bool
+) -> None:
+    env = PickominoEnv("classic", players=2, illegal_action=mode, illegal_penalty=penalty)  # type: ignore[arg-type]
     _, info = env.reset(seed=2)
     before = env.state
     masked = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, truncated, info = env.step(masked)
-    assert (reward, terminated, truncated, info["illegal_action"]) == (-0.5, False, False, True)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (penalty, lost, False, True)
     assert env.state is before
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    if lost:  # the episode is over: a new one must be started
+        with pytest.raises(RuntimeError, match="reset"):
+            env.step(legal)
+        env.reset(seed=3)
+    else:
+        env.step(legal)  # the game plays on
 
 
 def test_gymnasium_long_games_are_truncated() -> None:

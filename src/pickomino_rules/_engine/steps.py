@@ -132,9 +132,6 @@ _BOARD = [Board(None, None)]
 _STEALS: dict[int, Steal] = {}
 
 
-_ODD = ODD  # a wrong argument or a malformed state: the guards say what was wrong
-
-
 def legal_actions(rules: Rules, state: GameState) -> tuple[Move, ...]:
     """Everything that may be applied to ``state``.
 
@@ -162,7 +159,7 @@ def legal_actions(rules: Rules, state: GameState) -> tuple[Move, ...]:
         if last.state is state and last.rules is rules:
             return last.legal
         return derive(rules, state).legal
-    except _ODD:  # a wrong argument, or a state changed by hand into nonsense
+    except ODD:  # a wrong argument, or a state changed by hand into nonsense
         check_arguments(rules, state)
         check_shape(rules, state)
         raise
@@ -323,7 +320,7 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
         if how is TAKES or how is PENDING:  # a module's action
             return settle(rules, rules.apply_action(rules, state, move))
         return decide(rules, state, move, how)  # type: ignore[arg-type]  # the stop's claims
-    except _ODD:
+    except ODD:
         check_arguments(rules, state, move)
         check_shape(rules, state)
         raise
@@ -478,7 +475,7 @@ def sample_chance(rules: Rules, state: GameState, rng: random.Random) -> RollOut
         if state.phase is not _ROLL or state.layout is not rules.layout:
             _refuse_chance(rules, state)
         table = rules.chance_table(state.in_hand)
-    except _ODD:
+    except ODD:
         check_arguments(rules, state)
         check_shape(rules, state)
         raise
