@@ -23,6 +23,7 @@ kinds of dice:
 | ``roll`` | K x 6 | the roll on the table: dice per kind and face (1-5, worm) |
 | ``set_aside`` | 6 | dice set aside per face |
 | ``total`` | 1 | points set aside this turn |
+| ``stop_claims`` | 2 | worms a stop takes now: best grill tile, best steal (0: none) |
 | each observed part | its own | the part's ``observe`` features, each in [0, 1] |
 
 Rewards: [`returns`][pickomino_rules.encoding.returns] gives zero-sum results at the end (the
@@ -35,7 +36,7 @@ Examples:
     >>> rules, state = new_game("classic", players=2)
     >>> encoding = Encoding.of(rules, players=2)
     >>> encoding.num_actions, encoding.observation_size
-    (10, 89)
+    (10, 91)
     >>> [str(encoding.decode(i)) for i in range(encoding.num_actions)][:4]
     ['roll', 'take 1', 'take 2', 'take 3']
     >>> state = apply(rules, state, parse_move(rules, "44455www"))
@@ -54,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from pickomino_rules.errors import ArgumentTypeError, MissingExtraError, PickominoError
-from pickomino_rules.game import check_fits, is_terminal, legal_actions
+from pickomino_rules.game import check_fits, is_terminal, legal_actions, stop_claims
 from pickomino_rules.result import result
 from pickomino_rules.state import Phase
 
@@ -243,12 +244,23 @@ def _observe(encoding: Encoding, state: GameState, me: int) -> NDArray[np.float3
     start = at["set_aside"]
     values[start : start + 6] = state.set_aside
     values[at["total"]] = state.total
+    _observe_claims(rules, state, values, at["stop_claims"])
     for key, part in zip(rules.layout.parts, state.parts, strict=True):
         if key.observe is not None:
             features = key.observe(rules, state, part, me)
             start = at[key.name]
             values[start : start + len(features)] = features
     return np.array(values, dtype=np.float32)
+
+
+def _observe_claims(rules: Rules, state: GameState, values: list[float], start: int) -> None:
+    """What the rules let a stop take now (C8): the best grill tile's and steal's worms."""
+    if state.phase is not Phase.DECIDE:
+        return
+    worms = rules.worms
+    for claim in stop_claims(rules, state):
+        slot = start + (claim.victim is not None)
+        values[slot] = max(values[slot], worms[claim.tile])
 
 
 @cache
@@ -282,6 +294,7 @@ def _encoding(rules: Rules, players: int) -> Encoding:
         ("roll", kinds * 6, dice),
         ("set_aside", 6, dice),
         ("total", 1, 6 * dice),
+        ("stop_claims", 2, max(rules.worms.values())),
     ]
     unobserved = []
     for key, part in zip(rules.layout.parts, start.parts, strict=True):

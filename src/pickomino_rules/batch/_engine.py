@@ -313,6 +313,13 @@ class BatchGames:
         out[:, at["roll"] : at["roll"] + 6] = self._roll
         out[:, at["set_aside"] : at["set_aside"] + 6] = self._set_aside
         out[:, at["total"]] = self.totals
+        self.legal_mask()  # works out the claims of phase decide
+        decide = np.flatnonzero(self._phase == PHASE_DECIDE)
+        grill, victim = self._grill_claim[decide], self._victim[decide]
+        taking, stealing = decide[grill >= 0], decide[victim >= 0]
+        out[taking, at["stop_claims"]] = self._worms[grill[grill >= 0] + FIRST_TILE]
+        robbed = self._tops[stealing, victim[victim >= 0]]
+        out[stealing, at["stop_claims"] + 1] = self._worms[robbed]
         return out
 
     def state(self, row: int) -> GameState:
