@@ -43,6 +43,7 @@ __all__ = [
     "OptimalBot",
     "UnknownBotError",
     "available_bots",
+    "bot_supports",
     "get_bot",
     "greedy_bot",
     "margin_bot",
@@ -190,6 +191,22 @@ class UnknownBotError(PickominoError, LookupError, ValueError):
 
 class InvalidBotError(PickominoError, ValueError):
     """A bot was found by name but cannot be used: it fails to import or is not callable."""
+
+
+def bot_supports(bot: Bot, rules: Rules, players: int) -> bool:
+    """Whether ``bot`` plays a game of ``rules`` with ``players`` players.
+
+    Most bots play any game. A bot made for one game only (a learned policy, whose inputs are
+    one variant's observations) says so with a method ``supports(rules, players) -> bool``;
+    simulations and tournaments ask it before the first game.
+
+    Examples:
+        >>> from pickomino_rules import get_rules
+        >>> bot_supports(greedy_bot, get_rules("extended"), 4)
+        True
+    """
+    supports = getattr(bot, "supports", None)
+    return True if supports is None else bool(supports(rules, players))
 
 
 def register_bot(name: str, bot: Bot, *, replace: bool = False) -> None:

@@ -27,6 +27,7 @@ from pickomino_rules.cli._info import info
 from pickomino_rules.cli._play import play
 from pickomino_rules.cli._replay import replay
 from pickomino_rules.cli._simulate import simulate
+from pickomino_rules.cli._tournament import tournament
 from pickomino_rules.cli._variants import list_variants
 from pickomino_rules.terminal import render_table
 
@@ -42,6 +43,7 @@ Examples:
   pickomino play --players 3                  you (player 0) against two greedy bots
   pickomino play --watch --seed 7             bots only, turn by turn
   pickomino simulate --bots greedy,random --games 1000 --jobs 2
+  pickomino tournament --games 1000 --jobs 2  every bot against every other, rated
   pickomino replay game.json
   pickomino analyse game.json                 the cost of every move, by the turn solver
   pickomino variants                          variants and their options
@@ -56,7 +58,7 @@ def cli() -> None:
     """The ``pickomino`` command group: play, simulate, replay, analyse and variants."""
 
 
-for command in (play, simulate, replay, analyse, list_variants, info):
+for command in (play, simulate, tournament, replay, analyse, list_variants, info):
     cli.add_command(command)
 
 

@@ -22,6 +22,9 @@ run within moments, stops the workers and raises
 [`SimulationInterrupted`][pickomino_rules.simulation.SimulationInterrupted] with the
 games finished so far. Either way the finished games are kept.
 
+A [`tournament`][pickomino_rules.simulation.tournament] plays every table of distinct bots
+and rates them (Bradley-Terry on the Elo scale, with 95% intervals).
+
 Examples:
     >>> from pickomino_rules.simulation import simulate
     >>> result = simulate("classic", players=2, bots=["greedy", "random"], games=20, seed=1)
@@ -33,6 +36,7 @@ Examples:
 
 from pickomino_rules.simulation._executors import dask_executor
 from pickomino_rules.simulation._export import EXPORT_FORMATS, GameExport
+from pickomino_rules.simulation._ratings import Rating, bradley_terry
 from pickomino_rules.simulation._results import (
     GameFailure,
     GameSummary,
@@ -43,6 +47,7 @@ from pickomino_rules.simulation._results import (
     wilson_interval,
 )
 from pickomino_rules.simulation._runner import simulate
+from pickomino_rules.simulation._tournament import TournamentResult, tournament
 from pickomino_rules.simulation._workers import ENGINES, SEATINGS, Engine, Seating, game_seats
 
 __all__ = [
@@ -54,12 +59,16 @@ __all__ = [
     "GameFailure",
     "GameSummary",
     "MoveTimeLimitError",
+    "Rating",
     "Seating",
     "SimulationError",
     "SimulationInterrupted",
     "SimulationResult",
+    "TournamentResult",
+    "bradley_terry",
     "dask_executor",
     "game_seats",
     "simulate",
+    "tournament",
     "wilson_interval",
 ]

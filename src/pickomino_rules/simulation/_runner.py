@@ -14,7 +14,8 @@ from concurrent.futures import (
 )
 from typing import TYPE_CHECKING, Self
 
-from pickomino_rules.bots import get_bot
+from pickomino_rules.bots import bot_supports, get_bot
+from pickomino_rules.errors import InvalidSetupError
 from pickomino_rules.game import new_game
 from pickomino_rules.registry import get_variant
 from pickomino_rules.simulation._executors import ProcessPool
@@ -264,10 +265,12 @@ def _setup(  # noqa: PLR0913, PLR0917 (the set-up's parts)
         msg = "name at least one bot"
         raise ValueError(msg)
     lineup = tuple(bots[entry % len(bots)] for entry in range(players))
-    for name in set(lineup):
-        get_bot(name)
     resolved = get_variant(variant).resolve_options(options)
-    new_game(variant, players=players, options=resolved)  # checks the number of players
+    rules, _ = new_game(variant, players=players, options=resolved)  # checks the players
+    for name in dict.fromkeys(lineup):
+        if not bot_supports(get_bot(name), rules, players):
+            msg = f"bot {name!r} does not play {players}-player {variant} with these options"
+            raise InvalidSetupError(msg)
     if engine == "batch":
         _check_batch(variant, resolved, lineup, move_time_limit)
     return Setup(variant, resolved, players, lineup, seating, seed, move_time_limit, engine)
@@ -345,7 +348,8 @@ def simulate(  # noqa: PLR0913 (a simulation's set-up)
     Raises:
         UnknownVariantError: No such variant.
         InvalidOptionError: A bad option.
-        InvalidSetupError: A bad number of players.
+        InvalidSetupError: A bad number of players, or a bot that does not play this game
+            (see [`bot_supports`][pickomino_rules.bots.bot_supports]).
         UnknownBotError: No such bot.
         BatchRulesError: The batch engine with rules other than classic.
         UnknownVectorBotError: The batch engine with a bot that has no vectorised form.
