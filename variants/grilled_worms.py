@@ -253,6 +253,12 @@ def grilled_worms() -> RuleModule:
     """E4: a grilled worm for two or more 1s set aside at once; one worm each at the end."""
     return RuleModule(
         name="grilled_worms",
+        guide=(
+            "Set aside two or more 1s at once and you take a grilled worm from the supply at "
+            "once (E4), and keep it even if your turn busts. When the supply is empty you "
+            "take one from an opponent of your choice, never from the hen's owner. Each "
+            "grilled worm is worth one worm at the end."
+        ),
         doc="E4: grilled-worm tokens for two or more 1s; one worm each at the end",
         part=GRILLED_WORMS,
         action_types=(RobGrilledWorm,),

@@ -63,6 +63,11 @@ def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> Rul
 
     return RuleModule(
         name="low_tiles",
+        guide=(
+            "Tiles 11 and 13 (E3) carry a worm each. They are taken only with exactly 11 or "
+            "13, never as the tile below your total, and they cannot be stolen; nobody may "
+            "hold both."
+        ),
         doc="E1, E3: tiles 11 and 13, exact totals only, never stolen (O4, O5)",
         after=("classic",),  # adds its tiles to the classic ones
         configure=configure,

@@ -239,6 +239,9 @@ class RuleModule:
     Attributes:
         name: Short name, unique within a composition.
         doc: One line on what the module changes, with its rule IDs.
+        guide: For players: what the module's rules mean at the table, in a few plain
+            sentences (``help NAME`` in ``pickomino play`` shows it; so does the docs page
+            "Enabling the specialists").
         requires: Names of modules that must be composed too.
         after: Names of modules this one must wrap (be composed after), where present.
         before: Names of modules that must wrap this one, where present.
@@ -286,6 +289,7 @@ class RuleModule:
 
     name: str = attrs.field(validator=attrs.validators.instance_of(str))
     doc: str = ""
+    guide: str = attrs.field(default="", kw_only=True)
     requires: tuple[str, ...] = attrs.field(default=(), converter=_names)
     after: tuple[str, ...] = attrs.field(default=(), converter=_names)
     before: tuple[str, ...] = attrs.field(default=(), converter=_names)

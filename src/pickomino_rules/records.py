@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 import cattrs
+from cattrs.v import format_exception
 
 from pickomino_rules.errors import PickominoError, excerpt
 from pickomino_rules.files import AtomicWriter, SaveError, check_save_target
@@ -44,6 +45,7 @@ __all__ = [
     "FORMAT",
     "MAX_MOVES",
     "MAX_MOVE_CHARS",
+    "MAX_NAME_CHARS",
     "MAX_RECORD_BYTES",
     "GameRecord",
     "RecordError",
@@ -64,6 +66,9 @@ MAX_MOVES = 100_000
 
 MAX_MOVE_CHARS = 100
 """Longest text of one move."""
+
+MAX_NAME_CHARS = 60
+"""Longest player's or bot's name in a record."""
 
 
 class RecordError(PickominoError, ValueError):
@@ -91,6 +96,9 @@ class GameRecord:
             None for a new game (then ``first_player`` begins).
         library: Version of pickomino_rules that wrote the record.
         format: Always [`FORMAT`][pickomino_rules.records.FORMAT].
+        names: The players' names by seat, if given (records written before 0.2 have none).
+        bots: The bot that played each seat, by name, with None for a person; None when
+            not recorded.
     """
 
     variant: str
@@ -102,6 +110,47 @@ class GameRecord:
     library: str
     format: str = FORMAT
     position: str | None = None
+    names: tuple[str, ...] | None = None
+    bots: tuple[str | None, ...] | None = None
+
+    def __attrs_post_init__(self) -> None:
+        for field, seats in (("names", self.names), ("bots", self.bots)):
+            if seats is None:
+                continue
+            if len(seats) != self.players:
+                msg = f"{field}: {len(seats)} given for {self.players} players"
+                raise RecordError(msg)
+            for seat, value in enumerate(seats):
+                if value is None and field == "bots":
+                    continue
+                if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME_CHARS:
+                    shown = excerpt(value) if isinstance(value, str) else repr(value)
+                    msg = f"{field}[{seat}]: 1 to {MAX_NAME_CHARS} characters, got {shown}"
+                    raise RecordError(msg)
+        if self.names is not None and len(set(self.names)) != len(self.names):
+            msg = "names: two seats have the same name"
+            raise RecordError(msg)
+
+    def seated(
+        self, names: Iterable[str] | None = None, bots: Iterable[str | None] | None = None
+    ) -> GameRecord:
+        """A copy that says who sat where: the players' names and each seat's bot.
+
+        Raises:
+            RecordError: Not one per seat, an empty or over-long name, or a name twice.
+        """
+        return attrs.evolve(
+            self,
+            names=None if names is None else tuple(names),
+            bots=None if bots is None else tuple(bots),
+        )
+
+    def seat_names(self) -> list[str]:
+        """Each seat's name: the recorded names, else ``"player N"`` (with the bot's name)."""
+        if self.names is not None:
+            return list(self.names)
+        bots = self.bots or (None,) * self.players
+        return [f"player {seat}" + (f" ({bot})" if bot else "") for seat, bot in enumerate(bots)]
 
     @classmethod
     def start(
@@ -266,7 +315,9 @@ class GameRecord:
         try:
             record = _CONVERTER.structure(data, cls)
         except cattrs.BaseValidationError as error:
-            details = "; ".join(cattrs.transform_error(error, path="record"))
+            details = "; ".join(
+                cattrs.transform_error(error, path="record", format_exception=_problem)
+            )
             raise RecordError(_cut(details)) from None
         record.final_state()
         return record
@@ -291,6 +342,11 @@ def _make_converter() -> cattrs.Converter:
 
 
 _CONVERTER = _make_converter()
+
+
+def _problem(error: BaseException, kind: type | None) -> str:
+    """The record's own words where it checked the value, else cattrs' words."""
+    return str(error) if isinstance(error, RecordError) else format_exception(error, kind)
 
 
 def _cut(message: str, length: int = 500) -> str:

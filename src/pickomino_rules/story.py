@@ -10,6 +10,7 @@ Examples:
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import attrs
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Turn",
+    "agree",
     "counted",
     "default_name",
     "dice_faces",
@@ -59,6 +61,22 @@ def dice_faces(counts: Sequence[int]) -> list[Face]:
         ['2', '2', '4', 'w']
     """
     return [face for face, n in zip(FACES, counts, strict=True) for _ in range(n)]
+
+
+_IRREGULAR = {"has": "have", "does": "do", "goes": "go", "is": "are"}
+_YOU_VERB = re.compile(r"\b([Yy]ou) ([a-z]+s)\b")
+
+
+def agree(text: str) -> str:
+    """The story's sentences are in the third person; a player named "you" agrees with them.
+
+    Examples:
+        >>> agree("you wins a grilled worm; Ann robs 1 from you; you has the hen")
+        'you win a grilled worm; Ann robs 1 from you; you have the hen'
+    """
+    return _YOU_VERB.sub(
+        lambda match: f"{match[1]} {_IRREGULAR.get(match[2], match[2][:-1])}", text
+    )
 
 
 def default_name(player: int) -> str:
@@ -145,7 +163,7 @@ class Turn:
         outcome = outcome_of(self.before, self.after, self.player, self.moves, namer)
         events = part_events(rules, self.before, self.after, namer) if rules else []
         line = f"{name or namer(self.player)}: {shown} -> {outcome}"
-        return "; ".join([line, *events])
+        return agree("; ".join([line, *events]))
 
     def __str__(self) -> str:
         return self.describe(f"player {self.player}")
@@ -221,7 +239,7 @@ def preview(rules: Rules, state: GameState, action: Move, name: PlayerName = def
         said = "then a choice"
     else:
         said = ""
-    return "; ".join(filter(None, [said, *events]))
+    return agree("; ".join(filter(None, [said, *events])))
 
 
 def turns(rules: Rules, state: GameState, moves: Iterable[Move]) -> Iterator[Turn]:

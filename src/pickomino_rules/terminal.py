@@ -34,7 +34,16 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["Keyboard", "QuitGame", "dice_text", "hint_lines", "render_table"]
+__all__ = [
+    "HELP",
+    "Keyboard",
+    "QuitGame",
+    "TakeBack",
+    "dice_text",
+    "help_on",
+    "hint_lines",
+    "render_table",
+]
 
 
 def dice_text(roll: RollOutcome) -> str:
@@ -94,14 +103,19 @@ class QuitGame(Exception):  # noqa: N818 (a request, not an error)
     """The person at the keyboard asked to leave the game."""
 
 
+class TakeBack(Exception):  # noqa: N818 (a request, not an error)
+    """The person at the keyboard asked to take back their last decision (``undo``)."""
+
+
 HELP = """\
 Type the number of a move, or the move itself: 'take 4', 'take w' (worms), 'roll',
 'stop', 'steal 2' (from player 2), or a variant's moves as listed. Each move says what
 it would do: 'stop -> takes 27', 'stop -> bust: returns 24', 'take 5 -> total 23'.
 
-  help    this text
+  help    this text (help specialists, help hen, help grilled worms: their rules)
   hint    the value of each move in expected worms this turn (the turn solver)
   table   draw the table again
+  undo    take back your last decision and the bots' moves after it
   quit    leave the game (you can save it first)
 
 A turn: roll, set aside all dice of one face not set aside before, then roll the rest or
@@ -109,6 +123,34 @@ stop. Stopping takes the grill tile of your total (or a smaller one), or steals 
 opponent's top tile of exactly your total; you need a worm set aside. No new face, or no
 tile to take, is a bust: your top tile goes back and the highest grill tile turns over.
 """
+
+
+def help_on(rules: Rules, topic: str) -> str:
+    """The players' guide to a part of these rules, as the rule modules give it.
+
+    The topic is a module by name (``hen``, ``grilled worms``) or ``specialists`` (all of
+    them); for anything else, the topics there is help on.
+
+    Examples:
+        >>> from pickomino_rules import get_rules
+        >>> print(help_on(get_rules("extended"), "apple"))
+        The apple (E7): whoever owns it when the game ends gets 3 more worms.
+        >>> print(help_on(get_rules("classic"), "hen"))
+        no help on 'hen' in classic; this game has help on: the turn (type help)
+    """
+    wanted = "_".join(topic.lower().replace("-", " ").split())
+    guided = [module for module in rules.modules if module.guide]
+    if wanted == "specialists":
+        chosen = [m for m in guided if m.name == "specialists"]
+        chosen += [m for m in guided if "specialists" in m.requires]
+    else:
+        chosen = [m for m in guided if m.name in {wanted, wanted.removesuffix("s")}]
+    if chosen:
+        return "\n\n".join(textwrap.fill(module.guide, 90) for module in chosen)
+    topics = ", ".join(module.name.replace("_", " ") for module in guided)
+    return f"no help on {topic!r} in {rules.name}; this game has help on: " + (
+        topics or "the turn (type help)"
+    )
 
 
 def hint_lines(rules: Rules, state: GameState) -> list[str]:
@@ -144,41 +186,63 @@ class Keyboard:
     Args:
         console: Where to draw.
         names: The players' names, by seat.
+        play_forced: Play a sole legal move without asking.
+
+    Raises:
+        QuitGame: The person typed ``quit``.
+        TakeBack: The person typed ``undo``.
     """
 
-    def __init__(self, console: Console, names: Sequence[str]) -> None:
+    def __init__(
+        self, console: Console, names: Sequence[str], *, play_forced: bool = False
+    ) -> None:
         self.console = console
         self.names = names
+        self.play_forced = play_forced
 
     def __call__(self, rules: Rules, state: GameState, _rng: random.Random) -> Action:
         """Show the table and the labelled moves; read until a legal move is given."""
         legal = [move for move in legal_actions(rules, state) if isinstance(move, Action)]
+        if self.play_forced and len(legal) == 1:
+            label = preview(rules, state, legal[0], self.names.__getitem__)
+            self.console.print(f"  forced: {legal[0]}" + (f" -> {label}" if label else ""))
+            return legal[0]
         self.console.print(render_table(rules, state, self.names))
         self._list(rules, state, legal)
         while True:
             answer = self._read().strip()
-            word = answer.lower()
-            if word in {"help", "h", "?"}:
-                self.console.print(HELP, markup=False)
-            elif word == "hint":
-                self._hint(rules, state)
-            elif word == "table":
-                self.console.print(render_table(rules, state, self.names))
-                self._list(rules, state, legal)
-            elif word in {"quit", "exit", "q"}:
-                raise QuitGame
-            elif answer.isdigit() and 1 <= int(answer) <= len(legal):
+            if self._command(rules, state, legal, answer.lower()):
+                continue
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
-            else:
-                move = self._parse(rules, answer)
-                if move in legal:
-                    assert isinstance(move, Action)  # noqa: S101 (legal holds actions)
-                    return move
-                self.console.print(
-                    f"[red]not a legal move: {answer!r}[/] - type 1-{len(legal)}, a move "
-                    f"such as '{legal[0]}', or help",
-                    soft_wrap=True,
-                )
+            move = self._parse(rules, answer)
+            if move in legal:
+                assert isinstance(move, Action)  # noqa: S101 (legal holds actions)
+                return move
+            self.console.print(
+                f"[red]not a legal move: {answer!r}[/] - type 1-{len(legal)}, a move "
+                f"such as '{legal[0]}', or help",
+                soft_wrap=True,
+            )
+
+    def _command(self, rules: Rules, state: GameState, legal: Sequence[Action], word: str) -> bool:
+        """Do what a word other than a move asks; False when it is not such a word."""
+        if word in {"help", "h", "?"}:
+            self.console.print(HELP, markup=False)
+        elif word.startswith("help "):
+            self.console.print(help_on(rules, word.removeprefix("help ")), markup=False)
+        elif word == "hint":
+            self._hint(rules, state)
+        elif word == "table":
+            self.console.print(render_table(rules, state, self.names))
+            self._list(rules, state, legal)
+        elif word in {"undo", "takeback", "take back"}:
+            raise TakeBack
+        elif word in {"quit", "exit", "q"}:
+            raise QuitGame
+        else:
+            return False
+        return True
 
     def _list(self, rules: Rules, state: GameState, legal: Sequence[Action]) -> None:
         width = max(len(str(move)) for move in legal)
@@ -206,7 +270,7 @@ class Keyboard:
         try:
             return str(
                 click.prompt(
-                    "your move (or help, hint, quit)",
+                    "your move (or help, hint, undo, quit)",
                     prompt_suffix="> ",
                     default="",
                     show_default=False,

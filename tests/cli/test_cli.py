@@ -172,9 +172,10 @@ def test_output_to_a_pipe_is_not_wrapped() -> None:
     )
     lines = done.stdout.splitlines()
     assert max(len(line) for line in lines if " -> " in line) > 80  # whole lines
+    assert lines[1] == "seats: 0 A (greedy), 1 B (greedy), 2 C (greedy), 3 Dorothea (greedy)"
     assert all(
         " -> " in line
-        for line in lines[1:]
+        for line in lines[2:]
         if not line.startswith(("┏", "┃", "│", "┌", "├", "└", "╭", "result"))
     )
     assert re.search(r"^result: .*; winner: \S+$", done.stdout, re.MULTILINE)
@@ -189,7 +190,7 @@ def test_help_hint_table_and_quit_with_a_save(tmp_path: Path) -> None:
     assert "expected worms gained this turn" in done.stdout
     assert re.search(r"take \d\s+[+-]\d\.\d{3}\s+best", done.stdout)
     assert done.stdout.count("│ grill") == 3  # shown, 'table', the next decision
-    assert f"the unfinished record is saved to {path}" in done.stdout
+    assert f"game left; it is saved to {path} (pickomino play --resume {path})" in done.stdout
     record = load_record(path)
     assert record.seed == 3
     assert record.moves
@@ -227,7 +228,7 @@ def test_play_through_stdin_with_reprompts_and_save(tmp_path: Path) -> None:
 def test_play_with_input_ending_early_is_abandoned_cleanly() -> None:
     done = run("play", "--players", "2", "--seed", "3", stdin="1\n")
     assert done.returncode == 130
-    assert done.stderr.strip().splitlines()[-1] == "error: game interrupted"
+    assert done.stderr.strip().splitlines()[-1] == "stopped"  # the player's choice, no error
     assert "Traceback" not in done.stderr
 
 
@@ -235,7 +236,7 @@ def test_an_abandoned_game_is_saved_as_an_unfinished_record(tmp_path: Path) -> N
     path = tmp_path / "game.json"
     done = run("play", "--players", "2", "--seed", "3", "--save", str(path), stdin="1\n1\n")
     assert done.returncode == 130
-    assert "unfinished record is saved" in done.stderr
+    assert "stopped; the unfinished game is saved to" in done.stderr
     record = load_record(path)  # valid, and it replays
     assert record.moves
     assert record.final_state().grill  # the game had not ended
@@ -305,7 +306,7 @@ def test_replay_steps_through_turns(tmp_path: Path, capsys: pytest.CaptureFixtur
     call(capsys, "play", "--watch", "--seed", "2", "--save", str(path))
     code, out, _ = call(capsys, "replay", str(path))
     assert code == 0
-    assert "turn   1  player 0:" in out
+    assert "turn   1  greedy #0:" in out  # the names the record keeps
     assert "winner:" in out
 
 

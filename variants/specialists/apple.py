@@ -31,6 +31,7 @@ def apple() -> RuleModule:
     """E7: the apple's owner gets 3 extra worms at the end."""
     return RuleModule(
         name="apple",
+        guide=("The apple (E7): whoever owns it when the game ends gets 3 more worms."),
         doc="E7: the apple is worth 3 worms to its owner",
         requires=("specialists",),
         extends=(declare(APPLE),),

@@ -41,6 +41,11 @@ def can() -> RuleModule:
     """E9: the worm in a can stands in for a missing worm, adding 5 points."""
     return RuleModule(
         name="can",
+        guide=(
+            "The worm in a can (E9): when you stop with no worm set aside, the can counts as "
+            "your worm and adds 5 to your total. It is never used when you set aside a worm, "
+            "and it is never used up."
+        ),
         doc="E9: the worm in a can counts as a worm (5 points) when none was set aside",
         requires=("specialists",),
         extends=(declare(CAN),),

@@ -44,6 +44,10 @@ def crow() -> RuleModule:
     """E12: taking the crow's tile moves the crow and earns a grilled worm."""
     return RuleModule(
         name="crow",
+        guide=(
+            "The crow (E12) never leaves the grill. When the tile it sits on is taken, it "
+            "flies to the lowest free face-up tile and the taker gets a grilled worm."
+        ),
         doc="E12: the crow stays on the grill; its tile's taker gets a grilled worm",
         requires=("specialists", "grilled_worms"),
         extends=(declare(CROW), GAIN.wrap(_gain)),

@@ -53,6 +53,11 @@ def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:
 
     return RuleModule(
         name="golden_die",
+        guide=(
+            "The golden die (E8): its owner rolls it with the white dice at the start of each "
+            "turn, nine dice in all. It shows 1, 1, 1, worm, worm, worm, and it is set aside "
+            "with the white dice of the face chosen, counting that face's points."
+        ),
         doc="E8: the golden die's owner rolls it as a ninth die (O6: its faces)",
         requires=("specialists",),
         after=("classic",),  # adds its die to the classic dice

@@ -72,6 +72,12 @@ def hen() -> RuleModule:
     """E11: the hen is stolen instead of her owner's tile and returned instead of it."""
     return RuleModule(
         name="hen",
+        guide=(
+            "The hen (E11) sits on top of her owner's stack: whoever would steal the owner's "
+            "top tile takes the hen instead, and the tile stays. When her owner busts, the "
+            "hen goes back to the grill instead of his top tile and nothing is turned face "
+            "down; with no tile, he keeps her. Her owner's grilled worms cannot be taken."
+        ),
         doc="E11: the hen guards her owner's top tile and grilled worms",
         requires=("specialists",),
         after=("specialists",),  # her steal and bust replace the specialists' handling

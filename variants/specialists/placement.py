@@ -489,6 +489,14 @@ def specialists() -> RuleModule:
     """
     return RuleModule(
         name="specialists",
+        guide=(
+            "Six specialists start on grill tiles: can on 11, hen on 21, crow on 23, weasel "
+            "on 25, golden die on 27, apple on 29 (E2). Take a tile that carries one, or "
+            "steal from its owner, and it is yours (E5); you keep one only, choosing when you "
+            "would gain a second. Bust and yours goes back to the grill, onto the lowest free "
+            "face-up tile (E6); a specialist on a tile turned face down moves the same way "
+            "(E13). Type 'help hen', 'help crow', ... for each one."
+        ),
         doc="E2, E5, E6, E13: specialists' places, gaining, keeping and returning them",
         # E6: specialists are placed after the bust's tile is returned and turned, so
         # the modules that turn tiles in a bust (O1, O2) run inside this one.

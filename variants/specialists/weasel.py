@@ -114,6 +114,11 @@ def weasel() -> RuleModule:
 
     return RuleModule(
         name="weasel",
+        guide=(
+            "The weasel (E10): once a turn, right after a roll and before setting dice aside, "
+            "its owner may roll all of that roll again, even a roll that would bust. It is "
+            "ready again next turn."
+        ),
         doc="E10: the weasel re-rolls a whole roll once per turn",
         requires=("specialists",),
         part=WEASEL_PART,

@@ -39,7 +39,7 @@ def analyse(path: str, show_all: bool, as_json: bool) -> None:
         click.echo(analysis.to_json())
         return
     console = new_console()
-    names = [f"player {p}" for p in range(record.players)]
+    names = record.seat_names()
     print_analysis(console, analysis, names, show_all=show_all)
 
 

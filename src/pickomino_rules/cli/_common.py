@@ -20,6 +20,7 @@ from pickomino_rules.story import counted
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
+    from pickomino_rules.records import GameRecord
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
@@ -100,6 +101,17 @@ def new_console() -> Console:
 def fail(message: str, code: int = EXIT_FAILURE) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
+
+
+def seat_list(record: GameRecord) -> str:
+    """Who sat where, from a record: ``"0 Ann (you), 1 greedy #1 (greedy)"``."""
+    names = record.seat_names()
+    bots = record.bots or (None,) * record.players
+    parts = []
+    for seat, (name, bot) in enumerate(zip(names, bots, strict=True)):
+        who = "" if record.bots is None else f" ({bot})" if bot else " (a person)"
+        parts.append(f"{seat} {name}{who if record.names is not None else ''}")
+    return ", ".join(parts)
 
 
 def print_result(console: Console, rules: Rules, state: GameState, names: Sequence[str]) -> None:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+import sys
 import time
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
+import attrs
 import click
 
-from pickomino_rules.bots import get_bot
+from pickomino_rules.bots import InvalidBotError, UnknownBotError, get_bot
 from pickomino_rules.cli._analyse import print_analysis
 from pickomino_rules.cli._common import (
     EXIT_USAGE,
@@ -20,13 +23,20 @@ from pickomino_rules.cli._common import (
     new_console,
     parse_options,
     print_result,
+    seat_list,
     stop_code,
 )
-from pickomino_rules.game import Bot, Move, playout
-from pickomino_rules.records import GameRecord, check_save_target, save_record
+from pickomino_rules.game import Bot, Move, apply, parse_move
+from pickomino_rules.records import (
+    GameRecord,
+    SaveError,
+    check_save_target,
+    load_record,
+    save_record,
+)
 from pickomino_rules.state import Phase
-from pickomino_rules.story import group_turns
-from pickomino_rules.terminal import Keyboard, QuitGame, render_table
+from pickomino_rules.story import counted, group_turns
+from pickomino_rules.terminal import Keyboard, QuitGame, TakeBack, render_table
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -80,6 +90,18 @@ if TYPE_CHECKING:
     type=click.Path(dir_okay=False, writable=True),
     help="Save the game record (JSON) here at the end, or when you quit or stop.",
 )
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(dir_okay=False),
+    help="Continue the unfinished game saved in this record, with its seats (and save it "
+    "back there unless --save says otherwise).",
+)
+@click.option(
+    "--play-forced",
+    is_flag=True,
+    help="When you have one legal move only, play it without asking.",
+)
 @OPTION
 def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     variant: str,
@@ -92,6 +114,8 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     analyse_after: bool,
     delay: float | None,
     save_path: str | None,
+    resume_path: str | None,
+    play_forced: bool,
     option_pairs: tuple[str, ...],
 ) -> None:
     """Play a game against bots (or watch bots play with --watch).
@@ -100,30 +124,117 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     Type a number or a move ('take w', 'roll', 'stop', 'steal 1'); 'help', 'hint' and
     'quit' work too. The dice are rolled for you.
     """
+    if resume_path is not None:
+        record = load_record(resume_path)
+        seats, human = _resumed_seats(record, bots, None if watch else seat)
+        save_path = save_path or resume_path
+        names = record.seat_names() if record.names else _player_names(names_text, seats, human)
+    else:
+        human = None if watch else seat
+        if human is not None and not 0 <= human < players:
+            fail(f"--seat must be 0 to {players - 1}", EXIT_USAGE)
+        seats = _bot_seats(bots, players, human)
+        names = _player_names(names_text, seats, human)
+        if seed is None:
+            seed = random.SystemRandom().randrange(1_000_000)
+        record = GameRecord.start(variant, players, parse_options(option_pairs), 0, seed)
     if save_path:
-        check_save_target(save_path)  # before the game, not after it
-    human = None if watch else seat
-    if human is not None and not 0 <= human < players:
-        fail(f"--seat must be 0 to {players - 1}", EXIT_USAGE)
-    seats = [bots[i % len(bots)] for i in range(players)]
-    names = _player_names(names_text, seats, human)
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
-    record = GameRecord.start(variant, players, parse_options(option_pairs), 0, seed)
+        save_path = str(check_save_target(Path(save_path).expanduser()))  # before the game
+    seated = [None if p == human else seats[p] for p in range(record.players)]
+    record = record.seated(names, seated)
     console = new_console()
     pause = delay if delay is not None else (0.8 if console.is_terminal else 0.0)
-    console.print(
-        f"[bold]{variant}[/], {players} players, seed {seed} "
-        f"[dim](the same seed replays the game: --seed {seed})[/]"
-    )
+    setup = f"[bold]{record.variant}[/], {record.players} players"
+    if resume_path:
+        console.print(f"{setup}, resumed after {counted(len(record.moves), 'move')}")
+    else:
+        console.print(
+            f"{setup}, seed {record.seed} "
+            f"[dim](the same seed replays the game: --seed {record.seed})[/]"
+        )
+    console.print(f"seats: {seat_list(record)}", markup=False)
     players_bots: list[Bot] = [
-        Keyboard(console, names) if p == human else get_bot(seats[p]) for p in range(players)
+        Keyboard(console, names, play_forced=play_forced) if p == human else get_bot(seats[p])
+        for p in range(record.players)
     ]
     played = _run_game(console, record, players_bots, names, human, pause, save_path)
     if analyse_after and played is not None:
         from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
 
         print_analysis(console, analyse_record(played), names)
+
+
+def _resumed_seats(
+    record: GameRecord, bots: Sequence[str], seat: int | None
+) -> tuple[list[str], int | None]:
+    """The bot at each seat of a saved game, and the person's seat (None: bots only)."""
+    if record.final_state().phase is Phase.GAME_OVER:
+        fail("that game is over: 'pickomino replay' shows it, 'pickomino analyse' values it")
+    if record.bots is None:  # an older record: the seats come from the options
+        if seat is not None and not 0 <= seat < record.players:
+            fail(f"--seat must be 0 to {record.players - 1}", EXIT_USAGE)
+        return _bot_seats(bots, record.players, seat), seat
+    people = [p for p, bot in enumerate(record.bots) if bot is None]
+    if len(people) > 1:
+        fail(f"that game has {len(people)} people's seats; play resumes one person's game")
+    for name in filter(None, record.bots):
+        try:
+            get_bot(name)
+        except (UnknownBotError, InvalidBotError) as error:
+            fail(f"that game's seat for {name!r} cannot be filled: {error}")
+    seats = [bot or "" for bot in record.bots]
+    return seats, people[0] if people else None
+
+
+class _Game:
+    """A game in play: every state and move so far, a resumed game's too (for undo).
+
+    The dice of move number k are drawn from ``Random(f"{seed}:{k}")``: the same seed and
+    the same moves give the same game, and a move taken back and played again meets the
+    same dice.
+    """
+
+    def __init__(self, record: GameRecord, bots: Sequence[Bot]) -> None:
+        self.record, self.bots = record, bots
+        self.rules = record.rules()
+        self.states = record.states()
+        self.moves: list[Move] = [parse_move(self.rules, text) for text in record.moves]
+        self._bot_rng = random.Random(f"{record.seed}:bots:{len(self.moves)}")
+
+    def steps(self) -> Iterator[tuple[Move, GameState]]:
+        """Play on from the last state, recording each move and state."""
+        rules, state = self.rules, self.states[-1]
+        while state.phase is not Phase.GAME_OVER:
+            move: Move
+            if state.phase is Phase.ROLL:
+                dice = random.Random(f"{self.record.seed}:{len(self.moves)}")
+                move = rules.chance_table(state.in_hand).sample(dice)
+            else:
+                move = self.bots[state.player](rules, state, self._bot_rng)
+            state = apply(rules, state, move)
+            self.moves.append(move)
+            self.states.append(state)
+            yield move, state
+
+    def played(self) -> GameRecord:
+        """The record of the game so far."""
+        return attrs.evolve(self.record, moves=tuple(map(str, self.moves)))
+
+    def take_back(self, human: int | None) -> str:
+        """Undo the person's last decision and every move after it; what was taken back."""
+        mine = [
+            index
+            for index, before in enumerate(self.states[:-1])
+            if before.player == human and before.phase is not Phase.ROLL
+        ]
+        if not mine:
+            return "nothing to take back: you have not moved yet"
+        last = mine[-1]
+        taken, after = self.moves[last], len(self.moves) - last - 1
+        del self.moves[last:]
+        del self.states[last + 1 :]
+        more = f" and the {counted(after, 'move')} after it" if after else ""
+        return f"took back {taken}{more}"
 
 
 def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
@@ -140,35 +251,55 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
     Returns:
         The finished game's record, or None when the player quit.
     """
-    rules, state = record.initial()
-    moves: list[Move] = []
-
-    def recorded() -> Iterator[tuple[Move, GameState]]:
-        for move, after in playout(rules, state, bots, random.Random(record.seed)):
-            moves.append(move)
-            yield move, after
-
-    try:
-        for turn in group_turns(state, recorded()):
-            console.print(turn.describe(names=names.__getitem__, rules=rules), markup=False)
-            state = turn.after
-            if turn.player != human and pause and state.phase is not Phase.GAME_OVER:
-                time.sleep(pause)
-    except QuitGame:
-        _leave(console, record.extended(moves), save_path)
-        return None
-    except (KeyboardInterrupt, click.Abort):
-        # an unfinished record is a valid record: keep what was played
-        if save_path:
-            save_record(record.extended(moves), save_path)
-            fail(f"game interrupted; the unfinished record is saved to {save_path}", stop_code())
-        fail("game interrupted", stop_code())
+    game = _Game(record, bots)
+    rules = game.rules
+    while True:
+        try:
+            for turn in group_turns(game.states[-1], game.steps()):
+                console.print(turn.describe(names=names.__getitem__, rules=rules), markup=False)
+                if turn.player != human and pause and turn.after.phase is not Phase.GAME_OVER:
+                    time.sleep(pause)
+            break
+        except TakeBack:
+            console.print(game.take_back(human), markup=False)
+        except QuitGame:
+            _leave(console, game.played(), save_path)
+            return None
+        except (KeyboardInterrupt, click.Abort):
+            _stopped(game.played(), save_path)
+    state = game.states[-1]
     console.print(render_table(rules, state, names))
     print_result(console, rules, state, names)
     if save_path:
-        save_record(record.extended(moves), save_path)
+        save_record(game.played(), save_path)
         console.print(f"record saved to {save_path}")
-    return record.extended(moves)
+    return game.played()
+
+
+def _stopped(record: GameRecord, save_path: str | None) -> NoReturn:
+    """Ctrl-C (or SIGTERM): the player's choice, not an error; an unfinished record is kept."""
+    where = ""
+    if save_path:
+        save_record(record, save_path)
+        where = f"; the unfinished game is saved to {save_path}"
+        where += f" (pickomino play --resume {save_path} continues it)"
+    click.echo(f"stopped{where}", err=True)
+    sys.exit(stop_code())
+
+
+def _bot_seats(bots: Sequence[str], players: int, human: int | None) -> list[str]:
+    """The bot at each seat: the bots in the order given, cycled over the seats without you.
+
+    (The human's seat gets an entry too, never used to play, so that seats index the list.)
+    """
+    seats, given = [], 0
+    for seat in range(players):
+        if seat == human:
+            seats.append("")
+        else:
+            seats.append(bots[given % len(bots)])
+            given += 1
+    return seats
 
 
 def _player_names(text: str | None, seats: Sequence[str], human: int | None) -> list[str]:
@@ -183,19 +314,30 @@ def _player_names(text: str | None, seats: Sequence[str], human: int | None) -> 
 
 
 def _leave(console: Console, record: GameRecord, save_path: str | None) -> None:
-    """The player quit: save the unfinished game where asked, or offer to."""
-    if save_path is None:
+    """The player quit: save the unfinished game where asked, or offer to.
+
+    A name that cannot be saved to is asked again (``~`` is expanded); Enter declines.
+    """
+    while True:
+        if save_path is None:
+            try:
+                answer = click.prompt(
+                    "save the game first? a file name, or Enter for no",
+                    default="",
+                    show_default=False,
+                )
+            except (click.Abort, RuntimeError):  # the input ended: nothing to save to
+                answer = ""
+            save_path = str(answer).strip() or None
+        if not save_path:
+            console.print("game left")
+            return
         try:
-            answer = click.prompt(
-                "save the game first? a file name, or Enter for no",
-                default="",
-                show_default=False,
-            )
-        except (click.Abort, RuntimeError):  # the input ended: nothing to save to
-            answer = ""
-        save_path = str(answer).strip() or None
-    if save_path:
-        save_record(record, save_path)
-        console.print(f"game left; the unfinished record is saved to {save_path}")
-    else:
-        console.print("game left")
+            target = check_save_target(Path(save_path).expanduser())
+            save_record(record, target)
+        except SaveError as error:
+            console.print(f"[red]{error}[/]; try another name", soft_wrap=True)
+            save_path = None
+            continue
+        console.print(f"game left; it is saved to {target} (pickomino play --resume {target})")
+        return

@@ -7,6 +7,7 @@ import click
 from pickomino_rules.cli._common import (
     new_console,
     print_result,
+    seat_list,
 )
 from pickomino_rules.game import parse_move
 from pickomino_rules.records import load_record
@@ -26,16 +27,18 @@ def replay(path: str, pause: bool, tables: bool) -> None:
     console = new_console()
     setup = f"{record.players} players, seed {record.seed}, {len(record.moves)} moves"
     console.print(f"[bold]{record.variant}[/], {setup}")
+    names = record.seat_names()
+    console.print(f"seats: {seat_list(record)}", markup=False)
     moves = [parse_move(rules, text) for text in record.moves]
     final = state
     for number, turn in enumerate(turns(rules, state, moves), start=1):
-        console.print(f"turn {number:3}  {turn.describe(rules=rules)}", markup=False)
+        line = turn.describe(names=names.__getitem__, rules=rules)
+        console.print(f"turn {number:3}  {line}", markup=False)
         final = turn.after
         if tables:
-            console.print(render_table(rules, turn.after))
+            console.print(render_table(rules, turn.after, names))
         if pause:
             click.prompt("", default="", show_default=False, prompt_suffix="")
-    names = [f"player {p}" for p in range(record.players)]
     console.print(render_table(rules, final, names))
     if final.phase is Phase.GAME_OVER:
         print_result(console, rules, final, names)

@@ -1,0 +1,146 @@
+"""`pickomino play` as a player meets it: resume, undo, names kept, saving, seats, help."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+
+from pickomino_rules import RollOutcome, Take, apply, new_game, parse_move
+from pickomino_rules.dice import Face
+from pickomino_rules.records import GameRecord, load_record, save_record
+from pickomino_rules.story import preview
+from pickomino_rules.terminal import Keyboard
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+MAIN = "from pickomino_rules.cli import main; main()"
+
+
+def run(*args: str, stdin: str = "", home: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = os.environ | {"COLUMNS": "120", "NO_COLOR": "1"}
+    if home is not None:
+        env["HOME"] = str(home)
+    return subprocess.run(  # noqa: S603 (our own interpreter and entry point)
+        [sys.executable, "-c", MAIN, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
+        check=False,
+    )
+
+
+def test_a_record_keeps_the_names_and_bots_and_resume_plays_on_with_them(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    first = run(
+        "play", "--seed", "4", "--bots", "optimal", "--names", "Ann,Deep", "--save", str(path),
+        stdin="1\nquit\n",
+    )  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    saved = load_record(path)
+    assert saved.names == ("Ann", "Deep")
+    assert saved.bots == (None, "optimal")
+    done = run("play", "--resume", str(path), stdin="1\n" * 4000)
+    assert done.returncode == 0, done.stderr
+    assert f"resumed after {len(saved.moves)} moves" in done.stdout
+    assert "seats: 0 Ann (a person), 1 Deep (optimal)" in done.stdout
+    assert "winner:" in done.stdout
+    finished = load_record(path)  # saved back where it came from
+    assert finished.moves[: len(saved.moves)] == saved.moves
+    assert finished.final_state().grill == ()
+    replayed = run("replay", str(path))
+    assert "Deep" in replayed.stdout
+    assert "Ann" in replayed.stdout
+    assert "player 1" not in replayed.stdout
+    over = run("play", "--resume", str(path))
+    assert over.returncode == 1
+    assert "that game is over" in over.stderr
+
+
+def test_an_older_record_without_seats_resumes_with_the_options(tmp_path: Path) -> None:
+    path = tmp_path / "old.json"
+    rules, state = new_game("extended", players=3)
+    record = GameRecord.start("extended", 3, seed=9).extended(["1111555w", "take 1"])
+    save_record(record, path)
+    done = run("play", "--resume", str(path), "--bots", "random,greedy", stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    assert "seats: 0 you (a person), 1 random #1 (random), 2 greedy #2 (greedy)" in done.stdout
+    assert load_record(path).bots == (None, "random", "greedy")
+    assert rules.name == "extended"
+    assert state.players == 3
+
+
+def test_undo_takes_back_the_last_decision_and_meets_the_same_dice(tmp_path: Path) -> None:
+    straight, undone = tmp_path / "a.json", tmp_path / "b.json"
+    run("play", "--seed", "11", "--save", str(straight), stdin="1\n1\n1\nquit\n")
+    done = run("play", "--seed", "11", "--save", str(undone), stdin="1\n1\nundo\n1\n1\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "took back" in done.stdout
+    assert load_record(undone).moves == load_record(straight).moves
+    nothing = run("play", "--seed", "11", stdin="undo\nquit\n\n")
+    assert "nothing to take back: you have not moved yet" in nothing.stdout
+
+
+def test_undo_after_the_bots_moved_takes_their_moves_back_too(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    # play on until the bot has had a turn, then undo at the next decision
+    done = run("play", "--seed", "2", "--save", str(path), stdin="2\n" * 12 + "undo\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "took back stop and the 4 moves after it" in done.stdout  # the bot's turn too
+    record = load_record(path)
+    states = record.states()
+    assert states[-1].player == 0  # back at one of the person's decisions
+
+
+def test_a_bad_save_path_is_asked_again_and_tilde_is_home(tmp_path: Path) -> None:
+    answers = "quit\n/no/such/folder/g.json\n~/g3.json\n"
+    done = run("play", "--seed", "3", stdin=answers, home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "cannot save to /no/such/folder/g.json: no folder /no/such/folder" in done.stdout
+    assert "try another name" in done.stdout
+    assert load_record(tmp_path / "g3.json").final_state().phase.name == "CHOOSE"
+
+
+def test_bots_fill_the_other_seats_in_the_order_given() -> None:
+    done = run(
+        "play", "--bots", "greedy,optimal", "--players", "3", "--seat", "1", stdin="quit\n\n"
+    )
+    assert "seats: 0 greedy #0 (greedy), 1 you (a person), 2 optimal #2 (optimal)" in done.stdout
+
+
+def test_the_specialists_rules_are_one_help_away() -> None:
+    answers = "help\nhelp specialists\nhelp hen\nhelp grilled worms\nhelp dragon\nquit\n\n"
+    done = run("play", "--variant", "extended", "--seed", "1", stdin=answers)
+    assert "help specialists, help hen, help grilled worms" in done.stdout
+    assert "Six specialists start on grill tiles" in done.stdout
+    assert done.stdout.count("The hen (E11) sits on top") == 2  # in all, and alone
+    assert "Set aside two or more 1s at once" in done.stdout
+    assert "no help on 'dragon' in extended; this game has help on:" in done.stdout
+
+
+def test_a_forced_move_plays_itself_when_asked() -> None:
+    rules, state = new_game("classic", players=2)
+    state = apply(rules, state, RollOutcome.parse("11111111"))  # take 1 is the only move
+    screen = io.StringIO()
+    console = Console(file=screen, width=100)
+    keyboard = Keyboard(console, ["you", "bot"], play_forced=True)
+    assert keyboard(rules, state, random.Random(0)) == Take(Face.ONE)
+    assert "forced: take 1" in screen.getvalue()
+
+
+def test_a_player_called_you_gets_the_verbs_right() -> None:
+    rules, state = new_game("extended", players=2)
+    state = apply(rules, state, parse_move(rules, "1111555w"))
+    names = ["you", "Bob"].__getitem__
+    assert "you win a grilled worm" in preview(rules, state, Take(Face.ONE), names)
+    assert "Bob wins a grilled worm" in preview(
+        rules, state, Take(Face.ONE), ["Bob", "you"].__getitem__
+    )
