@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["SvgImage", "draw", "markers"]
+__all__ = ["SvgImage", "draw", "label_width", "markers"]
 
 _TILE_W, _TILE_H, _GAP = 38, 58, 4
 _DIE = 26
@@ -200,15 +200,35 @@ def _draw_grill(  # noqa: PLR0913, PLR0917 (one section of one picture)
 ) -> float:
     on_tile = {m.tile: m.label for m in shown if m.tile is not None}
     x: float = _MARGIN
+    ends: list[float] = []  # where each row of labels under the grill is taken up to
     for tile in tiles:
         body.append(_tile(x, y, tile, rules.worms_of(tile), face_up=tile in state.grill))
         if tile in on_tile:
+            centre, half = x + _TILE_W / 2, label_width(on_tile[tile]) / 2
+            # the first row where the label clears its left neighbour's
+            row = next((r for r, end in enumerate(ends) if centre - half >= end), len(ends))
+            if row == len(ends):
+                ends.append(0.0)
+            ends[row] = centre + half + _LABEL_SPACE
             body.append(
-                _text(x + _TILE_W / 2, y + _TILE_H + 12, on_tile[tile], 10,
+                _text(centre, y + _TILE_H + 12 + row * _LABEL_ROW, on_tile[tile], _LABEL_SIZE,
                       text_anchor="middle", fill="#124a73", font_weight="bold")
             )  # fmt: skip
         x += _TILE_W + _GAP
-    return y + _TILE_H + (22 if on_tile else 10)
+    return y + _TILE_H + (22 + (len(ends) - 1) * _LABEL_ROW if ends else 10)
+
+
+_LABEL_SIZE = 10
+_LABEL_ROW = 12
+_LABEL_SPACE = 4
+_LABEL_CHAR = 7.0
+"""Width of a character of a bold 10-pixel label, rounded up (DejaVu Sans Bold: 6.2 at most
+for letters, spaces and digits): labels are placed by it, so that none overlaps."""
+
+
+def label_width(text: str) -> float:
+    """The width a label under a grill tile is given (an upper bound of its ink)."""
+    return _LABEL_CHAR * len(text)
 
 
 def _draw_players(  # noqa: PLR0913, PLR0917 (one section of one picture)

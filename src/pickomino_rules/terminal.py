@@ -19,6 +19,7 @@ from pickomino_rules.story import counted, dice_faces, part_status, preview
 
 try:
     import click
+    from rich.measure import Measurement
     from rich.table import Table
     from rich.text import Text
 except ImportError:  # an extra; tests/package/test_extras.py runs without it
@@ -26,9 +27,9 @@ except ImportError:  # an extra; tests/package/test_extras.py runs without it
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
-    from rich.console import Console
+    from rich.console import Console, ConsoleOptions, RenderResult
 
     from pickomino_rules.dice import RollOutcome
     from pickomino_rules.rules import Rules
@@ -70,10 +71,7 @@ def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = N
     table = Table(show_header=False, expand=False)
     table.add_column("", no_wrap=True)
     table.add_column("", overflow="fold")
-    grill = Text()
-    for tile in state.grill:
-        grill.append(f" {tile}", style="bold yellow")
-        grill.append("~" * rules.worms_of(tile), style="green")
+    grill = _Grill(rules, state.grill)
     table.add_row("grill", grill if state.grill else Text("(empty)", style="dim"))
     if state.face_down:
         table.add_row("face down", Text(" ".join(map(str, state.face_down)), style="dim"))
@@ -97,6 +95,45 @@ def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = N
     for line in part_status(rules, state, label):
         table.add_row("", Text(line, style="italic"))
     return table
+
+
+class _Grill:
+    """The grill's tiles with their worms, compacted where the row has no room.
+
+    ``21~ 22~ ... 36~~~~`` where it fits, else grouped by worms as ranges:
+    ``21-24~ 25-28~~ ...`` (which fits 80 columns).
+    """
+
+    def __init__(self, rules: Rules, tiles: Sequence[int]) -> None:
+        self.full = Text()
+        for tile in tiles:
+            self.full.append(f" {tile}", style="bold yellow")
+            self.full.append("~" * rules.worms_of(tile), style="green")
+        self.compact = Text()
+        by_worms: dict[int, list[int]] = {}
+        for tile in tiles:
+            by_worms.setdefault(rules.worms_of(tile), []).append(tile)
+        for worms, group in sorted(by_worms.items()):
+            self.compact.append(f" {_ranges(group)}", style="bold yellow")
+            self.compact.append("~" * worms, style="green")
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        fits = self.full.cell_len <= options.max_width
+        yield self.full if fits else self.compact
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(min(self.compact.cell_len, self.full.cell_len), self.full.cell_len)
+
+
+def _ranges(tiles: Sequence[int]) -> str:
+    """``[21, 23, 24, 25]`` as ``"21 23-25"``."""
+    runs: list[list[int]] = []
+    for tile in tiles:
+        if runs and tile == runs[-1][-1] + 1:
+            runs[-1].append(tile)
+        else:
+            runs.append([tile])
+    return " ".join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
 class QuitGame(Exception):  # noqa: N818 (a request, not an error)
@@ -187,6 +224,8 @@ class Keyboard:
         console: Where to draw.
         names: The players' names, by seat.
         play_forced: Play a sole legal move without asking.
+        screen: Called before the table is drawn for a decision: a screen that redraws
+            (clears the terminal and shows the recent turns) rather than scrolls.
 
     Raises:
         QuitGame: The person typed ``quit``.
@@ -194,11 +233,17 @@ class Keyboard:
     """
 
     def __init__(
-        self, console: Console, names: Sequence[str], *, play_forced: bool = False
+        self,
+        console: Console,
+        names: Sequence[str],
+        *,
+        play_forced: bool = False,
+        screen: Callable[[], None] | None = None,
     ) -> None:
         self.console = console
         self.names = names
         self.play_forced = play_forced
+        self.screen = screen
 
     def __call__(self, rules: Rules, state: GameState, _rng: random.Random) -> Action:
         """Show the table and the labelled moves; read until a legal move is given."""
@@ -207,6 +252,8 @@ class Keyboard:
             label = preview(rules, state, legal[0], self.names.__getitem__)
             self.console.print(f"  forced: {legal[0]}" + (f" -> {label}" if label else ""))
             return legal[0]
+        if self.screen is not None:
+            self.screen()
         self.console.print(render_table(rules, state, self.names))
         self._list(rules, state, legal)
         while True:

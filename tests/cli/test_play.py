@@ -15,7 +15,7 @@ from pickomino_rules import RollOutcome, Take, apply, new_game, parse_move
 from pickomino_rules.dice import Face
 from pickomino_rules.records import GameRecord, load_record, save_record
 from pickomino_rules.story import preview
-from pickomino_rules.terminal import Keyboard
+from pickomino_rules.terminal import Keyboard, render_table
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -23,16 +23,18 @@ if TYPE_CHECKING:
 MAIN = "from pickomino_rules.cli import main; main()"
 
 
-def run(*args: str, stdin: str = "", home: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = os.environ | {"COLUMNS": "120", "NO_COLOR": "1"}
+def run(
+    *args: str, stdin: str = "", home: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    settings = os.environ | {"COLUMNS": "120", "NO_COLOR": "1"} | (env or {})
     if home is not None:
-        env["HOME"] = str(home)
+        settings["HOME"] = str(home)
     return subprocess.run(  # noqa: S603 (our own interpreter and entry point)
         [sys.executable, "-c", MAIN, *args],
         input=stdin,
         capture_output=True,
         text=True,
-        env=env,
+        env=settings,
         timeout=180,
         check=False,
     )
@@ -144,3 +146,40 @@ def test_a_player_called_you_gets_the_verbs_right() -> None:
     assert "Bob wins a grilled worm" in preview(
         rules, state, Take(Face.ONE), ["Bob", "you"].__getitem__
     )
+
+
+def test_on_a_terminal_the_screen_is_redrawn_with_the_last_turns() -> None:
+    answers = "1\n" * 12 + "quit\n\n"
+    shown = run("play", "--seed", "5", "--delay", "0", stdin=answers, env={"TTY_COMPATIBLE": "1"})
+    assert shown.returncode == 0, shown.stderr
+    clears = shown.stdout.count("\x1b[2J")
+    assert clears >= 3  # one per decision
+    last = shown.stdout.rsplit("\x1b[2J", 1)[1]
+    assert "seats: 0 you (a person), 1 greedy #1 (greedy)" in last
+    assert "last turns:" in last
+    assert "greedy #1: [" in last  # the bot's turn stays in view
+    plain = run("play", "--seed", "5", "--plain", stdin=answers, env={"TTY_COMPATIBLE": "1"})
+    assert "\x1b[2J" not in plain.stdout
+    piped = run("play", "--seed", "5", stdin=answers)
+    assert "\x1b[2J" not in piped.stdout
+
+
+def test_the_table_and_the_analysis_fit_80_columns(tmp_path: Path) -> None:
+    rules, state = new_game("extended", players=4)
+    screen = io.StringIO()
+    Console(file=screen, width=80).print(render_table(rules, state, ["Ann", "Bob", "Cy", "Di"]))
+    lines = screen.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    grill = next(line for line in lines if "grill" in line)
+    assert "11 13 21-24~ 25-28~~ 29-32~~~ 33-36~~~~" in grill  # grouped by worms, one line
+    wide = io.StringIO()
+    Console(file=wide, width=160).print(render_table(rules, state))
+    assert "11~ 13~ 21~ 22~" in wide.getvalue()  # every tile, where there is room
+    path = tmp_path / "g.json"
+    save_record(GameRecord.play("extended", 3, seed=4), path)
+    analysed = run("analyse", str(path), env={"COLUMNS": "80"})
+    assert analysed.returncode == 0, analysed.stderr
+    assert max(len(line) for line in analysed.stdout.splitlines()) <= 80
+    rows = [line for line in analysed.stdout.splitlines() if "roll " in line]
+    assert rows
+    assert all(line.startswith("│ ") and "total" in line for line in rows)  # none wrapped

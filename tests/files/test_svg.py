@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 from pickomino_rules import GameState, Phase, Rules, new_game, playout
 from pickomino_rules.bots import greedy_bot, random_bot
 from pickomino_rules.positions import Position
-from pickomino_rules.svg import SvgImage, draw, markers
+from pickomino_rules.svg import SvgImage, draw, label_width, markers
 
 SVG = "{http://www.w3.org/2000/svg}"
 DOCS_PICTURE = Path(__file__).resolve().parents[2] / "docs" / "images" / "table-extended.svg"
@@ -114,3 +116,40 @@ def write_docs_picture() -> None:
     rules, state = docs_state()
     DOCS_PICTURE.parent.mkdir(exist_ok=True)
     DOCS_PICTURE.write_text(draw(rules, state, names=["Ann", "Bob", "Cy"]))
+
+
+_LABEL = re.compile(
+    r"<text x='([\d.]+)' y='([\d.]+)' font-size='10' [^>]*font-weight=\"bold\">([^<]+)</text>"
+)
+
+
+def _label_boxes(picture: str) -> list[tuple[float, float, float, str]]:
+    """Each label under a grill tile: its row's y, its left and right ends, its text."""
+    return [
+        (float(y), float(x) - label_width(text) / 2, float(x) + label_width(text) / 2, text)
+        for x, y, text in _LABEL.findall(picture)
+    ]
+
+
+def test_labels_under_neighbouring_tiles_never_overlap() -> None:
+    # specialists go back to the lowest free tile, so they crowd together in play
+    crowded = 0
+    for seed in range(12):
+        rules, start = new_game("extended", players=3)
+        for _, state in playout(rules, start, random_bot, random.Random(seed)):
+            if state.phase is not Phase.CHOOSE:
+                continue
+            boxes = sorted(_label_boxes(draw(rules, state)))
+            assert len(boxes) == len([m for m in markers(rules, state) if m.tile is not None])
+            for (y1, _, right, first), (y2, left, _, second) in itertools.pairwise(boxes):
+                if y1 == y2:
+                    assert right <= left, f"{first!r} overlaps {second!r}"
+            rows = {y for y, *_ in boxes}
+            crowded += len(rows) > 1
+    assert crowded  # some tables were crowded enough to need a second row
+
+
+def test_a_label_is_given_room_for_its_widest_letters() -> None:
+    # DejaVu Sans Bold's widest lowercase letters are about 0.71 em: 7.1 px at 10 px
+    assert label_width("golden die") >= 10 * 6.2
+    assert label_width("golden die") == pytest.approx(70)

@@ -11,7 +11,6 @@ from pickomino_rules.cli._common import (
     new_console,
 )
 from pickomino_rules.records import load_record
-from pickomino_rules.terminal import dice_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -54,7 +53,7 @@ def print_analysis(
     for decision in shown:
         state = decision.state
         situation = f"total {state.total}, " + (
-            f"roll {dice_text(state.roll)}" if state.roll else f"{sum(state.in_hand)} dice left"
+            f"roll {state.roll}" if state.roll else f"{sum(state.in_hand)} dice left"
         )
         table.add_row(
             str(decision.turn),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import random
 import sys
 import time
@@ -98,6 +99,11 @@ if TYPE_CHECKING:
     "back there unless --save says otherwise).",
 )
 @click.option(
+    "--plain",
+    is_flag=True,
+    help="Line by line, as written to a file: no redrawn screen on a terminal.",
+)
+@click.option(
     "--play-forced",
     is_flag=True,
     help="When you have one legal move only, play it without asking.",
@@ -115,6 +121,7 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     delay: float | None,
     save_path: str | None,
     resume_path: str | None,
+    plain: bool,
     play_forced: bool,
     option_pairs: tuple[str, ...],
 ) -> None:
@@ -153,11 +160,12 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
             f"[dim](the same seed replays the game: --seed {record.seed})[/]"
         )
     console.print(f"seats: {seat_list(record)}", markup=False)
+    screen = None if plain or not console.is_terminal else _Screen(console, record)
+    keyboard = Keyboard(console, names, play_forced=play_forced, screen=screen)
     players_bots: list[Bot] = [
-        Keyboard(console, names, play_forced=play_forced) if p == human else get_bot(seats[p])
-        for p in range(record.players)
+        keyboard if p == human else get_bot(seats[p]) for p in range(record.players)
     ]
-    played = _run_game(console, record, players_bots, names, human, pause, save_path)
+    played = _run_game(console, record, players_bots, names, human, pause, save_path, screen)
     if analyse_after and played is not None:
         from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
 
@@ -184,6 +192,34 @@ def _resumed_seats(
             fail(f"that game's seat for {name!r} cannot be filled: {error}")
     seats = [bot or "" for bot in record.bots]
     return seats, people[0] if people else None
+
+
+class _Screen:
+    """A terminal screen redrawn at each of the person's decisions.
+
+    It shows the game's heading and the last turns; the keyboard then draws the table and
+    the moves below them.
+    """
+
+    def __init__(self, console: Console, record: GameRecord) -> None:
+        self.console = console
+        self.heading = (
+            f"[bold]{record.variant}[/], {record.players} players, seed {record.seed}; "
+            f"seats: {seat_list(record)}"
+        )
+        self.lines: collections.deque[str] = collections.deque(maxlen=_HISTORY)
+
+    def __call__(self) -> None:
+        self.console.clear()
+        self.console.print(self.heading)
+        if self.lines:
+            self.console.print("[dim]last turns:[/]")
+        for line in self.lines:
+            self.console.print(line, markup=False)
+
+
+_HISTORY = 8
+"""Turn lines kept on the redrawn screen."""
 
 
 class _Game:
@@ -245,6 +281,7 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
     human: int | None,
     pause: float,
     save_path: str | None,
+    screen: _Screen | None = None,
 ) -> GameRecord | None:
     """Play the game turn by turn, then show the end; save where asked, also on a stop.
 
@@ -256,12 +293,18 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
     while True:
         try:
             for turn in group_turns(game.states[-1], game.steps()):
-                console.print(turn.describe(names=names.__getitem__, rules=rules), markup=False)
+                line = turn.describe(names=names.__getitem__, rules=rules)
+                console.print(line, markup=False)
+                if screen is not None:
+                    screen.lines.append(line)
                 if turn.player != human and pause and turn.after.phase is not Phase.GAME_OVER:
                     time.sleep(pause)
             break
         except TakeBack:
-            console.print(game.take_back(human), markup=False)
+            taken = game.take_back(human)
+            console.print(taken, markup=False)
+            if screen is not None:
+                screen.lines.append(taken)
         except QuitGame:
             _leave(console, game.played(), save_path)
             return None
