@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import random
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -27,6 +28,9 @@ from pickomino_rules.envs import GYMNASIUM_ID  # noqa: E402
 from pickomino_rules.envs import openspiel as spiel  # noqa: E402
 from pickomino_rules.envs import pettingzoo as zoo  # noqa: E402
 from pickomino_rules.envs.gymnasium import PickominoEnv  # noqa: E402
+
+if TYPE_CHECKING:
+    from pickomino_rules import Action, GameState, Rules
 
 VARIANTS = available_variants()
 
@@ -382,3 +386,38 @@ def test_openspiel_mcts_plays_whole_games_against_the_greedy_bot() -> None:
                 move = greedy_bot(game.rules, state.state, rng)
                 state.apply_action(game.encoding.encode(move))
         assert sorted(state.returns()) == [-1.0, 1.0]
+
+
+class _Recording:
+    """An opponent that plays greedily and records the state at each of its decisions."""
+
+    def __init__(self) -> None:
+        self.seen: list[GameState] = []
+
+    def __call__(self, rules: Rules, state: GameState, rng: random.Random) -> Action:
+        self.seen.append(state)
+        return greedy_bot(rules, state, rng)
+
+
+@pytest.mark.parametrize("variant", ["classic", "extended"])
+def test_gymnasium_own_rewards_stop_where_the_learner_s_turn_ends(variant: str) -> None:
+    # the learner's own turn ends where another player first decides (a roll changes no
+    # worms), else at its own next decision or the end of the game
+    opponent = _Recording()
+    env = PickominoEnv(variant, players=2, reward="own", opponents=opponent, seat=None)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        while True:
+            assert env.state is not None
+            before = worm_margins(env.rules, env.state)[env.seat]
+            opponent.seen.clear()
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, terminated, truncated, info = env.step(action)
+            end = opponent.seen[0] if opponent.seen else env.state
+            assert reward == pytest.approx(worm_margins(env.rules, end)[env.seat] - before)
+            checked += bool(opponent.seen)
+            if terminated or truncated:
+                break
+    assert checked > 20  # many steps ended the learner's turn

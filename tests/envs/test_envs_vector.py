@@ -259,3 +259,34 @@ def test_a_reset_mask_restarts_only_those_games() -> None:
     check_rows(envs, observation, info)
     with pytest.raises(ValueError, match="reset_mask"):
         envs.reset(options={"reset_mask": [1, 0]})
+
+
+def test_own_rewards_stop_where_the_learner_s_turn_ends() -> None:
+    # one game, its opponent a registered bot without a vectorised form: the reference
+    # engine hands it each of its decisions, which it records
+    seen: list[GameState] = []
+
+    def recording(rules: Rules, state: GameState, rng: random.Random) -> Action:
+        seen.append(state)
+        return greedy_bot(rules, state, rng)
+
+    BOTS["recording-greedy"] = recording
+    try:
+        envs = make(num_envs=1, players=2, reward="own", opponents="recording-greedy", seat=None)
+        inner = envs.unwrapped
+        _, info = envs.reset(seed=3)
+        rng = np.random.default_rng(4)
+        checked, restarting = 0, False
+        while checked < 40:
+            state = inner.games.state(0)
+            seat = int(info["seat"][0])
+            before = worm_margins(inner.rules, state)[seat]
+            seen.clear()
+            _, rewards, terminated, truncated, info = envs.step(legal_random(info, rng))
+            if not restarting:
+                end = seen[0] if seen else inner.games.state(0)
+                assert rewards[0] == pytest.approx(worm_margins(inner.rules, end)[seat] - before)
+                checked += bool(seen)
+            restarting = bool(terminated[0] or truncated[0])
+    finally:
+        BOTS.pop("recording-greedy")

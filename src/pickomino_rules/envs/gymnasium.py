@@ -21,6 +21,9 @@ Rewards (``reward=``): ``"win"`` (default) gives the zero-sum result
 step the change of the learner's worms minus the others' mean
 ([`worm_margins`][pickomino_rules.encoding.worm_margins]) since its previous decision; over an
 episode they sum to the margin's change from the learner's first decision to the end.
+``"own"`` gives the same change counted up to the end of the learner's own turn only: what its
+decision and its dice did, without the other players' turns that follow (whose outcome its
+decision hardly changes, and which would otherwise be credited to its last move of a turn).
 
 A game longer than ``max_steps`` learner steps is cut short and reported as truncated.
 
@@ -80,7 +83,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         opponents: A bot (name or callable) for every other seat, or one per other seat
             in seat order after the learner.
         seat: The learner's seat (0 moves first), or None for a random seat at each reset.
-        reward: ``"win"`` or ``"worms"`` (see the module).
+        reward: ``"win"``, ``"worms"`` or ``"own"`` (see the module).
         max_steps: Learner decisions after which the episode is truncated.
         mask_in_observation: Observations as a Dict with the action mask.
         illegal_action: A masked action is ``"penalize"``d (the default: nothing changes,
@@ -103,7 +106,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         options: Mapping[str, object] | None = None,
         opponents: str | Bot | Sequence[str | Bot] = "greedy",
         seat: int | None = 0,
-        reward: Literal["win", "worms"] = "win",
+        reward: Literal["win", "worms", "own"] = "win",
         max_steps: int = 1000,
         mask_in_observation: bool = False,
         illegal_action: Literal["penalize", "lose", "raise"] = "penalize",
@@ -116,7 +119,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         self._bots = _bots(opponents, players)
         if seat is not None:
             _check_seat(seat, players)
-        _choose("reward", reward, ("win", "worms"))
+        _choose("reward", reward, ("win", "worms", "own"))
         _choose("illegal_action", illegal_action, ("penalize", "lose", "raise"))
         _choose("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         _check_max_steps(max_steps)
@@ -135,6 +138,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         self._rng = random.Random()
         self._steps = 0
         self._lost = False
+        self._turn_end: GameState | None = None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -173,7 +177,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
             msg = "call reset() first: no game is in progress"
             raise RuntimeError(msg)
         move = self.encoding.decode(action)
-        before = worm_margins(self.rules, state)[self.seat] if self._reward == "worms" else 0.0
+        before = worm_margins(self.rules, state)[self.seat] if self._reward != "win" else 0.0
         try:
             after = apply(self.rules, state, move)
         except IllegalActionError:
@@ -192,7 +196,9 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         if self._reward == "win":
             reward = returns(self.rules, self.state)[self.seat]
         else:
-            reward = worm_margins(self.rules, self.state)[self.seat] - before
+            counted = self.state if self._reward == "worms" else self._turn_end
+            assert counted is not None  # noqa: S101 (_advance sets it)
+            reward = worm_margins(self.rules, counted)[self.seat] - before
         return self._observation(), float(reward), terminated, truncated, self._info()
 
     def render(self) -> str | None:
@@ -210,10 +216,16 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
     def _advance(self, state: GameState) -> GameState:
         """Roll the dice and move the bots until the learner decides or the game ends."""
         rules, rng = self.rules, self._rng
+        self._turn_end = None  # the state where the learner's own turn is over
         while True:
+            if self._turn_end is None and (
+                state.phase is Phase.GAME_OVER or state.player != self.seat
+            ):
+                self._turn_end = state
             if state.phase is Phase.ROLL:
                 state = apply(rules, state, rules.chance_table(state.in_hand).sample(rng))
             elif state.phase is Phase.GAME_OVER or state.player == self.seat:
+                self._turn_end = self._turn_end or state
                 return state
             else:
                 bot = self._bots[(state.player - self.seat - 1) % self.encoding.players]

@@ -90,8 +90,10 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
             seat order after the learner (vectorised where the bot has a vectorised form).
         seat: The learner's seat in every game (0 moves first), or None: a random seat in
             each game, drawn anew when the game starts again.
-        reward: ``"win"`` (the zero-sum result at the end) or ``"worms"`` (the change of
-            the learner's worms minus the others' mean since its previous decision).
+        reward: ``"win"`` (the zero-sum result at the end), ``"worms"`` (the change of
+            the learner's worms minus the others' mean since its previous decision) or
+            ``"own"`` (that change up to the end of the learner's own turn only; see
+            [`PickominoEnv`][pickomino_rules.envs.gymnasium.PickominoEnv]).
         max_steps: Learner decisions after which a game is truncated.
         mask_in_observation: Observations as a Dict of ``observation`` and ``action_mask``.
 
@@ -113,7 +115,7 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         options: Mapping[str, object] | None = None,
         opponents: str | Sequence[str] = "greedy",
         seat: int | None = 0,
-        reward: Literal["win", "worms"] = "win",
+        reward: Literal["win", "worms", "own"] = "win",
         max_steps: int = 1000,
         mask_in_observation: bool = False,
         illegal_action: Literal["penalize", "lose", "raise"] = "penalize",
@@ -131,7 +133,7 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         ):
             msg = f"seat must be 0 to {players - 1} or None (random), got {seat!r}"
             raise InvalidSetupError(msg)
-        _choose("reward", reward, ("win", "worms"))
+        _choose("reward", reward, ("win", "worms", "own"))
         _choose("illegal_action", illegal_action, ("penalize", "lose", "raise"))
         _check_max_steps(max_steps)
         self.seat = seat
@@ -211,16 +213,18 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         acting = ~restarting & ~games.over
         illegal = self._illegal(actions, acting)
         moving = acting & ~illegal
-        before = self._margins() if self._reward == "worms" else None
+        before = self._margins() if self._reward != "win" else None
         played = np.where(illegal, 0, actions) if illegal.any() else actions
         rewards = games.step(played, active=moving).rewards[rows, self.seats]  # checks first
         rewards = rewards.astype(np.float32)
+        # the learner's turn is resolved within its step (its rolls, a bust, a tile)
+        own = self._margins() if self._reward == "own" else None
         if restarting.any():
             games.reset(restarting)
             self._restart(restarting)
         rewards += self._advance()
         if before is not None:
-            rewards = (self._margins() - before).astype(np.float32)
+            rewards = ((self._margins() if own is None else own) - before).astype(np.float32)
         rewards[restarting] = 0
         rewards[illegal] = self._illegal_penalty
         terminated = games.over | (illegal if self._illegal_action == "lose" else False)

@@ -1,0 +1,206 @@
+"""A policy network played with numpy alone: observation in, the best legal action out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from pickomino_rules.errors import MissingExtraError, PickominoError
+
+try:
+    import numpy as np
+except ImportError:  # an extra: a learned bot needs numpy to play
+    raise MissingExtraError("a learned bot", "solver") from None
+
+from pickomino_rules.encoding import Encoding
+from pickomino_rules.game import new_game
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Mapping, Sequence
+
+    from numpy.typing import NDArray
+
+    from pickomino_rules.actions import Action
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
+
+__all__ = ["InvalidPolicyError", "PolicyBot"]
+
+_FORMAT = 1
+"""The version of the weights file's layout."""
+
+
+class InvalidPolicyError(PickominoError, ValueError):
+    """A weights file that is not a policy of this library, or a policy that cannot play."""
+
+
+def _read_only(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+@attrs.frozen(eq=False)
+class PolicyBot:
+    """A bot that plays the most likely legal action of a trained policy network.
+
+    The network is a multilayer perceptron with tanh hidden layers, as
+    stable-baselines3's ``MlpPolicy`` builds: the observation of the player to move
+    ([`Encoding.observe`][pickomino_rules.encoding.Encoding.observe], divided by
+    ``observation_high``) in, one logit per action number out; illegal actions are masked.
+    It plays the game it was trained for only (see `supports`).
+
+    Attributes:
+        variant: The variant it was trained on.
+        players: The number of players it was trained with.
+        options: The variant's options in force when it was trained.
+        layers: Each layer's weights (outputs x inputs) and biases, input layer first.
+        about: How it was made: the training command, seed, time, library versions.
+
+    Examples:
+        >>> import random
+        >>> from pickomino_rules import RollOutcome, apply, new_game
+        >>> from pickomino_rules.learned import load_policy
+        >>> bot = load_policy()
+        >>> rules, state = new_game(bot.variant, players=bot.players)
+        >>> state = apply(rules, state, RollOutcome.parse("1223wwww"))
+        >>> bot(rules, state, random.Random(0))
+        Take(Face.WORM)
+    """
+
+    variant: str
+    players: int
+    options: Mapping[str, Any] = attrs.field(converter=_read_only)
+    layers: tuple[tuple[NDArray[np.float64], NDArray[np.float64]], ...] = attrs.field(repr=False)
+    about: Mapping[str, Any] = attrs.field(converter=_read_only, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        sizes = [weights.shape for weights, _ in self.layers]
+        for (weights, bias), following in zip(self.layers, [*sizes[1:], None], strict=True):
+            if weights.ndim != 2 or bias.shape != weights.shape[:1]:
+                msg = (
+                    f"a layer is a matrix and a bias per output, got {weights.shape}, {bias.shape}"
+                )
+                raise InvalidPolicyError(msg)
+            if following is not None and following[1] != weights.shape[0]:
+                msg = f"layers do not chain: {weights.shape} then {following}"
+                raise InvalidPolicyError(msg)
+
+    def supports(self, rules: Rules, players: int) -> bool:
+        """Whether it plays this game: its variant, options and number of players."""
+        return (
+            rules.name == self.variant
+            and players == self.players
+            and dict(rules.options) == dict(self.options)
+        )
+
+    def action_scores(self, rules: Rules, state: GameState) -> NDArray[np.float64]:
+        """The network's logit of each action number at ``state``; -inf where illegal."""
+        encoding = self._encoding(rules, state.players)
+        signal = encoding.observe(state, state.player) / encoding.observation_high
+        for weights, bias in self.layers[:-1]:
+            signal = np.tanh(weights @ signal + bias)
+        weights, bias = self.layers[-1]
+        scores = weights @ signal + bias
+        scores[encoding.legal_mask(state) == 0] = -np.inf
+        return scores
+
+    def __call__(self, rules: Rules, state: GameState, rng: random.Random) -> Action:  # noqa: ARG002
+        """The legal action the network scores highest (it draws nothing from ``rng``)."""
+        scores = self.action_scores(rules, state)
+        if np.isneginf(scores).all():
+            msg = "bots decide for players: this state has no decision (a roll or the end)"
+            raise ValueError(msg)
+        return Encoding.of(rules, self.players).actions[int(np.argmax(scores))]
+
+    def _encoding(self, rules: Rules, players: int) -> Encoding:
+        if not self.supports(rules, players):
+            msg = (
+                f"this policy plays {self.players}-player {self.variant} "
+                f"with options {dict(self.options)}, not {players}-player "
+                f"{rules.name} with {dict(rules.options)}"
+            )
+            raise InvalidPolicyError(msg)
+        encoding = Encoding.of(rules, self.players)
+        inputs, outputs = self.layers[0][0].shape[1], self.layers[-1][0].shape[0]
+        if (inputs, outputs) != (encoding.observation_size, encoding.num_actions):
+            msg = (
+                f"the network maps {inputs} inputs to {outputs} actions; "
+                f"{rules.name} has {encoding.observation_size} and {encoding.num_actions}"
+            )
+            raise InvalidPolicyError(msg)
+        return encoding
+
+    def save(self, path: str | Path) -> None:
+        """Write the policy to a ``.npz`` file (numpy arrays and a JSON header, no pickles)."""
+        header = {
+            "format": _FORMAT,
+            "variant": self.variant,
+            "players": self.players,
+            "options": dict(self.options),
+            "about": dict(self.about),
+        }
+        arrays: dict[str, Any] = {"header": np.array(json.dumps(header))}
+        for number, (weights, bias) in enumerate(self.layers):
+            arrays[f"weights{number}"] = weights
+            arrays[f"bias{number}"] = bias
+        with Path(path).open("wb") as file:
+            np.savez_compressed(file, **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> PolicyBot:
+        """Read a policy that `save` wrote.
+
+        Raises:
+            InvalidPolicyError: Not such a file, or its network does not fit its game.
+            OSError: The file cannot be read.
+        """
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                header = json.loads(str(data["header"]))
+                count = sum(1 for name in data.files if name.startswith("weights"))
+                layers = tuple(
+                    (
+                        np.asarray(data[f"weights{n}"], dtype=np.float64),
+                        np.asarray(data[f"bias{n}"], dtype=np.float64),
+                    )
+                    for n in range(count)
+                )
+        except (KeyError, ValueError, json.JSONDecodeError) as error:
+            msg = f"{path} is not a policy file: {error}"
+            raise InvalidPolicyError(msg) from None
+        if not isinstance(header, dict) or header.get("format") != _FORMAT or not layers:
+            msg = f"{path} is not a policy file of format {_FORMAT}"
+            raise InvalidPolicyError(msg)
+        return cls.of(
+            header["variant"], header["players"], header["options"], layers, header["about"]
+        )
+
+    @classmethod
+    def of(
+        cls,
+        variant: str,
+        players: int,
+        options: Mapping[str, Any],
+        layers: Sequence[tuple[Any, Any]],
+        about: Mapping[str, Any],
+    ) -> PolicyBot:
+        """A policy from its layers, checked against its game's encoding.
+
+        Raises:
+            InvalidPolicyError: The network's inputs or outputs do not fit the game.
+            UnknownVariantError: The variant is not installed.
+        """
+        bot = cls(
+            variant,
+            players,
+            options,
+            tuple((np.asarray(w, np.float64), np.asarray(b, np.float64)) for w, b in layers),
+            about,
+        )
+        rules, _ = new_game(variant, players=players, options=options)
+        bot._encoding(rules, players)
+        return bot

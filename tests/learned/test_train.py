@@ -1,0 +1,96 @@
+"""The training program, with a tiny budget (where the train extra is installed)."""
+
+from __future__ import annotations
+
+import csv
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+import torch
+from sb3_contrib import MaskablePPO
+
+from pickomino_rules import new_game
+from pickomino_rules.encoding import Encoding
+from pickomino_rules.envs.gymnasium import PickominoEnv
+from pickomino_rules.envs.gymnasium_vector import PickominoVectorEnv
+from pickomino_rules.learned import PolicyBot
+from pickomino_rules.learned.train import _BatchGames, _Scaled, main, policy_of
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+@pytest.mark.parametrize("engine", ["batch", "reference"])
+def test_a_tiny_run_saves_a_policy_that_plays_and_its_curve(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, curve = tmp_path / "p.npz", tmp_path / "curve.csv"
+    budget = ["--steps", "1024", "--envs", "2", "--eval-every", "512", "--eval-games", "4"]
+    main(
+        [
+            *budget,
+            "--engine",
+            engine,
+            "--final-games",
+            "4",
+            "--out",
+            str(out),
+            "--curve",
+            str(curve),
+        ]
+    )
+    printed = capsys.readouterr().out
+    assert "win rate against greedy" in printed
+    assert "policy saved" in printed
+    policy = PolicyBot.load(out)
+    assert policy.about["steps"] >= 1024
+    assert policy.about["seed"] == 1
+    rows = list(csv.DictReader(curve.open()))
+    assert [int(row["steps"]) for row in rows][-1] >= 1024
+    assert len(rows) >= 2
+
+
+def test_the_numpy_policy_computes_what_the_torch_network_computes() -> None:
+    env = _Scaled(PickominoEnv("classic", 2, seat=None, reward="worms"))
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=3)
+    bot = policy_of(model, env.unwrapped, {})  # type: ignore[arg-type]
+    rules, state = new_game("classic", 2)
+    encoding = Encoding.of(rules, 2)
+    observation, info = env.reset(seed=5)
+    for _ in range(30):
+        state = env.unwrapped.state  # type: ignore[attr-defined]
+        ours = bot.action_scores(rules, state)
+        with torch.no_grad():
+            tensor = torch.as_tensor(observation[None])
+            latent = model.policy.mlp_extractor.forward_actor(tensor)
+            theirs = model.policy.action_net(latent)[0].numpy()
+        legal = info["action_mask"] == 1
+        assert np.allclose(ours[legal], theirs[legal], atol=1e-5)
+        assert np.isneginf(ours[~legal]).all()
+        action = int(np.flatnonzero(legal)[0])
+        observation, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            observation, info = env.reset()
+    assert encoding.observation_size == observation.shape[0]
+
+
+def test_the_batch_adapter_starts_finished_games_within_the_step() -> None:
+    games = _BatchGames(PickominoVectorEnv(8, 2, opponents="random", seat=None), seed=3)
+    encoding = games.env.encoding
+    game_over = encoding.segments["phase"].start + 4
+    rng = np.random.default_rng(0)
+    observations = games.reset()
+    finished = 0
+    while finished < 5:
+        masks = np.stack(games.env_method("action_masks"))
+        games.step_async(np.argmax(rng.random(masks.shape) * masks, axis=1))
+        observations, _, done, infos = games.step_wait()
+        for row in np.flatnonzero(done):
+            finished += 1
+            assert infos[row]["terminal_observation"][game_over] == 1  # the game's last view
+            assert observations[row][game_over] == 0  # already the next game's first
+        assert observations.max() <= 1
+        assert masks.any(axis=1).all()  # every row has a decision: none waits for a restart
