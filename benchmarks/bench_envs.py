@@ -10,7 +10,9 @@ across interfaces:
 - ``gymnasium``: ``env.step`` with the mask from ``info`` (the bot's decisions count too);
 - ``gymnasium-batch``: the vector environment on the batch engine (classic only), 1,024
   games at once, random legal actions for the learner and the vectorised random bot;
-- ``pettingzoo``: ``last()`` + ``step`` over every agent;
+- ``pettingzoo``: ``last()`` + ``step`` over every agent, through ``env()`` (PettingZoo's
+  wrappers: illegal moves end the game, order enforced);
+- ``pettingzoo-raw``: the same through ``raw_env()``, without those wrappers;
 - ``openspiel``: ``legal_actions`` + ``apply_action`` on ``python_pickomino``.
 
 The wrappers build an observation vector and a mask per decision; that is their cost.
@@ -127,11 +129,11 @@ def gymnasium_batch_env(variant: str, seconds: float) -> float:
     return (learner + bot_decisions[0]) / (time.perf_counter() - began)
 
 
-def pettingzoo_env(variant: str, seconds: float) -> float:
+def pettingzoo_env(variant: str, seconds: float, *, raw: bool = False) -> float:
     """Decisions per second through the PettingZoo AEC environment (every agent)."""
-    from pickomino_rules.envs.pettingzoo import env  # noqa: PLC0415 (an extra)
+    from pickomino_rules.envs.pettingzoo import env, raw_env  # noqa: PLC0415 (an extra)
 
-    game = env(variant=variant, players=2)
+    game = (raw_env if raw else env)(variant=variant, players=2)
     rng = random.Random(1)
     game.reset(seed=1)
     decisions = 0
@@ -145,6 +147,11 @@ def pettingzoo_env(variant: str, seconds: float) -> float:
             game.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
             decisions += 1
     return decisions / (time.perf_counter() - began)
+
+
+def pettingzoo_raw_env(variant: str, seconds: float) -> float:
+    """The same through ``raw_env``: without PettingZoo's wrappers (illegal moves raise)."""
+    return pettingzoo_env(variant, seconds, raw=True)
 
 
 def openspiel_game(variant: str, seconds: float) -> float:
@@ -184,6 +191,7 @@ def main() -> None:
         "gymnasium": gymnasium_env,
         **({"gymnasium-batch": gymnasium_batch_env} if args.variant == "classic" else {}),
         "pettingzoo": pettingzoo_env,
+        "pettingzoo-raw": pettingzoo_raw_env,
         "openspiel": openspiel_game,
     }
     figures: dict[str, list[float]] = {name: [] for name in runs}
