@@ -58,6 +58,7 @@ from pickomino_rules.dice import FACES, RollOutcome
 from pickomino_rules.errors import InvalidRollError, PickominoError, excerpt
 from pickomino_rules.registry import get_variant
 from pickomino_rules.state import GameState, PartKey, Phase
+from pickomino_rules.story import tile_ranges
 from pickomino_rules.strict_json import MAX_DIGITS, jsonable, load_json, make_json_converter
 from pickomino_rules.validation import problems
 
@@ -396,14 +397,8 @@ def _tile_list(tiles: tuple[int, ...]) -> str:
 
 
 def _tile_ranges(tiles: tuple[int, ...]) -> str:
-    """``21-24,26`` for 21 22 23 24 26 (tiles are ascending)."""
-    runs: list[list[int]] = []
-    for tile in tiles:
-        if runs and tile == runs[-1][-1] + 1:
-            runs[-1].append(tile)
-        else:
-            runs.append([tile])
-    return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs) or "-"
+    """``21-24,26`` for 21 22 23 24 26 (tiles are ascending), ``-`` for none."""
+    return tile_ranges(tiles) or "-"
 
 
 def _numbers(field: str, what: str) -> tuple[int, ...]:

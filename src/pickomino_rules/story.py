@@ -39,6 +39,7 @@ __all__ = [
     "part_events",
     "part_status",
     "preview",
+    "tile_ranges",
     "turns",
 ]
 
@@ -77,6 +78,24 @@ def agree(text: str) -> str:
     return _YOU_VERB.sub(
         lambda match: f"{match[1]} {_IRREGULAR.get(match[2], match[2][:-1])}", text
     )
+
+
+def tile_ranges(tiles: Sequence[int], separator: str = ",") -> str:
+    """Ascending tiles with their runs as ranges.
+
+    Examples:
+        >>> tile_ranges([21, 22, 23, 24, 26])
+        '21-24,26'
+        >>> tile_ranges([11, 13, 21, 22], " ")
+        '11 13 21-22'
+    """
+    runs: list[list[int]] = []
+    for tile in tiles:
+        if runs and tile == runs[-1][-1] + 1:
+            runs[-1].append(tile)
+        else:
+            runs.append([tile])
+    return separator.join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
 
 
 def default_name(player: int) -> str:

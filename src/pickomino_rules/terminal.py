@@ -15,7 +15,7 @@ from pickomino_rules.errors import MissingExtraError, PickominoError
 from pickomino_rules.game import legal_actions, parse_move
 from pickomino_rules.result import scores
 from pickomino_rules.state import Phase
-from pickomino_rules.story import counted, dice_faces, part_status, preview
+from pickomino_rules.story import counted, dice_faces, part_status, preview, tile_ranges
 
 try:
     import click
@@ -114,7 +114,7 @@ class _Grill:
         for tile in tiles:
             by_worms.setdefault(rules.worms_of(tile), []).append(tile)
         for worms, group in sorted(by_worms.items()):
-            self.compact.append(f" {_ranges(group)}", style="bold yellow")
+            self.compact.append(f" {tile_ranges(group, ' ')}", style="bold yellow")
             self.compact.append("~" * worms, style="green")
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -123,17 +123,6 @@ class _Grill:
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(min(self.compact.cell_len, self.full.cell_len), self.full.cell_len)
-
-
-def _ranges(tiles: Sequence[int]) -> str:
-    """``[21, 23, 24, 25]`` as ``"21 23-25"``."""
-    runs: list[list[int]] = []
-    for tile in tiles:
-        if runs and tile == runs[-1][-1] + 1:
-            runs[-1].append(tile)
-        else:
-            runs.append([tile])
-    return " ".join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
 class QuitGame(Exception):  # noqa: N818 (a request, not an error)
