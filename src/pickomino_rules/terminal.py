@@ -149,6 +149,7 @@ stop. Stopping takes the grill tile of your total (or a smaller one), or steals 
 opponent's top tile of exactly your total; you need a worm set aside. No new face, or no
 tile to take, is a bust: your top tile goes back and the highest grill tile turns over.
 """
+"""What ``help`` prints at the prompt of ``pickomino play``."""
 
 
 def help_on(rules: Rules, topic: str) -> str:
