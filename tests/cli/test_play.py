@@ -62,6 +62,9 @@ def test_a_record_keeps_the_names_and_bots_and_resume_plays_on_with_them(tmp_pat
     assert "Deep" in replayed.stdout
     assert "Ann" in replayed.stdout
     assert "player 1" not in replayed.stdout
+    analysed = run("analyse", str(path))
+    assert "Ann" in analysed.stdout  # her moves, under her name
+    assert "player 0" not in analysed.stdout
     over = run("play", "--resume", str(path))
     assert over.returncode == 1
     assert "that game is over" in over.stderr
