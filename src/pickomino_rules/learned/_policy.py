@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +16,18 @@ except ImportError:  # an extra: a learned bot needs numpy to play
 
 from pickomino_rules.encoding import Encoding
 from pickomino_rules.game import new_game
+from pickomino_rules.learned._network import (
+    Layers,
+    NetworkFileError,
+    as_layers,
+    load_network,
+    save_network,
+)
 
 if TYPE_CHECKING:
     import random
     from collections.abc import Mapping, Sequence
+    from pathlib import Path
 
     from numpy.typing import NDArray
 
@@ -41,6 +47,13 @@ class InvalidPolicyError(PickominoError, ValueError):
 
 def _read_only(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(mapping))
+
+
+def _layers(layers: Sequence[tuple[Any, Any]]) -> Layers:
+    try:
+        return as_layers(layers)
+    except NetworkFileError as error:
+        raise InvalidPolicyError(str(error)) from None
 
 
 @attrs.frozen(eq=False)
@@ -74,20 +87,8 @@ class PolicyBot:
     variant: str
     players: int
     options: Mapping[str, Any] = attrs.field(converter=_read_only)
-    layers: tuple[tuple[NDArray[np.float64], NDArray[np.float64]], ...] = attrs.field(repr=False)
+    layers: Layers = attrs.field(converter=_layers, repr=False)
     about: Mapping[str, Any] = attrs.field(converter=_read_only, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        sizes = [weights.shape for weights, _ in self.layers]
-        for (weights, bias), following in zip(self.layers, [*sizes[1:], None], strict=True):
-            if weights.ndim != 2 or bias.shape != weights.shape[:1]:
-                msg = (
-                    f"a layer is a matrix and a bias per output, got {weights.shape}, {bias.shape}"
-                )
-                raise InvalidPolicyError(msg)
-            if following is not None and following[1] != weights.shape[0]:
-                msg = f"layers do not chain: {weights.shape} then {following}"
-                raise InvalidPolicyError(msg)
 
     def supports(self, rules: Rules, players: int) -> bool:
         """Whether it plays this game: its variant, options and number of players."""
@@ -143,12 +144,7 @@ class PolicyBot:
             "options": dict(self.options),
             "about": dict(self.about),
         }
-        arrays: dict[str, Any] = {"header": np.array(json.dumps(header))}
-        for number, (weights, bias) in enumerate(self.layers):
-            arrays[f"weights{number}"] = weights
-            arrays[f"bias{number}"] = bias
-        with Path(path).open("wb") as file:
-            np.savez_compressed(file, **arrays)
+        save_network(path, header, self.layers)
 
     @classmethod
     def load(cls, path: str | Path) -> PolicyBot:
@@ -159,22 +155,9 @@ class PolicyBot:
             OSError: The file cannot be read.
         """
         try:
-            with np.load(path, allow_pickle=False) as data:
-                header = json.loads(str(data["header"]))
-                count = sum(1 for name in data.files if name.startswith("weights"))
-                layers = tuple(
-                    (
-                        np.asarray(data[f"weights{n}"], dtype=np.float64),
-                        np.asarray(data[f"bias{n}"], dtype=np.float64),
-                    )
-                    for n in range(count)
-                )
-        except (KeyError, ValueError, json.JSONDecodeError) as error:
-            msg = f"{path} is not a policy file: {error}"
-            raise InvalidPolicyError(msg) from None
-        if not isinstance(header, dict) or header.get("format") != _FORMAT or not layers:
-            msg = f"{path} is not a policy file of format {_FORMAT}"
-            raise InvalidPolicyError(msg)
+            header, layers = load_network(path, "policy", _FORMAT)
+        except NetworkFileError as error:
+            raise InvalidPolicyError(str(error)) from None
         return cls.of(
             header["variant"], header["players"], header["options"], layers, header["about"]
         )
@@ -194,13 +177,7 @@ class PolicyBot:
             InvalidPolicyError: The network's inputs or outputs do not fit the game.
             UnknownVariantError: The variant is not installed.
         """
-        bot = cls(
-            variant,
-            players,
-            options,
-            tuple((np.asarray(w, np.float64), np.asarray(b, np.float64)) for w, b in layers),
-            about,
-        )
+        bot = cls(variant, players, options, layers, about)
         rules, _ = new_game(variant, players=players, options=options)
         bot._encoding(rules, players)
         return bot
