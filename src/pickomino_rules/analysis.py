@@ -6,6 +6,11 @@ specialist to keep, whom to rob of a grilled worm) is valued by the exact turn s
 this turn from each legal move, playing on optimally. A move's **cost** is the best
 move's value minus its own, so an optimal player's costs are all zero.
 
+Given a second turn value as ``chances`` (the champion's chance to win the game after the
+turn, [`WinModel.turn_value`][pickomino_rules.learned.WinModel.turn_value]), each decision
+also carries every move's value under it: the chance to win the game, playing the rest of
+the turn for it. A move can be best for the turn and lose the game, or the other way round.
+
 The values are exact in every variant the solver accepts (every built-in one); rules it
 cannot value exactly raise
 [`UnsolvableRulesError`][pickomino_rules.solver.UnsolvableRulesError] rather than give
@@ -40,15 +45,17 @@ from pickomino_rules.solver import (
     check_exact,
     exact_for,
     solve_turn,
+    worms_gained,
 )
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable
 
     from pickomino_rules.game import Move
     from pickomino_rules.records import GameRecord
     from pickomino_rules.rules import Rules
+    from pickomino_rules.solver import TurnValue
     from pickomino_rules.state import GameState
 
 __all__ = ["MISTAKE", "Decision", "GameAnalysis", "PlayerSummary", "analyse", "analyse_record"]
@@ -73,6 +80,8 @@ class Decision:
         values: Each legal move's expected worms this turn, by text; empty when the
             decision is not valued (none in the rules the solver accepts).
         state: The state the decision was made in.
+        chances: Each legal move's value under the ``chances`` turn value given to
+            `analyse` (the chance to win the game), by text; empty when none was given.
     """
 
     move: int
@@ -82,6 +91,7 @@ class Decision:
     best: str
     values: dict[str, float] = attrs.field(eq=False)
     state: GameState = attrs.field(eq=False, repr=False)
+    chances: dict[str, float] = attrs.field(eq=False, factory=dict, repr=False)
 
     @property
     def valued(self) -> bool:
@@ -94,6 +104,21 @@ class Decision:
         if not self.values:
             return 0.0
         return max(0.0, self.values[self.best] - self.values[self.played])
+
+    @property
+    def best_for_game(self) -> str | None:
+        """The move with the best chance to win the game (None without ``chances``)."""
+        if not self.chances:
+            return None
+        top = max(self.chances.values())
+        return next(text for text, chance in self.chances.items() if chance >= top - _TIE)
+
+    @property
+    def chance_cost(self) -> float:
+        """The chance to win the game the move played gave away (0 without ``chances``)."""
+        if not self.chances:
+            return 0.0
+        return max(0.0, max(self.chances.values()) - self.chances[self.played])
 
     @property
     def mistake(self) -> bool:
@@ -110,7 +135,14 @@ class Decision:
             "best": self.best,
             "cost": round(self.cost, 9),
             "values": {move: round(value, 9) for move, value in self.values.items()},
-        }
+        } | (
+            {
+                "best_for_game": self.best_for_game,
+                "chances": {move: round(chance, 9) for move, chance in self.chances.items()},
+            }
+            if self.chances
+            else {}
+        )
 
 
 @attrs.frozen
@@ -192,7 +224,9 @@ class GameAnalysis:
         return json.dumps(data, indent=indent)
 
 
-def analyse(rules: Rules, state: GameState, moves: Iterable[Move]) -> GameAnalysis:
+def analyse(
+    rules: Rules, state: GameState, moves: Iterable[Move], *, chances: TurnValue | None = None
+) -> GameAnalysis:
     """Value every decision of the moves played from ``state``.
 
     Each turn is solved once, at its first decision, and the solution values the rest
@@ -202,6 +236,8 @@ def analyse(rules: Rules, state: GameState, moves: Iterable[Move]) -> GameAnalys
         rules: The game's rules.
         state: The state the moves start from.
         moves: The moves played, rolls included (a record's moves, parsed).
+        chances: A second turn value to give each move's value under (as
+            `Decision.chances`): the champion's chance to win the game, say.
 
     Raises:
         IllegalActionError: A move is not legal where it was played.
@@ -210,19 +246,25 @@ def analyse(rules: Rules, state: GameState, moves: Iterable[Move]) -> GameAnalys
     check_exact(rules)
     decisions = []
     solution: TurnSolution | None = None
+    for_game: TurnSolution | None = None
     turn, player = 1, state.player
     for index, move in enumerate(moves):
         if state.player != player:
-            turn, player, solution = turn + 1, state.player, None
+            turn, player, solution, for_game = turn + 1, state.player, None, None
         if state.phase in (Phase.CHOOSE, Phase.DECIDE, Phase.TURN_OVER):
-            solution = _solution(rules, state, solution)
-            decisions.append(_decision(rules, state, move, index, turn, solution))
+            solution = _solution(rules, state, solution, worms_gained)
+            decision = _decision(rules, state, move, index, turn, solution)
+            if chances is not None and decision.valued:
+                for_game = _solution(rules, state, for_game, chances)
+                valued = _values(rules, state, for_game)
+                decision = attrs.evolve(decision, chances=valued)
+            decisions.append(decision)
         state = apply(rules, state, move)
     return GameAnalysis(rules.name, state.players, tuple(decisions), exact_for(rules))
 
 
-def analyse_record(record: GameRecord) -> GameAnalysis:
-    """Analyse a recorded game (see `analyse`).
+def analyse_record(record: GameRecord, *, chances: TurnValue | None = None) -> GameAnalysis:
+    """Analyse a recorded game (see `analyse`, and its ``chances``).
 
     Raises:
         RecordError: The record's set-up or a move is invalid.
@@ -230,21 +272,33 @@ def analyse_record(record: GameRecord) -> GameAnalysis:
     rules, state = record.initial()
     try:
         moves = [parse_move(rules, text) for text in record.moves]
-        return analyse(rules, state, moves)
+        return analyse(rules, state, moves, chances=chances)
     except PickominoError as error:
         from pickomino_rules.records import RecordError  # noqa: PLC0415 (records sit below)
 
         raise RecordError(f"moves: {error}") from None
 
 
-def _solution(rules: Rules, state: GameState, known: TurnSolution | None) -> TurnSolution | None:
+def _solution(
+    rules: Rules, state: GameState, known: TurnSolution | None, value: TurnValue
+) -> TurnSolution | None:
     """The turn's solution, solved at its first dice decision; None where nothing is valued."""
     if known is not None and known.covers(state):
         return known
     try:
-        return solve_turn(rules, state)
+        return solve_turn(rules, state, value)
     except NoTurnDecisionError:  # no decision of a turn here
         return known
+
+
+def _values(rules: Rules, state: GameState, solution: TurnSolution | None) -> dict[str, float]:
+    """Each legal move's value at ``state`` under ``solution``, by text (empty: none)."""
+    if solution is None or not solution.covers(state):
+        return {}
+    try:
+        return {str(a): solution.action_value(state, a) for a in legal_actions(rules, state)}
+    except NoTurnDecisionError:
+        return {}
 
 
 def _decision(  # noqa: PLR0913, PLR0917 (one decision's context)
@@ -255,13 +309,7 @@ def _decision(  # noqa: PLR0913, PLR0917 (one decision's context)
     turn: int,
     solution: TurnSolution | None,
 ) -> Decision:
-    legal: Sequence[Move] = legal_actions(rules, state)
-    values: dict[str, float] = {}
-    if solution is not None and solution.covers(state):
-        try:
-            values = {str(a): solution.action_value(state, a) for a in legal}
-        except NoTurnDecisionError:
-            values = {}
+    values = _values(rules, state, solution)
     best = str(move)
     if values:
         top = max(values.values())

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, RenderResult
 
     from pickomino_rules.dice import RollOutcome
+    from pickomino_rules.learned import WinModel
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
@@ -139,7 +140,8 @@ Type the number of a move, or the move itself: 'take 4', 'take w' (worms), 'roll
 it would do: 'stop -> takes 27', 'stop -> bust: returns 24', 'take 5 -> total 23'.
 
   help    this text (help specialists, help hen, help grilled worms: their rules)
-  hint    the value of each move in expected worms this turn (the turn solver)
+  hint    each move's expected worms this turn (the turn solver) and the
+          champion's chance to win the game after it
   table   draw the table again
   undo    take back your last decision and the bots' moves after it
   quit    leave the game (you can save it first)
@@ -180,8 +182,12 @@ def help_on(rules: Rules, topic: str) -> str:
     )
 
 
-def hint_lines(rules: Rules, state: GameState) -> list[str]:
+def hint_lines(rules: Rules, state: GameState, *, chances: bool = True) -> list[str]:
     """The turn solver's value of each legal move, best first, as lines of text.
+
+    Beside each move's expected worms this turn, ``chances`` adds the champion's chance
+    to win the game after it (playing the rest of the turn for the game), where a win
+    model is shipped for this game (see [`champion_bot`][pickomino_rules.learned.champion_bot]).
 
     Raises:
         MissingExtraError: The solver's extra is not installed.
@@ -198,13 +204,29 @@ def hint_lines(rules: Rules, state: GameState) -> list[str]:
         return ["no hint here: the solver values the decisions of a turn"]
     except UnsolvableRulesError as error:
         return [f"no hint in these rules: {error}"]
+    model = _win_model(rules, state) if chances else None
+    wins = {} if model is None else solve_turn(rules, state, model.turn_value).action_values()
     best = max(values.values())
-    lines = [
-        f"{move!s:>12}  {value:+.3f}{'  best' if value >= best - 1e-9 else ''}"
-        for move, value in sorted(values.items(), key=lambda item: -item[1])
-    ]
-    lines.insert(0, "expected worms gained this turn, playing on optimally:")
+    best_win = max(wins.values(), default=0.0)
+    lines = []
+    for move, value in sorted(values.items(), key=lambda item: -item[1]):
+        line = f"{move!s:>12}  {value:+.3f}{'  best' if value >= best - 1e-9 else '      '}"
+        if wins:
+            mark = "  best for the game" if wins[move] >= best_win - 1e-9 else ""
+            line += f"  {wins[move]:6.1%}{mark}"
+        lines.append(line.rstrip())
+    heading = "expected worms gained this turn, playing on optimally"
+    lines.insert(0, heading + ("; the champion's chance to win the game:" if wins else ":"))
     return lines
+
+
+def _win_model(rules: Rules, state: GameState) -> WinModel | None:
+    """The champion's win model for this game, if one is shipped (and numpy is here)."""
+    try:
+        from pickomino_rules.learned import shipped_win_model  # noqa: PLC0415 (numpy)
+    except MissingExtraError:
+        return None
+    return shipped_win_model(rules, state.players)
 
 
 class Keyboard:

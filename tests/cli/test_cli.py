@@ -186,9 +186,11 @@ def test_help_hint_table_and_quit_with_a_save(tmp_path: Path) -> None:
     answers = f"help\nhint\ntable\n1\nquit\n{path}\n"
     done = run("play", "--seed", "3", stdin=answers)
     assert done.returncode == 0, done.stderr
-    assert "hint    the value of each move" in done.stdout
+    assert "hint    each move's expected worms this turn" in done.stdout
     assert "expected worms gained this turn" in done.stdout
-    assert re.search(r"take \d\s+[+-]\d\.\d{3}\s+best", done.stdout)
+    assert "the champion's chance to win the game" in done.stdout
+    assert re.search(r"take \d\s+[+-]\d\.\d{3}\s+best\s+\d+\.\d%", done.stdout)
+    assert "best for the game" in done.stdout
     assert done.stdout.count("│ grill") == 3  # shown, 'table', the next decision
     assert f"game left; it is saved to {path} (pickomino play --resume {path})" in done.stdout
     record = load_record(path)

@@ -137,3 +137,48 @@ def test_play_with_analyse_values_the_game(capsys: pytest.CaptureFixture[str]) -
     assert "winner:" in out
     assert "worms lost" in out
     assert "optimal #0" in out
+
+
+def test_chances_value_each_move_for_the_game_beside_the_turn() -> None:
+    from pickomino_rules.learned import load_win_model  # noqa: PLC0415 (numpy)
+
+    model = load_win_model("classic", 2)
+    short = attrs.evolve(MIXED, moves=MIXED.moves[:120])
+    analysis = analyse_record(short, chances=model.turn_value)
+    plain = analyse_record(short)
+    assert [d.values for d in analysis.decisions] == [d.values for d in plain.decisions]
+    valued = [d for d in analysis.decisions if d.valued]
+    assert all(set(d.chances) == set(d.values) for d in valued)
+    rules, _ = short.initial()
+    for decision in valued[:12]:
+        solution = solve_turn(rules, decision.state, model.turn_value)
+        for text, chance in decision.chances.items():
+            move = next(a for a in legal_actions(rules, decision.state) if str(a) == text)
+            assert chance == pytest.approx(solution.action_value(decision.state, move))
+        assert decision.chances[decision.best_for_game] == max(decision.chances.values())
+        assert decision.chance_cost == pytest.approx(
+            max(decision.chances.values()) - decision.chances[decision.played]
+        )
+    data = valued[0].to_dict()
+    assert data["best_for_game"] == valued[0].best_for_game
+    assert set(data["chances"]) == set(data["values"])
+    assert "chances" not in plain.decisions[0].to_dict()
+
+
+def test_pickomino_analyse_shows_the_chance_to_win(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    save_record(attrs.evolve(MIXED, moves=MIXED.moves[:80]), path)
+    with pytest.raises(SystemExit):
+        main(["analyse", str(path), "--all"])
+    out = capsys.readouterr().out
+    assert "win %" in out
+    assert out.count("win %") >= 2  # the decisions and the summary (win % lost)
+    with pytest.raises(SystemExit):
+        main(["analyse", str(path), "--no-chances"])
+    assert "win %" not in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["analyse", str(path), "--json"])
+    decisions = json.loads(capsys.readouterr().out)["decisions"]
+    assert all("chances" in d for d in decisions if d["values"])

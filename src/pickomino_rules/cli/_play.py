@@ -13,7 +13,7 @@ import attrs
 import click
 
 from pickomino_rules.bots import InvalidBotError, UnknownBotError, get_bot
-from pickomino_rules.cli._analyse import print_analysis
+from pickomino_rules.cli._analyse import champion_chances, print_analysis
 from pickomino_rules.cli._common import (
     EXIT_USAGE,
     OPTION,
@@ -169,7 +169,8 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     if analyse_after and played is not None:
         from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
 
-        print_analysis(console, analyse_record(played), names)
+        analysis = analyse_record(played, chances=champion_chances(played))
+        print_analysis(console, analysis, names)
 
 
 def _resumed_seats(

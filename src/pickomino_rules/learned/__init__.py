@@ -1,4 +1,4 @@
-"""Learned bots: policies trained by reinforcement learning, played with numpy alone.
+"""Learned bots, played with numpy alone: a trained policy and the game-playing champion.
 
 A [`PolicyBot`][pickomino_rules.learned.PolicyBot] is a policy network read from a ``.npz``
 file: the observation of the player to move in, the best legal action out. Playing needs
@@ -9,6 +9,13 @@ The package ships one, registered as the bot ``ppo``: MaskablePPO trained agains
 in 2-player classic. It plays that game only
 ([`bot_supports`][pickomino_rules.bots.bot_supports] says so); how it was made is in its
 ``about``.
+
+The ``champion`` bot plays for the game, not the turn: it solves each turn exactly
+([`solve_turn`][pickomino_rules.solver.solve_turn]) for the chance to win the game that a
+[`WinModel`][pickomino_rules.learned.WinModel] estimates for the table the turn leaves. Its
+models, fitted by self-play with scikit-learn (``python -m pickomino_rules.learned.fit``, the
+``fit`` extra), ship for 2-, 3- and 4-player classic and 2-player extended (see the docs page
+"How strong is it").
 
 Examples:
     >>> from pickomino_rules.learned import load_policy
@@ -23,7 +30,9 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from pickomino_rules.bots import OptimalBot
 from pickomino_rules.learned._policy import InvalidPolicyError, PolicyBot
+from pickomino_rules.learned._value import InvalidWinModelError, WinModel, table_features
 
 if TYPE_CHECKING:
     import random
@@ -32,7 +41,19 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["SHIPPED_POLICY", "InvalidPolicyError", "PolicyBot", "load_policy", "ppo_bot"]
+__all__ = [
+    "SHIPPED_POLICY",
+    "InvalidPolicyError",
+    "InvalidWinModelError",
+    "PolicyBot",
+    "WinModel",
+    "champion_bot",
+    "load_policy",
+    "load_win_model",
+    "ppo_bot",
+    "shipped_win_model",
+    "table_features",
+]
 
 SHIPPED_POLICY = "ppo-classic-2.npz"
 """The file name of the shipped policy, inside this package."""
@@ -59,3 +80,64 @@ def _supports(rules: Rules, players: int) -> bool:
 
 
 ppo_bot.supports = _supports  # type: ignore[attr-defined]
+
+
+def load_win_model(variant: str, players: int) -> WinModel:
+    """The win model shipped for ``players``-player ``variant`` (fitted with default options).
+
+    Raises:
+        InvalidWinModelError: None is shipped for that game.
+    """
+    models = _shipped_models()
+    found = next((m for m in models if (m.variant, m.players) == (variant, players)), None)
+    if found is None:
+        shipped = ", ".join(f"{m.variant}-{m.players}" for m in models)
+        msg = f"no win model is shipped for {players}-player {variant} (shipped: {shipped})"
+        raise InvalidWinModelError(msg)
+    return found
+
+
+@cache
+def _shipped_models() -> tuple[WinModel, ...]:
+    files = resources.files(__name__)
+    names = sorted(f.name for f in files.iterdir() if f.name.startswith("champion-"))
+    models = []
+    for name in names:
+        with resources.as_file(files / name) as path:
+            models.append(WinModel.load(path))
+    return tuple(models)
+
+
+def shipped_win_model(rules: Rules, players: int) -> WinModel | None:
+    """The shipped win model fitted on exactly this game (rules, options, players), if any."""
+    return next((m for m in _shipped_models() if m.supports(rules, players)), None)
+
+
+@cache
+def _champion_of(model: WinModel) -> OptimalBot:
+    return OptimalBot(model.turn_value)
+
+
+def champion_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
+    """Plays each turn for the best chance of winning the game (the ``champion`` bot).
+
+    The exact turn solver maximises the shipped [`WinModel`][pickomino_rules.learned.WinModel]'s
+    chance to win after the turn; it plays the games a model is shipped for
+    ([`bot_supports`][pickomino_rules.bots.bot_supports] says which).
+
+    Raises:
+        InvalidWinModelError: No model is shipped for this game.
+    """
+    model = shipped_win_model(rules, state.players)
+    if model is None:
+        load_win_model(rules.name, state.players)  # raises, naming what is shipped
+        msg = f"the shipped {rules.name} model was fitted with other options"
+        raise InvalidWinModelError(msg)
+    return _champion_of(model)(rules, state, rng)
+
+
+def _champion_supports(rules: Rules, players: int) -> bool:
+    return shipped_win_model(rules, players) is not None
+
+
+champion_bot.supports = _champion_supports  # type: ignore[attr-defined]

@@ -1,0 +1,293 @@
+"""A learned estimate of each player's chance to win, from the table between two turns."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from pickomino_rules.errors import MissingExtraError, PickominoError
+
+try:
+    import numpy as np
+except ImportError:  # an extra: a learned bot needs numpy to play
+    raise MissingExtraError("a learned bot", "solver") from None
+
+from pickomino_rules.encoding import Encoding
+from pickomino_rules.game import is_terminal, new_game
+from pickomino_rules.learned._network import (
+    Layers,
+    NetworkFileError,
+    as_layers,
+    load_network,
+    save_network,
+)
+from pickomino_rules.result import result
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from pathlib import Path
+
+    from numpy.typing import NDArray
+
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
+
+__all__ = ["InvalidWinModelError", "WinModel", "table_features"]
+
+_FORMAT = 1
+"""The version of the win model file's layout."""
+
+
+def table_features(
+    rules: Rules, encoding: Encoding, observations: NDArray[np.floating[Any]]
+) -> NDArray[np.float64]:
+    """What the win model reads of a table: one row per observation (seat 0 to move).
+
+    From the observation's segments, for every seat: worms, the top tile's worms and
+    number (scaled to 0-1 over the tile range) and its square, whether it has a tile, the
+    stack's size; the lead of seat 0 over each other seat and over the best of them; the
+    grill's worms and tiles; the best lead against the square root of the grill's worms
+    (how much of the lead the rest of the game can still undo); each tile on the grill;
+    and the variant's own parts as the observation has them.
+    """
+    return _features(encoding, *_tile_values(rules), np.atleast_2d(observations))
+
+
+def _features(
+    encoding: Encoding,
+    worms: NDArray[np.float64],
+    places: NDArray[np.float64],
+    rows: NDArray[np.floating[Any]],
+) -> NDArray[np.float64]:
+    segments, count = encoding.segments, len(places)
+    grill = rows[:, segments["grill"]]
+    tops = rows[:, segments["tops"]].reshape(len(rows), -1, count)
+    scores = rows[:, segments["scores"]]
+    top_places = tops @ places
+    lead = scores[:, :1] - scores[:, 1:]
+    best = lead.min(axis=1, keepdims=True)
+    grill_worms = grill @ worms
+    parts = segments["stop_claims"].stop  # the variant's parts follow the turn's segments
+    return np.hstack(
+        [
+            scores / 10,
+            tops @ worms / 4,
+            top_places,
+            top_places**2,
+            tops.sum(axis=2),
+            rows[:, segments["stack_sizes"]] / 8,
+            lead / 10,
+            best / 10,
+            grill_worms[:, None] / 20,
+            grill.sum(axis=1, keepdims=True) / count,
+            np.tanh(best / np.sqrt(grill_worms[:, None] + 1)),
+            grill,
+            rows[:, parts:] / encoding.observation_high[parts:],
+        ]
+    )
+
+
+def _tile_values(rules: Rules) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each tile's worms, and its place in the tile range from 0 (lowest) to 1 (highest)."""
+    tiles = np.array(rules.tiles, dtype=np.float64)
+    worms = np.array([rules.worms[tile] for tile in rules.tiles], dtype=np.float64)
+    return worms, (tiles - tiles.min()) / (tiles.max() - tiles.min())
+
+
+@attrs.frozen
+class _Game:
+    rules: Rules
+    encoding: Encoding
+    worms: NDArray[np.float64]
+    places: NDArray[np.float64]
+
+
+class InvalidWinModelError(PickominoError, ValueError):
+    """A file that is not a win model of this library, or a model asked about another game."""
+
+
+def _read_only(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+def _layers(layers: Sequence[tuple[Any, Any]]) -> Layers:
+    try:
+        return as_layers(layers)
+    except NetworkFileError as error:
+        raise InvalidWinModelError(str(error)) from None
+
+
+@attrs.frozen(eq=False)
+class WinModel:
+    """Each player's probability of winning the game, estimated from the table.
+
+    A small network (with ReLU hidden layers, if any; the shipped models have none: a
+    multinomial logistic regression): the [`table_features`][pickomino_rules.learned.table_features]
+    of the observation of the player to move in, one logit per seat out (seat 0 is the
+    player to move, as in the observation), turned into probabilities by a softmax. It is
+    fitted on the tables between turns, where the dice are about to pass to a new player,
+    so that is where it means something; a finished game is scored exactly instead.
+
+    Attributes:
+        variant: The variant it was fitted on.
+        players: The number of players it was fitted with.
+        options: The variant's options in force when it was fitted.
+        layers: Each layer's weights (outputs x inputs) and biases, input layer first.
+        about: How it was made: the command, seed, time, games, library versions.
+
+    Examples:
+        >>> from pickomino_rules import new_game
+        >>> from pickomino_rules.learned import load_win_model
+        >>> model = load_win_model("classic", 2)
+        >>> rules, state = new_game("classic", players=2)
+        >>> chances = model.win_probabilities(rules, state)
+        >>> round(float(chances.sum()), 6), bool(chances[0] > chances[1])
+        (1.0, True)
+    """
+
+    variant: str
+    players: int
+    options: Mapping[str, Any] = attrs.field(converter=_read_only)
+    layers: Layers = attrs.field(converter=_layers, repr=False)
+    about: Mapping[str, Any] = attrs.field(converter=_read_only, repr=False)
+    _games: dict[int, _Game] = attrs.field(init=False, factory=dict, repr=False)
+    """What the model needs of each game it was asked about, by the rules' identity."""
+
+    def supports(self, rules: Rules, players: int) -> bool:
+        """Whether it was fitted on this game: its variant, options and number of players."""
+        return (
+            rules.name == self.variant
+            and players == self.players
+            and dict(rules.options) == dict(self.options)
+        )
+
+    def win_probabilities(self, rules: Rules, state: GameState) -> NDArray[np.float64]:
+        """Each player's chance to win from ``state``, by player index (they sum to 1).
+
+        A finished game gives its result: the winners share 1.
+
+        Raises:
+            InvalidWinModelError: ``state`` is not of the game the model was fitted on.
+        """
+        players = state.players
+        if is_terminal(rules, state):
+            chances = np.zeros(players)
+            winners = result(rules, state).winners
+            chances[list(winners)] = 1 / len(winners)
+            return chances
+        logits = self._logits(rules, state)
+        seats: NDArray[np.float64] = np.exp(logits - logits.max())
+        by_player: NDArray[np.float64] = seats[(np.arange(players) - state.player) % players]
+        by_player /= seats.sum()  # seat k is player (player + k) mod n
+        return by_player
+
+    def turn_value(
+        self,
+        rules: Rules,
+        start: GameState,
+        end: GameState,
+        total: int | None,  # noqa: ARG002 (a TurnValue's argument)
+    ) -> float:
+        """The mover's chance to win after the turn: the champion's turn value.
+
+        It is a [`TurnValue`][pickomino_rules.solver.TurnValue].
+        With it, [`solve_turn`][pickomino_rules.solver.solve_turn] plays the turn that
+        keeps the best chance of winning the game.
+        """
+        mover = start.player
+        if is_terminal(rules, end):
+            winners = result(rules, end).winners
+            return 1 / len(winners) if mover in winners else 0.0
+        logits = self._logits(rules, end).tolist()
+        top = max(logits)
+        weights = [math.exp(logit - top) for logit in logits]
+        return weights[(mover - end.player) % len(weights)] / sum(weights)
+
+    def _logits(self, rules: Rules, state: GameState) -> NDArray[np.float64]:
+        """The network's logit of each seat, seat 0 being the player to move."""
+        game = self._games.get(id(rules))
+        if game is None or game.rules is not rules or game.encoding.players != state.players:
+            encoding = self._encoding(rules, state.players)
+            game = self._games[id(rules)] = _Game(rules, encoding, *_tile_values(rules))
+        observation = game.encoding.observe(state, state.player)
+        signal = _features(game.encoding, game.worms, game.places, observation[None, :])[0]
+        for weights, bias in self.layers[:-1]:
+            signal = np.maximum(weights @ signal + bias, 0.0)
+        weights, bias = self.layers[-1]
+        logits: NDArray[np.float64] = weights @ signal + bias
+        return logits
+
+    def _encoding(self, rules: Rules, players: int) -> Encoding:
+        if not self.supports(rules, players):
+            msg = (
+                f"this model was fitted on {self.players}-player {self.variant} "
+                f"with options {dict(self.options)}, not {players}-player "
+                f"{rules.name} with {dict(rules.options)}"
+            )
+            raise InvalidWinModelError(msg)
+        encoding = Encoding.of(rules, players)
+        inputs, outputs = self.layers[0][0].shape[1], self.layers[-1][0].shape[0]
+        size = _feature_size(rules, encoding)
+        if (inputs, outputs) != (size, players):
+            msg = (
+                f"the network maps {inputs} inputs to {outputs} seats; {players}-player "
+                f"{rules.name} has {size} features"
+            )
+            raise InvalidWinModelError(msg)
+        return encoding
+
+    def save(self, path: str | Path) -> None:
+        """Write the model to a ``.npz`` file (numpy arrays and a JSON header, no pickles)."""
+        header = {
+            "format": _FORMAT,
+            "variant": self.variant,
+            "players": self.players,
+            "options": dict(self.options),
+            "about": dict(self.about),
+        }
+        save_network(path, header, self.layers)
+
+    @classmethod
+    def load(cls, path: str | Path) -> WinModel:
+        """Read a model that `save` wrote.
+
+        Raises:
+            InvalidWinModelError: Not such a file, or its network does not fit its game.
+            OSError: The file cannot be read.
+        """
+        try:
+            header, layers = load_network(path, "win model", _FORMAT)
+        except NetworkFileError as error:
+            raise InvalidWinModelError(str(error)) from None
+        return cls.of(
+            header["variant"], header["players"], header["options"], layers, header["about"]
+        )
+
+    @classmethod
+    def of(
+        cls,
+        variant: str,
+        players: int,
+        options: Mapping[str, Any],
+        layers: Sequence[tuple[Any, Any]],
+        about: Mapping[str, Any],
+    ) -> WinModel:
+        """A model from its layers, checked against its game's encoding.
+
+        Raises:
+            InvalidWinModelError: The network's inputs or outputs do not fit the game.
+            UnknownVariantError: The variant is not installed.
+        """
+        model = cls(variant, players, options, layers, about)
+        rules, _ = new_game(variant, players=players, options=options)
+        model._encoding(rules, players)
+        return model
+
+
+@cache
+def _feature_size(rules: Rules, encoding: Encoding) -> int:
+    return int(table_features(rules, encoding, np.zeros(encoding.observation_size)).shape[1])

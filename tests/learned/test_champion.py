@@ -1,0 +1,168 @@
+"""The champion: a learned chance to win, fed to the exact turn solver as its turn value."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from pickomino_rules import Phase, RollOutcome, apply, get_rules, legal_actions, new_game
+from pickomino_rules.bots import bot_supports, get_bot
+from pickomino_rules.encoding import Encoding
+from pickomino_rules.learned import (
+    InvalidWinModelError,
+    WinModel,
+    champion_bot,
+    load_win_model,
+    shipped_win_model,
+    table_features,
+)
+from pickomino_rules.learned.fit import GAMES
+from pickomino_rules.solver import solve_turn
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pickomino_rules.state import GameState
+
+SHIPPED = [(variant, players) for variant, players in GAMES]
+
+
+def _tables(variant: str, players: int, games: int, seed: int) -> list[GameState]:
+    """Tables between turns of random games (where the model is meant to be asked)."""
+    rules, start = new_game(variant, players=players)
+    rng, found = random.Random(seed), []
+    for _ in range(games):
+        state = start
+        while state.phase is not Phase.GAME_OVER:
+            before = state.player
+            if state.phase is Phase.ROLL:
+                state = apply(rules, state, rules.chance_table(state.in_hand).sample(rng))
+            else:
+                state = apply(rules, state, rng.choice(legal_actions(rules, state)))
+            if state.player != before and state.phase is not Phase.GAME_OVER:
+                found.append(state)
+    return found
+
+
+@pytest.mark.parametrize(("variant", "players"), SHIPPED)
+def test_a_model_is_shipped_for_each_game_the_fit_builds(variant: str, players: int) -> None:
+    model = load_win_model(variant, players)
+    rules = get_rules(variant)
+    assert (model.variant, model.players) == (variant, players)
+    assert shipped_win_model(rules, players) is model
+    assert bot_supports(get_bot("champion"), rules, players)
+    assert model.about["command"].startswith("python -m pickomino_rules.learned.fit")
+    assert model.about["seed"] == 1
+
+
+@pytest.mark.parametrize(("variant", "players"), SHIPPED)
+def test_chances_are_a_distribution_that_follows_the_seats(variant: str, players: int) -> None:
+    model = load_win_model(variant, players)
+    rules = get_rules(variant)
+    for state in _tables(variant, players, games=2, seed=players)[::7]:
+        chances = model.win_probabilities(rules, state)
+        assert chances.shape == (players,)
+        assert np.all(chances > 0)
+        assert chances.sum() == pytest.approx(1.0)
+        for mover in range(players):
+            start = state.replace(player=mover)
+            assert model.turn_value(rules, start, state, None) == pytest.approx(chances[mover])
+
+
+def test_a_finished_game_is_scored_exactly() -> None:
+    rules = get_rules("classic")
+    model = load_win_model("classic", 2)
+    state = _tables("classic", 2, games=1, seed=3)[-1]
+    over = state.replace(grill=(), phase=Phase.GAME_OVER, stacks=((30, 36), (21,)))
+    assert list(model.win_probabilities(rules, over)) == [1.0, 0.0]
+    assert model.turn_value(rules, over.replace(player=1), over, None) == 0.0
+    shared = over.replace(stacks=((), ()))  # tied players without tiles share the win (C13)
+    assert list(model.win_probabilities(rules, shared)) == [0.5, 0.5]
+
+
+def test_a_big_lead_late_is_nearly_a_win_and_a_big_deficit_nearly_a_loss() -> None:
+    rules = get_rules("classic")
+    model = load_win_model("classic", 2)
+    late = new_game("classic", players=2)[1].replace(
+        grill=(21, 22), face_down=tuple(range(23, 31)), stacks=((31, 32, 33, 34, 35, 36), ())
+    )
+    assert model.win_probabilities(rules, late)[0] > 0.95
+    assert model.win_probabilities(rules, late.replace(player=1))[0] > 0.95
+    behind = late.replace(stacks=((), (31, 32, 33, 34, 35, 36)))
+    assert model.win_probabilities(rules, behind)[0] < 0.05
+
+
+def test_features_read_the_table_from_the_seat_to_move() -> None:
+    rules = get_rules("classic")
+    encoding = Encoding.of(rules, 2)
+    state = new_game("classic", players=2)[1].replace(
+        grill=(21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32), stacks=((33, 36), (35,))
+    )
+    mine = table_features(rules, encoding, encoding.observe(state, 0))[0]
+    theirs = table_features(rules, encoding, encoding.observe(state.replace(player=1), 1))[0]
+    assert mine[:2] == pytest.approx([0.8, 0.4])  # worms: 8 and 4, scaled by 10
+    assert theirs[:2] == pytest.approx([0.4, 0.8])
+    assert mine[12] == pytest.approx(0.4) == -theirs[12]  # the lead over seat 1
+    grill_worms = sum(rules.worms[t] for t in state.grill)
+    assert mine[14] == pytest.approx(grill_worms / 20)
+
+
+def test_the_champion_plays_the_turn_solver_for_its_model() -> None:
+    rules, state = new_game("classic", players=2)
+    state = apply(rules, state, RollOutcome.parse("1223wwww"))
+    model = load_win_model("classic", 2)
+    wanted = solve_turn(rules, state, model.turn_value).best_action(state)
+    assert champion_bot(rules, state, random.Random(0)) == wanted
+
+
+@pytest.mark.parametrize(("variant", "players"), SHIPPED)
+def test_the_champion_plays_legal_games(variant: str, players: int) -> None:
+    rules, state = new_game(variant, players=players)
+    rng = random.Random(players)
+    while state.phase is not Phase.GAME_OVER:
+        if state.phase is Phase.ROLL:
+            state = apply(rules, state, rules.chance_table(state.in_hand).sample(rng))
+            continue
+        move = champion_bot(rules, state, rng)
+        assert move in legal_actions(rules, state)
+        state = apply(rules, state, move)
+
+
+def test_other_games_are_refused_with_what_is_shipped() -> None:
+    rules, state = new_game("classic", players=5)
+    assert not bot_supports(get_bot("champion"), rules, 5)
+    with pytest.raises(InvalidWinModelError, match="no win model is shipped for 5-player classic"):
+        champion_bot(rules, state, random.Random(0))
+    short = get_rules("classic", {"short_game": True})
+    assert not bot_supports(get_bot("champion"), short, 2)
+    with pytest.raises(InvalidWinModelError, match="fitted with other options"):
+        champion_bot(short, new_game(short, players=2)[1], random.Random(0))
+    model = load_win_model("classic", 2)
+    with pytest.raises(InvalidWinModelError, match="3-player classic"):
+        model.win_probabilities(rules, new_game("classic", players=3)[1])
+
+
+def test_a_model_survives_its_file_and_bad_files_are_refused(tmp_path: Path) -> None:
+    model = load_win_model("classic", 2)
+    path = tmp_path / "model.npz"
+    model.save(path)
+    again = WinModel.load(path)
+    rules = get_rules("classic")
+    for state in _tables("classic", 2, games=1, seed=5)[::5]:
+        assert np.array_equal(
+            again.win_probabilities(rules, state), model.win_probabilities(rules, state)
+        )
+    assert dict(again.about) == dict(model.about)
+    (tmp_path / "text.npz").write_text("not numpy")
+    with pytest.raises(InvalidWinModelError):
+        WinModel.load(tmp_path / "text.npz")
+    weights, bias = model.layers[0]
+    with pytest.raises(InvalidWinModelError, match="features"):
+        WinModel.of("classic", 2, model.options, [(weights[:, :-1], bias)], {})
+    with pytest.raises(InvalidWinModelError, match="do not chain"):
+        WinModel.of(
+            "classic", 2, model.options, [(weights, bias), (np.ones((2, 5)), np.ones(2))], {}
+        )
