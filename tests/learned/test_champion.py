@@ -110,14 +110,6 @@ def test_features_read_the_table_from_the_seat_to_move() -> None:
     assert mine[14] == pytest.approx(grill_worms / 20)
 
 
-def test_the_champion_plays_the_turn_solver_for_its_model() -> None:
-    rules, state = new_game("classic", players=2)
-    state = apply(rules, state, RollOutcome.parse("1223wwww"))
-    model = load_win_model("classic", 2)
-    wanted = solve_turn(rules, state, model.turn_value).best_action(state)
-    assert champion_bot(rules, state, random.Random(0)) == wanted
-
-
 @pytest.mark.parametrize(("variant", "players"), SHIPPED)
 def test_the_champion_plays_legal_games(variant: str, players: int) -> None:
     rules, state = new_game(variant, players=players)
@@ -166,3 +158,29 @@ def test_a_model_survives_its_file_and_bad_files_are_refused(tmp_path: Path) -> 
         WinModel.of(
             "classic", 2, model.options, [(weights, bias), (np.ones((2, 5)), np.ones(2))], {}
         )
+
+
+def test_a_reply_value_is_the_opponents_best_reply_turn_seen_from_the_mover() -> None:
+    rules = get_rules("classic")
+    model = load_win_model("classic", 2)
+    reply = model.reply_value()
+    for state in _tables("classic", 2, games=1, seed=9)[::9][:4]:
+        start = state.replace(player=1 - state.player)
+        wanted = 1.0 - solve_turn(rules, state, model.turn_value).value
+        assert reply(rules, start, state, None) == pytest.approx(wanted)
+        assert reply(rules, start, state, None) == pytest.approx(wanted)  # remembered
+    over = state.replace(grill=(), phase=Phase.GAME_OVER, stacks=((30,), (21,)))
+    assert reply(rules, over.replace(player=0), over, None) == 1.0
+    with pytest.raises(InvalidWinModelError, match="two players"):
+        load_win_model("classic", 3).reply_value()
+
+
+def test_the_champion_looks_through_the_reply_where_its_model_says_so() -> None:
+    for variant, players in SHIPPED:
+        model = load_win_model(variant, players)
+        assert model.about["reply"] is GAMES[variant, players][1]
+    rules, state = new_game("classic", players=2)
+    state = apply(rules, state, RollOutcome.parse("1223wwww"))
+    model = load_win_model("classic", 2)
+    wanted = solve_turn(rules, state, model.reply_value()).best_action(state)
+    assert champion_bot(rules, state, random.Random(0)) == wanted

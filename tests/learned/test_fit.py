@@ -11,8 +11,8 @@ from pickomino_rules import get_rules
 
 pytest.importorskip("sklearn")
 
-from pickomino_rules.learned import WinModel  # noqa: E402 (after the skip)
-from pickomino_rules.learned.fit import main, self_play  # noqa: E402
+from pickomino_rules.learned import WinModel
+from pickomino_rules.learned.fit import main, self_play
 
 if TYPE_CHECKING:
     from pathlib import Path

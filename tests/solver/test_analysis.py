@@ -155,7 +155,9 @@ def test_chances_value_each_move_for_the_game_beside_the_turn() -> None:
         for text, chance in decision.chances.items():
             move = next(a for a in legal_actions(rules, decision.state) if str(a) == text)
             assert chance == pytest.approx(solution.action_value(decision.state, move))
-        assert decision.chances[decision.best_for_game] == max(decision.chances.values())
+        best = decision.best_for_game
+        assert best is not None
+        assert decision.chances[best] == max(decision.chances.values())
         assert decision.chance_cost == pytest.approx(
             max(decision.chances.values()) - decision.chances[decision.played]
         )

@@ -115,14 +115,17 @@ def shipped_win_model(rules: Rules, players: int) -> WinModel | None:
 
 @cache
 def _champion_of(model: WinModel) -> OptimalBot:
-    return OptimalBot(model.turn_value)
+    """The champion for ``model``: through the opponent's reply where the model says so."""
+    return OptimalBot(model.reply_value() if model.about.get("reply") else model.turn_value)
 
 
 def champion_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
     """Plays each turn for the best chance of winning the game (the ``champion`` bot).
 
     The exact turn solver maximises the shipped [`WinModel`][pickomino_rules.learned.WinModel]'s
-    chance to win after the turn; it plays the games a model is shipped for
+    chance to win after the turn; in 2-player classic it looks through the opponent's best
+    reply turn first ([`WinModel.reply_value`][pickomino_rules.learned.WinModel.reply_value]),
+    as the model's ``about["reply"]`` says. It plays the games a model is shipped for
     ([`bot_supports`][pickomino_rules.bots.bot_supports] says which).
 
     Raises:

@@ -5,12 +5,13 @@ Run it as a program (it needs the ``fit`` extra: scikit-learn)::
     python -m pickomino_rules.learned.fit --seed 1 --jobs 2
 
 For each game it builds (2-, 3- and 4-player classic and 2-player extended by default) it
-runs rounds of self-play. Round 0 seats the ``margin`` bot everywhere; each later round seats
-the champion playing with the model fitted in the round before. Every table between two
+runs rounds of self-play (``GAMES`` says how many games). Round 0 seats the ``margin`` bot
+everywhere; each later round seats the champion playing with the model fitted in the round
+before, one turn deep. Every table between two
 turns is one sample: the observation of the player about to move, labelled with the seat
 (counted from that player) that won the game. A multinomial ``LogisticRegression`` on the
-[`table_features`][pickomino_rules.learned.table_features] of the samples of the last two
-rounds is fitted, and its weights become a numpy-only
+[`table_features`][pickomino_rules.learned.table_features] of each round's samples is fitted,
+and the last round's weights become a numpy-only
 [`WinModel`][pickomino_rules.learned.WinModel]. Games are seeded ``f"{seed}:{round}:{i}"``,
 so the same command rebuilds the same games.
 """
@@ -53,13 +54,15 @@ if TYPE_CHECKING:
 
 __all__ = ["GAMES", "Samples", "fit_model", "main", "self_play"]
 
-GAMES: tuple[tuple[str, int], ...] = (
-    ("classic", 2),
-    ("classic", 3),
-    ("classic", 4),
-    ("extended", 2),
-)
-"""The games the shipped models are fitted for: (variant, players)."""
+GAMES: dict[tuple[str, int], tuple[int, bool]] = {
+    ("classic", 2): (6000, True),
+    ("classic", 3): (1500, False),
+    ("classic", 4): (1500, False),
+    ("extended", 2): (1000, False),
+}
+"""The games the shipped models are fitted for, (variant, players), with the self-play games
+per round and whether the champion looks through the opponent's reply with the model (where
+a turn solve is cheap enough for that: 2-player classic)."""
 
 Samples = tuple["NDArray[np.float32]", "NDArray[np.int8]"]
 """Observations and the winning seat counted from the observer (-1: a shared win)."""
@@ -142,8 +145,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Fit the champion's win models by self-play (scikit-learn).",
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, default=6000, help="self-play games per round")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds after margin's")
+    parser.add_argument("--games", type=int, help="self-play games per round (default: GAMES)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds after margin's")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument(
         "--only", action="append", metavar="VARIANT-PLAYERS", help="e.g. classic-2 (repeatable)"
@@ -158,22 +161,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     command = " ".join(["python -m pickomino_rules.learned.fit", *(argv or sys.argv[1:])])
     out = Path(arguments.out)
     out.mkdir(parents=True, exist_ok=True)
-    games = [g for g in GAMES if arguments.only is None or f"{g[0]}-{g[1]}" in arguments.only]
-    for variant, players in games:
+    chosen = [g for g in GAMES if arguments.only is None or f"{g[0]}-{g[1]}" in arguments.only]
+    for variant, players in chosen:
         began = time.perf_counter()
         path = out / f"champion-{variant}-{players}.npz"
+        games, reply = GAMES[variant, players]
+        games = arguments.games or games
         model: Path | None = None
-        kept: list[Samples] = []
         for number in range(arguments.rounds + 1):
             seed = f"{arguments.seed}:{number}"
-            played = self_play(variant, players, model, arguments.games, seed, arguments.jobs)
-            kept = [*kept[-1:], played]
-            samples = (np.concatenate([k[0] for k in kept]), np.concatenate([k[1] for k in kept]))
+            samples = self_play(variant, players, model, games, seed, arguments.jobs)
             about = {
                 "command": command,
                 "seed": arguments.seed,
                 "rounds": number,
-                "games_per_round": arguments.games,
+                "games_per_round": games,
+                "reply": reply,
                 "seconds": round(time.perf_counter() - began),
                 "pickomino_rules": __version__,
                 "scikit-learn": version("scikit-learn"),

@@ -1,0 +1,172 @@
+"""Measure the champion and rewrite the tables of the docs page "How strong is it".
+
+Plays the champion against each other bot (2-player classic and extended) and at tables of
+3 and 4 players, seats rotated, and times its decisions; rewrites each table between its
+markers in ``docs/champion.md`` (``<!-- champion NAME -->`` ... ``<!-- end champion -->``).
+
+Run: ``python benchmarks/champion.py [--jobs 2] [--only classic-2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import statistics
+import time
+from pathlib import Path
+
+from pickomino_rules.bots import get_bot
+from pickomino_rules.game import new_game, playout
+from pickomino_rules.learned import load_win_model
+from pickomino_rules.positions import Position
+from pickomino_rules.simulation import simulate, wilson_interval
+from pickomino_rules.solver import NoTurnDecisionError, solve_turn
+from pickomino_rules.state import Phase
+from pickomino_rules.svg import draw
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "champion.md"
+DUELS = {  # (variant, players): opponents and games against each
+    "classic-2": ("classic", [("optimal", 2000), ("margin", 2000)]),
+    "extended-2": ("extended", [("optimal", 600), ("margin", 600)]),
+}
+TABLES = {  # line-ups at bigger tables, and games
+    "classic-3": ("classic", ["champion", "optimal", "margin"], 600),
+    "classic-4": ("classic", ["champion", "optimal", "margin", "greedy"], 600),
+}
+
+
+def _rate(wins: float, games: int) -> str:
+    low, high = wilson_interval(wins, games)
+    return f"**{wins / games:.1%}** | {low:.1%} to {high:.1%}"
+
+
+def duels(name: str, seed: int, jobs: int) -> str:
+    variant, opponents = DUELS[name]
+    rows = [
+        "| opponent | games | champion's wins | win rate | 95% interval |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for opponent, games in opponents:
+        lineup = ["champion", opponent]
+        result = simulate(variant, 2, bots=lineup, games=games, seed=seed, jobs=jobs)
+        wins = float(result.wins[0])
+        rows.append(f"| `{opponent}` | {games:,} | {wins:g} | {_rate(wins, games)} |")
+        print(name, opponent, rows[-1], flush=True)
+    return "\n".join(rows) + "\n"
+
+
+def table(name: str, seed: int, jobs: int) -> str:
+    variant, lineup, games = TABLES[name]
+    result = simulate(variant, len(lineup), bots=lineup, games=games, seed=seed, jobs=jobs)
+    rows = ["| bot | games | wins | win rate | 95% interval |", "|---|---:|---:|---:|---|"]
+    for entry, bot in enumerate(lineup):
+        wins = float(result.wins[entry])
+        rows.append(f"| `{bot}` | {games:,} | {wins:g} | {_rate(wins, games)} |")
+    share = 1 / len(lineup)
+    return "\n".join(rows) + f"\n\nA fair share is {share:.1%}; shared wins count as fractions.\n"
+
+
+def timings(name: str, seed: int, games: int = 40) -> str:
+    variant, players = name.split("-")
+    rules, start = new_game(variant, players=int(players))
+    champion, times = get_bot("champion"), []
+
+    def timed(rules_: object, state: object, rng: random.Random) -> object:
+        began = time.perf_counter()
+        move = champion(rules_, state, rng)  # type: ignore[arg-type]
+        times.append(time.perf_counter() - began)
+        return move
+
+    for game in range(games):
+        for _ in playout(rules, start, timed, random.Random(f"{seed}:{game}")):  # type: ignore[arg-type]
+            pass
+    times.sort()
+    cut = statistics.quantiles(times, n=100)
+    return (
+        f"| {name} | {len(times):,} | {statistics.median(times) * 1e3:.2f} | "
+        f"{cut[89] * 1e3:.1f} | {cut[98] * 1e3:.1f} | {times[-1] * 1e3:.0f} |"
+    )
+
+
+def disagreements(seed: int, games: int = 80, keep: int = 3) -> list[tuple[float, str, str, str]]:
+    """Decisions of champion-vs-optimal games where the two solvers choose differently.
+
+    The ``keep`` with the biggest difference in the champion's chance to win, one per pair
+    of moves: (chance gained, position line, champion's move, the turn solver's move).
+    """
+    model = load_win_model("classic", 2)
+    rules, start = new_game("classic", players=2)
+    found: dict[tuple[str, str], tuple[float, str, str, str]] = {}
+    for game in range(games):
+        bots = [get_bot("champion"), get_bot("optimal")][:: 1 if game % 2 == 0 else -1]
+        for _, state in playout(rules, start, bots, random.Random(f"{seed}:{game}")):
+            if state.phase not in (Phase.CHOOSE, Phase.DECIDE):
+                continue
+            try:
+                chances = solve_turn(rules, state, model.turn_value)
+                worms = solve_turn(rules, state)
+            except NoTurnDecisionError:
+                continue
+            mine, theirs = chances.best_action(state), worms.best_action(state)
+            if mine == theirs:
+                continue
+            gain = chances.action_value(state, mine) - chances.action_value(state, theirs)
+            kind = (type(mine).__name__, type(theirs).__name__)
+            if gain > found.get(kind, (0.0,))[0]:
+                found[kind] = (gain, str(Position(rules, state)), str(mine), str(theirs))
+    return sorted(found.values(), reverse=True)[:keep]
+
+
+def positions(seed: int) -> str:
+    lines = []
+    for number, (gain, line, mine, theirs) in enumerate(disagreements(seed), start=1):
+        position = Position.parse(line)
+        svg = draw(position.rules, position.state, names=["you", "opponent"])
+        (PAGE.parent / "images" / f"champion-{number}.svg").write_text(str(svg), encoding="utf-8")
+        lines.append(f"{number}. `{line}`: champion `{mine}`, turn solver `{theirs}` (+{gain:.1%})")
+    return "\n".join(lines) + "\n"
+
+
+def _replace(page: str, name: str, text: str) -> str:
+    pattern = re.compile(rf"(<!-- champion {name} -->\n).*?(<!-- end champion -->)", re.DOTALL)
+    match = pattern.search(page)
+    if match is None:
+        raise SystemExit(f"{PAGE} has no markers for {name}")
+    return page[: match.start()] + match[1] + text + match[2] + page[match.end() :]
+
+
+def main() -> None:
+    """Play, time and rewrite the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--only", action="append", help="a table's name (repeatable)")
+    args = parser.parse_args()
+    page = PAGE.read_text(encoding="utf-8")
+    wanted = [*DUELS, *TABLES, "timing", "positions"] if not args.only else args.only
+    for name in wanted:
+        began = time.perf_counter()
+        if name in DUELS:
+            text = duels(name, args.seed, args.jobs)
+        elif name in TABLES:
+            text = table(name, args.seed, args.jobs)
+        elif name == "positions":
+            text = positions(args.seed)
+        else:
+            rows = [timings(game, args.seed) for game in ("classic-2", "classic-4", "extended-2")]
+            head = (
+                "| game | decisions | median ms | 90% ms | 99% ms | slowest ms |\n"
+                "|---|---:|---:|---:|---:|---:|\n"
+            )
+            text = head + "\n".join(rows) + "\n"
+        seconds = time.perf_counter() - began
+        text += f"\nSeed {args.seed}; {seconds / 60:.1f} minutes, {args.jobs} jobs on 2 cores.\n"
+        page = _replace(page, name, text)
+        PAGE.write_text(page, encoding="utf-8")
+        print(name, f"{seconds:.0f} s", flush=True)
+        print(text, flush=True)
+
+
+if __name__ == "__main__":
+    main()
