@@ -184,3 +184,20 @@ def test_the_champion_looks_through_the_reply_where_its_model_says_so() -> None:
     model = load_win_model("classic", 2)
     wanted = solve_turn(rules, state, model.reply_value()).best_action(state)
     assert champion_bot(rules, state, random.Random(0)) == wanted
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_fast_features_mirror_the_observation(players: int) -> None:
+    from pickomino_rules.learned._value import _Game, _table_row  # noqa: PLC0415 (the mirror)
+
+    rules = get_rules("classic")
+    encoding = Encoding.of(rules, players)
+    game = _Game.of(rules, encoding)
+    assert game.plain
+    tables = _tables("classic", players, games=3, seed=players)
+    assert len(tables) > 50
+    for state in tables:
+        fast = _table_row(game, state)
+        slow = table_features(rules, encoding, encoding.observe(state, state.player))[0]
+        assert fast == pytest.approx(slow, abs=1e-6)
+    assert not _Game.of(get_rules("extended"), Encoding.of(get_rules("extended"), 2)).plain
