@@ -56,7 +56,8 @@ def table_features(
     (how much of the lead the rest of the game can still undo); each tile on the grill;
     and the variant's own parts as the observation has them.
     """
-    return _features(encoding, *_tile_values(rules), np.atleast_2d(observations))
+    rows = np.atleast_2d(observations).astype(np.float64)  # float64 as the state's own numbers
+    return _features(encoding, *_tile_values(rules), rows)
 
 
 def _features(
@@ -284,7 +285,8 @@ class WinModel:
             signal = _table_row(game, state)
         else:
             observation = game.encoding.observe(state, state.player)[None, :]
-            signal = _features(game.encoding, game.worms, game.places, observation)[0]
+            rows = observation.astype(np.float64)
+            signal = _features(game.encoding, game.worms, game.places, rows)[0]
         for weights, bias in self.layers[:-1]:
             signal = np.maximum(weights @ signal + bias, 0.0)
         weights, bias = self.layers[-1]
