@@ -27,12 +27,12 @@ from pickomino_rules.svg import draw
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "champion.md"
 DUELS = {  # (variant, players): opponents and games against each
-    "classic-2": ("classic", [("optimal", 2000), ("margin", 2000)]),
-    "extended-2": ("extended", [("optimal", 600), ("margin", 600)]),
+    "classic-2": ("classic", [("optimal", 2000), ("margin", 1000)]),
+    "extended-2": ("extended", [("optimal", 500), ("margin", 500)]),
 }
 TABLES = {  # line-ups at bigger tables, and games
-    "classic-3": ("classic", ["champion", "optimal", "margin"], 600),
-    "classic-4": ("classic", ["champion", "optimal", "margin", "greedy"], 600),
+    "classic-3": ("classic", ["champion", "optimal", "margin"], 500),
+    "classic-4": ("classic", ["champion", "optimal", "margin", "greedy"], 500),
 }
 
 
@@ -89,23 +89,28 @@ def timings(name: str, seed: int, games: int = 40) -> str:
     )
 
 
-def disagreements(seed: int, games: int = 80, keep: int = 3) -> list[tuple[float, str, str, str]]:
-    """Decisions of champion-vs-optimal games where the two solvers choose differently.
+def disagreements(seed: int, games: int = 30, keep: int = 3) -> list[tuple[float, str, str, str]]:
+    """Decisions of champion-vs-optimal games where the two choose differently.
 
-    The ``keep`` with the biggest difference in the champion's chance to win, one per pair
-    of moves: (chance gained, position line, champion's move, the turn solver's move).
+    The ``keep`` with the biggest difference in the champion's chance to win (looking
+    through the reply, as it plays), one per pair of kinds of move: (chance gained,
+    position line, champion's move, the turn solver's move).
     """
     model = load_win_model("classic", 2)
+    reply = model.reply_value()
     rules, start = new_game("classic", players=2)
     found: dict[tuple[str, str], tuple[float, str, str, str]] = {}
     for game in range(games):
         bots = [get_bot("champion"), get_bot("optimal")][:: 1 if game % 2 == 0 else -1]
+        chances = worms = None
         for _, state in playout(rules, start, bots, random.Random(f"{seed}:{game}")):
             if state.phase not in (Phase.CHOOSE, Phase.DECIDE):
                 continue
             try:
-                chances = solve_turn(rules, state, model.turn_value)
-                worms = solve_turn(rules, state)
+                if chances is None or not chances.covers(state):
+                    chances = solve_turn(rules, state, reply)
+                if worms is None or not worms.covers(state):
+                    worms = solve_turn(rules, state)
             except NoTurnDecisionError:
                 continue
             mine, theirs = chances.best_action(state), worms.best_action(state)
@@ -124,8 +129,13 @@ def positions(seed: int) -> str:
         position = Position.parse(line)
         svg = draw(position.rules, position.state, names=["you", "opponent"])
         (PAGE.parent / "images" / f"champion-{number}.svg").write_text(str(svg), encoding="utf-8")
-        lines.append(f"{number}. `{line}`: champion `{mine}`, turn solver `{theirs}` (+{gain:.1%})")
-    return "\n".join(lines) + "\n"
+        lines.append(
+            f"{number}. `{line}`: champion `{mine}`, turn solver `{theirs}` "
+            f"(+{gain:.1%} chance to win, by the champion's reckoning)\n\n"
+            f"    ![Position {number}: the champion plays {mine}, the turn solver {theirs}]"
+            f"(images/champion-{number}.svg)\n"
+        )
+    return "\n".join(lines)
 
 
 def _replace(page: str, name: str, text: str) -> str:

@@ -178,7 +178,8 @@ def test_a_reply_value_is_the_opponents_best_reply_turn_seen_from_the_mover() ->
 def test_the_champion_looks_through_the_reply_where_its_model_says_so() -> None:
     for variant, players in SHIPPED:
         model = load_win_model(variant, players)
-        assert model.about["reply"] is GAMES[variant, players][1]
+        assert model.about["reply"] is GAMES[variant, players][2]
+        assert model.about["rounds"] == GAMES[variant, players][1]
     rules, state = new_game("classic", players=2)
     state = apply(rules, state, RollOutcome.parse("1223wwww"))
     model = load_win_model("classic", 2)

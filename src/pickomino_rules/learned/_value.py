@@ -25,6 +25,7 @@ from pickomino_rules.learned._network import (
     load_network,
     save_network,
 )
+from pickomino_rules.registry import get_rules
 from pickomino_rules.result import result
 from pickomino_rules.solver import solve_turn
 
@@ -207,15 +208,21 @@ class WinModel:
     layers: Layers = attrs.field(converter=_layers, repr=False)
     about: Mapping[str, Any] = attrs.field(converter=_read_only, repr=False)
     _games: dict[int, _Game] = attrs.field(init=False, factory=dict, repr=False)
+    _read_options: list[Mapping[str, object]] = attrs.field(init=False, factory=list, repr=False)
+    """The options as the variant reads them, once asked."""
     """What the model needs of each game it was asked about, by the rules' identity."""
 
     def supports(self, rules: Rules, players: int) -> bool:
-        """Whether it was fitted on this game: its variant, options and number of players."""
-        return (
-            rules.name == self.variant
-            and players == self.players
-            and dict(rules.options) == dict(self.options)
-        )
+        """Whether it was fitted on this game: its variant, options and number of players.
+
+        Options compare as the variant reads them (a file keeps lists where rules have
+        tuples, and numbers where they have faces).
+        """
+        if rules.name != self.variant or players != self.players:
+            return False
+        if not self._read_options:
+            self._read_options.append(get_rules(self.variant, self.options).options)
+        return rules.options == self._read_options[0]
 
     def win_probabilities(self, rules: Rules, state: GameState) -> NDArray[np.float64]:
         """Each player's chance to win from ``state``, by player index (they sum to 1).

@@ -54,15 +54,16 @@ if TYPE_CHECKING:
 
 __all__ = ["GAMES", "Samples", "fit_model", "main", "self_play"]
 
-GAMES: dict[tuple[str, int], tuple[int, bool]] = {
-    ("classic", 2): (6000, True),
-    ("classic", 3): (1500, False),
-    ("classic", 4): (1500, False),
-    ("extended", 2): (1000, False),
+GAMES: dict[tuple[str, int], tuple[int, int, bool]] = {
+    ("classic", 2): (6000, 1, True),
+    ("classic", 3): (1500, 1, False),
+    ("classic", 4): (1500, 1, False),
+    ("extended", 2): (1000, 0, False),
 }
 """The games the shipped models are fitted for, (variant, players), with the self-play games
-per round and whether the champion looks through the opponent's reply with the model (where
-a turn solve is cheap enough for that: 2-player classic)."""
+per round, the rounds after margin's, and whether the champion looks through the opponent's
+reply with the model (where a turn solve is cheap enough for that: 2-player classic). In
+extended a turn solve costs ten times more, so its model learns from margin's games only."""
 
 Samples = tuple["NDArray[np.float32]", "NDArray[np.int8]"]
 """Observations and the winning seat counted from the observer (-1: a shared win)."""
@@ -146,7 +147,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", type=int, help="self-play games per round (default: GAMES)")
-    parser.add_argument("--rounds", type=int, default=1, help="rounds after margin's")
+    parser.add_argument("--rounds", type=int, help="rounds after margin's (default: GAMES)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument(
         "--only", action="append", metavar="VARIANT-PLAYERS", help="e.g. classic-2 (repeatable)"
@@ -165,10 +166,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     for variant, players in chosen:
         began = time.perf_counter()
         path = out / f"champion-{variant}-{players}.npz"
-        games, reply = GAMES[variant, players]
+        games, rounds, reply = GAMES[variant, players]
         games = arguments.games or games
+        rounds = rounds if arguments.rounds is None else arguments.rounds
         model: Path | None = None
-        for number in range(arguments.rounds + 1):
+        for number in range(rounds + 1):
             seed = f"{arguments.seed}:{number}"
             samples = self_play(variant, players, model, games, seed, arguments.jobs)
             about = {
