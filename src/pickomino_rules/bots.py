@@ -262,7 +262,7 @@ def get_bot(name: str) -> Bot:
         >>> get_bot("nobody")
         Traceback (most recent call last):
         ...
-        pickomino_rules.bots.UnknownBotError: unknown bot 'nobody' (known: greedy, margin, ...)
+        pickomino_rules.bots.UnknownBotError: unknown bot 'nobody' (known: ...)
     """
     if not isinstance(name, str):
         msg = f"a bot's name is a string, got {type(name).__name__}"

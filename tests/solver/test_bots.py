@@ -144,7 +144,7 @@ def test_an_installed_bot_is_found_by_name_and_plays() -> None:
         get_bot("broken")
     with pytest.raises(InvalidBotError, match="cannot be loaded"):
         get_bot("broken_bots:play")
-    known = r"known: broken, greedy, hungry, margin, optimal, ppo, random"
+    known = r"known: broken, champion, greedy, hungry, margin, optimal, ppo, random"
     with pytest.raises(UnknownBotError, match=known):
         get_bot("nobody")
 
