@@ -127,7 +127,9 @@ def positions(seed: int) -> str:
     lines = []
     for number, (gain, line, mine, theirs) in enumerate(disagreements(seed), start=1):
         position = Position.parse(line)
-        svg = draw(position.rules, position.state, names=["you", "opponent"])
+        you = position.state.player
+        names = ["you" if seat == you else "opponent" for seat in range(2)]
+        svg = draw(position.rules, position.state, names=names)
         (PAGE.parent / "images" / f"champion-{number}.svg").write_text(str(svg), encoding="utf-8")
         lines.append(
             f"{number}. `{line}`: champion `{mine}`, turn solver `{theirs}` "
