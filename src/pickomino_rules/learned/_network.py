@@ -72,3 +72,42 @@ def load_network(path: str | Path, kind: str, file_format: int) -> tuple[dict[st
         msg = f"{path} is not a {kind} file of format {file_format}"
         raise NetworkFileError(msg)
     return header, as_layers(layers)
+
+
+GameNetwork = tuple[str, int, dict[str, Any], Layers, dict[str, Any]]
+"""A network's game and history, as its file keeps them: variant, players, options, layers,
+about."""
+
+
+def save_game_network(path: str | Path, file_format: int, network: GameNetwork) -> None:
+    """Write a network made for one game, with its game and history in the header."""
+    variant, players, options, layers, about = network
+    header = {
+        "format": file_format,
+        "variant": variant,
+        "players": players,
+        "options": dict(options),
+        "about": dict(about),
+    }
+    save_network(path, header, layers)
+
+
+def load_game_network(path: str | Path, kind: str, file_format: int) -> GameNetwork:
+    """Read what `save_game_network` wrote.
+
+    Raises:
+        NetworkFileError: Not such a file, or a header of another format.
+        OSError: The file cannot be read.
+    """
+    header, layers = load_network(path, kind, file_format)
+    try:
+        return (
+            header["variant"],
+            header["players"],
+            header["options"],
+            layers,
+            header["about"],
+        )
+    except KeyError as error:
+        msg = f"{path} is not a {kind} file: its header has no {error}"
+        raise NetworkFileError(msg) from None

@@ -20,8 +20,8 @@ from pickomino_rules.learned._network import (
     Layers,
     NetworkFileError,
     as_layers,
-    load_network,
-    save_network,
+    load_game_network,
+    save_game_network,
 )
 
 if TYPE_CHECKING:
@@ -137,14 +137,8 @@ class PolicyBot:
 
     def save(self, path: str | Path) -> None:
         """Write the policy to a ``.npz`` file (numpy arrays and a JSON header, no pickles)."""
-        header = {
-            "format": _FORMAT,
-            "variant": self.variant,
-            "players": self.players,
-            "options": dict(self.options),
-            "about": dict(self.about),
-        }
-        save_network(path, header, self.layers)
+        network = (self.variant, self.players, dict(self.options), self.layers, dict(self.about))
+        save_game_network(path, _FORMAT, network)
 
     @classmethod
     def load(cls, path: str | Path) -> PolicyBot:
@@ -155,12 +149,10 @@ class PolicyBot:
             OSError: The file cannot be read.
         """
         try:
-            header, layers = load_network(path, "policy", _FORMAT)
+            network = load_game_network(path, "policy", _FORMAT)
         except NetworkFileError as error:
             raise InvalidPolicyError(str(error)) from None
-        return cls.of(
-            header["variant"], header["players"], header["options"], layers, header["about"]
-        )
+        return cls.of(*network)
 
     @classmethod
     def of(

@@ -22,8 +22,8 @@ from pickomino_rules.learned._network import (
     Layers,
     NetworkFileError,
     as_layers,
-    load_network,
-    save_network,
+    load_game_network,
+    save_game_network,
 )
 from pickomino_rules.registry import get_rules
 from pickomino_rules.result import result
@@ -321,14 +321,8 @@ class WinModel:
 
     def save(self, path: str | Path) -> None:
         """Write the model to a ``.npz`` file (numpy arrays and a JSON header, no pickles)."""
-        header = {
-            "format": _FORMAT,
-            "variant": self.variant,
-            "players": self.players,
-            "options": dict(self.options),
-            "about": dict(self.about),
-        }
-        save_network(path, header, self.layers)
+        network = (self.variant, self.players, dict(self.options), self.layers, dict(self.about))
+        save_game_network(path, _FORMAT, network)
 
     @classmethod
     def load(cls, path: str | Path) -> WinModel:
@@ -339,12 +333,10 @@ class WinModel:
             OSError: The file cannot be read.
         """
         try:
-            header, layers = load_network(path, "win model", _FORMAT)
+            network = load_game_network(path, "win model", _FORMAT)
         except NetworkFileError as error:
             raise InvalidWinModelError(str(error)) from None
-        return cls.of(
-            header["variant"], header["players"], header["options"], layers, header["about"]
-        )
+        return cls.of(*network)
 
     @classmethod
     def of(
