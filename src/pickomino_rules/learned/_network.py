@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,6 +16,11 @@ if TYPE_CHECKING:
 
 Layers = tuple[tuple["NDArray[np.float64]", "NDArray[np.float64]"], ...]
 """Each layer's weights (outputs x inputs) and biases, input layer first."""
+
+
+def read_only(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only copy of a header's mapping (options, about), for frozen classes."""
+    return MappingProxyType(dict(mapping))
 
 
 class NetworkFileError(ValueError):

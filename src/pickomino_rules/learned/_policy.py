@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -21,6 +20,7 @@ from pickomino_rules.learned._network import (
     NetworkFileError,
     as_layers,
     load_game_network,
+    read_only,
     save_game_network,
 )
 
@@ -43,10 +43,6 @@ _FORMAT = 1
 
 class InvalidPolicyError(PickominoError, ValueError):
     """A weights file that is not a policy of this library, or a policy that cannot play."""
-
-
-def _read_only(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(dict(mapping))
 
 
 def _layers(layers: Sequence[tuple[Any, Any]]) -> Layers:
@@ -86,9 +82,9 @@ class PolicyBot:
 
     variant: str
     players: int
-    options: Mapping[str, Any] = attrs.field(converter=_read_only)
+    options: Mapping[str, Any] = attrs.field(converter=read_only)
     layers: Layers = attrs.field(converter=_layers, repr=False)
-    about: Mapping[str, Any] = attrs.field(converter=_read_only, repr=False)
+    about: Mapping[str, Any] = attrs.field(converter=read_only, repr=False)
 
     def supports(self, rules: Rules, players: int) -> bool:
         """Whether it plays this game: its variant, options and number of players."""

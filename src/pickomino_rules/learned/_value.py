@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -23,6 +22,7 @@ from pickomino_rules.learned._network import (
     NetworkFileError,
     as_layers,
     load_game_network,
+    read_only,
     save_game_network,
 )
 from pickomino_rules.registry import get_rules
@@ -163,10 +163,6 @@ class InvalidWinModelError(PickominoError, ValueError):
     """A file that is not a win model of this library, or a model asked about another game."""
 
 
-def _read_only(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(dict(mapping))
-
-
 def _layers(layers: Sequence[tuple[Any, Any]]) -> Layers:
     try:
         return as_layers(layers)
@@ -204,9 +200,9 @@ class WinModel:
 
     variant: str
     players: int
-    options: Mapping[str, Any] = attrs.field(converter=_read_only)
+    options: Mapping[str, Any] = attrs.field(converter=read_only)
     layers: Layers = attrs.field(converter=_layers, repr=False)
-    about: Mapping[str, Any] = attrs.field(converter=_read_only, repr=False)
+    about: Mapping[str, Any] = attrs.field(converter=read_only, repr=False)
     _games: dict[int, _Game] = attrs.field(init=False, factory=dict, repr=False)
     _read_options: list[Mapping[str, object]] = attrs.field(init=False, factory=list, repr=False)
     """The options as the variant reads them, once asked."""
@@ -259,8 +255,7 @@ class WinModel:
         """
         mover = start.player
         if is_terminal(rules, end):
-            winners = result(rules, end).winners
-            return 1 / len(winners) if mover in winners else 0.0
+            return float(self.win_probabilities(rules, end)[mover])
         logits = self._logits(rules, end).tolist()
         top = max(logits)
         weights = [math.exp(logit - top) for logit in logits]
