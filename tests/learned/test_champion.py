@@ -176,15 +176,31 @@ def test_a_reply_value_is_the_opponents_best_reply_turn_seen_from_the_mover() ->
 
 
 def test_the_champion_looks_through_the_reply_where_its_model_says_so() -> None:
+    from pickomino_rules.learned import _champion_of  # noqa: PLC0415 (the bot of a model)
+
     for variant, players in SHIPPED:
         model = load_win_model(variant, players)
-        assert model.about["reply"] is GAMES[variant, players][2]
-        assert model.about["rounds"] == GAMES[variant, players][1]
+        recipe = GAMES[variant, players]
+        assert model.about["reply"] is recipe.reply
+        assert model.about["rounds"] == len(recipe.rounds) - 1
+        assert len(model.layers) == len(recipe.rounds[-1].hidden) + 1
     rules, state = new_game("classic", players=2)
     state = apply(rules, state, RollOutcome.parse("1223wwww"))
     model = load_win_model("classic", 2)
-    wanted = solve_turn(rules, state, model.reply_value()).best_action(state)
-    assert champion_bot(rules, state, random.Random(0)) == wanted
+    wanted = solve_turn(
+        rules, state, model.reply_value() if GAMES["classic", 2].reply else model.turn_value
+    )
+    assert champion_bot(rules, state, random.Random(0)) == wanted.best_action(state)
+    # a model's about says how its champion values the ends of a turn
+    end = _tables("classic", 2, games=1, seed=4)[6]
+    start = end.replace(player=1 - end.player)
+    seen = []
+    for reply in (False, True):
+        asked = WinModel.of("classic", 2, model.options, model.layers, {"reply": reply})
+        value = asked.reply_value() if reply else asked.turn_value
+        seen.append(_champion_of(asked).value(rules, start, end, None))
+        assert seen[-1] == value(rules, start, end, None)
+    assert seen[0] != seen[1]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

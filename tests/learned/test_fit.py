@@ -7,25 +7,46 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from pickomino_rules import get_rules
+from pickomino_rules import get_rules, new_game
+from pickomino_rules.solver import solve_turn
 
 pytest.importorskip("sklearn")
 
 from pickomino_rules.learned import WinModel
-from pickomino_rules.learned.fit import main, self_play
+from pickomino_rules.learned.fit import (
+    GAMES,
+    Recipe,
+    Round,
+    _rounds,
+    backups,
+    fit_model,
+    main,
+    self_play,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 
+def _margin_model(folder: Path, games: int) -> Path:
+    """Round 0 alone: a 2-player classic model fitted on ``games`` of margin's games."""
+    argv = ["--games", str(games), "--rounds", "0", "--only", "classic-2", "--jobs", "1"]
+    main([*argv, "--out", str(folder)])
+    return folder / "champion-classic-2.npz"
+
+
 def test_self_play_labels_every_table_with_the_winning_seat() -> None:
-    observations, labels = self_play("classic", 3, None, games=4, seed="t", jobs=1)
-    assert len(observations) == len(labels) > 4 * 10
+    states, labels = self_play("classic", 3, None, games=4, seed="t", jobs=1)
+    assert len(states) == len(labels) > 4 * 10
     assert set(labels.tolist()) <= {-1, 0, 1, 2}
     # within a game the winner is one player, so the seat label turns with the player to move
+    assert all(
+        (label + state.player) % 3 == (labels[0] + states[0].player) % 3
+        for state, label in zip(states[:10], labels[:10], strict=True)
+    )
     again = self_play("classic", 3, None, games=4, seed="t", jobs=1)
-    assert np.array_equal(again[0], observations)
-    assert np.array_equal(again[1], labels)
+    assert again.states == states
+    assert np.array_equal(again.winners, labels)
 
 
 def test_two_rounds_give_a_model_that_says_how_it_was_made(
@@ -34,8 +55,8 @@ def test_two_rounds_give_a_model_that_says_how_it_was_made(
     argv = ["--games", "12", "--rounds", "1", "--only", "classic-2", "--jobs", "1"]
     main([*argv, "--out", str(tmp_path / "a")])
     out = capsys.readouterr().out
-    assert "classic-2 round 0:" in out
-    assert "classic-2 round 1:" in out
+    assert "classic-2 round 0 (12 games, margin, outcome):" in out
+    assert "classic-2 round 1 (12 games, turn, backup):" in out
     model = WinModel.load(tmp_path / "a" / "champion-classic-2.npz")
     assert model.about["command"] == "python -m pickomino_rules.learned.fit " + " ".join(
         [*argv, "--out", str(tmp_path / "a")]
@@ -48,3 +69,59 @@ def test_two_rounds_give_a_model_that_says_how_it_was_made(
         assert np.allclose(w1, w2)
         assert np.allclose(b1, b2)
     assert model.supports(get_rules("classic"), 2)
+
+
+def test_a_round_of_the_champion_through_the_reply_plays_the_same_games_again(
+    tmp_path: Path,
+) -> None:
+    model = _margin_model(tmp_path, games=8)
+    first = self_play("classic", 2, model, games=2, seed="r", jobs=1, player="reply")
+    again = self_play("classic", 2, model, games=2, seed="r", jobs=1, player="reply")
+    turn = self_play("classic", 2, model, games=2, seed="r", jobs=1, player="turn")
+    assert first.states == again.states
+    assert set(first.winners.tolist()) <= {-1, 0, 1}
+    assert first.states != turn.states  # looking further changes the games
+
+
+def test_rounds_are_cut_or_stretched_as_asked() -> None:
+    rounds = (Round(10), Round(20, "turn"), Round(30, "reply", "backup", (8,)))
+    recipe = Recipe(rounds, reply=True)
+    assert _rounds(recipe, None, None) == list(rounds)
+    assert _rounds(recipe, 1, None) == list(rounds[:2])
+    assert _rounds(recipe, 3, 5) == [
+        Round(5),
+        Round(5, "turn"),
+        Round(5, "reply", "backup", (8,)),
+        Round(5, "reply", "backup", (8,)),
+    ]
+    again = Recipe((Round(10), Round(0, "turn", "backup")), reply=False)
+    assert _rounds(again, None, 7) == [Round(7), Round(0, "turn", "backup")]  # plays none
+    margin_only = Recipe((Round(10),), reply=False)
+    assert _rounds(margin_only, 2, None) == [Round(10), Round(10, "turn"), Round(10, "turn")]
+    assert all(recipe.rounds[0].player == "margin" for recipe in GAMES.values())
+    assert all(recipe.rounds[0].labels == "outcome" for recipe in GAMES.values())
+
+
+def test_a_backup_is_the_models_chance_after_one_turn_played_exactly(tmp_path: Path) -> None:
+    path = _margin_model(tmp_path, games=6)
+    model = WinModel.load(path)
+    states = self_play("classic", 2, None, games=20, seed="b", jobs=1).states[:520]
+    values = backups("classic", path, states, jobs=2)  # two chunks, two workers, in order
+    rules, _ = new_game("classic", players=2)
+    for state, value in zip(states[::37], values[::37], strict=True):
+        assert value == solve_turn(rules, state, model.turn_value).value
+    assert np.array_equal(values, backups("classic", path, states, jobs=1))
+    assert ((values > 0) & (values < 1)).all()
+
+
+def test_soft_labels_teach_the_chance_they_give() -> None:
+    tables = self_play("classic", 2, None, games=6, seed="s", jobs=1)
+    chances = np.full(len(tables.states), 0.7)
+    model = fit_model("classic", 2, tables, {}, chances=chances)
+    rules, _ = new_game("classic", players=2)
+    for state in tables.states[::25]:
+        assert model.win_probabilities(rules, state)[state.player] == pytest.approx(0.7, abs=0.01)
+    assert model.about["samples"] == len(tables.states)
+    three = self_play("classic", 3, None, games=2, seed="s", jobs=1)
+    with pytest.raises(ValueError, match="two players"):
+        fit_model("classic", 3, three, {}, chances=np.full(len(three.states), 0.5))

@@ -123,9 +123,10 @@ def champion_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
     """Plays each turn for the best chance of winning the game (the ``champion`` bot).
 
     The exact turn solver maximises the shipped [`WinModel`][pickomino_rules.learned.WinModel]'s
-    chance to win after the turn; in 2-player classic it looks through the opponent's best
-    reply turn first ([`WinModel.reply_value`][pickomino_rules.learned.WinModel.reply_value]),
-    as the model's ``about["reply"]`` says. It plays the games a model is shipped for
+    chance to win after the turn. It would look through the opponent's best reply turn first
+    ([`WinModel.reply_value`][pickomino_rules.learned.WinModel.reply_value]) for a model
+    whose ``about["reply"]`` says so; no shipped model does (with the shipped models the reply
+    won no more games). It plays the games a model is shipped for
     ([`bot_supports`][pickomino_rules.bots.bot_supports] says which).
 
     Raises:

@@ -5,15 +5,27 @@ Run it as a program (it needs the ``fit`` extra: scikit-learn)::
     python -m pickomino_rules.learned.fit --seed 1 --jobs 2
 
 For each game it builds (2-, 3- and 4-player classic and 2-player extended by default) it
-runs rounds of self-play (``GAMES`` says how many games). Round 0 seats the ``margin`` bot
-everywhere; each later round seats the champion playing with the model fitted in the round
-before, one turn deep. Every table between two
-turns is one sample: the observation of the player about to move, labelled with the seat
-(counted from that player) that won the game. A multinomial ``LogisticRegression`` on the
-[`table_features`][pickomino_rules.learned.table_features] of each round's samples is fitted,
-and the last round's weights become a numpy-only
-[`WinModel`][pickomino_rules.learned.WinModel]. Games are seeded ``f"{seed}:{round}:{i}"``,
-so the same command rebuilds the same games.
+runs the game's [`Recipe`][pickomino_rules.learned.fit.Recipe] in ``GAMES``, one
+[`Round`][pickomino_rules.learned.fit.Round] after another. A round may play self-play
+games: ``margin`` in every seat, or the champion with the model of the round before, one
+turn deep or through the opponent's reply. Every table between two turns of those games
+is a sample. A round then labels its samples and fits a model on them:
+
+- ``"outcome"``: its own games' tables, each labelled with the seat (counted from the
+  player about to move) that won the game;
+- ``"backup"`` (fitted value iteration; two players): tables of all the games played so
+  far (a seeded sample of ``Recipe.tables`` of them), each labelled with the chance to win
+  that the round before's model gives the player about to move once his turn is played
+  exactly: the value of [`solve_turn`][pickomino_rules.solver.solve_turn] with the model as
+  its turn value. A game's outcome is mostly luck; this label has none of the dice of the
+  turns after the next, so it says far more per table.
+
+The classifier is a multinomial ``LogisticRegression``, or an ``MLPClassifier`` where the
+round names hidden layers, on the [`table_features`][pickomino_rules.learned.table_features]
+of the samples; the last round's weights become a numpy-only
+[`WinModel`][pickomino_rules.learned.WinModel]. Games are seeded
+``f"{seed}:{round}:{i}"``, the sample of tables and the network's initial weights by
+``seed``, so the same command rebuilds the same model.
 """
 
 from __future__ import annotations
@@ -23,16 +35,21 @@ import platform
 import random
 import sys
 import time
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
+
+import attrs
 
 from pickomino_rules.errors import MissingExtraError
 
 try:
     import numpy as np
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import LogisticRegression
+    from sklearn.neural_network import MLPClassifier
 except ImportError as error:  # an extra: say which, and how to add it here
     what = f"fitting win models ({error.name} is missing)"
     raise MissingExtraError(what, "fit") from None
@@ -43,101 +60,252 @@ from pickomino_rules.encoding import Encoding
 from pickomino_rules.game import new_game, playout
 from pickomino_rules.learned import WinModel, table_features
 from pickomino_rules.result import result
+from pickomino_rules.solver import solve_turn
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from numpy.typing import NDArray
 
     from pickomino_rules.game import Bot
+    from pickomino_rules.state import GameState
 
-__all__ = ["GAMES", "Samples", "fit_model", "main", "self_play"]
+__all__ = [
+    "GAMES",
+    "Labels",
+    "Player",
+    "Recipe",
+    "Round",
+    "Tables",
+    "backups",
+    "fit_model",
+    "main",
+    "self_play",
+]
 
-GAMES: dict[tuple[str, int], tuple[int, int, bool]] = {
-    ("classic", 2): (6000, 1, True),
-    ("classic", 3): (1500, 1, False),
-    ("classic", 4): (1500, 1, False),
-    ("extended", 2): (1000, 0, False),
+Player = Literal["margin", "turn", "reply"]
+"""Who plays a round's games: ``margin``, or the champion with the round before's model,
+one turn deep (``turn``) or through the opponent's reply (``reply``, 2 players)."""
+
+Labels = Literal["outcome", "backup"]
+"""What a round's samples are labelled with: who won the game, or the round before's
+model after one exactly played turn (see the module's text)."""
+
+
+class Round(NamedTuple):
+    """One round of a recipe: the games it plays, how it labels tables, what it fits."""
+
+    games: int
+    """Self-play games played in this round (0: none, it learns from earlier rounds')."""
+    player: Player = "margin"
+    """Who plays them (the first round has no model yet: ``margin``)."""
+    labels: Labels = "outcome"
+    """How its samples are labelled, and so which they are (see the module's text)."""
+    hidden: tuple[int, ...] = ()
+    """The network's hidden layers; none: a logistic regression."""
+
+
+class Recipe(NamedTuple):
+    """How one game's model is fitted, round by round."""
+
+    rounds: tuple[Round, ...]
+    """The rounds in order; the last one's model is shipped."""
+    reply: bool
+    """Whether the shipped champion looks through the opponent's reply."""
+    tables: int | None = None
+    """How many tables a ``backup`` round labels (a seeded sample; None: all)."""
+
+
+GAMES: dict[tuple[str, int], Recipe] = {
+    ("classic", 2): Recipe(
+        (
+            Round(6000),
+            Round(6000, "turn", "backup", (64, 32)),
+            Round(0, "turn", "backup", (64, 32)),
+            Round(0, "turn", "backup", (64, 32)),
+        ),
+        reply=False,
+        tables=200_000,
+    ),
+    ("classic", 3): Recipe((Round(1500), Round(1500, "turn")), reply=False),
+    ("classic", 4): Recipe((Round(1500), Round(1500, "turn")), reply=False),
+    ("extended", 2): Recipe((Round(1000),), reply=False),
 }
-"""The games the shipped models are fitted for, (variant, players), with the self-play games
-per round, the rounds after margin's, and whether the champion looks through the opponent's
-reply with the model (where a turn solve is cheap enough for that: 2-player classic). In
-extended a turn solve costs ten times more, so its model learns from margin's games only."""
+"""The games the shipped models are fitted for, (variant, players), and their recipes.
 
-Samples = tuple["NDArray[np.float32]", "NDArray[np.int8]"]
-"""Observations and the winning seat counted from the observer (-1: a shared win)."""
+In 2-player classic, where a turn solve is cheap, a network learns from exact one-turn
+backups (three rounds of fitted value iteration); looking through the opponent's reply as
+well won no more games with it, so the champion looks one turn deep everywhere. In extended
+a turn solve costs ten times more, so its model learns from ``margin``'s games only; with
+more players the champion learns from game outcomes."""
 
 
-def _player(model: Path | None) -> Bot:
-    if model is None:
+_Job = TypeVar("_Job")
+_Done = TypeVar("_Done")
+
+
+class Tables(NamedTuple):
+    """The tables between two turns of self-play games, and who won each game."""
+
+    states: list[GameState]
+    """Each table: the state as the dice pass to the next player."""
+    winners: NDArray[np.int8]
+    """The winning seat counted from the player about to move (-1: a shared win)."""
+
+
+def _player(model: Path | None, player: Player) -> Bot:
+    if model is None or player == "margin":
         return get_bot("margin")
-    return OptimalBot(WinModel.load(model).turn_value)
+    fitted = WinModel.load(model)
+    return OptimalBot(fitted.reply_value() if player == "reply" else fitted.turn_value)
 
 
-def _play(job: tuple[str, int, Path | None, str, range]) -> Samples:
-    """Play games ``indices`` of a round and return its samples (in a worker)."""
-    variant, players, model, seed, indices = job
-    bot = _player(model)
+def _play(job: tuple[str, int, Path | None, Player, str, range]) -> Tables:
+    """Play games ``indices`` of a round and return their tables (in a worker)."""
+    variant, players, model, player, seed, indices = job
+    bot = _player(model, player)
     rules, start = new_game(variant, players=players)
-    encoding = Encoding.of(rules, players)
-    observations: list[NDArray[np.float32]] = []
-    labels: list[int] = []
+    states: list[GameState] = []
+    winners: list[int] = []
     for index in indices:
         state, tables = start, [start]
         for _, after in playout(rules, start, bot, random.Random(f"{seed}:{index}")):
             if after.player != state.player and after.phase is not Phase.GAME_OVER:
                 tables.append(after)
             state = after
-        winners = result(rules, state).winners
-        for table in tables:
-            observations.append(encoding.observe(table, table.player))
-            labels.append((winners[0] - table.player) % players if len(winners) == 1 else -1)
-    return np.array(observations, dtype=np.float32), np.array(labels, dtype=np.int8)
+        won = result(rules, state).winners
+        states.extend(tables)
+        winners.extend((won[0] - t.player) % players if len(won) == 1 else -1 for t in tables)
+    return Tables(states, np.array(winners, dtype=np.int8))
+
+
+def _joined(parts: Iterable[Tables]) -> Tables:
+    parts = list(parts)
+    states = [state for part in parts for state in part.states]
+    winners = [np.zeros(0, dtype=np.int8), *(part.winners for part in parts)]
+    return Tables(states, np.concatenate(winners))
 
 
 def self_play(  # noqa: PLR0913, PLR0917 (a round's set-up)
-    variant: str, players: int, model: Path | None, games: int, seed: str, jobs: int
-) -> Samples:
-    """The samples of ``games`` self-play games.
+    variant: str,
+    players: int,
+    model: Path | None,
+    games: int,
+    seed: str,
+    jobs: int,
+    *,
+    player: Player = "turn",
+) -> Tables:
+    """The tables of ``games`` self-play games.
 
-    ``margin`` plays every seat, or the champion with ``model`` when one is given.
+    ``margin`` plays every seat when ``model`` is None; otherwise the champion with
+    ``model``, as ``player`` says.
     """
     chunk = 50
     work = [
-        (variant, players, model, seed, range(start, min(start + chunk, games)))
+        (variant, players, model, player, seed, range(start, min(start + chunk, games)))
         for start in range(0, games, chunk)
     ]
-    if jobs == 1:
-        parts = [_play(job) for job in work]
-    else:
-        with ProcessPoolExecutor(jobs) as pool:
-            parts = list(pool.map(_play, work))
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return _joined(_map(_play, work, jobs))
 
 
-def fit_model(variant: str, players: int, samples: Samples, about: dict[str, Any]) -> WinModel:
-    """Fit a logistic regression on ``samples`` and return it as a numpy-only model."""
-    observations, labels = samples
-    keep = labels >= 0  # a shared win (no tiles at all) teaches nothing about who wins
+def _map(work: Callable[[_Job], _Done], jobs: Sequence[_Job], workers: int) -> list[_Done]:
+    """``work`` done on each job in order, here or by ``workers`` processes."""
+    if workers == 1:
+        return [work(job) for job in jobs]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(work, jobs))
+
+
+def _backup(job: tuple[str, Path, list[GameState]]) -> list[float]:
+    """The backups of some tables (in a worker)."""
+    variant, model, states = job
+    fitted = WinModel.load(model)
+    rules, _ = new_game(variant, players=fitted.players)
+    return [solve_turn(rules, state, fitted.turn_value).value for state in states]
+
+
+def backups(
+    variant: str, model: Path, states: Sequence[GameState], jobs: int
+) -> NDArray[np.float64]:
+    """Each table's exact one-turn backup of ``model``: the mover's chance to win.
+
+    The value of [`solve_turn`][pickomino_rules.solver.solve_turn] from the table with the
+    model's [`turn_value`][pickomino_rules.learned.WinModel.turn_value]: the chance to win
+    that the model gives the player about to move once he has played his turn as well as
+    the model lets him, every roll of it weighed exactly.
+    """
+    chunk = 500
+    work = [(variant, model, list(states[i : i + chunk])) for i in range(0, len(states), chunk)]
+    values = _map(_backup, work, jobs)
+    return np.array([value for part in values for value in part], dtype=np.float64)
+
+
+def fit_model(  # noqa: PLR0913 (a fit's set-up)
+    variant: str,
+    players: int,
+    tables: Tables,
+    about: dict[str, Any],
+    *,
+    chances: NDArray[np.float64] | None = None,
+    hidden: tuple[int, ...] = (),
+    seed: int = 0,
+) -> WinModel:
+    """Fit a classifier on ``tables`` and return it as a numpy-only model.
+
+    Each table is labelled with the seat that won its game, or, with ``chances`` (two
+    players), with the mover's chance to win: a soft label, given to the classifier as the
+    table twice, once for each seat, weighted by that seat's chance. A multinomial
+    logistic regression, or with ``hidden`` layers a network with ReLUs
+    (``MLPClassifier``: Adam, 80 passes over the samples, its initial weights drawn from
+    ``seed``).
+    """
     rules, _ = new_game(variant, players=players)
-    features = table_features(rules, Encoding.of(rules, players), observations[keep])
-    classifier = LogisticRegression(max_iter=5000)
-    classifier.fit(features, labels[keep])
+    encoding = Encoding.of(rules, players)
+    observations = np.array([encoding.observe(s, s.player) for s in tables.states], np.float32)
+    features = table_features(rules, encoding, observations)
+    if chances is None:
+        keep = tables.winners >= 0  # a shared win (no tiles at all) says nothing of who wins
+        features, labels, weights = features[keep], tables.winners[keep], None
+    else:
+        if players != 2:
+            msg = f"a chance labels two seats: two players, not {players}"
+            raise ValueError(msg)
+        features = np.vstack([features, features])
+        labels = np.repeat(np.arange(2, dtype=np.int8), len(chances))
+        weights = np.concatenate([chances, 1.0 - chances])
+    layers: list[tuple[NDArray[np.float64], NDArray[np.float64]]]
+    classifier: LogisticRegression | MLPClassifier
+    if hidden:
+        # No early stopping: sklearn stops on the held-out accuracy, which soft labels
+        # blur; the weighted log loss keeps falling for about 80 passes.
+        classifier = MLPClassifier(
+            hidden,
+            alpha=1e-4,
+            batch_size=min(512, len(features)),
+            max_iter=80,
+            tol=0.0,
+            random_state=seed,
+        )
+        with warnings.catch_warnings():  # a fixed number of passes is the plan, not a fault
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            classifier.fit(features, labels, sample_weight=weights)
+        layers = [(w.T, b) for w, b in zip(classifier.coefs_, classifier.intercepts_, strict=True)]
+    else:
+        classifier = LogisticRegression(max_iter=5000)
+        classifier.fit(features, labels, sample_weight=weights)
+        layers = [(classifier.coef_, classifier.intercept_)]
     if list(classifier.classes_) != list(range(players)):
         msg = f"every seat must win some game to be learned, got {classifier.classes_}"
         raise ValueError(msg)
-    weights, bias = classifier.coef_, classifier.intercept_
+    last, bias = layers[-1]
     if players == 2:  # one logit for seat 1: logits (0, z) give the same chances
-        weights = np.vstack([np.zeros_like(weights), weights])
-        bias = np.concatenate([[0.0], bias])
-    chances = classifier.predict_proba(features)
-    loss = -np.log(chances[np.arange(len(chances)), labels[keep]]).mean()
-    about = about | {
-        "samples": int(keep.sum()),
-        "log_loss": round(float(loss), 5),
-    }
-    return WinModel.of(variant, players, dict(rules.options), [(weights, bias)], about)
+        layers[-1] = (np.vstack([np.zeros_like(last), last]), np.concatenate([[0.0], bias]))
+    predicted = classifier.predict_proba(features)
+    loss = -np.average(np.log(predicted[np.arange(len(labels)), labels]), weights=weights)
+    about = about | {"samples": len(tables.states), "log_loss": round(float(loss), 5)}
+    return WinModel.of(variant, players, dict(rules.options), layers, about)
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -146,8 +314,10 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Fit the champion's win models by self-play (scikit-learn).",
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, help="self-play games per round (default: GAMES)")
-    parser.add_argument("--rounds", type=int, help="rounds after margin's (default: GAMES)")
+    parser.add_argument(
+        "--games", type=int, help="self-play games in every round (default: the recipe's)"
+    )
+    parser.add_argument("--rounds", type=int, help="rounds after margin's (default: the recipe's)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument(
         "--only", action="append", metavar="VARIANT-PLAYERS", help="e.g. classic-2 (repeatable)"
@@ -164,36 +334,85 @@ def main(argv: Sequence[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     chosen = [g for g in GAMES if arguments.only is None or f"{g[0]}-{g[1]}" in arguments.only]
     for variant, players in chosen:
-        began = time.perf_counter()
-        path = out / f"champion-{variant}-{players}.npz"
-        games, rounds, reply = GAMES[variant, players]
-        games = arguments.games or games
-        rounds = rounds if arguments.rounds is None else arguments.rounds
-        model: Path | None = None
-        for number in range(rounds + 1):
-            seed = f"{arguments.seed}:{number}"
-            samples = self_play(variant, players, model, games, seed, arguments.jobs)
-            about = {
-                "command": command,
-                "seed": arguments.seed,
-                "rounds": number,
-                "games_per_round": games,
-                "reply": reply,
-                "seconds": round(time.perf_counter() - began),
-                "pickomino_rules": __version__,
-                "scikit-learn": version("scikit-learn"),
-                "numpy": np.__version__,
-                "python": platform.python_version(),
-            }
-            fitted = fit_model(variant, players, samples, about)
-            fitted.save(path)
-            model = path
-            print(  # noqa: T201 (the program's output)
-                f"{variant}-{players} round {number}: {len(samples[1])} tables, "
-                f"log loss {fitted.about['log_loss']:.4f}, "
-                f"{time.perf_counter() - began:.0f} s",
-                flush=True,
-            )
+        _fit_game(variant, players, arguments, command, out)
+
+
+def _fit_game(
+    variant: str, players: int, arguments: argparse.Namespace, command: str, out: Path
+) -> None:
+    """Run one game's recipe, saving each round's model over the last."""
+    began = time.perf_counter()
+    path = out / f"champion-{variant}-{players}.npz"
+    recipe = GAMES[variant, players]
+    rounds = _rounds(recipe, arguments.rounds, arguments.games)
+    played: list[Tables] = []
+    model: Path | None = None
+    for number, round_ in enumerate(rounds):
+        seed = f"{arguments.seed}:{number}"
+        games = self_play(
+            variant, players, model, round_.games, seed, arguments.jobs, player=round_.player
+        )
+        played.append(games)
+        chances = None
+        if round_.labels == "backup":
+            if model is None:
+                msg = f"round {number} backs up the round before's model: round 0 has none"
+                raise ValueError(msg)
+            games = _sample(_joined(played), recipe.tables, seed)
+            chances = backups(variant, model, games.states, arguments.jobs)
+        about = {
+            "command": command,
+            "seed": arguments.seed,
+            "rounds": number,
+            "recipe": [[r.games, r.player, r.labels, list(r.hidden)] for r in rounds[: number + 1]],
+            "tables": recipe.tables,
+            "reply": recipe.reply,
+            "pickomino_rules": __version__,
+            "scikit-learn": version("scikit-learn"),
+            "numpy": np.__version__,
+            "python": platform.python_version(),
+        }
+        fitted = fit_model(
+            variant,
+            players,
+            games,
+            about,
+            chances=chances,
+            hidden=round_.hidden,
+            seed=arguments.seed,
+        )
+        seconds = round(time.perf_counter() - began)
+        fitted = attrs.evolve(fitted, about={**fitted.about, "seconds": seconds})
+        fitted.save(path)
+        model = path
+        print(  # noqa: T201 (the program's output)
+            f"{variant}-{players} round {number} ({round_.games} games, {round_.player}, "
+            f"{round_.labels}): {len(games.states)} tables, "
+            f"log loss {fitted.about['log_loss']:.4f}, {seconds} s",
+            flush=True,
+        )
+
+
+def _sample(tables: Tables, size: int | None, seed: str) -> Tables:
+    """A seeded sample of ``size`` tables, in their order (all of them if fewer)."""
+    if size is None or size >= len(tables.states):
+        return tables
+    chosen = sorted(random.Random(seed).sample(range(len(tables.states)), size))
+    return Tables([tables.states[i] for i in chosen], tables.winners[chosen])
+
+
+def _rounds(recipe: Recipe, rounds: int | None, games: int | None) -> list[Round]:
+    """The recipe's rounds, cut or stretched to ``rounds`` after the first.
+
+    Stretched, its last round comes again (played by the champion), and each round that
+    plays games plays ``games`` of them when given.
+    """
+    chosen = list(recipe.rounds)
+    if rounds is not None:
+        last = chosen[-1]
+        again = last._replace(player="turn") if last.player == "margin" else last
+        chosen = [*chosen, *[again] * (rounds + 1 - len(chosen))][: rounds + 1]
+    return [r._replace(games=games) if games and r.games else r for r in chosen]
 
 
 if __name__ == "__main__":
