@@ -27,7 +27,7 @@ from pickomino_rules.svg import draw
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "champion.md"
 DUELS = {  # (variant, players): opponents and games against each
-    "classic-2": ("classic", [("optimal", 2000), ("margin", 1000)]),
+    "classic-2": ("classic", [("optimal", 2000), ("margin", 2000)]),
     "extended-2": ("extended", [("optimal", 500), ("margin", 500)]),
 }
 TABLES = {  # line-ups at bigger tables, and games
@@ -92,12 +92,12 @@ def timings(name: str, seed: int, games: int = 40) -> str:
 def disagreements(seed: int, games: int = 30, keep: int = 3) -> list[tuple[float, str, str, str]]:
     """Decisions of champion-vs-optimal games where the two choose differently.
 
-    The ``keep`` with the biggest difference in the champion's chance to win (looking
-    through the reply, as it plays), one per pair of kinds of move: (chance gained,
-    position line, champion's move, the turn solver's move).
+    The ``keep`` with the biggest difference in the champion's chance to win (valued as it
+    plays), one per pair of kinds of move: (chance gained, position line, champion's move,
+    the turn solver's move).
     """
     model = load_win_model("classic", 2)
-    reply = model.reply_value()
+    value = model.reply_value() if model.about.get("reply") else model.turn_value
     rules, start = new_game("classic", players=2)
     found: dict[tuple[str, str], tuple[float, str, str, str]] = {}
     for game in range(games):
@@ -108,7 +108,7 @@ def disagreements(seed: int, games: int = 30, keep: int = 3) -> list[tuple[float
                 continue
             try:
                 if chances is None or not chances.covers(state):
-                    chances = solve_turn(rules, state, reply)
+                    chances = solve_turn(rules, state, value)
                 if worms is None or not worms.covers(state):
                     worms = solve_turn(rules, state)
             except NoTurnDecisionError:
@@ -155,7 +155,6 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", action="append", help="a table's name (repeatable)")
     args = parser.parse_args()
-    page = PAGE.read_text(encoding="utf-8")
     wanted = [*DUELS, *TABLES, "timing", "positions"] if not args.only else args.only
     for name in wanted:
         began = time.perf_counter()
@@ -174,7 +173,7 @@ def main() -> None:
             text = head + "\n".join(rows) + "\n"
         seconds = time.perf_counter() - began
         text += f"\nSeed {args.seed}; {seconds / 60:.1f} minutes, {args.jobs} jobs on 2 cores.\n"
-        page = _replace(page, name, text)
+        page = _replace(PAGE.read_text(encoding="utf-8"), name, text)  # as edited meanwhile
         PAGE.write_text(page, encoding="utf-8")
         print(name, f"{seconds:.0f} s", flush=True)
         print(text, flush=True)
