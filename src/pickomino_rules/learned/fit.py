@@ -349,17 +349,17 @@ def _fit_game(
     model: Path | None = None
     for number, round_ in enumerate(rounds):
         seed = f"{arguments.seed}:{number}"
-        games = self_play(
+        learned = self_play(
             variant, players, model, round_.games, seed, arguments.jobs, player=round_.player
         )
-        played.append(games)
+        played.append(learned)
         chances = None
         if round_.labels == "backup":
             if model is None:
                 msg = f"round {number} backs up the round before's model: round 0 has none"
                 raise ValueError(msg)
-            games = _sample(_joined(played), recipe.tables, seed)
-            chances = backups(variant, model, games.states, arguments.jobs)
+            learned = _sample(_joined(played), recipe.tables, seed)
+            chances = backups(variant, model, learned.states, arguments.jobs)
         about = {
             "command": command,
             "seed": arguments.seed,
@@ -375,7 +375,7 @@ def _fit_game(
         fitted = fit_model(
             variant,
             players,
-            games,
+            learned,
             about,
             chances=chances,
             hidden=round_.hidden,
@@ -387,7 +387,7 @@ def _fit_game(
         model = path
         print(  # noqa: T201 (the program's output)
             f"{variant}-{players} round {number} ({round_.games} games, {round_.player}, "
-            f"{round_.labels}): {len(games.states)} tables, "
+            f"{round_.labels}): {len(learned.states)} tables, "
             f"log loss {fitted.about['log_loss']:.4f}, {seconds} s",
             flush=True,
         )
