@@ -28,11 +28,11 @@ from pickomino_rules.svg import draw
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "champion.md"
 DUELS = {  # (variant, players): opponents and games against each
     "classic-2": ("classic", [("optimal", 2000), ("margin", 2000)]),
-    "extended-2": ("extended", [("optimal", 500), ("margin", 500)]),
+    "extended-2": ("extended", [("optimal", 2000), ("margin", 2000)]),
 }
 TABLES = {  # line-ups at bigger tables, and games
-    "classic-3": ("classic", ["champion", "optimal", "margin"], 500),
-    "classic-4": ("classic", ["champion", "optimal", "margin", "greedy"], 500),
+    "classic-3": ("classic", ["champion", "optimal", "margin"], 2000),
+    "classic-4": ("classic", ["champion", "optimal", "margin", "greedy"], 2000),
 }
 
 
@@ -172,7 +172,8 @@ def main() -> None:
             )
             text = head + "\n".join(rows) + "\n"
         seconds = time.perf_counter() - began
-        text += f"\nSeed {args.seed}; {seconds / 60:.1f} minutes, {args.jobs} jobs on 2 cores.\n"
+        jobs = f"{args.jobs} job" + ("s" if args.jobs != 1 else "")
+        text += f"\nSeed {args.seed}; {seconds / 60:.1f} minutes, {jobs} on 2 cores.\n"
         page = _replace(PAGE.read_text(encoding="utf-8"), name, text)  # as edited meanwhile
         PAGE.write_text(page, encoding="utf-8")
         print(name, f"{seconds:.0f} s", flush=True)
