@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -120,3 +121,31 @@ def write_outputs(page: Path) -> None:
             pieces.append(f"\n```{OUTPUT_INFO}\n{output}\n```\n")
     pieces.append(text[cursor:])
     page.write_text("".join(pieces))
+
+
+def test_the_analyse_transcript_is_what_the_cli_prints(tmp_path: Path) -> None:
+    """The analysis page's transcript: a game saved by `pickomino play`, then analysed."""
+    body = next(
+        body
+        for _, body in blocks(ROOT / "docs" / "analysis.md")
+        if body.startswith("$ pickomino play --watch")
+    )
+    lines = body.splitlines()
+    commands = [line.removeprefix("$ ") for line in lines if line.startswith("$ ")]
+    shown = "\n".join(lines[len(commands) :])
+    printed = ""
+    for command in commands:
+        words = shlex.split(command.removesuffix(" > /dev/null"))
+        assert words[0] == "pickomino"
+        done = subprocess.run(  # noqa: S603 (our own interpreter and the docs' commands)
+            [sys.executable, "-m", "pickomino_rules", *words[1:]],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=os.environ | {"COLUMNS": "200"},
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        printed = done.stdout
+    assert printed.rstrip() == shown.rstrip()
