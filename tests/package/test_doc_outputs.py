@@ -66,19 +66,24 @@ print(json.dumps(printed))
 """
 
 
-def page_outputs(page: Path) -> dict[int, str]:
-    """What each Python block of ``page`` prints, the page run alone in a fresh process."""
-    done = subprocess.run(  # noqa: S603 (our own interpreter and the docs' own examples)
-        [sys.executable, "-c", RUNNER, str(page)],
+def run_python(arguments: list[str], cwd: Path, columns: int) -> str:
+    """What our interpreter prints run with ``arguments`` in ``cwd``; it must succeed."""
+    done = subprocess.run(  # noqa: S603 (our own interpreter, the docs' examples and commands)
+        [sys.executable, *arguments],
         capture_output=True,
         text=True,
-        cwd=ROOT,
-        env=os.environ | {"COLUMNS": "100"},
+        cwd=cwd,
+        env=os.environ | {"COLUMNS": str(columns)},
         timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    return done.stdout
+
+
+def page_outputs(page: Path) -> dict[int, str]:
+    """What each Python block of ``page`` prints, the page run alone in a fresh process."""
+    lines = run_python(["-c", RUNNER, str(page)], ROOT, columns=100).splitlines()
     return {int(index): text for index, text in json.loads(lines[-1]).items()}
 
 
@@ -137,15 +142,5 @@ def test_the_analyse_transcript_is_what_the_cli_prints(tmp_path: Path) -> None:
     for command in commands:
         words = shlex.split(command.removesuffix(" > /dev/null"))
         assert words[0] == "pickomino"
-        done = subprocess.run(  # noqa: S603 (our own interpreter and the docs' commands)
-            [sys.executable, "-m", "pickomino_rules", *words[1:]],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=os.environ | {"COLUMNS": "200"},
-            timeout=300,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        printed = done.stdout
+        printed = run_python(["-m", "pickomino_rules", *words[1:]], tmp_path, columns=200)
     assert printed.rstrip() == shown.rstrip()
