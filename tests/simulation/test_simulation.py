@@ -6,6 +6,7 @@ import csv
 import json
 import os
 import random
+import signal
 import sys
 import threading
 import time
@@ -322,6 +323,36 @@ def test_an_interrupt_returns_the_finished_games() -> None:
         simulate("classic", games=50, progress=interrupt_after_five)
     assert caught.value.result.games == 5
     assert isinstance(caught.value, KeyboardInterrupt)
+
+
+def test_ctrl_c_inside_the_executor_waits_until_its_call_returns() -> None:
+    """Ctrl-C that comes while the executor's own code runs stops the run after that code.
+
+    Cut short inside it, a real pool can be left stuck (a future's lock held, a started
+    worker unrecorded), and the interpreter's exit then waits on it for ever.
+    """
+
+    class Interrupted(ThreadPoolExecutor):
+        entered = 0
+        returned = 0
+
+        def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
+            Interrupted.entered += 1
+            if Interrupted.entered == 3:
+                signal.raise_signal(signal.SIGINT)  # Ctrl-C, at this very moment
+            future = super().submit(*args, **kwargs)
+            Interrupted.returned += 1
+            return future
+
+    # as in a terminal: a shell without job control may have started us with SIGINT ignored
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with Interrupted(max_workers=2) as pool, pytest.raises(SimulationInterrupted):
+            simulate("classic", games=200, executor=pool, chunk_size=2)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert Interrupted.entered >= 3
+    assert Interrupted.returned == Interrupted.entered
 
 
 def test_work_is_handed_out_lazily_with_bounded_memory() -> None:

@@ -47,13 +47,18 @@ if TYPE_CHECKING:
     from types import FrameType
 
 
+POLL = 0.1
+"""Seconds at most between two checks for Ctrl-C while the games are played elsewhere."""
+
+
 class _Deferred:
     """Holds back Ctrl-C (and SIGTERM, if handled) while a game is being counted.
 
     An interrupt between counting a game and exporting it would make the report and the
-    export disagree; a signal that arrives inside ``section()`` is handled by the
-    handler it would have reached, as soon as the section ends. Off the main thread,
-    where signals are not handled, it does nothing.
+    export disagree, one inside an executor's code could leave it stuck; a signal that
+    arrives inside ``section()`` is handled by the handler it would have reached, as soon
+    as the section ends. Off the main thread, where signals are not handled, it does
+    nothing.
     """
 
     def __init__(self) -> None:
@@ -175,20 +180,27 @@ class _Run:
         self.ready: dict[int, tuple[int, list[Outcome]]] = {}  # finished, by first game
         self.counted = 0  # games before this one are delivered
         try:
-            while self._hand_out(max_pending):
-                finished, _ = wait(self.pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    self._collect(future)
+            while True:
+                # The executor's own code must not be cut short: Ctrl-C inside wait() can
+                # leave a future's lock held (the pool's manager thread, and the
+                # interpreter's exit after it, then wait for ever), inside submit() a
+                # started worker unrecorded. So signals wait for the end of each step,
+                # and a step lasts at most POLL seconds.
                 with self.shield.section():
+                    if not self._hand_out(max_pending):
+                        break
+                    finished, _ = wait(self.pending, timeout=POLL, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        self._collect(future)
                     while self.counted in self.ready:
                         self.counted, outcomes = self.ready.pop(self.counted)
                         for outcome in outcomes:
                             self.deliver(outcome)
         finally:
-            for future in self.pending:
-                future.cancel()
-            # what finished out of order still counts when the run stops early
             with self.shield.section():
+                for future in self.pending:
+                    future.cancel()
+                # what finished out of order still counts when the run stops early
                 for start in sorted(self.ready):
                     for outcome in self.ready.pop(start)[1]:
                         if isinstance(outcome, GameSummary):
@@ -394,7 +406,8 @@ def _play(
     """Play the run where asked: on the run's own workers, on an executor, or here."""
     if pool is not None:
         run.on_executor(pool.executor, chunk_size, pending, pool.restart)
-        pool.close()
+        with run.shield.section():  # a shutdown cut short could leave the pool's thread waiting
+            pool.close()
     elif executor is not None:
         run.on_executor(executor, chunk_size, pending, None)
     else:
