@@ -52,7 +52,7 @@ POLL = 0.1
 
 
 class _Deferred:
-    """Holds back Ctrl-C (and SIGTERM, if handled) while a game is being counted.
+    """Holds back Ctrl-C (and SIGTERM, if handled) while a game is counted or work handed out.
 
     An interrupt between counting a game and exporting it would make the report and the
     export disagree, one inside an executor's code could leave it stuck; a signal that
