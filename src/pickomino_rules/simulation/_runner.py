@@ -14,11 +14,11 @@ from concurrent.futures import (
 )
 from typing import TYPE_CHECKING, Self
 
+from pickomino_rules._processes import ProcessPool
 from pickomino_rules.bots import bot_supports, get_bot
 from pickomino_rules.errors import InvalidSetupError
 from pickomino_rules.game import new_game
 from pickomino_rules.registry import get_variant
-from pickomino_rules.simulation._executors import ProcessPool
 from pickomino_rules.simulation._results import (
     GameFailure,
     GameSummary,
