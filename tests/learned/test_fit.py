@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -9,6 +14,7 @@ import pytest
 
 from pickomino_rules import get_rules, new_game
 from pickomino_rules.solver import solve_turn
+from support import as_in_a_terminal, reaped
 
 pytest.importorskip("sklearn")
 
@@ -125,3 +131,62 @@ def test_soft_labels_teach_the_chance_they_give() -> None:
     three = self_play("classic", 3, None, games=2, seed="s", jobs=1)
     with pytest.raises(ValueError, match="two players"):
         fit_model("classic", 3, three, {}, chances=np.full(len(three.states), 0.5))
+
+
+@pytest.mark.parametrize(
+    ("argv", "complaint"),
+    [
+        (["--only", "classic-9"], "invalid choice: 'classic-9'"),
+        (["--jobs", "0"], "--jobs: must be at least 1, not 0"),
+        (["--games", "-5"], "--games: must be at least 1, not -5"),
+        (["--games", "many"], "--games: not a whole number: 'many'"),
+        (["--rounds", "-1"], "--rounds: must be at least 0, not -1"),
+    ],
+)
+def test_bad_arguments_are_refused_before_anything_is_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], complaint: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--out", str(tmp_path / "out")])
+    assert stopped.value.code == 2
+    assert complaint in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_out_folder_it_cannot_write_to_is_said_at_once(tmp_path: Path) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    with pytest.raises(SystemExit) as stopped:
+        main(["--only", "classic-2", "--out", str(blocker / "models")])
+    assert str(stopped.value.code).startswith(f"error: cannot write the models to {blocker}")
+
+
+def test_ctrl_c_stops_the_workers_and_leaves_the_models_file_as_it_was(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "champion-classic-2.npz").write_bytes(b"the model from before")
+    argv = ["--only", "classic-2", "--games", "100", "--rounds", "1", "--jobs", "2"]
+    command = [sys.executable, "-m", "pickomino_rules.learned.fit", *argv, "--out", str(out)]
+    fit = subprocess.Popen(  # noqa: S603 (our own interpreter and module)
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_in_a_terminal,  # noqa: PLW1509 (only signal() runs before exec)
+        start_new_session=True,  # a group of its own, as a terminal's foreground job
+    )
+    assert fit.stdout is not None
+    with reaped(fit, group=True):
+        for line in fit.stdout:  # round 0's model is fitted; round 1 plays with it
+            if "classic-2 round 1: playing 100 games (turn)" in line:
+                break
+        time.sleep(1)  # the workers are playing the round's games
+        began = time.monotonic()
+        os.killpg(fit.pid, signal.SIGINT)  # Ctrl-C reaches the workers too
+        _, err = fit.communicate(timeout=60)
+    assert fit.returncode == 130
+    assert time.monotonic() - began < 10  # not after the round's games
+    assert "stopped: the unfinished game's file is as it was" in err
+    assert "Traceback" not in err
+    assert (out / "champion-classic-2.npz").read_bytes() == b"the model from before"
+    assert [path.name for path in out.iterdir()] == ["champion-classic-2.npz"]

@@ -34,9 +34,9 @@ import argparse
 import platform
 import random
 import sys
+import tempfile
 import time
 import warnings
-from concurrent.futures import ProcessPoolExecutor
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
@@ -55,6 +55,7 @@ except ImportError as error:  # an extra: say which, and how to add it here
     raise MissingExtraError(what, "fit") from None
 
 from pickomino_rules import __version__
+from pickomino_rules._processes import map_in_processes
 from pickomino_rules.bots import OptimalBot, get_bot
 from pickomino_rules.encoding import Encoding
 from pickomino_rules.game import new_game, playout
@@ -214,8 +215,7 @@ def _map(work: Callable[[_Job], _Done], jobs: Sequence[_Job], workers: int) -> l
     """``work`` done on each job in order, here or by ``workers`` processes."""
     if workers == 1:
         return [work(job) for job in jobs]
-    with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(work, jobs))
+    return map_in_processes(work, jobs, workers)
 
 
 def _backup(job: tuple[str, Path, list[GameState]]) -> list[float]:
@@ -308,6 +308,24 @@ def fit_model(  # noqa: PLR0913 (a fit's set-up)
     return WinModel.of(variant, players, dict(rules.options), layers, about)
 
 
+def _at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``low``."""
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            msg = f"not a whole number: {text!r}"
+            raise argparse.ArgumentTypeError(msg) from None
+        if value < low:
+            msg = f"must be at least {low}, not {value}"
+            raise argparse.ArgumentTypeError(msg)
+        return value
+
+    number.__name__ = f"at_least_{low}"
+    return number
+
+
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m pickomino_rules.learned.fit",
@@ -315,39 +333,84 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--games", type=int, help="self-play games in every round (default: the recipe's)"
+        "--games", type=_at_least(1), help="self-play games in every round (default: the recipe's)"
     )
-    parser.add_argument("--rounds", type=int, help="rounds after margin's (default: the recipe's)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument(
-        "--only", action="append", metavar="VARIANT-PLAYERS", help="e.g. classic-2 (repeatable)"
+        "--rounds", type=_at_least(0), help="rounds after margin's (default: the recipe's)"
+    )
+    parser.add_argument("--jobs", type=_at_least(1), default=2, help="worker processes")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=[f"{variant}-{players}" for variant, players in GAMES],
+        metavar="VARIANT-PLAYERS",
+        help="one game only, e.g. classic-2 (repeatable; default: all of them)",
     )
     parser.add_argument("--out", default=".", help="folder for champion-VARIANT-PLAYERS.npz")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Fit and save the win models the command line asks for."""
+    """Fit and save the win models the command line asks for.
+
+    A game's file in ``--out`` is replaced only once its last round is fitted: stopped
+    early (Ctrl-C), the command leaves the files it has not finished as they were and
+    exits with status 130. Bad arguments, or an ``--out`` it cannot write to, end it with
+    an error message and status 2 or 1, before anything is played.
+    """
     arguments = _arguments(argv)
     command = " ".join(["python -m pickomino_rules.learned.fit", *(argv or sys.argv[1:])])
     out = Path(arguments.out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass  # can write there: better said now than after an hour of self-play
+    except OSError as error:
+        sys.exit(f"error: cannot write the models to {out}: {error.strerror or error}")
     chosen = [g for g in GAMES if arguments.only is None or f"{g[0]}-{g[1]}" in arguments.only]
-    for variant, players in chosen:
-        _fit_game(variant, players, arguments, command, out)
+    try:
+        for variant, players in chosen:
+            _fit_game(variant, players, arguments, command, out)
+    except KeyboardInterrupt:
+        print("\nstopped: the unfinished game's file is as it was", file=sys.stderr)  # noqa: T201
+        raise SystemExit(130) from None
 
 
 def _fit_game(
     variant: str, players: int, arguments: argparse.Namespace, command: str, out: Path
 ) -> None:
-    """Run one game's recipe, saving each round's model over the last."""
-    began = time.perf_counter()
+    """Run one game's recipe, then replace the game's file in ``out`` with its model.
+
+    Each round's model goes to a temporary folder, where the next round's workers read it.
+    """
     path = out / f"champion-{variant}-{players}.npz"
+    with tempfile.TemporaryDirectory(prefix="pickomino-fit-") as rounds_folder:
+        fitted = _run_rounds(variant, players, arguments, command, Path(rounds_folder))
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        fitted.save(partial)
+        partial.replace(path)  # all at once: never a half-written model
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _run_rounds(
+    variant: str, players: int, arguments: argparse.Namespace, command: str, folder: Path
+) -> WinModel:
+    """The recipe's rounds one after another; the last round's model."""
+    began = time.perf_counter()
+    path = folder / f"champion-{variant}-{players}.npz"
     recipe = GAMES[variant, players]
     rounds = _rounds(recipe, arguments.rounds, arguments.games)
     played: list[Tables] = []
     model: Path | None = None
+    fitted: WinModel | None = None
     for number, round_ in enumerate(rounds):
+        games = f"playing {round_.games} games ({round_.player})" if round_.games else "no games"
+        print(  # noqa: T201 (the program's output)
+            f"{variant}-{players} round {number}: {games}, then a fit on {round_.labels}s",
+            flush=True,
+        )
         seed = f"{arguments.seed}:{number}"
         learned = self_play(
             variant, players, model, round_.games, seed, arguments.jobs, player=round_.player
@@ -391,6 +454,10 @@ def _fit_game(
             f"log loss {fitted.about['log_loss']:.4f}, {seconds} s",
             flush=True,
         )
+    if fitted is None:  # _rounds gives one round at least
+        msg = "a recipe without rounds"
+        raise ValueError(msg)
+    return fitted
 
 
 def _sample(tables: Tables, size: int | None, seed: str) -> Tables:
