@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
 import sys
 import time
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,9 +30,6 @@ from pickomino_rules.learned.fit import (
     main,
     self_play,
 )
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 
 def _margin_model(folder: Path, games: int) -> Path:
@@ -188,5 +186,39 @@ def test_ctrl_c_stops_the_workers_and_leaves_the_models_file_as_it_was(tmp_path:
     assert time.monotonic() - began < 10  # not after the round's games
     assert "stopped: the unfinished game's file is as it was" in err
     assert "Traceback" not in err
+    assert (out / "champion-classic-2.npz").read_bytes() == b"the model from before"
+    assert [path.name for path in out.iterdir()] == ["champion-classic-2.npz"]
+
+
+def test_a_model_that_cannot_be_saved_leaves_the_old_file_and_no_partial_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "champion-classic-2.npz").write_bytes(b"the model from before")
+    save = WinModel.save
+
+    def disk_full_in_out(model: WinModel, path: str | Path) -> None:
+        save(model, path)  # part of the file is written, then the disk is full
+        if Path(path).parent == out:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(WinModel, "save", disk_full_in_out)
+    with pytest.raises(SystemExit) as stopped:
+        main(
+            [
+                "--only",
+                "classic-2",
+                "--games",
+                "4",
+                "--rounds",
+                "0",
+                "--jobs",
+                "1",
+                "--out",
+                str(out),
+            ]
+        )
+    assert stopped.value.code == f"error: cannot save a model in {out}: No space left on device"
     assert (out / "champion-classic-2.npz").read_bytes() == b"the model from before"
     assert [path.name for path in out.iterdir()] == ["champion-classic-2.npz"]

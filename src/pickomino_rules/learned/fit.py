@@ -374,6 +374,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     except KeyboardInterrupt:
         print("\nstopped: the unfinished game's file is as it was", file=sys.stderr)  # noqa: T201
         raise SystemExit(130) from None
+    except OSError as error:  # e.g. the disk filled up while saving
+        sys.exit(f"error: cannot save a model in {out}: {error.strerror or error}")
 
 
 def _fit_game(
