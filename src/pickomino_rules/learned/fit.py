@@ -308,24 +308,6 @@ def fit_model(  # noqa: PLR0913 (a fit's set-up)
     return WinModel.of(variant, players, dict(rules.options), layers, about)
 
 
-def _at_least(low: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``low``."""
-
-    def number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            msg = f"not a whole number: {text!r}"
-            raise argparse.ArgumentTypeError(msg) from None
-        if value < low:
-            msg = f"must be at least {low}, not {value}"
-            raise argparse.ArgumentTypeError(msg)
-        return value
-
-    number.__name__ = f"at_least_{low}"
-    return number
-
-
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m pickomino_rules.learned.fit",
@@ -333,12 +315,10 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--games", type=_at_least(1), help="self-play games in every round (default: the recipe's)"
+        "--games", type=int, help="self-play games in every round (default: the recipe's)"
     )
-    parser.add_argument(
-        "--rounds", type=_at_least(0), help="rounds after margin's (default: the recipe's)"
-    )
-    parser.add_argument("--jobs", type=_at_least(1), default=2, help="worker processes")
+    parser.add_argument("--rounds", type=int, help="rounds after margin's (default: the recipe's)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument(
         "--only",
         action="append",
@@ -347,7 +327,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="one game only, e.g. classic-2 (repeatable; default: all of them)",
     )
     parser.add_argument("--out", default=".", help="folder for champion-VARIANT-PLAYERS.npz")
-    return parser.parse_args(argv)
+    arguments = parser.parse_args(argv)
+    for name, low in (("games", 1), ("rounds", 0), ("jobs", 1)):
+        if getattr(arguments, name) is not None and getattr(arguments, name) < low:
+            parser.error(f"--{name} must be at least {low}")
+    return arguments
 
 
 def main(argv: Sequence[str] | None = None) -> None:
