@@ -39,9 +39,11 @@ class ProcessPool:
         self.executor = self.start()
 
     def start(self) -> ProcessPoolExecutor:
+        """A new executor whose workers leave Ctrl-C to this process."""
         return ProcessPoolExecutor(self.workers, initializer=_ignore_interrupts)
 
     def restart(self) -> ProcessPoolExecutor:
+        """A broken pool replaced: the old workers ended, new ones started."""
         self.stop()
         self.executor = self.start()
         return self.executor
