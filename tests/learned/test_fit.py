@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -30,6 +29,9 @@ from pickomino_rules.learned.fit import (
     main,
     self_play,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _margin_model(folder: Path, games: int) -> Path:
@@ -189,22 +191,28 @@ def test_ctrl_c_stops_the_workers_and_leaves_the_models_file_as_it_was(tmp_path:
 
 
 def test_a_model_that_cannot_be_saved_leaves_the_old_file_and_no_partial_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
+    """A real failure: the file-size limit (ulimit -f) stops the last round's save."""
     out = tmp_path / "out"
     out.mkdir()
     (out / "champion-classic-2.npz").write_bytes(b"the model from before")
-    save = WinModel.save
-
-    def disk_full_in_out(model: WinModel, path: str | Path) -> None:
-        save(model, path)  # part of the file is written, then the disk is full
-        if Path(path).parent == out:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(WinModel, "save", disk_full_in_out)
-    argv = ["--only", "classic-2", "--games", "4", "--rounds", "0", "--jobs", "1"]
-    with pytest.raises(SystemExit) as stopped:
-        main([*argv, "--out", str(out)])
-    assert stopped.value.code == f"error: cannot save a model in {out}: No space left on device"
-    assert (out / "champion-classic-2.npz").read_bytes() == b"the model from before"
+    script = (
+        "import resource, sys\n"
+        "from pickomino_rules.learned.fit import main\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (16384, 16384))\n"  # round 1's net: 35 kB
+        "main(['--only', 'classic-2', '--games', '12', '--rounds', '1', '--jobs', '1',"
+        " '--out', sys.argv[1]])\n"
+    )
+    done = subprocess.run(  # noqa: S603 (our own interpreter)
+        [sys.executable, "-c", script, str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    target = out / "champion-classic-2.npz"
+    assert done.stderr.strip() == f"error: cannot save to {target}: File too large"
+    assert target.read_bytes() == b"the model from before"
     assert [path.name for path in out.iterdir()] == ["champion-classic-2.npz"]

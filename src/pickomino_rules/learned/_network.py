@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pickomino_rules.files import AtomicWriter
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+    from pathlib import Path
 
     from numpy.typing import NDArray
 
@@ -50,13 +53,22 @@ def as_layers(layers: Sequence[tuple[Any, Any]]) -> Layers:
 
 
 def save_network(path: str | Path, header: Mapping[str, Any], layers: Layers) -> None:
-    """Write ``layers`` and a JSON ``header`` to a compressed ``.npz`` file."""
+    """Write ``layers`` and a JSON ``header`` to a compressed ``.npz`` file.
+
+    The file is replaced in one step (`AtomicWriter`): a failed save leaves an earlier
+    file at ``path`` whole.
+
+    Raises:
+        SaveError: The file cannot be written there.
+    """
     arrays: dict[str, Any] = {"header": np.array(json.dumps(dict(header)))}
     for number, (weights, bias) in enumerate(layers):
         arrays[f"weights{number}"] = weights
         arrays[f"bias{number}"] = bias
-    with Path(path).open("wb") as file:
-        np.savez_compressed(file, **arrays)
+    packed = io.BytesIO()  # a zip file wants to seek; the networks are small
+    np.savez_compressed(packed, **arrays)
+    with AtomicWriter(path, binary=True) as file:
+        file.write(packed.getvalue())
 
 
 def load_network(path: str | Path, kind: str, file_format: int) -> tuple[dict[str, Any], Layers]:

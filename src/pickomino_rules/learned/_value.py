@@ -316,7 +316,11 @@ class WinModel:
         return encoding
 
     def save(self, path: str | Path) -> None:
-        """Write the model to a ``.npz`` file (numpy arrays and a JSON header, no pickles)."""
+        """Write the model to a ``.npz`` file (numpy arrays and a JSON header, no pickles).
+
+        Raises:
+            SaveError: It cannot be written there; a file already at ``path`` is left whole.
+        """
         network = (self.variant, self.players, dict(self.options), self.layers, dict(self.about))
         save_game_network(path, _FORMAT, network)
 

@@ -58,6 +58,7 @@ from pickomino_rules import __version__
 from pickomino_rules._processes import map_in_processes
 from pickomino_rules.bots import OptimalBot, get_bot
 from pickomino_rules.encoding import Encoding
+from pickomino_rules.files import SaveError, check_save_target
 from pickomino_rules.game import new_game, playout
 from pickomino_rules.learned import WinModel, table_features
 from pickomino_rules.result import result
@@ -345,21 +346,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     arguments = _arguments(argv)
     command = " ".join(["python -m pickomino_rules.learned.fit", *(argv or sys.argv[1:])])
     out = Path(arguments.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass  # can write there: better said now than after an hour of self-play
-    except OSError as error:
-        sys.exit(f"error: cannot write the models to {out}: {error.strerror or error}")
     chosen = [g for g in GAMES if arguments.only is None or f"{g[0]}-{g[1]}" in arguments.only]
     try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        sys.exit(f"error: cannot write the models to {out}: {error.strerror or error}")
+    try:
+        for variant, players in chosen:  # better said now than after an hour of self-play
+            check_save_target(_model_file(out, variant, players))
         for variant, players in chosen:
             _fit_game(variant, players, arguments, command, out)
     except KeyboardInterrupt:
         print("\nstopped: the unfinished game's file is as it was", file=sys.stderr)  # noqa: T201
         raise SystemExit(130) from None
-    except OSError as error:  # e.g. the disk filled up while saving
-        sys.exit(f"error: cannot save a model in {out}: {error.strerror or error}")
+    except SaveError as error:  # e.g. the disk filled up while saving
+        sys.exit(f"error: {error}")
+
+
+def _model_file(folder: Path, variant: str, players: int) -> Path:
+    return folder / f"champion-{variant}-{players}.npz"
 
 
 def _fit_game(
@@ -367,17 +372,12 @@ def _fit_game(
 ) -> None:
     """Run one game's recipe, then replace the game's file in ``out`` with its model.
 
-    Each round's model goes to a temporary folder, where the next round's workers read it.
+    The rounds before the last save their models in a temporary folder, where the next
+    round's workers read them; the last one's replaces the file in one step.
     """
-    path = out / f"champion-{variant}-{players}.npz"
     with tempfile.TemporaryDirectory(prefix="pickomino-fit-") as rounds_folder:
         fitted = _run_rounds(variant, players, arguments, command, Path(rounds_folder))
-    partial = path.with_name(f".{path.name}.partial")
-    try:
-        fitted.save(partial)
-        partial.replace(path)  # all at once: never a half-written model
-    finally:
-        partial.unlink(missing_ok=True)
+    fitted.save(_model_file(out, variant, players))
 
 
 def _run_rounds(
@@ -385,7 +385,7 @@ def _run_rounds(
 ) -> WinModel:
     """The recipe's rounds one after another; the last round's model."""
     began = time.perf_counter()
-    path = folder / f"champion-{variant}-{players}.npz"
+    path = _model_file(folder, variant, players)
     recipe = GAMES[variant, players]
     rounds = _rounds(recipe, arguments.rounds, arguments.games)
     played: list[Tables] = []
@@ -432,8 +432,9 @@ def _run_rounds(
         )
         seconds = round(time.perf_counter() - began)
         fitted = attrs.evolve(fitted, about={**fitted.about, "seconds": seconds})
-        fitted.save(path)
-        model = path
+        if number < len(rounds) - 1:  # the next round plays or labels with it
+            fitted.save(path)
+            model = path
         print(  # noqa: T201 (the program's output)
             f"{variant}-{players} round {number} ({round_.games} games, {round_.player}, "
             f"{round_.labels}): {len(learned.states)} tables, "
