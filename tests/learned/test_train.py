@@ -53,6 +53,21 @@ def test_a_tiny_run_saves_a_policy_that_plays_and_its_curve(
     assert len(rows) >= 2
 
 
+def test_a_policy_it_cannot_save_is_said_before_training(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    budget = ["--steps", "1024", "--envs", "2", "--eval-every", "512", "--eval-games", "4"]
+    missing = tmp_path / "missing" / "p.npz"
+    with pytest.raises(SystemExit) as stopped:
+        main([*budget, "--out", str(missing)])
+    assert stopped.value.code == f"error: cannot save to {missing}: no folder {missing.parent}"
+    assert "win rate" not in capsys.readouterr().out  # nothing was trained
+    with pytest.raises(SystemExit) as stopped:
+        main([*budget, "--out", str(tmp_path / "p.npz"), "--curve", str(tmp_path)])
+    assert stopped.value.code == f"error: cannot save to {tmp_path}: not a regular file"
+    assert not (tmp_path / "p.npz").exists()
+
+
 def test_the_numpy_policy_computes_what_the_torch_network_computes() -> None:
     env = _Scaled(PickominoEnv("classic", 2, seat=None, reward="worms"))
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=3)

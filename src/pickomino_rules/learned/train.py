@@ -43,6 +43,7 @@ from pickomino_rules import __version__
 from pickomino_rules.bots import register_bot
 from pickomino_rules.envs.gymnasium import PickominoEnv
 from pickomino_rules.envs.gymnasium_vector import PickominoVectorEnv
+from pickomino_rules.files import SaveError, check_save_target
 from pickomino_rules.learned import PolicyBot
 from pickomino_rules.simulation import simulate
 
@@ -325,6 +326,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> None:
     """The program: train, report the curve, measure the final policy, save it."""
     arguments = _arguments(argv)
+    try:  # the files it will write, checked before hours of training
+        for target in (arguments.out, arguments.curve, arguments.plot):
+            if target:
+                check_save_target(target)
+    except SaveError as error:
+        sys.exit(f"error: {error}")
     torch.set_num_threads(arguments.threads)
     command = "python -m pickomino_rules.learned.train " + " ".join(
         sys.argv[1:] if argv is None else argv
@@ -377,7 +384,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         dict(bot.about)
         | {"final": {"games": final.games, "win_rate": final.win_rate, "interval": [low, high]}},
     )
-    bot.save(arguments.out)
+    try:
+        bot.save(arguments.out)
+    except SaveError as error:  # it was writable at the start; a full disk, say
+        sys.exit(f"error: {error}")
     print(  # noqa: T201 (the program's output)
         f"final: {final.win_rate:.1%} ({low:.1%}-{high:.1%}) of {final.games} games against "
         f"{arguments.opponent}, seats rotated; policy saved to {arguments.out}"
