@@ -14,7 +14,7 @@ the best response to ``margin`` (the player who maximises his own chance against
 itself: the most anyone can win against it).
 
 Run: ``python benchmarks/small_games.py [--tiles 22,26,30,34] [--tiles 21,25,29,33,36]``
-(the defaults, about 10 minutes on one core; 21,24,27,30,33,36 takes about an hour).
+(the defaults, about 6 minutes on one core; 21,24,27,30,33,36 takes about an hour).
 """
 
 from __future__ import annotations
