@@ -155,12 +155,7 @@ class SmallGame:
     def perfect(self) -> Chances:
         """The mover's chance to win at each table when both sides play their best."""
         chance: Chances = dict.fromkeys(self.tables, 0.5)
-
-        def value(_rules: Rules, start: GameState, end: GameState, _total: int | None) -> float:
-            if end.phase is Phase.GAME_OVER:
-                return self.won(start, end)
-            return 1.0 - chance[table_of(end)]
-
+        value = self.as_turn_value(chance)  # reads ``chance`` as the iteration updates it
         self._iterate(
             [(table, 0) for table in self.tables],
             lambda node: [(table, 0) for table in self.after[node[0]]],
@@ -259,12 +254,25 @@ def report(tiles: tuple[int, ...]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def _tiles(text: str) -> tuple[int, ...]:
+    """``--tiles``: two or more distinct classic tiles, comma-separated."""
+    classic = get_rules("classic").tiles
+    try:
+        tiles = tuple(sorted({int(tile) for tile in text.split(",")}))
+    except ValueError:
+        tiles = ()
+    if len(tiles) < 2 or not set(tiles) <= set(classic):
+        msg = f"expected two or more of the tiles {classic[0]}-{classic[-1]}, got {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return tiles
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
         "--tiles",
         action="append",
-        type=lambda text: tuple(sorted(int(tile) for tile in text.split(","))),
+        type=_tiles,
         help="a game's tiles, comma-separated (repeat for more games)",
     )
     args = parser.parse_args()
