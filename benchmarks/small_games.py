@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from pickomino_rules import GameState, get_rules, new_game, result
 from pickomino_rules.plugin import Components, RuleModule, Variant
@@ -42,6 +42,9 @@ Policy: TypeAlias = "tuple[TurnValue, Chances] | None"
 LEXICAL = 1e6
 """Weight of a player's turn value over his chance to win, which only breaks its ties."""
 TOLERANCE = 1e-10
+
+Node = TypeVar("Node", bound=tuple[object, ...])
+"""What value iteration updates: a table, or a table with the seat to move."""
 
 
 def small_rules(tiles: tuple[int, ...]) -> Rules:
@@ -69,13 +72,13 @@ def table_of(state: GameState) -> Table:
 
 
 def _components(  # noqa: C901 (Tarjan's algorithm is one loop; split, it would hide)
-    nodes: list[tuple[Table, int]], after: Callable[[tuple[Table, int]], list[tuple[Table, int]]]
-) -> Iterator[list[tuple[Table, int]]]:
+    nodes: list[Node], after: Callable[[Node], list[Node]]
+) -> Iterator[list[Node]]:
     """Strongly connected components (Tarjan's algorithm, without recursion), sinks first."""
-    index: dict[tuple[Table, int], int] = {}
-    low: dict[tuple[Table, int], int] = {}
-    stack: list[tuple[Table, int]] = []
-    on_stack: set[tuple[Table, int]] = set()
+    index: dict[Node, int] = {}
+    low: dict[Node, int] = {}
+    stack: list[Node] = []
+    on_stack: set[Node] = set()
     for root in nodes:
         if root in index:
             continue
@@ -156,12 +159,10 @@ class SmallGame:
         """The mover's chance to win at each table when both sides play their best."""
         chance: Chances = dict.fromkeys(self.tables, 0.5)
         value = self.as_turn_value(chance)  # reads ``chance`` as the iteration updates it
-        self._iterate(
-            [(table, 0) for table in self.tables],
-            lambda node: [(table, 0) for table in self.after[node[0]]],
-            lambda node: solve_turn(self.rules, self.tables[node[0]], value).value,
-            lambda node, new: chance.__setitem__(node[0], new),
-            lambda node: chance[node[0]],
+        _iterate(
+            chance,
+            self.after.__getitem__,
+            lambda table: solve_turn(self.rules, self.tables[table], value).value,
         )
         return chance
 
@@ -177,16 +178,14 @@ class SmallGame:
 
     def duel(self, first: Policy, second: Policy) -> tuple[float, float]:
         """The first player's chance to win when he moves first, and when he moves second."""
-        chance: tuple[Chances, Chances] = (  # [seat to move][table]: the first player's chance
-            dict.fromkeys(self.tables, 0.5),
-            dict.fromkeys(self.tables, 0.5),
-        )
+        # the first player's chance at each table, by the seat to move (0: the first player)
+        chance = {(table, seat): 0.5 for table in self.tables for seat in (0, 1)}
         policies = (first, second)
 
         def own(seat: int, start: GameState, end: GameState) -> float:
             if end.phase is Phase.GAME_OVER:
                 return self.won(start, end)
-            firsts = chance[1 - seat][table_of(end)]
+            firsts = chance[table_of(end), 1 - seat]
             return firsts if seat == 0 else 1.0 - firsts
 
         def turn(node: tuple[Table, int]) -> float:
@@ -204,34 +203,24 @@ class SmallGame:
                 mine = solve_turn(self.rules, state, value).value - LEXICAL * goals[table]
             return mine if seat == 0 else 1.0 - mine
 
-        self._iterate(
-            [(table, seat) for table in self.tables for seat in (0, 1)],
-            lambda node: [(table, 1 - node[1]) for table in self.after[node[0]]],
-            turn,
-            lambda node, new: chance[node[1]].__setitem__(node[0], new),
-            lambda node: chance[node[1]][node[0]],
-        )
-        return chance[0][self.start], chance[1][self.start]
+        _iterate(chance, lambda node: [(table, 1 - node[1]) for table in self.after[node[0]]], turn)
+        return chance[self.start, 0], chance[self.start, 1]
 
-    @staticmethod
-    def _iterate(
-        nodes: list[tuple[Table, int]],
-        after: Callable[[tuple[Table, int]], list[tuple[Table, int]]],
-        update: Callable[[tuple[Table, int]], float],
-        store: Callable[[tuple[Table, int], float], None],
-        stored: Callable[[tuple[Table, int]], float],
-    ) -> None:
-        """Value iteration, one component at a time: each is final before those that lead to it."""
-        for component in _components(nodes, after):
-            cyclic = len(component) > 1 or component[0] in after(component[0])
-            while True:
-                change = 0.0
-                for node in component:
-                    new = update(node)
-                    change = max(change, abs(new - stored(node)))
-                    store(node, new)
-                if not cyclic or change < TOLERANCE:
-                    break
+
+def _iterate(
+    values: dict[Node, float], after: Callable[[Node], list[Node]], update: Callable[[Node], float]
+) -> None:
+    """Value iteration on ``values``, a component at a time, final before those leading to it."""
+    for component in _components(list(values), after):
+        cyclic = len(component) > 1 or component[0] in after(component[0])
+        while True:
+            change = 0.0
+            for node in component:
+                new = update(node)
+                change = max(change, abs(new - values[node]))
+                values[node] = new
+            if not cyclic or change < TOLERANCE:
+                break
 
 
 def report(tiles: tuple[int, ...]) -> str:
