@@ -4,26 +4,36 @@ Plays the champion against each other bot (2-player classic and extended) and at
 3 and 4 players, seats rotated, and times its decisions; rewrites each table between its
 markers in ``docs/champion.md`` (``<!-- champion NAME -->`` ... ``<!-- end champion -->``).
 
-Run: ``python benchmarks/champion.py [--jobs 2] [--only classic-2]``.
+Run: ``python benchmarks/champion.py [--jobs 2] [--only classic-2]``. The table ``edge`` (where
+the champion's edge over ``margin`` is made) is played only when asked for: ``--only edge``.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import re
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pickomino_rules.bots import get_bot
-from pickomino_rules.game import new_game, playout
+from pickomino_rules.game import new_game, play, playout
 from pickomino_rules.learned import load_win_model
 from pickomino_rules.positions import Position
+from pickomino_rules.result import result
 from pickomino_rules.simulation import simulate, wilson_interval
 from pickomino_rules.solver import NoTurnDecisionError, solve_turn
 from pickomino_rules.state import Phase
 from pickomino_rules.svg import draw
+
+if TYPE_CHECKING:
+    from pickomino_rules.actions import Action
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "champion.md"
 DUELS = {  # (variant, players): opponents and games against each
@@ -140,6 +150,73 @@ def positions(seed: int) -> str:
     return "\n".join(lines)
 
 
+def _lead(rules: Rules, state: GameState) -> int:
+    """The worms of the player to move less the opponent's (2 players)."""
+    mine, theirs = (sum(map(rules.worms_of, state.stacks[s])) for s in (0, 1))
+    return mine - theirs if state.player == 0 else theirs - mine
+
+
+ANY = range(-99, 100)
+EDGE_PARTS: dict[str, tuple[range, range]] = {  # tiles on the grill, and the mover's lead
+    "nowhere (the champion as shipped)": (range(0), ANY),
+    "13 to 16 tiles on the grill": (range(13, 17), ANY),
+    "5 to 12 tiles on the grill": (range(5, 13), ANY),
+    "4 tiles or fewer on the grill": (range(5), ANY),
+    "3 worms or more behind": (range(17), range(-99, -2)),
+    "within 2 worms": (range(17), range(-2, 3)),
+    "3 worms or more ahead": (range(17), range(3, 100)),
+}
+
+
+def _edge_games(part: str, seed: int, games: range) -> list[float]:
+    """The champion's share of each game against ``margin``; it plays as ``margin`` in ``part``."""
+    champion, margin, (tiles, leads) = get_bot("champion"), get_bot("margin"), EDGE_PARTS[part]
+
+    def player(rules: Rules, state: GameState, rng: random.Random) -> Action:
+        there = len(state.grill) in tiles and _lead(rules, state) in leads
+        return (margin if there else champion)(rules, state, rng)
+
+    rules, start = new_game("classic", players=2)
+    shares = []
+    for game in games:
+        seat = game % 2  # seats rotated, as simulate rotates them
+        bots = [player, margin] if seat == 0 else [margin, player]
+        winners = result(rules, play(rules, start, bots, random.Random(f"{seed}:{game}"))).winners
+        shares.append(1 / len(winners) if seat in winners else 0.0)
+    return shares
+
+
+def edge(seed: int, jobs: int, games: int = 6000) -> str:
+    """What the champion's own play in each part of the game is worth against ``margin``.
+
+    In each part it hands its turns to ``margin``; the same seeded games are played, so a
+    game's result changes only where the two choose differently.
+    """
+    chunks = [range(first, min(first + 100, games)) for first in range(0, games, 100)]
+    head = (
+        "| the champion plays as `margin` | games changed | wins its own play there is worth "
+        "| 95% interval | win rate vs `margin` | 95% interval |"
+    )
+    rows = [head, "|---|---:|---:|---|---:|---|"]
+    shipped: list[float] = []
+    first = next(iter(EDGE_PARTS))  # the champion as shipped, which the others are compared with
+    with ProcessPoolExecutor(jobs) as pool:
+        for part in EDGE_PARTS:
+            parts, seeds = [part] * len(chunks), [seed] * len(chunks)
+            shares = [s for chunk in pool.map(_edge_games, parts, seeds, chunks) for s in chunk]
+            shipped = shipped or shares
+            changes = [a - b for a, b in zip(shipped, shares, strict=True)]
+            worth = sum(changes)
+            spread = 1.96 * math.sqrt(max(sum(c * c for c in changes) - worth * worth / games, 0))
+            interval = f"{worth - spread:+.0f} to {worth + spread:+.0f}" if part != first else ""
+            rows.append(
+                f"| {part} | {sum(c != 0 for c in changes):,} | {worth:+g} "
+                f"| {interval} | {_rate(sum(shares), games)} |"
+            )
+            print("edge", rows[-1], flush=True)
+    return "\n".join(rows) + f"\n\n{games:,} games each, the same for every row.\n"
+
+
 def _replace(page: str, name: str, text: str) -> str:
     pattern = re.compile(rf"(<!-- champion {name} -->\n).*?(<!-- end champion -->)", re.DOTALL)
     match = pattern.search(page)
@@ -164,6 +241,8 @@ def main() -> None:
             text = table(name, args.seed, args.jobs)
         elif name == "positions":
             text = positions(args.seed)
+        elif name == "edge":
+            text = edge(args.seed, args.jobs)
         else:
             rows = [timings(game, args.seed) for game in ("classic-2", "classic-4", "extended-2")]
             head = (
