@@ -24,7 +24,7 @@ from pickomino_rules.bots import get_bot
 from pickomino_rules.game import new_game, play, playout
 from pickomino_rules.learned import load_win_model
 from pickomino_rules.positions import Position
-from pickomino_rules.result import result
+from pickomino_rules.result import result, scores
 from pickomino_rules.simulation import simulate, wilson_interval
 from pickomino_rules.solver import NoTurnDecisionError, solve_turn
 from pickomino_rules.state import Phase
@@ -152,8 +152,8 @@ def positions(seed: int) -> str:
 
 def _lead(rules: Rules, state: GameState) -> int:
     """The worms of the player to move less the opponent's (2 players)."""
-    mine, theirs = (sum(map(rules.worms_of, state.stacks[s])) for s in (0, 1))
-    return mine - theirs if state.player == 0 else theirs - mine
+    worms = scores(rules, state)
+    return worms[state.player] - worms[1 - state.player]
 
 
 ANY = range(-99, 100)
