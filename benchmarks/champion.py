@@ -199,16 +199,15 @@ def edge(seed: int, jobs: int, games: int = 6000) -> str:
     )
     rows = [head, "|---|---:|---:|---|---:|---|"]
     shipped: list[float] = []
-    first = next(iter(EDGE_PARTS))  # the champion as shipped, which the others are compared with
     with ProcessPoolExecutor(jobs) as pool:
         for part in EDGE_PARTS:
             parts, seeds = [part] * len(chunks), [seed] * len(chunks)
             shares = [s for chunk in pool.map(_edge_games, parts, seeds, chunks) for s in chunk]
-            shipped = shipped or shares
+            shipped = shipped or shares  # the first row: the champion as shipped
             changes = [a - b for a, b in zip(shipped, shares, strict=True)]
             worth = sum(changes)
             spread = 1.96 * math.sqrt(max(sum(c * c for c in changes) - worth * worth / games, 0))
-            interval = f"{worth - spread:+.0f} to {worth + spread:+.0f}" if part != first else ""
+            interval = f"{worth - spread:+.0f} to {worth + spread:+.0f}" if any(changes) else ""
             rows.append(
                 f"| {part} | {sum(c != 0 for c in changes):,} | {worth:+g} "
                 f"| {interval} | {_rate(sum(shares), games)} |"
