@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from pickomino_rules import Phase, RollOutcome, apply, get_rules, legal_actions, new_game
+from pickomino_rules import (
+    Phase,
+    RollOutcome,
+    apply,
+    get_rules,
+    is_terminal,
+    legal_actions,
+    new_game,
+)
 from pickomino_rules.bots import bot_supports, get_bot
 from pickomino_rules.encoding import Encoding
 from pickomino_rules.learned import (
@@ -25,6 +33,7 @@ from pickomino_rules.solver import solve_turn
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
 SHIPPED = [(variant, players) for variant, players in GAMES]
@@ -173,6 +182,43 @@ def test_a_reply_value_is_the_opponents_best_reply_turn_seen_from_the_mover() ->
     assert reply(rules, over.replace(player=0), over, None) == 1.0
     with pytest.raises(InvalidWinModelError, match="two players"):
         load_win_model("classic", 3).reply_value()
+
+
+def test_a_look_ahead_plays_each_further_turn_exactly_for_its_players_chance() -> None:
+    rules = get_rules("classic")
+    model = load_win_model("classic", 2)
+
+    def chance(state: GameState, turns: int) -> float:
+        """The chance of the player to move, written out turn by turn (the model at the end)."""
+        if turns == 0:
+            return float(model.win_probabilities(rules, state)[state.player])
+
+        def value(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
+            if is_terminal(rules, end):
+                return model.turn_value(rules, start, end, total)
+            return 1.0 - chance(end, turns - 1)
+
+        return solve_turn(rules, state, value).value
+
+    late = [t for t in _tables("classic", 2, games=6, seed=5) if len(t.grill) <= 3]
+    assert len(late) >= 3
+    for turns in (1, 2, 3):
+        ahead = model.lookahead_value(turns)
+        for end in late[:3]:
+            start = end.replace(player=1 - end.player)
+            wanted = 1.0 - chance(end, turns - 1)
+            assert ahead(rules, start, end, None) == pytest.approx(wanted)
+            assert ahead(rules, start, end, None) == pytest.approx(wanted)  # remembered
+    assert model.lookahead_value(1) == model.turn_value
+    assert load_win_model("classic", 3).lookahead_value(1) is not None  # one turn: any table
+
+
+@pytest.mark.parametrize("turns", [0, -1, True, 2.0, "2", None])
+def test_a_look_ahead_takes_a_whole_number_of_turns(turns: object) -> None:
+    with pytest.raises(ValueError, match="whole number of turns"):
+        load_win_model("classic", 2).lookahead_value(turns)  # type: ignore[arg-type]
+    with pytest.raises(InvalidWinModelError, match="two players"):
+        load_win_model("classic", 3).lookahead_value(3)
 
 
 def test_the_champion_looks_through_the_reply_where_its_model_says_so() -> None:

@@ -269,15 +269,51 @@ class WinModel:
         turn, played exactly ([`solve_turn`][pickomino_rules.solver.solve_turn]) for the
         opponent's own chance by this model. Two players only: the opponent's best chance
         is the mover's worst. Each end costs a turn solve (cached, so ends met again are
-        free), so it is about forty times slower than `turn_value`.
+        free), so it is about forty times slower than `turn_value`. It is
+        ``lookahead_value(2)``.
 
         Raises:
             InvalidWinModelError: The model is not for two players.
         """
+        return self.lookahead_value(2)
+
+    def lookahead_value(self, turns: int) -> TurnValue:
+        """A turn value that looks ``turns`` turns ahead, this turn included.
+
+        Each end of the turn is worth the mover's chance to win after the next
+        ``turns - 1`` turns, each played exactly
+        ([`solve_turn`][pickomino_rules.solver.solve_turn]) by its player for his own
+        chance, every roll weighed; the model is asked only at the ends of the last turn,
+        and a game that ends on the way is scored exactly. One turn is `turn_value`, two
+        `reply_value`. The cost grows about forty-fold with each turn early in the game,
+        far less with few tiles left, where a turn has few ways to end (ends met again
+        are remembered). Two players only, past one turn.
+
+        Examples:
+            >>> import random
+            >>> from pickomino_rules.bots import OptimalBot
+            >>> from pickomino_rules.learned import load_win_model
+            >>> from pickomino_rules.positions import Position
+            >>> position = Position.parse(
+            ...     "classic 23,27 36,35,34,33,32,31,30,28 26,29,24/25,21,22 1d 3 4wwww -"
+            ... )
+            >>> deep = OptimalBot(load_win_model("classic", 2).lookahead_value(4))
+            >>> str(deep(position.rules, position.state, random.Random(0)))
+            'steal 0'
+
+        Raises:
+            ValueError: ``turns`` is not a whole number of at least 1.
+            InvalidWinModelError: More than one turn, and the model is not for two players.
+        """
+        if isinstance(turns, bool) or not isinstance(turns, int) or turns < 1:
+            msg = f"looking ahead takes a whole number of turns, at least 1, not {turns!r}"
+            raise ValueError(msg)
+        if turns == 1:
+            return self.turn_value
         if self.players != 2:
-            msg = f"a reply looks through the opponent's turn: two players, not {self.players}"
+            msg = f"looking past this turn needs two players, not {self.players}"
             raise InvalidWinModelError(msg)
-        return _Reply(self)
+        return _Lookahead(self, turns, {})
 
     def _logits(self, rules: Rules, state: GameState) -> NDArray[np.float64]:
         """The network's logit of each seat, seat 0 being the player to move."""
@@ -364,23 +400,28 @@ def _feature_size(rules: Rules, encoding: Encoding) -> int:
     return int(table_features(rules, encoding, np.zeros(encoding.observation_size)).shape[1])
 
 
-class _Reply:
-    """The mover's chance after the opponent's best reply turn (see `WinModel.reply_value`)."""
+class _Lookahead:
+    """The mover's chance after ``turns - 1`` more exact turns (see `WinModel.lookahead_value`)."""
 
     _KEPT = 50_000
     """Ends remembered; past that the memory starts again (a game meets a few thousand)."""
 
-    def __init__(self, model: WinModel) -> None:
-        self.model = model
-        self._known: dict[GameState, float] = {}
+    def __init__(
+        self, model: WinModel, turns: int, known: dict[tuple[GameState, int], float]
+    ) -> None:
+        self.model, self.turns = model, turns
+        self._known = known  # shared by every depth of one look-ahead
+        self._next: TurnValue = (
+            model.turn_value if turns == 2 else _Lookahead(model, turns - 1, known)
+        )
 
     def __call__(self, rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
         if is_terminal(rules, end):
             return self.model.turn_value(rules, start, end, total)
-        known = self._known.get(end)
+        known = self._known.get((end, self.turns))
         if known is None:
             if len(self._known) >= self._KEPT:
                 self._known.clear()
-            reply = solve_turn(rules, end, self.model.turn_value)
-            known = self._known[end] = 1.0 - reply.value
+            reply = solve_turn(rules, end, self._next)  # the opponent's turn, for his chance
+            known = self._known[end, self.turns] = 1.0 - reply.value
         return known
