@@ -107,7 +107,7 @@ def disagreements(seed: int, games: int = 30, keep: int = 3) -> list[tuple[float
     the turn solver's move).
     """
     model = load_win_model("classic", 2)
-    value = model.reply_value() if model.about.get("reply") else model.turn_value
+    value = model.champion_value()
     rules, start = new_game("classic", players=2)
     found: dict[tuple[str, str], tuple[float, str, str, str]] = {}
     for game in range(games):

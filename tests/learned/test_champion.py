@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -28,15 +28,19 @@ from pickomino_rules.learned import (
     table_features,
 )
 from pickomino_rules.learned.fit import GAMES
+from pickomino_rules.positions import Position
 from pickomino_rules.solver import solve_turn
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from pickomino_rules.rules import Rules
+    from pickomino_rules.solver import TurnValue
     from pickomino_rules.state import GameState
 
 SHIPPED = [(variant, players) for variant, players in GAMES]
+LATE = "classic 28,30 36,35,34,33,32,31 27,23,26,25,29,22,21,24/- 0d 2 455www -"
+"""Two tiles left: one turn deep rolls on, four turns deep stops (a game the search found)."""
 
 
 def _tables(variant: str, players: int, games: int, seed: int) -> list[GameState]:
@@ -221,32 +225,109 @@ def test_a_look_ahead_takes_a_whole_number_of_turns(turns: object) -> None:
         load_win_model("classic", 3).lookahead_value(3)
 
 
-def test_the_champion_looks_through_the_reply_where_its_model_says_so() -> None:
-    from pickomino_rules.learned import _champion_of  # noqa: PLC0415 (the bot of a model)
+def _late_turns(tiles: int) -> list[tuple[GameState, GameState]]:
+    """(start, end) of turns of random games that leave ``tiles`` tiles or fewer."""
+    ends = [t for t in _tables("classic", 2, games=8, seed=5) if len(t.grill) <= tiles]
+    return [(end.replace(player=1 - end.player), end) for end in ends]
 
+
+def test_an_endgame_value_looks_further_only_from_its_number_of_tiles() -> None:
+    rules = get_rules("classic")
+    model = load_win_model("classic", 2)
+    value, deep = model.endgame_value(3, tiles=2), model.lookahead_value(3)
+    turns = _late_turns(tiles=2)[:4]
+    assert len(turns) == 4
+    differs = 0
+    for start, end in turns:
+        assert value(rules, start, end, None) == deep(rules, start, end, None)
+        # the same end after a turn that began with a third tile: one turn deep
+        earlier = start.replace(grill=tuple(sorted((*start.grill, 36))))
+        assert value(rules, earlier, end, None) == model.turn_value(rules, earlier, end, None)
+        differs += deep(rules, earlier, end, None) != model.turn_value(rules, earlier, end, None)
+    assert differs  # so the two cases are told apart
+    assert model.endgame_value(1, tiles=16)(rules, start, end, None) == model.turn_value(
+        rules, start, end, None
+    )
+
+
+@pytest.mark.parametrize("tiles", [0, -1, True, 2.0, "2", None])
+def test_an_endgame_starts_at_a_whole_number_of_tiles(tiles: object) -> None:
+    model = load_win_model("classic", 2)
+    with pytest.raises(ValueError, match="whole number of tiles"):
+        model.endgame_value(4, tiles)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="whole number of turns"):
+        model.endgame_value(0, 2)
+    with pytest.raises(InvalidWinModelError, match="two players"):
+        load_win_model("classic", 3).endgame_value(2, 2)
+
+
+def test_the_shipped_models_say_how_their_champions_play_as_the_recipes_do() -> None:
     for variant, players in SHIPPED:
         model = load_win_model(variant, players)
         recipe = GAMES[variant, players]
         assert model.about["reply"] is recipe.reply
+        assert model.about["endgame"] == (recipe.endgame._asdict() if recipe.endgame else None)
         assert model.about["rounds"] == len(recipe.rounds) - 1
         assert len(model.layers) == len(recipe.rounds[-1].hidden) + 1
+    assert GAMES["classic", 2].endgame is not None  # the end is searched deeper there
+
+
+def test_the_champion_plays_for_the_value_its_models_about_names() -> None:
+    from pickomino_rules.learned import _champion_of  # noqa: PLC0415 (the bot of a model)
+
+    rules = get_rules("classic")
+    model = load_win_model("classic", 2)
+    turns = _late_turns(tiles=2)[:3]
+    asked: dict[str, tuple[dict[str, Any], TurnValue]] = {
+        "nothing": ({}, model.turn_value),
+        "the reply": ({"reply": True}, model.reply_value()),
+        "an endgame": ({"endgame": {"turns": 3, "tiles": 2}}, model.lookahead_value(3)),
+        "no endgame": ({"endgame": None, "reply": False}, model.turn_value),
+    }
+    seen = {}
+    for name, (about, value) in asked.items():
+        champion = _champion_of(WinModel.of("classic", 2, model.options, model.layers, about))
+        seen[name] = [champion.value(rules, start, end, None) for start, end in turns]
+        assert seen[name] == [value(rules, start, end, None) for start, end in turns], name
+    assert len({tuple(values) for values in seen.values()}) == 3  # each look tells apart
+
+
+@pytest.mark.parametrize(
+    "about",
+    [
+        {"endgame": [4, 2]},
+        {"endgame": {"turns": 4}},
+        {"endgame": {"turns": 4, "tiles": 2, "depth": 1}},
+        {"endgame": {"turns": 0, "tiles": 2}},
+        {"endgame": {"turns": 4, "tiles": True}},
+        {"endgame": {"turns": 4, "tiles": 2}, "reply": True},
+    ],
+)
+def test_a_model_whose_about_names_no_champion_is_refused(about: dict[str, object]) -> None:
+    model = load_win_model("classic", 2)
+    asked = WinModel.of("classic", 2, model.options, model.layers, about)
+    with pytest.raises(InvalidWinModelError, match="endgame"):
+        asked.champion_value()
+
+
+def test_a_model_for_more_players_cannot_ask_its_champion_to_look_further() -> None:
+    model = load_win_model("classic", 3)
+    for about in ({"reply": True}, {"endgame": {"turns": 2, "tiles": 2}}):
+        asked = WinModel.of("classic", 3, model.options, model.layers, about)
+        with pytest.raises(InvalidWinModelError, match="two players"):
+            asked.champion_value()
+
+
+def test_the_champion_plays_the_turn_its_model_values_most() -> None:
+    model = load_win_model("classic", 2)
     rules, state = new_game("classic", players=2)
     state = apply(rules, state, RollOutcome.parse("1223wwww"))
-    model = load_win_model("classic", 2)
-    wanted = solve_turn(
-        rules, state, model.reply_value() if GAMES["classic", 2].reply else model.turn_value
-    )
+    wanted = solve_turn(rules, state, model.turn_value)  # 16 tiles: one turn deep
     assert champion_bot(rules, state, random.Random(0)) == wanted.best_action(state)
-    # a model's about says how its champion values the ends of a turn
-    end = _tables("classic", 2, games=1, seed=4)[6]
-    start = end.replace(player=1 - end.player)
-    seen = []
-    for reply in (False, True):
-        asked = WinModel.of("classic", 2, model.options, model.layers, {"reply": reply})
-        value = asked.reply_value() if reply else asked.turn_value
-        seen.append(_champion_of(asked).value(rules, start, end, None))
-        assert seen[-1] == value(rules, start, end, None)
-    assert seen[0] != seen[1]
+    late = Position.parse(LATE).state
+    deep = solve_turn(rules, late, model.lookahead_value(4)).best_action(late)
+    assert deep != solve_turn(rules, late, model.turn_value).best_action(late)
+    assert champion_bot(rules, late, random.Random(0)) == deep
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

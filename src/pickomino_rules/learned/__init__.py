@@ -115,18 +115,19 @@ def shipped_win_model(rules: Rules, players: int) -> WinModel | None:
 
 @cache
 def _champion_of(model: WinModel) -> OptimalBot:
-    """The champion for ``model``: through the opponent's reply where the model says so."""
-    return OptimalBot(model.reply_value() if model.about.get("reply") else model.turn_value)
+    """The champion for ``model``: it plays for the turn value its model's about names."""
+    return OptimalBot(model.champion_value())
 
 
 def champion_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
     """Plays each turn for the best chance of winning the game (the ``champion`` bot).
 
     The exact turn solver maximises the shipped [`WinModel`][pickomino_rules.learned.WinModel]'s
-    chance to win after the turn. It would look through the opponent's best reply turn first
-    ([`WinModel.reply_value`][pickomino_rules.learned.WinModel.reply_value]) for a model
-    whose ``about["reply"]`` says so; no shipped model does (with the shipped models the reply
-    won no more games). It plays the games a model is shipped for
+    chance to win after the turn, or after a few more turns played exactly near the end of
+    the game, as the model's ``about`` says
+    ([`WinModel.champion_value`][pickomino_rules.learned.WinModel.champion_value]): in
+    2-player classic it looks four turns ahead when two tiles or fewer are left on the grill.
+    It plays the games a model is shipped for
     ([`bot_supports`][pickomino_rules.bots.bot_supports] says which).
 
     Raises:

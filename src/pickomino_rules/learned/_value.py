@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,7 @@ from pickomino_rules.result import result
 from pickomino_rules.solver import solve_turn
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
     from pathlib import Path
 
     from numpy.typing import NDArray
@@ -315,6 +316,62 @@ class WinModel:
             raise InvalidWinModelError(msg)
         return _Lookahead(self, turns, {})
 
+    def endgame_value(self, turns: int, tiles: int) -> TurnValue:
+        """A turn value that looks ``turns`` turns ahead near the end, one turn before.
+
+        A turn that starts with ``tiles`` tiles or fewer on the grill is valued with
+        `lookahead_value` (``turns``), any other with `turn_value`: looking further pays
+        where few tiles are left, and costs least there, where a turn has few ways to end.
+        The shipped 2-player classic champion looks four turns ahead from two tiles.
+
+        Examples:
+            >>> from pickomino_rules import new_game
+            >>> from pickomino_rules.learned import load_win_model
+            >>> model = load_win_model("classic", 2)
+            >>> rules, state = new_game("classic", players=2)
+            >>> end = state.replace(grill=state.grill[1:], stacks=((21,), ()), player=1)
+            >>> value = model.endgame_value(4, tiles=2)  # 16 tiles: one turn deep
+            >>> value(rules, state, end, None) == model.turn_value(rules, state, end, None)
+            True
+
+        Raises:
+            ValueError: ``turns`` or ``tiles`` is not a whole number of at least 1.
+            InvalidWinModelError: More than one turn, and the model is not for two players.
+        """
+        if isinstance(tiles, bool) or not isinstance(tiles, int) or tiles < 1:
+            msg = (
+                f"the end of the game starts at a whole number of tiles, at least 1, not {tiles!r}"
+            )
+            raise ValueError(msg)
+        return _Endgame(self.turn_value, self.lookahead_value(turns), tiles)
+
+    def champion_value(self) -> TurnValue:
+        """The turn value the ``champion`` bot plays with this model, as its `about` says.
+
+        ``about["endgame"]``, ``{"turns": t, "tiles": k}``: `endgame_value` (t, k);
+        otherwise ``about["reply"]`` true: `reply_value`; otherwise `turn_value`.
+
+        Raises:
+            InvalidWinModelError: The ``about`` asks for a look-ahead this model cannot
+                make, or its ``endgame`` is not a mapping of two whole numbers, ``turns``
+                and ``tiles``, or it asks for both an endgame and the reply.
+        """
+        endgame, reply = self.about.get("endgame"), self.about.get("reply")
+        if endgame is None:
+            return self.reply_value() if reply else self.turn_value
+        if reply or not isinstance(endgame, Mapping) or set(endgame) != {"turns", "tiles"}:
+            msg = (
+                "a model's about names the champion's endgame as turns and tiles, without "
+                f"the reply, not endgame={endgame!r} and reply={reply!r}"
+            )
+            raise InvalidWinModelError(msg)
+        try:
+            return self.endgame_value(endgame["turns"], endgame["tiles"])
+        except InvalidWinModelError:
+            raise
+        except ValueError as error:
+            raise InvalidWinModelError(f"the model's about['endgame']: {error}") from None
+
     def _logits(self, rules: Rules, state: GameState) -> NDArray[np.float64]:
         """The network's logit of each seat, seat 0 being the player to move."""
         game = self._games.get(id(rules))
@@ -425,3 +482,14 @@ class _Lookahead:
             reply = solve_turn(rules, end, self._next)  # the opponent's turn, for his chance
             known = self._known[end, self.turns] = 1.0 - reply.value
         return known
+
+
+class _Endgame:
+    """One value far from the end, another near it (see `WinModel.endgame_value`)."""
+
+    def __init__(self, far: TurnValue, near: TurnValue, tiles: int) -> None:
+        self.far, self.near, self.tiles = far, near, tiles
+
+    def __call__(self, rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
+        value = self.near if len(start.grill) <= self.tiles else self.far
+        return value(rules, start, end, total)

@@ -75,6 +75,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GAMES",
+    "Endgame",
     "Labels",
     "Player",
     "Recipe",
@@ -108,6 +109,15 @@ class Round(NamedTuple):
     """The network's hidden layers; none: a logistic regression."""
 
 
+class Endgame(NamedTuple):
+    """Where the shipped champion looks further: ``turns`` turns from ``tiles`` tiles."""
+
+    turns: int
+    """Turns looked ahead, its own included."""
+    tiles: int
+    """The most tiles on the grill at a turn's start for it to look that far."""
+
+
 class Recipe(NamedTuple):
     """How one game's model is fitted, round by round."""
 
@@ -117,6 +127,8 @@ class Recipe(NamedTuple):
     """Whether the shipped champion looks through the opponent's reply."""
     tables: int | None = None
     """How many tables a ``backup`` round labels (a seeded sample; None: all)."""
+    endgame: Endgame | None = None
+    """Where the shipped champion looks further than one turn (None: nowhere)."""
 
 
 GAMES: dict[tuple[str, int], Recipe] = {
@@ -129,6 +141,7 @@ GAMES: dict[tuple[str, int], Recipe] = {
         ),
         reply=False,
         tables=200_000,
+        endgame=Endgame(turns=4, tiles=2),
     ),
     ("classic", 3): Recipe((Round(1500), Round(1500, "turn")), reply=False),
     ("classic", 4): Recipe((Round(1500), Round(1500, "turn")), reply=False),
@@ -138,7 +151,9 @@ GAMES: dict[tuple[str, int], Recipe] = {
 
 In 2-player classic, where a turn solve is cheap, a network learns from exact one-turn
 backups (three rounds of fitted value iteration); looking through the opponent's reply as
-well won no more games with it, so the champion looks one turn deep everywhere. In extended
+well won no more games with it, so the champion looks one turn deep, except at the very end:
+from two tiles on the grill it looks four turns ahead, which won about two thirds of a point
+more (the docs page "How strong is it"). In extended
 a turn solve costs ten times more, so its model learns from ``margin``'s games only; with
 more players the champion learns from game outcomes."""
 
@@ -416,6 +431,7 @@ def _run_rounds(
             "recipe": [[r.games, r.player, r.labels, list(r.hidden)] for r in rounds[: number + 1]],
             "tables": recipe.tables,
             "reply": recipe.reply,
+            "endgame": recipe.endgame._asdict() if recipe.endgame else None,
             "pickomino_rules": __version__,
             "scikit-learn": version("scikit-learn"),
             "numpy": np.__version__,
