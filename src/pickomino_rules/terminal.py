@@ -205,7 +205,7 @@ def hint_lines(rules: Rules, state: GameState, *, chances: bool = True) -> list[
     except UnsolvableRulesError as error:
         return [f"no hint in these rules: {error}"]
     model = _win_model(rules, state) if chances else None
-    wins = {} if model is None else solve_turn(rules, state, model.turn_value).action_values()
+    wins = {} if model is None else solve_turn(rules, state, model.champion_value()).action_values()
     best = max(values.values())
     best_win = max(wins.values(), default=0.0)
     lines = []

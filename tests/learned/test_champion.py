@@ -345,3 +345,19 @@ def test_the_fast_features_mirror_the_observation(players: int) -> None:
         slow = table_features(rules, encoding, encoding.observe(state, state.player))[0]
         assert np.abs(fast - slow).max() < 1e-12
     assert not _Game.of(get_rules("extended"), Encoding.of(get_rules("extended"), 2)).plain
+
+
+def test_hints_and_the_analysis_value_moves_as_the_champion_plays_them() -> None:
+    from pickomino_rules.cli._analyse import champion_chances  # noqa: PLC0415 (the command's)
+    from pickomino_rules.records import GameRecord  # noqa: PLC0415
+    from pickomino_rules.terminal import hint_lines  # noqa: PLC0415
+
+    position = Position.parse(LATE)
+    rules, state = position.rules, position.state
+    deep = solve_turn(rules, state, load_win_model("classic", 2).lookahead_value(4))
+    best = str(deep.best_action(state))  # the champion's move: one turn deep would roll
+    marked = [line.split()[0] for line in hint_lines(rules, state) if "best for the game" in line]
+    assert marked == [best]
+    chances = champion_chances(GameRecord.from_position(position))
+    assert chances is not None
+    assert solve_turn(rules, state, chances).action_values() == deep.action_values()

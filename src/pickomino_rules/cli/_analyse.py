@@ -57,7 +57,7 @@ def champion_chances(record: GameRecord) -> TurnValue | None:
 
     rules, start = record.initial()
     model = shipped_win_model(rules, start.players)
-    return None if model is None else model.turn_value
+    return None if model is None else model.champion_value()
 
 
 def print_analysis(
