@@ -69,6 +69,7 @@ def test_two_rounds_give_a_model_that_says_how_it_was_made(
     )
     assert model.about["rounds"] == 1
     assert model.about["samples"] > 12 * 10
+    assert model.about["endgame"] == {"turns": 4, "tiles": 2}  # the recipe's, for its champion
     main([*argv, "--out", str(tmp_path / "b")])
     same = WinModel.load(tmp_path / "b" / "champion-classic-2.npz")
     for (w1, b1), (w2, b2) in zip(model.layers, same.layers, strict=True):
