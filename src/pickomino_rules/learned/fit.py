@@ -152,8 +152,8 @@ GAMES: dict[tuple[str, int], Recipe] = {
 In 2-player classic, where a turn solve is cheap, a network learns from exact one-turn
 backups (three rounds of fitted value iteration); looking through the opponent's reply as
 well won no more games with it, so the champion looks one turn deep, except at the very end:
-from two tiles on the grill it looks four turns ahead, which won about two thirds of a point
-more (the docs page "How strong is it"). In extended
+with two tiles or fewer on the grill it looks four turns ahead, which won about half a point
+more against each opponent (the docs page "How strong is it"). In extended
 a turn solve costs ten times more, so its model learns from ``margin``'s games only; with
 more players the champion learns from game outcomes."""
 
