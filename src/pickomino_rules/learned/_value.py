@@ -306,9 +306,7 @@ class WinModel:
             ValueError: ``turns`` is not a whole number of at least 1.
             InvalidWinModelError: More than one turn, and the model is not for two players.
         """
-        if isinstance(turns, bool) or not isinstance(turns, int) or turns < 1:
-            msg = f"looking ahead takes a whole number of turns, at least 1, not {turns!r}"
-            raise ValueError(msg)
+        _check_at_least_one(turns, "looking ahead takes a whole number of turns")
         if turns == 1:
             return self.turn_value
         if self.players != 2:
@@ -338,11 +336,7 @@ class WinModel:
             ValueError: ``turns`` or ``tiles`` is not a whole number of at least 1.
             InvalidWinModelError: More than one turn, and the model is not for two players.
         """
-        if isinstance(tiles, bool) or not isinstance(tiles, int) or tiles < 1:
-            msg = (
-                f"the end of the game starts at a whole number of tiles, at least 1, not {tiles!r}"
-            )
-            raise ValueError(msg)
+        _check_at_least_one(tiles, "the endgame starts at a whole number of tiles")
         return _Endgame(self.turn_value, self.lookahead_value(turns), tiles)
 
     def champion_value(self) -> TurnValue:
@@ -450,6 +444,13 @@ class WinModel:
         rules, _ = new_game(variant, players=players, options=options)
         model._encoding(rules, players)
         return model
+
+
+def _check_at_least_one(number: object, what: str) -> None:
+    """Raise ValueError, saying ``what``, unless ``number`` is an int (not a bool) of 1 or more."""
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        msg = f"{what}, at least 1, not {number!r}"
+        raise ValueError(msg)
 
 
 @cache
