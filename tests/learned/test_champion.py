@@ -40,6 +40,12 @@ if TYPE_CHECKING:
 
 SHIPPED = [(variant, players) for variant, players in GAMES]
 LATE = "classic 28,30 36,35,34,33,32,31 27,23,26,25,29,22,21,24/- 0d 2 455www -"
+EXTENDED_LATE = (  # two tiles left; three turns deep stops, one turn deep rolls on
+    "extended 11,23 36,35,34,33,31,24 13,32,27,26/28,29,21,30,22,25 0d 3,0 1134w - "
+    'grilled_worms=[0,[5,2],null,[]] weasel=[true] specialists=[[["can",11],["hen",21],'
+    '["crow",23],["weasel",25],["golden_die",27],["apple",29]],[[11,null],'
+    "[null,null],[null,null],[null,0],[null,null],[null,null]],null]"
+)
 """Two tiles left: one turn deep rolls on, four turns deep stops (a game the search found)."""
 
 
@@ -328,6 +334,16 @@ def test_the_champion_plays_the_turn_its_model_values_most() -> None:
     deep = solve_turn(rules, late, model.lookahead_value(4)).best_action(late)
     assert deep != solve_turn(rules, late, model.turn_value).best_action(late)
     assert champion_bot(rules, late, random.Random(0)) == deep
+
+
+def test_the_extended_champion_looks_three_turns_deep_near_the_end() -> None:
+    model = load_win_model("extended", 2)
+    assert model.about["endgame"] == {"turns": 3, "tiles": 2}
+    position = Position.parse(EXTENDED_LATE)
+    rules, state = position.rules, position.state
+    deep = solve_turn(rules, state, model.lookahead_value(3)).best_action(state)
+    assert deep != solve_turn(rules, state, model.turn_value).best_action(state)
+    assert champion_bot(rules, state, random.Random(0)) == deep
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

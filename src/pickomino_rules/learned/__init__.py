@@ -126,7 +126,8 @@ def champion_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
     chance to win after the turn, or after a few more turns played exactly near the end of
     the game, as the model's ``about`` says
     ([`WinModel.champion_value`][pickomino_rules.learned.WinModel.champion_value]): in
-    2-player classic it looks four turns ahead when two tiles or fewer are left on the grill.
+    2-player classic it looks four turns ahead when two tiles or fewer are left on the grill,
+    in 2-player extended three.
     It plays the games a model is shipped for
     ([`bot_supports`][pickomino_rules.bots.bot_supports] says which).
 

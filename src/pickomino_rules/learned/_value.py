@@ -320,7 +320,8 @@ class WinModel:
         A turn that starts with ``tiles`` tiles or fewer on the grill is valued with
         `lookahead_value` (``turns``), any other with `turn_value`: looking further pays
         where few tiles are left, and costs least there, where a turn has few ways to end.
-        The shipped 2-player classic champion looks four turns ahead from two tiles.
+        The shipped 2-player champions look four turns ahead from two tiles in classic,
+        three in extended.
 
         Examples:
             >>> from pickomino_rules import new_game
