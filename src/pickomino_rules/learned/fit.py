@@ -155,7 +155,7 @@ well won no more games with it, so the champion looks one turn deep, except at t
 with two tiles or fewer on the grill it looks four turns ahead, which won about half a point
 more against each opponent (the docs page "How strong is it"). In extended
 a turn solve costs ten times more, so its model learns from ``margin``'s games only, and its
-champion looks three turns ahead from two tiles (four would cost ten times more again), which
+champion looks three turns ahead from two tiles (four would cost four times more), which
 won eight points more against ``margin``; with more players the champion learns from game
 outcomes."""
 
