@@ -40,13 +40,14 @@ if TYPE_CHECKING:
 
 SHIPPED = [(variant, players) for variant, players in GAMES]
 LATE = "classic 28,30 36,35,34,33,32,31 27,23,26,25,29,22,21,24/- 0d 2 455www -"
-EXTENDED_LATE = (  # two tiles left; three turns deep stops, one turn deep rolls on
+"""Two tiles left: one turn deep rolls on, four turns deep stops (a game the search found)."""
+EXTENDED_LATE = (
     "extended 11,23 36,35,34,33,31,24 13,32,27,26/28,29,21,30,22,25 0d 3,0 1134w - "
     'grilled_worms=[0,[5,2],null,[]] weasel=[true] specialists=[[["can",11],["hen",21],'
     '["crow",23],["weasel",25],["golden_die",27],["apple",29]],[[11,null],'
     "[null,null],[null,null],[null,0],[null,null],[null,null]],null]"
 )
-"""Two tiles left: one turn deep rolls on, four turns deep stops (a game the search found)."""
+"""Extended, two tiles left: one turn deep rolls on, three turns deep stops (a margin game)."""
 
 
 def _tables(variant: str, players: int, games: int, seed: int) -> list[GameState]:
