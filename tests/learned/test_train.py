@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import tempfile
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,9 +26,13 @@ if TYPE_CHECKING:
 
 @pytest.mark.parametrize("engine", ["batch", "reference"])
 def test_a_tiny_run_saves_a_policy_that_plays_and_its_curve(
-    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out, curve = tmp_path / "p.npz", tmp_path / "curve.csv"
+    scratch = tmp_path / "temp"  # the temporary folder, where sb3 would log by default
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.delenv("SB3_LOGDIR", raising=False)
     budget = ["--steps", "1024", "--envs", "2", "--eval-every", "512", "--eval-games", "4"]
     main(
         [
@@ -51,6 +56,8 @@ def test_a_tiny_run_saves_a_policy_that_plays_and_its_curve(
     rows = list(csv.DictReader(curve.open()))
     assert [int(row["steps"]) for row in rows][-1] >= 1024
     assert len(rows) >= 2
+    # no log folder left behind (PyTorch keeps one cache folder there, reused: not ours)
+    assert list(scratch.glob("SB3-*")) == []
 
 
 def test_a_policy_it_cannot_save_is_said_before_training(

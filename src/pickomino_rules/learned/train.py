@@ -34,6 +34,7 @@ try:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import VecEnv
 except ImportError as error:  # an extra: say which, and how to add it here
     what = f"training ({error.name} is missing)"
@@ -277,6 +278,9 @@ def train(  # noqa: PLR0913 (a training run's settings)
     model = MaskablePPO(
         "MlpPolicy", vector, learning_rate=decaying, seed=seed, device="cpu", **settings
     )
+    # sb3's default logger makes a folder in the temporary directory on every run, and we
+    # log nothing there: the learning curve is ours
+    model.set_logger(Logger(folder=None, output_formats=[]))
     sample = PickominoEnv(variant, players, opponents=opponent)
     curve: list[Checkpoint] = []
     details = dict(about or {}) | {"engine": chosen}
