@@ -12,7 +12,6 @@ the champion's edge over ``margin`` is made) is played only when asked for: ``--
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import re
 import statistics
@@ -20,6 +19,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from paired import net_wins
 
 from pickomino_rules.bots import get_bot
 from pickomino_rules.game import new_game, play, playout
@@ -214,13 +215,10 @@ def edge(seed: int, jobs: int, games: int = 4000) -> str:
             parts, seeds = [part] * len(chunks), [seed] * len(chunks)
             shares = [s for chunk in pool.map(_edge_games, parts, seeds, chunks) for s in chunk]
             shipped = shipped or shares  # the first row: the champion as shipped
-            changes = [a - b for a, b in zip(shipped, shares, strict=True)]
-            worth = sum(changes)
-            spread = 1.96 * math.sqrt(max(sum(c * c for c in changes) - worth * worth / games, 0))
-            interval = f"{worth - spread:+.0f} to {worth + spread:+.0f}" if any(changes) else ""
+            changed, worth, spread = net_wins(shipped, shares)
+            interval = f"{worth - spread:+.0f} to {worth + spread:+.0f}" if changed else ""
             rows.append(
-                f"| {part} | {sum(c != 0 for c in changes):,} | {worth:+g} "
-                f"| {interval} | {_rate(sum(shares), games)} |"
+                f"| {part} | {changed:,} | {worth:+g} | {interval} | {_rate(sum(shares), games)} |"
             )
             print("edge", rows[-1], flush=True)
     return "\n".join(rows) + f"\n\n{games:,} games each, the same for every row.\n"

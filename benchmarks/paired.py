@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import statistics
 from typing import TYPE_CHECKING
 
 from pickomino_rules.bots import get_bot
@@ -50,11 +51,8 @@ def shares(args: argparse.Namespace, bot: str, seed: int) -> list[float]:
 def net_wins(candidate: Sequence[float], base: Sequence[float]) -> tuple[int, float, float]:
     """Games changed, the candidate's net wins, and the half-width of their 95% interval."""
     differences = [c - b for c, b in zip(candidate, base, strict=True)]
-    count = len(differences)
-    mean = sum(differences) / count
-    variance = sum((d - mean) ** 2 for d in differences) / count
-    changed = sum(d != 0 for d in differences)
-    return changed, sum(differences), 1.96 * math.sqrt(count * variance)
+    spread = 1.96 * math.sqrt(len(differences) * statistics.pvariance(differences))
+    return sum(d != 0 for d in differences), sum(differences), spread
 
 
 def _rate(won: Sequence[float]) -> str:
