@@ -14,6 +14,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from pickomino_rules import new_game
+from pickomino_rules.bots import available_bots
 from pickomino_rules.encoding import Encoding
 from pickomino_rules.envs.gymnasium import PickominoEnv
 from pickomino_rules.envs.gymnasium_vector import PickominoVectorEnv
@@ -58,6 +59,8 @@ def test_a_tiny_run_saves_a_policy_that_plays_and_its_curve(
     assert len(rows) >= 2
     # no log folder left behind (PyTorch keeps one cache folder there, reused: not ours)
     assert list(scratch.glob("SB3-*")) == []
+    # nor the name its evaluation games were played under
+    assert "ppo-in-training" not in available_bots()
 
 
 def test_a_policy_it_cannot_save_is_said_before_training(

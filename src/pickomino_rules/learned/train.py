@@ -41,7 +41,7 @@ except ImportError as error:  # an extra: say which, and how to add it here
     raise MissingExtraError(what, "train") from None
 
 from pickomino_rules import __version__
-from pickomino_rules.bots import register_bot
+from pickomino_rules.bots import BOTS, register_bot
 from pickomino_rules.envs.gymnasium import PickominoEnv
 from pickomino_rules.envs.gymnasium_vector import PickominoVectorEnv
 from pickomino_rules.files import SaveError, check_save_target
@@ -216,16 +216,21 @@ class Checkpoint:
 
 def evaluate(bot: PolicyBot, opponent: str, games: int, seed: int, jobs: int = 1) -> float:
     """Games won by ``bot`` against ``opponent`` (shared wins in part), seats rotated."""
+    # registered by name for simulate (and its forked workers) for these games only: a
+    # process that trains, then lists or plays bots, must not find it
     register_bot(_EVAL_NAME, bot, replace=True)
-    outcome = simulate(
-        bot.variant,
-        bot.players,
-        bots=[_EVAL_NAME, opponent],
-        games=games,
-        seed=seed,
-        options=bot.options,
-        jobs=jobs,
-    )
+    try:
+        outcome = simulate(
+            bot.variant,
+            bot.players,
+            bots=[_EVAL_NAME, opponent],
+            games=games,
+            seed=seed,
+            options=bot.options,
+            jobs=jobs,
+        )
+    finally:
+        del BOTS[_EVAL_NAME]
     return float(outcome.wins[0])
 
 
