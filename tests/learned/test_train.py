@@ -14,12 +14,12 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from pickomino_rules import new_game
-from pickomino_rules.bots import available_bots
+from pickomino_rules.bots import BOTS, available_bots, greedy_bot, register_bot
 from pickomino_rules.encoding import Encoding
 from pickomino_rules.envs.gymnasium import PickominoEnv
 from pickomino_rules.envs.gymnasium_vector import PickominoVectorEnv
-from pickomino_rules.learned import PolicyBot
-from pickomino_rules.learned.train import _BatchGames, _Scaled, main, policy_of
+from pickomino_rules.learned import PolicyBot, load_policy
+from pickomino_rules.learned.train import _BatchGames, _Scaled, evaluate, main, policy_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -61,6 +61,15 @@ def test_a_tiny_run_saves_a_policy_that_plays_and_its_curve(
     assert list(scratch.glob("SB3-*")) == []
     # nor the name its evaluation games were played under
     assert "ppo-in-training" not in available_bots()
+
+
+def test_the_evaluation_leaves_a_bot_of_the_same_name_as_it_was() -> None:
+    register_bot("ppo-in-training", greedy_bot)
+    try:
+        evaluate(load_policy(), "random", games=2, seed=1)
+        assert BOTS["ppo-in-training"] is greedy_bot
+    finally:
+        BOTS.pop("ppo-in-training", None)
 
 
 def test_a_policy_it_cannot_save_is_said_before_training(

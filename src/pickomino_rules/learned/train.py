@@ -217,7 +217,8 @@ class Checkpoint:
 def evaluate(bot: PolicyBot, opponent: str, games: int, seed: int, jobs: int = 1) -> float:
     """Games won by ``bot`` against ``opponent`` (shared wins in part), seats rotated."""
     # registered by name for simulate (and its forked workers) for these games only: a
-    # process that trains, then lists or plays bots, must not find it
+    # process that trains, then lists or plays bots, must find what it had under that name
+    before = BOTS.get(_EVAL_NAME)
     register_bot(_EVAL_NAME, bot, replace=True)
     try:
         outcome = simulate(
@@ -230,7 +231,10 @@ def evaluate(bot: PolicyBot, opponent: str, games: int, seed: int, jobs: int = 1
             jobs=jobs,
         )
     finally:
-        del BOTS[_EVAL_NAME]
+        if before is None:
+            del BOTS[_EVAL_NAME]
+        else:
+            BOTS[_EVAL_NAME] = before
     return float(outcome.wins[0])
 
 
