@@ -70,6 +70,9 @@ def test_help_reads_well(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (("simulate", "--players", "9", "--games", "1"), 1, "needs 2 to 7 players"),
         (("simulate", "--bots", "foo"), 2, "unknown bot 'foo'"),
+        (("simulate", "--bots", "greedy,random,greedy"), 1, "3 bots named for 2 seats"),
+        (("play", "--bots", "greedy,random"), 2, "2 bots named for 1 seat besides yours"),
+        (("play", "--watch", "--bots", "greedy,random,greedy"), 2, "for 2 seats: name at most 2"),
         (("simulate", "--games", "0"), 2, "--games"),
         (("play", "--variant", "chess"), 2, "unknown variant 'chess'"),
         (("play", "--watch", "-o", "short_game"), 2, "NAME=VALUE"),

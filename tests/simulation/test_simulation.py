@@ -195,6 +195,8 @@ def test_bad_arguments() -> None:
         simulate(bots=["nobody"], games=1)
     with pytest.raises(InvalidSetupError):
         simulate(players=1, games=1)
+    with pytest.raises(InvalidSetupError, match="3 bots named for 2 seats"):
+        simulate(players=2, bots=["greedy", "random", "optimal"], games=1)  # one would not play
     with pytest.raises(ValueError, match="at least 1"):
         simulate(games=0)
     with pytest.raises(ValueError, match="at least 1"):

@@ -336,6 +336,11 @@ def _bot_seats(bots: Sequence[str], players: int, human: int | None) -> list[str
 
     (The human's seat gets an entry too, never used to play, so that seats index the list.)
     """
+    free = players - (human is not None)
+    if len(bots) > free:  # cycled over the seats, the extra ones would never play
+        where = f"{free} seat{'s' * (free != 1)}" + ("" if human is None else " besides yours")
+        msg = f"{len(bots)} bots named for {where}: name at most {free}"
+        raise click.BadParameter(msg, param_hint="--bots")
     seats, given = [], 0
     for seat in range(players):
         if seat == human:

@@ -279,6 +279,9 @@ def _setup(  # noqa: PLR0913, PLR0917 (the set-up's parts)
     lineup = tuple(bots[entry % len(bots)] for entry in range(players))
     resolved = get_variant(variant).resolve_options(options)
     rules, _ = new_game(variant, players=players, options=resolved)  # checks the players
+    if len(bots) > players:  # cycled over the seats, the extra ones would never play
+        msg = f"{len(bots)} bots named for {players} seats: name at most {players}"
+        raise InvalidSetupError(msg)
     for name in dict.fromkeys(lineup):
         if not bot_supports(get_bot(name), rules, players):
             msg = f"bot {name!r} does not play {players}-player {variant} with these options"
@@ -327,7 +330,8 @@ def simulate(  # noqa: PLR0913 (a simulation's set-up)
     Args:
         variant: Registered variant name.
         players: Players per game.
-        bots: Registered bot names: the line-up, cycled over the seats.
+        bots: Registered bot names: the line-up, cycled over the seats (at most one per
+            seat).
         games: Number of games.
         seed: Master seed; game ``i`` uses ``random.Random(f"{seed}:{i}")``.
         options: The variant's options.
@@ -360,7 +364,8 @@ def simulate(  # noqa: PLR0913 (a simulation's set-up)
     Raises:
         UnknownVariantError: No such variant.
         InvalidOptionError: A bad option.
-        InvalidSetupError: A bad number of players, or a bot that does not play this game
+        InvalidSetupError: A bad number of players, more bots than seats, or a bot that
+            does not play this game
             (see [`bot_supports`][pickomino_rules.bots.bot_supports]).
         UnknownBotError: No such bot.
         BatchRulesError: The batch engine with rules other than classic.
