@@ -121,6 +121,58 @@ def test_bots_fill_the_other_seats_in_the_order_given() -> None:
     assert "seats: 0 greedy #0 (greedy), 1 you (a person), 2 optimal #2 (optimal)" in done.stdout
 
 
+def test_a_bot_that_cannot_play_the_game_is_refused_before_it_starts(tmp_path: Path) -> None:
+    # the champion has models for some games only; no one plays a turn before that is known
+    for args, game in [
+        (("--players", "3", "--variant", "extended"), "3-player extended"),
+        (("--players", "5", "--bots", "margin,champion"), "5-player classic"),
+        (("-o", "short_game=true"), "2-player classic with these options"),
+    ]:
+        bots = () if "--bots" in args else ("--bots", "champion")
+        done = run("play", *bots, *args, "--save", str(tmp_path / "g.json"), stdin="1\n" * 20)
+        assert done.returncode == 2
+        assert done.stdout == ""
+        assert f"--bots: bot 'champion' does not play {game}" in done.stderr
+        assert not (tmp_path / "g.json").exists()
+
+
+BROKEN_BOTS = """
+def raises(rules, state, rng):
+    raise RuntimeError("my bot is broken")
+
+
+def illegal(rules, state, rng):
+    return "take 9"
+"""
+
+
+def test_a_failing_bot_ends_the_game_in_one_line_and_the_moves_are_kept(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text(BROKEN_BOTS, encoding="utf-8")
+    env = {"PYTHONPATH": str(tmp_path)}
+    for bot, error in [
+        ("broken:raises", "RuntimeError: my bot is broken"),
+        ("broken:illegal", "ArgumentTypeError: expected an Action or a RollOutcome, got str"),
+    ]:
+        path = tmp_path / f"{bot.partition(':')[2]}.json"
+        done = run(
+            "play", "--seed", "5", "--bots", bot, "--save", str(path), stdin="2\n" * 30, env=env
+        )
+        assert done.returncode == 1
+        assert "Traceback" not in done.stderr
+        [line] = done.stderr.splitlines()
+        moves = len(load_record(path).moves)
+        assert moves > 0  # the person's turn is kept
+        assert line.startswith(f"error: seat 1's bot {bot!r} failed after {moves} moves: {error}")
+        saved = (
+            f"the unfinished game is saved to {path} (pickomino play --resume {path} continues it)"
+        )
+        assert line.endswith(f"; {saved}")
+        assert load_record(path).states()[-1].player == 1  # where the bot failed
+        again = run("play", "--resume", str(path), env=env)
+        assert again.returncode == 1
+        assert f"failed after {moves} moves" in again.stderr  # resumed at the same place
+
+
 def test_the_specialists_rules_are_one_help_away() -> None:
     answers = "help\nhelp specialists\nhelp hen\nhelp grilled worms\nhelp dragon\nquit\n\n"
     done = run("play", "--variant", "extended", "--seed", "1", stdin=answers)

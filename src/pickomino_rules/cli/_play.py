@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NoReturn
 import attrs
 import click
 
-from pickomino_rules.bots import InvalidBotError, UnknownBotError, get_bot
+from pickomino_rules.bots import InvalidBotError, UnknownBotError, bot_supports, get_bot
 from pickomino_rules.cli._analyse import champion_chances, print_analysis
 from pickomino_rules.cli._common import (
     EXIT_USAGE,
@@ -35,6 +35,7 @@ from pickomino_rules.records import (
     load_record,
     save_record,
 )
+from pickomino_rules.registry import get_rules
 from pickomino_rules.state import Phase
 from pickomino_rules.story import counted, group_turns
 from pickomino_rules.terminal import Keyboard, QuitGame, TakeBack, render_table
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
     show_default=True,
     callback=bot_names,
     help="Bots for the other seats, comma-separated, cycled: random, greedy, optimal, "
-    "an installed bot's name, or module:function.",
+    "margin, champion, an installed bot's name, or module:function.",
 )
 @click.option(
     "--seed",
@@ -145,6 +146,7 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
         record = GameRecord.start(variant, players, parse_options(option_pairs), 0, seed)
+    _check_bots_play(record, seats, human, resumed=resume_path is not None)
     if save_path:
         save_path = str(check_save_target(Path(save_path).expanduser()))  # before the game
     seated = [None if p == human else seats[p] for p in range(record.players)]
@@ -171,6 +173,21 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
 
         analysis = analyse_record(played, chances=champion_chances(played))
         print_analysis(console, analysis, names)
+
+
+def _check_bots_play(
+    record: GameRecord, seats: Sequence[str], human: int | None, *, resumed: bool
+) -> None:
+    """Every bot plays this game (a learned one may not), checked before the game starts."""
+    rules = record.rules()
+    for name in dict.fromkeys(seat for p, seat in enumerate(seats) if p != human):
+        if not bot_supports(get_bot(name), rules, record.players):
+            problem = f"bot {name!r} does not play {record.players}-player {record.variant}"
+            if dict(rules.options) != dict(get_rules(record.variant).options):
+                problem += " with these options"
+            if resumed:
+                fail(f"that game's seat for {name!r} cannot be filled: {problem}")
+            raise click.BadParameter(problem, param_hint="--bots")
 
 
 def _resumed_seats(
@@ -223,6 +240,16 @@ _HISTORY = 8
 """Turn lines kept on the redrawn screen."""
 
 
+class BotFailedError(Exception):
+    """A bot at the table raised an error or chose a move the rules refuse."""
+
+    def __init__(self, seat: int, name: str, moves: int, error: Exception) -> None:
+        super().__init__(
+            f"seat {seat}'s bot {name!r} failed after {counted(moves, 'move')}: "
+            f"{type(error).__name__}: {error}"
+        )
+
+
 class _Game:
     """A game in play: every state and move so far, a resumed game's too (for undo).
 
@@ -239,19 +266,36 @@ class _Game:
         self._bot_rng = random.Random(f"{record.seed}:bots:{len(self.moves)}")
 
     def steps(self) -> Iterator[tuple[Move, GameState]]:
-        """Play on from the last state, recording each move and state."""
+        """Play on from the last state, recording each move and state.
+
+        Raises:
+            BotFailedError: A bot raised an error or chose a move the rules refuse.
+        """
         rules, state = self.rules, self.states[-1]
         while state.phase is not Phase.GAME_OVER:
             move: Move
             if state.phase is Phase.ROLL:
                 dice = random.Random(f"{self.record.seed}:{len(self.moves)}")
                 move = rules.chance_table(state.in_hand).sample(dice)
+                state = apply(rules, state, move)
+            elif self.record.bots is not None and self.record.bots[state.player] is None:
+                move = self.bots[state.player](rules, state, self._bot_rng)  # a person's
+                state = apply(rules, state, move)
             else:
-                move = self.bots[state.player](rules, state, self._bot_rng)
-            state = apply(rules, state, move)
+                move, state = self._bot_step(state)
             self.moves.append(move)
             self.states.append(state)
             yield move, state
+
+    def _bot_step(self, state: GameState) -> tuple[Move, GameState]:
+        """The bot's move and the state after it; its errors become one `BotFailedError`."""
+        try:
+            move = self.bots[state.player](self.rules, state, self._bot_rng)
+            return move, apply(self.rules, state, move)
+        except Exception as error:  # a bot is anyone's code: any error of it is its failure
+            seats = self.record.bots or ()
+            name = seats[state.player] if state.player < len(seats) else "?"
+            raise BotFailedError(state.player, str(name), len(self.moves), error) from error
 
     def played(self) -> GameRecord:
         """The record of the game so far."""
@@ -309,8 +353,8 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
         except QuitGame:
             _leave(console, game.played(), save_path)
             return None
-        except (KeyboardInterrupt, click.Abort):
-            _stopped(game.played(), save_path)
+        except (KeyboardInterrupt, click.Abort, BotFailedError) as error:
+            _cut_short(game.played(), save_path, error)
     state = game.states[-1]
     console.print(render_table(rules, state, names))
     print_result(console, rules, state, names)
@@ -320,13 +364,18 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
     return game.played()
 
 
-def _stopped(record: GameRecord, save_path: str | None) -> NoReturn:
-    """Ctrl-C (or SIGTERM): the player's choice, not an error; an unfinished record is kept."""
+def _cut_short(record: GameRecord, save_path: str | None, why: BaseException) -> NoReturn:
+    """The game ends unfinished: an unfinished record is kept where asked.
+
+    Ctrl-C (or SIGTERM) is the player's choice, not an error; a bot's failure is.
+    """
     where = ""
     if save_path:
         save_record(record, save_path)
         where = f"; the unfinished game is saved to {save_path}"
         where += f" (pickomino play --resume {save_path} continues it)"
+    if isinstance(why, BotFailedError):
+        fail(f"{why}{where}")
     click.echo(f"stopped{where}", err=True)
     sys.exit(stop_code())
 

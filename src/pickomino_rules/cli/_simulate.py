@@ -75,7 +75,7 @@ def _plot_path(_ctx: click.Context, _param: click.Parameter, value: str | None) 
     show_default=True,
     callback=bot_names,
     help="The line-up: bots comma-separated, cycled over the seats (random, greedy, "
-    "optimal, an installed bot's name, or module:function).",
+    "optimal, margin, champion, an installed bot's name, or module:function).",
 )
 @click.option(
     "--games", default=200, show_default=True, type=click.IntRange(min=1), help="Number of games."
