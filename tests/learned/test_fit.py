@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -63,6 +64,9 @@ def test_two_rounds_give_a_model_that_says_how_it_was_made(
     out = capsys.readouterr().out
     assert "classic-2 round 0 (12 games, margin, outcome):" in out
     assert "classic-2 round 1 (12 games, turn, backup):" in out
+    times = re.findall(r"log loss [\d.]+, (\d+) s \((\d+) s for the game so far\)", out)
+    [(_, first_total), (second, second_total)] = [tuple(map(int, t)) for t in times]
+    assert second <= second_total >= first_total  # each round's own time, and the game's
     model = WinModel.load(tmp_path / "a" / "champion-classic-2.npz")
     assert model.about["command"] == "python -m pickomino_rules.learned.fit " + " ".join(
         [*argv, "--out", str(tmp_path / "a")]

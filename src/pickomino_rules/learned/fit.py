@@ -409,6 +409,7 @@ def _run_rounds(
     model: Path | None = None
     fitted: WinModel | None = None
     for number, round_ in enumerate(rounds):
+        round_began = time.perf_counter()
         games = f"playing {round_.games} games ({round_.player})" if round_.games else "no games"
         print(  # noqa: T201 (the program's output)
             f"{variant}-{players} round {number}: {games}, then a fit on {round_.labels}s",
@@ -456,7 +457,8 @@ def _run_rounds(
         print(  # noqa: T201 (the program's output)
             f"{variant}-{players} round {number} ({round_.games} games, {round_.player}, "
             f"{round_.labels}): {len(learned.states)} tables, "
-            f"log loss {fitted.about['log_loss']:.4f}, {seconds} s",
+            f"log loss {fitted.about['log_loss']:.4f}, "
+            f"{round(time.perf_counter() - round_began)} s ({seconds} s for the game so far)",
             flush=True,
         )
     if fitted is None:  # _rounds gives one round at least
