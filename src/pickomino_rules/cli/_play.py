@@ -260,6 +260,7 @@ class _Game:
 
     def __init__(self, record: GameRecord, bots: Sequence[Bot]) -> None:
         self.record, self.bots = record, bots
+        self.seats = record.bots or (None,) * record.players  # each seat's bot; None: a person
         self.rules = record.rules()
         self.states = record.states()
         self.moves: list[Move] = [parse_move(self.rules, text) for text in record.moves]
@@ -278,8 +279,8 @@ class _Game:
                 dice = random.Random(f"{self.record.seed}:{len(self.moves)}")
                 move = rules.chance_table(state.in_hand).sample(dice)
                 state = apply(rules, state, move)
-            elif self.record.bots is not None and self.record.bots[state.player] is None:
-                move = self.bots[state.player](rules, state, self._bot_rng)  # a person's
+            elif self.seats[state.player] is None:  # a person's move, checked as typed
+                move = self.bots[state.player](rules, state, self._bot_rng)
                 state = apply(rules, state, move)
             else:
                 move, state = self._bot_step(state)
@@ -293,9 +294,8 @@ class _Game:
             move = self.bots[state.player](self.rules, state, self._bot_rng)
             return move, apply(self.rules, state, move)
         except Exception as error:  # a bot is anyone's code: any error of it is its failure
-            seats = self.record.bots or ()
-            name = seats[state.player] if state.player < len(seats) else "?"
-            raise BotFailedError(state.player, str(name), len(self.moves), error) from error
+            name = str(self.seats[state.player])
+            raise BotFailedError(state.player, name, len(self.moves), error) from error
 
     def played(self) -> GameRecord:
         """The record of the game so far."""
