@@ -1,0 +1,247 @@
+"""Bracket the chance to win from an endgame table: perfect play, and bots against it.
+
+The whole game is far too large to solve, and even from a table with one tile left on the
+grill the game can reach tens of thousands of tables (a bust puts a tile back, a steal moves
+one, and each bust uncovers the tile below). But the chance to win from such a table can be
+bracketed. The tables the game can reach from it are taken breadth first, through every way
+each turn can end, up to ``--tables`` of them; a table beyond them may be worth anything
+from 0 to 1. Interval value iteration then values every table twice, once with the tables
+beyond worth 0 to the root's mover and once with them worth 1, each turn solved exactly by
+the turn solver. Both start at 0 and 1 and only close in (the sweeps are monotone), so after
+any number of sweeps the true chance lies between them; they close in as far as the chance
+that the game leaves the tables allows.
+
+Players: ``perfect`` (both seats play every turn for the true chance to win), and each bot
+of ``--bots`` in the root's mover's seat against a perfect opponent (``champion``: the
+shipped model, played as the champion plays it; ``margin``, ``optimal``: their turn values).
+A tie of a bot's turn value within a turn goes the way best for it, as in
+``small_games.py``. No bot wins more than perfect play against a perfect opponent: the
+bounds are checked against each other, and the run fails where they cross.
+
+Run: ``python benchmarks/endgame_bounds.py --games 6`` (the docs' table: each root 17 to 21
+minutes on one core with 10,000 tables) or ``--position "classic 27 ..."`` (a position line,
+repeatable).
+The roots of ``--games N`` are the first table with one tile left (``--tiles``) of
+champion-``margin`` games ``0`` to ``N - 1`` (game ``i`` seeded ``{seed}:i``, seats
+alternating).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import random
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from pickomino_rules import GameState, is_terminal, new_game, playout, result
+from pickomino_rules.bots import get_bot
+from pickomino_rules.learned import load_win_model
+from pickomino_rules.positions import Position, PositionError
+from pickomino_rules.solver import TurnValue, margin_gained, solve_turn, worms_gained
+from pickomino_rules.state import Phase
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from pickomino_rules.rules import Rules
+
+LEXICAL = 1e6
+"""Weight of a bot's turn value over the chance to win, which only breaks its ties."""
+TOLERANCE = 1e-7
+"""Sweeps stop when the root's bounds move less than this (they are valid before, too)."""
+
+
+def endgame_roots(rules: Rules, games: int, seed: str, tiles: int) -> list[GameState]:
+    """The first table with ``tiles`` tiles left of each champion-``margin`` game."""
+    champion, margin = get_bot("champion"), get_bot("margin")
+    _, start = new_game(rules.name, players=2)
+    roots = []
+    for index in range(games):
+        bots = [champion, margin] if index % 2 == 0 else [margin, champion]
+        before = start
+        for _, state in playout(rules, start, bots, random.Random(f"{seed}:{index}")):
+            between = state.player != before.player and state.phase is not Phase.GAME_OVER
+            if between and len(state.grill) == tiles:
+                roots.append(state)
+                break
+            before = state
+    return roots
+
+
+def _ends(rules: Rules, state: GameState) -> list[GameState]:
+    """Every table the turn from ``state`` can end on (the solver asks for each), in order."""
+    seen: set[GameState] = set()
+
+    def collect(_rules: Rules, _start: GameState, end: GameState, _total: int | None) -> float:
+        seen.add(end)
+        return 0.0
+
+    solve_turn(rules, state, collect)
+    # a set's order follows hashes, which change from run to run: the cut would too
+    return sorted(seen, key=lambda end: (end.player, end.grill, end.face_down, end.stacks))
+
+
+def reachable(rules: Rules, root: GameState, limit: int) -> dict[GameState, int]:
+    """The tables reachable from ``root``, nearest (in turns) first: ``limit`` at most."""
+    index = {root: 0}
+    queue = collections.deque([root])
+    while queue:
+        for end in _ends(rules, queue.popleft()):
+            if not is_terminal(rules, end) and end not in index:
+                if len(index) == limit:
+                    return index
+                index[end] = len(index)
+                queue.append(end)
+    return index
+
+
+class Bracket:
+    """The lower and upper chance of ``seat`` at every table, ``bot`` in ``seat``.
+
+    ``bot`` None: ``seat`` plays perfectly too. The other seat plays for its own chance.
+    """
+
+    def __init__(
+        self, rules: Rules, tables: dict[GameState, int], seat: int, bot: TurnValue | None
+    ) -> None:
+        self.rules, self.tables, self.seat = rules, tables, seat
+        self.bot = None if bot is None else _remembered(bot)
+        self.low = [0.0] * len(tables)
+        self.high = [1.0] * len(tables)
+        self._bot_alone: dict[int, float] = {}
+
+    def _chance(self, end: GameState, bounds: list[float], beyond: float) -> float:
+        if is_terminal(self.rules, end):
+            winners = result(self.rules, end).winners
+            return 1.0 / len(winners) if self.seat in winners else 0.0
+        number = self.tables.get(end)
+        return beyond if number is None else bounds[number]
+
+    def _value(self, state: GameState, number: int, bounds: list[float], beyond: float) -> float:
+        """One table's chance for ``seat``, its turn solved with ``bounds`` after it."""
+        rules, bot = self.rules, self.bot
+        if state.player != self.seat:  # the opponent plays for his own chance
+
+            def his(_r: Rules, _s: GameState, end: GameState, _t: int | None) -> float:
+                return 1.0 - self._chance(end, bounds, beyond)
+
+            return 1.0 - solve_turn(rules, state, his).value
+        if bot is None:
+
+            def mine(_r: Rules, _s: GameState, end: GameState, _t: int | None) -> float:
+                return self._chance(end, bounds, beyond)
+
+            return solve_turn(rules, state, mine).value
+
+        def lexical(r: Rules, s: GameState, end: GameState, total: int | None) -> float:
+            return LEXICAL * bot(r, s, end, total) + self._chance(end, bounds, beyond)
+
+        alone = self._bot_alone.get(number)
+        if alone is None:
+            alone = self._bot_alone[number] = solve_turn(rules, state, bot).value
+        return solve_turn(rules, state, lexical).value - LEXICAL * alone
+
+    def sweep(self) -> None:
+        """Every table once, the farthest first (Gauss-Seidel: the root last)."""
+        for state, number in sorted(self.tables.items(), key=lambda item: -item[1]):
+            self.low[number] = self._value(state, number, self.low, 0.0)
+            self.high[number] = self._value(state, number, self.high, 1.0)
+
+    def solve(self, sweeps: int) -> tuple[float, float]:
+        """Sweep until the root's bounds settle (at most ``sweeps`` times); the root's."""
+        root = (self.low[0], self.high[0])
+        for _ in range(sweeps):
+            self.sweep()
+            moved = max(abs(self.low[0] - root[0]), abs(self.high[0] - root[1]))
+            root = (self.low[0], self.high[0])
+            if moved < TOLERANCE:
+                break
+        if any(low > high + 1e-9 for low, high in zip(self.low, self.high, strict=True)):
+            msg = "a lower bound above its upper bound"
+            raise AssertionError(msg)
+        return root
+
+
+def _remembered(value: TurnValue) -> TurnValue:
+    """``value``, each end's value kept: a champion's look-ahead is asked once per end."""
+    known: dict[tuple[GameState, GameState, int | None], float] = {}
+
+    def remembered(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
+        key = (start, end, total)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = value(rules, start, end, total)
+        return found
+
+    return remembered
+
+
+def _bot_value(name: str) -> TurnValue:
+    if name == "champion":
+        return load_win_model("classic", 2).champion_value()
+    return {"margin": margin_gained, "optimal": worms_gained}[name]
+
+
+def report(rules: Rules, root: GameState, args: argparse.Namespace) -> list[str]:
+    """The bounds from ``root``: a line per player."""
+    began = time.perf_counter()
+    tables = reachable(rules, root, args.tables)
+    model = load_win_model("classic", 2).win_probabilities(rules, root)[root.player]
+    lines = [
+        f"{Position(rules, root)}",
+        f"  {len(tables)} tables; the champion's model gives the mover {model:.4f}",
+    ]
+    perfect = Bracket(rules, tables, root.player, None).solve(args.sweeps)
+    lines.append(f"  perfect play: {perfect[0]:.4f} to {perfect[1]:.4f}")
+    for name in args.bots:
+        low, high = Bracket(rules, tables, root.player, _bot_value(name)).solve(args.sweeps)
+        if low > perfect[1] + 1e-9:
+            msg = f"{name} beats perfect play: {low} > {perfect[1]}"
+            raise AssertionError(msg)
+        lost = f"{max(perfect[0] - high, 0.0):.4f} to {perfect[1] - low:.4f}"
+        lines.append(f"  {name} against perfect play: {low:.4f} to {high:.4f} (loses {lost})")
+    lines.append(f"  {time.perf_counter() - began:.0f} s")
+    return lines
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--position", action="append", default=[], help="a root position line")
+    parser.add_argument("--games", type=int, default=0, help="roots from this many games")
+    parser.add_argument("--seed", default="dq", help="the games' seed (game i: seed:i)")
+    parser.add_argument("--tiles", type=int, default=1, help="tiles left at a game's root")
+    parser.add_argument("--tables", type=int, default=10_000, help="tables valued per root")
+    parser.add_argument("--sweeps", type=int, default=14, help="most sweeps per bracket")
+    parser.add_argument(
+        "--bots",
+        type=lambda text: text.split(","),
+        default=["champion", "margin"],
+        help="bots in the root's mover's seat (champion, margin, optimal)",
+    )
+    args = parser.parse_args(argv)
+    for name in args.bots:
+        if name not in {"champion", "margin", "optimal"}:
+            parser.error(f"--bots: {name!r} is not champion, margin or optimal")
+    if min(args.games, args.tiles - 1, args.tables - 1, args.sweeps - 1) < 0:
+        parser.error("--games at least 0; --tiles, --tables and --sweeps at least 1")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = _arguments(argv)
+    rules, _ = new_game("classic", players=2)
+    try:
+        roots = [Position.parse(line, rules).state for line in args.position]
+    except PositionError as error:
+        sys.exit(f"--position: {error}")
+    roots += endgame_roots(rules, args.games, args.seed, args.tiles)
+    for root in roots:
+        if root.phase is not Phase.ROLL or any(root.set_aside):
+            sys.exit(f"a root is a table between two turns, not {Position(rules, root)}")
+        print("\n".join(report(rules, root, args)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
