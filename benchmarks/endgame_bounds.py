@@ -201,7 +201,7 @@ def report(rules: Rules, root: GameState, args: argparse.Namespace) -> list[str]
             msg = f"{name} beats perfect play: {low} > {perfect[1]}"
             raise AssertionError(msg)
         lost = f"{max(perfect[0] - high, 0.0):.4f} to {perfect[1] - low:.4f}"
-        lines.append(f"  {name} against perfect play: {low:.4f} to {high:.4f} (loses {lost})")
+        lines.append(f"  {name} against perfect play: {low:.4f} to {high:.4f} (gives away {lost})")
     lines.append(f"  {time.perf_counter() - began:.0f} s")
     return lines
 
