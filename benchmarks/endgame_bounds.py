@@ -35,6 +35,8 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from small_games import turn_ends
+
 from pickomino_rules import GameState, is_terminal, new_game, playout, result
 from pickomino_rules.bots import get_bot
 from pickomino_rules.learned import load_win_model
@@ -70,25 +72,14 @@ def endgame_roots(rules: Rules, games: int, seed: str, tiles: int) -> list[GameS
     return roots
 
 
-def _ends(rules: Rules, state: GameState) -> list[GameState]:
-    """Every table the turn from ``state`` can end on (the solver asks for each), in order."""
-    seen: set[GameState] = set()
-
-    def collect(_rules: Rules, _start: GameState, end: GameState, _total: int | None) -> float:
-        seen.add(end)
-        return 0.0
-
-    solve_turn(rules, state, collect)
-    # a set's order follows hashes, which change from run to run: the cut would too
-    return sorted(seen, key=lambda end: (end.player, end.grill, end.face_down, end.stacks))
-
-
 def reachable(rules: Rules, root: GameState, limit: int) -> dict[GameState, int]:
     """The tables reachable from ``root``, nearest (in turns) first: ``limit`` at most."""
     index = {root: 0}
     queue = collections.deque([root])
     while queue:
-        for end in _ends(rules, queue.popleft()):
+        # sorted, so the cut at ``limit`` does not move if the solver asks in another order
+        ends = turn_ends(rules, queue.popleft())
+        for end in sorted(ends, key=lambda end: (end.player, end.grill, end.face_down, end.stacks)):
             if not is_terminal(rules, end) and end not in index:
                 if len(index) == limit:
                     return index

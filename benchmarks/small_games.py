@@ -113,7 +113,7 @@ def _components(  # noqa: C901 (Tarjan's algorithm is one loop; split, it would 
                     yield component
 
 
-def _ends(rules: Rules, state: GameState) -> list[GameState]:
+def turn_ends(rules: Rules, state: GameState) -> list[GameState]:
     """Every table the turn from ``state`` can end on: the solver values each of them."""
     ends: dict[GameState, None] = {}
 
@@ -138,7 +138,7 @@ class SmallGame:
         while todo:
             state = todo.pop()
             following = [
-                end for end in _ends(self.rules, state) if end.phase is not Phase.GAME_OVER
+                end for end in turn_ends(self.rules, state) if end.phase is not Phase.GAME_OVER
             ]
             self.after[table_of(state)] = [table_of(end) for end in following]
             for end in following:
