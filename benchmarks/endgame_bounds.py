@@ -35,7 +35,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from small_games import turn_ends
+from small_games import LEXICAL, turn_ends
 
 from pickomino_rules import GameState, is_terminal, new_game, playout, result
 from pickomino_rules.bots import get_bot
@@ -49,8 +49,6 @@ if TYPE_CHECKING:
 
     from pickomino_rules.rules import Rules
 
-LEXICAL = 1e6
-"""Weight of a bot's turn value over the chance to win, which only breaks its ties."""
 TOLERANCE = 1e-7
 """Sweeps stop when the root's bounds move less than this (they are valid before, too)."""
 
