@@ -24,8 +24,14 @@ from typing import TYPE_CHECKING
 
 from pickomino_rules.actions import Action, Roll, Steal, Stop, Take
 from pickomino_rules.dice import Face
-from pickomino_rules.errors import ArgumentTypeError, PickominoError
+from pickomino_rules.errors import (
+    ArgumentTypeError,
+    InvalidSetupError,
+    PickominoError,
+    UnknownVariantError,
+)
 from pickomino_rules.game import Bot, legal_actions, stop_claims
+from pickomino_rules.registry import get_variant
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
@@ -44,6 +50,7 @@ __all__ = [
     "UnknownBotError",
     "available_bots",
     "bot_supports",
+    "check_bot_supports",
     "get_bot",
     "greedy_bot",
     "margin_bot",
@@ -207,6 +214,40 @@ def bot_supports(bot: Bot, rules: Rules, players: int) -> bool:
     """
     supports = getattr(bot, "supports", None)
     return True if supports is None else bool(supports(rules, players))
+
+
+def check_bot_supports(name: str, rules: Rules, players: int) -> None:
+    """Raise unless the bot registered as ``name`` plays this game (see `bot_supports`).
+
+    Simulations and ``pickomino play`` ask it before the first game, so a bot that cannot
+    play is refused with one message wherever it is named.
+
+    Examples:
+        >>> from pickomino_rules import get_rules
+        >>> check_bot_supports("greedy", get_rules("extended"), 4)
+
+    Raises:
+        UnknownBotError: No bot of that name.
+        InvalidBotError: The bot cannot be loaded.
+        InvalidSetupError: The bot does not play ``players``-player games of ``rules``;
+            the message names the game, and says "with these options" when they are not
+            the variant's defaults.
+    """
+    if bot_supports(get_bot(name), rules, players):
+        return
+    problem = f"bot {name!r} does not play {players}-player {rules.name}"
+    if not _default_options(rules):
+        problem += " with these options"
+    raise InvalidSetupError(problem)
+
+
+def _default_options(rules: Rules) -> bool:
+    """Whether ``rules`` are its registered variant's with the default options."""
+    try:
+        defaults = get_variant(rules.name).resolve_options(None)
+    except UnknownVariantError:  # rules composed by hand: say nothing of options
+        return True
+    return dict(rules.options) == dict(defaults)
 
 
 def register_bot(name: str, bot: Bot, *, replace: bool = False) -> None:

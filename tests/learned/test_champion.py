@@ -17,8 +17,9 @@ from pickomino_rules import (
     legal_actions,
     new_game,
 )
-from pickomino_rules.bots import bot_supports, get_bot
+from pickomino_rules.bots import UnknownBotError, bot_supports, check_bot_supports, get_bot
 from pickomino_rules.encoding import Encoding
+from pickomino_rules.errors import InvalidSetupError
 from pickomino_rules.learned import (
     InvalidWinModelError,
     WinModel,
@@ -378,3 +379,15 @@ def test_hints_and_the_analysis_value_moves_as_the_champion_plays_them() -> None
     chances = champion_chances(GameRecord.from_position(position))
     assert chances is not None
     assert solve_turn(rules, state, chances).action_values() == deep.action_values()
+
+
+def test_check_bot_supports_names_the_game_and_only_options_that_differ() -> None:
+    check_bot_supports("champion", get_rules("classic"), 2)  # shipped: no error
+    check_bot_supports("greedy", get_rules("extended"), 5)  # plays any game
+    with pytest.raises(InvalidSetupError, match=r"'champion' does not play 3-player extended$"):
+        check_bot_supports("champion", get_rules("extended"), 3)
+    short = get_rules("classic", {"short_game": True})
+    with pytest.raises(InvalidSetupError, match=r"2-player classic with these options$"):
+        check_bot_supports("champion", short, 2)
+    with pytest.raises(UnknownBotError):
+        check_bot_supports("no-such-bot", short, 2)

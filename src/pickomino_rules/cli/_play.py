@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NoReturn
 import attrs
 import click
 
-from pickomino_rules.bots import InvalidBotError, UnknownBotError, bot_supports, get_bot
+from pickomino_rules.bots import InvalidBotError, UnknownBotError, check_bot_supports, get_bot
 from pickomino_rules.cli._analyse import champion_chances, print_analysis
 from pickomino_rules.cli._common import (
     EXIT_USAGE,
@@ -27,6 +27,7 @@ from pickomino_rules.cli._common import (
     seat_list,
     stop_code,
 )
+from pickomino_rules.errors import InvalidSetupError
 from pickomino_rules.game import Bot, Move, apply, parse_move
 from pickomino_rules.records import (
     GameRecord,
@@ -35,7 +36,6 @@ from pickomino_rules.records import (
     load_record,
     save_record,
 )
-from pickomino_rules.registry import get_rules
 from pickomino_rules.state import Phase
 from pickomino_rules.story import counted, group_turns
 from pickomino_rules.terminal import Keyboard, QuitGame, TakeBack, render_table
@@ -181,13 +181,12 @@ def _check_bots_play(
     """Every bot plays this game (a learned one may not), checked before the game starts."""
     rules = record.rules()
     for name in dict.fromkeys(seat for p, seat in enumerate(seats) if p != human):
-        if not bot_supports(get_bot(name), rules, record.players):
-            problem = f"bot {name!r} does not play {record.players}-player {record.variant}"
-            if dict(rules.options) != dict(get_rules(record.variant).options):
-                problem += " with these options"
+        try:
+            check_bot_supports(name, rules, record.players)
+        except InvalidSetupError as error:
             if resumed:
-                fail(f"that game's seat for {name!r} cannot be filled: {problem}")
-            raise click.BadParameter(problem, param_hint="--bots")
+                fail(f"that game's seat for {name!r} cannot be filled: {error}")
+            raise click.BadParameter(str(error), param_hint="--bots") from None
 
 
 def _resumed_seats(

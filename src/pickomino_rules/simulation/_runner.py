@@ -15,7 +15,7 @@ from concurrent.futures import (
 from typing import TYPE_CHECKING, Self
 
 from pickomino_rules._processes import ProcessPool
-from pickomino_rules.bots import bot_supports, get_bot
+from pickomino_rules.bots import check_bot_supports
 from pickomino_rules.errors import InvalidSetupError
 from pickomino_rules.game import new_game
 from pickomino_rules.registry import get_variant
@@ -283,9 +283,7 @@ def _setup(  # noqa: PLR0913, PLR0917 (the set-up's parts)
         msg = f"{len(bots)} bots named for {players} seats: name at most {players}"
         raise InvalidSetupError(msg)
     for name in dict.fromkeys(lineup):
-        if not bot_supports(get_bot(name), rules, players):
-            msg = f"bot {name!r} does not play {players}-player {variant} with these options"
-            raise InvalidSetupError(msg)
+        check_bot_supports(name, rules, players)
     if engine == "batch":
         _check_batch(variant, resolved, lineup, move_time_limit)
     return Setup(variant, resolved, players, lineup, seating, seed, move_time_limit, engine)
