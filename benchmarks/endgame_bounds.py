@@ -3,13 +3,20 @@
 The whole game is far too large to solve, and even from a table with one tile left on the
 grill the game can reach tens of thousands of tables (a bust puts a tile back, a steal moves
 one, and each bust uncovers the tile below). But the chance to win from such a table can be
-bracketed. The tables the game can reach from it are taken breadth first, through every way
-each turn can end, up to ``--tables`` of them; a table beyond them may be worth anything
-from 0 to 1. Interval value iteration then values every table twice, once with the tables
-beyond worth 0 to the root's mover and once with them worth 1, each turn solved exactly by
-the turn solver. Both start at 0 and 1 and only close in (the sweeps are monotone), so after
-any number of sweeps the true chance lies between them; they close in as far as the chance
-that the game leaves the tables allows.
+bracketed. Up to ``--tables`` of the tables the game can reach from it are taken, through
+every way each turn can end; a table beyond them may be worth anything from 0 to 1.
+Interval value iteration then values every table twice, once with the tables beyond worth 0
+to the root's mover and once with them worth 1, each turn solved exactly by the turn
+solver. Both start at 0 and 1 and only close in (the sweeps are monotone), so after any
+number of sweeps the true chance lies between them; they close in as far as the chance that
+the game leaves the tables allows.
+
+Which tables are taken decides how far they close in, never whether the bounds hold. By
+default (``--cut likeliest``) they are the likeliest to be reached: best first, a table's
+weight the most likely way to it, each turn's ends weighed by how often the champion's model
+(one turn deep) or ``margin`` plays to them, and an end neither plays to by a millionth.
+``--cut nearest`` takes them breadth first, nearest in turns; at the same number of tables
+its brackets are about twice as wide.
 
 Players: ``perfect`` (both seats play every turn for the true chance to win), and each bot
 of ``--bots`` in the root's mover's seat against a perfect opponent (``champion``: the
@@ -18,9 +25,9 @@ A tie of a bot's turn value within a turn goes the way best for it, as in
 ``small_games.py``. No bot wins more than perfect play against a perfect opponent: the
 bounds are checked against each other, and the run fails where they cross.
 
-Run: ``python benchmarks/endgame_bounds.py --games 6`` (the docs' table: each root 17 to 21
+Run: ``python benchmarks/endgame_bounds.py --games 6`` (the docs' table: each root about 20
 minutes on one core with 10,000 tables) or ``--position "classic 27 ..."`` (a position line,
-repeatable).
+repeatable). Each line is printed as soon as it is known.
 The roots of ``--games N`` are the first table with one tile left (``--tiles``) of
 champion-``margin`` games ``0`` to ``N - 1`` (game ``i`` seeded ``{seed}:i``, seats
 alternating).
@@ -30,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import heapq
 import random
 import sys
 import time
@@ -45,7 +53,7 @@ from pickomino_rules.solver import TurnValue, margin_gained, solve_turn, worms_g
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
     from pickomino_rules.rules import Rules
 
@@ -70,20 +78,84 @@ def endgame_roots(rules: Rules, games: int, seed: str, tiles: int) -> list[GameS
     return roots
 
 
-def reachable(rules: Rules, root: GameState, limit: int) -> dict[GameState, int]:
+UNPLAYED = 1e-6
+"""The weight of an end that no guide of ``likeliest`` plays to: perfect play might."""
+
+BUMP = 1e-6
+"""What ``end_chances`` adds to one end's value to read off how often a turn ends there."""
+
+
+def _order(end: GameState) -> tuple[object, ...]:
+    """A fixed order of tables, so a cut does not move if the solver asks in another order."""
+    return (end.player, end.grill, end.face_down, end.stacks)
+
+
+def nearest(rules: Rules, root: GameState, limit: int) -> dict[GameState, int]:
     """The tables reachable from ``root``, nearest (in turns) first: ``limit`` at most."""
     index = {root: 0}
     queue = collections.deque([root])
     while queue:
-        # sorted, so the cut at ``limit`` does not move if the solver asks in another order
-        ends = turn_ends(rules, queue.popleft())
-        for end in sorted(ends, key=lambda end: (end.player, end.grill, end.face_down, end.stacks)):
+        for end in sorted(turn_ends(rules, queue.popleft()), key=_order):
             if not is_terminal(rules, end) and end not in index:
                 if len(index) == limit:
                     return index
                 index[end] = len(index)
                 queue.append(end)
     return index
+
+
+def end_chances(rules: Rules, state: GameState, value: TurnValue) -> dict[GameState, float]:
+    """How often the turn from ``state``, played for ``value``, ends on each table.
+
+    One turn solve per end: adding a little to one end's value adds that little times the
+    chance of ending there (a tie between ends goes to the one bumped).
+    """
+    base = solve_turn(rules, state, value).value
+    chances = {}
+    for end in turn_ends(rules, state):
+        chance = (solve_turn(rules, state, _bumped(value, end)).value - base) / BUMP
+        chances[end] = min(max(chance, 0.0), 1.0)
+    return chances
+
+
+def _bumped(value: TurnValue, bumped: GameState) -> TurnValue:
+    def more(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
+        return value(rules, start, end, total) + (BUMP if end == bumped else 0.0)
+
+    return more
+
+
+def likeliest(
+    rules: Rules, root: GameState, limit: int, guides: Sequence[TurnValue]
+) -> dict[GameState, int]:
+    """The ``limit`` tables likeliest to be reached from ``root`` (at most), likeliest first.
+
+    Best first: a table's weight is the product of the chances along the likeliest way to
+    it, each turn's end weighed by the guide that plays to it most often (``UNPLAYED``
+    where none does).
+    """
+    weight = {root: 1.0}
+    heap = [(-1.0, 0, root)]
+    taken: dict[GameState, int] = {}
+    pushed = 0
+    while heap and len(taken) < limit:
+        _, _, state = heapq.heappop(heap)
+        if state in taken:
+            continue
+        taken[state] = len(taken)
+        chances: dict[GameState, float] = {}
+        for guide in guides:
+            for end, chance in end_chances(rules, state, guide).items():
+                chances[end] = max(chances.get(end, 0.0), chance)
+        for end in sorted(chances, key=_order):
+            if is_terminal(rules, end) or end in taken:
+                continue
+            reach = weight[state] * max(chances[end], UNPLAYED)
+            if reach > weight.get(end, 0.0):
+                weight[end] = reach
+                pushed += 1  # ties of weight go in the order pushed, itself fixed
+                heapq.heappush(heap, (-reach, pushed, end))
+    return taken
 
 
 class Bracket:
@@ -173,26 +245,30 @@ def _bot_value(name: str) -> TurnValue:
     return {"margin": margin_gained, "optimal": worms_gained}[name]
 
 
-def report(rules: Rules, root: GameState, args: argparse.Namespace) -> list[str]:
-    """The bounds from ``root``: a line per player."""
+def report(rules: Rules, root: GameState, args: argparse.Namespace) -> Iterator[str]:
+    """The bounds from ``root``: a line per player, each as soon as it is known."""
     began = time.perf_counter()
-    tables = reachable(rules, root, args.tables)
-    model = load_win_model("classic", 2).win_probabilities(rules, root)[root.player]
-    lines = [
-        f"{Position(rules, root)}",
-        f"  {len(tables)} tables; the champion's model gives the mover {model:.4f}",
-    ]
+    model = load_win_model("classic", 2)
+    if args.cut == "nearest":
+        tables = nearest(rules, root, args.tables)
+    else:
+        tables = likeliest(rules, root, args.tables, [model.turn_value, margin_gained])
+    yield f"{Position(rules, root)}"
+    chance = model.win_probabilities(rules, root)[root.player]
+    yield (
+        f"  {len(tables)} tables ({args.cut}, {time.perf_counter() - began:.0f} s);"
+        f" the champion's model gives the mover {chance:.4f}"
+    )
     perfect = Bracket(rules, tables, root.player, None).solve(args.sweeps)
-    lines.append(f"  perfect play: {perfect[0]:.4f} to {perfect[1]:.4f}")
+    yield f"  perfect play: {perfect[0]:.4f} to {perfect[1]:.4f}"
     for name in args.bots:
         low, high = Bracket(rules, tables, root.player, _bot_value(name)).solve(args.sweeps)
         if low > perfect[1] + 1e-9:
             msg = f"{name} beats perfect play: {low} > {perfect[1]}"
             raise AssertionError(msg)
         lost = f"{max(perfect[0] - high, 0.0):.4f} to {perfect[1] - low:.4f}"
-        lines.append(f"  {name} against perfect play: {low:.4f} to {high:.4f} (gives away {lost})")
-    lines.append(f"  {time.perf_counter() - began:.0f} s")
-    return lines
+        yield f"  {name} against perfect play: {low:.4f} to {high:.4f} (gives away {lost})"
+    yield f"  {time.perf_counter() - began:.0f} s"
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -202,6 +278,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", default="dq", help="the games' seed (game i: seed:i)")
     parser.add_argument("--tiles", type=int, default=1, help="tiles left at a game's root")
     parser.add_argument("--tables", type=int, default=10_000, help="tables valued per root")
+    parser.add_argument(
+        "--cut",
+        choices=["likeliest", "nearest"],
+        default="likeliest",
+        help="which tables: the likeliest to be reached, or the nearest in turns",
+    )
     parser.add_argument("--sweeps", type=int, default=14, help="most sweeps per bracket")
     parser.add_argument(
         "--bots",
@@ -229,7 +311,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for root in roots:
         if root.phase is not Phase.ROLL or any(root.set_aside):
             sys.exit(f"a root is a table between two turns, not {Position(rules, root)}")
-        print("\n".join(report(rules, root, args)), flush=True)
+        for line in report(rules, root, args):
+            print(line, flush=True)
 
 
 if __name__ == "__main__":
