@@ -16,7 +16,7 @@ default (``--cut likeliest``) they are the likeliest to be reached: best first, 
 weight the most likely way to it, each turn's ends weighed by how often the champion's model
 (one turn deep) or ``margin`` plays to them, and an end neither plays to by a millionth.
 ``--cut nearest`` takes them breadth first, nearest in turns; at the same number of tables
-its brackets are about twice as wide.
+its brackets are two to three times as wide.
 
 Players: ``perfect`` (both seats play every turn for the true chance to win), and each bot
 of ``--bots`` in the root's mover's seat against a perfect opponent (``champion``: the
@@ -222,7 +222,8 @@ class Bracket:
         if any(low > high + 1e-9 for low, high in zip(self.low, self.high, strict=True)):
             msg = "a lower bound above its upper bound"
             raise AssertionError(msg)
-        return root
+        # a chance: the lexical solve's rounding (about 1e-10) must not print as -0.0000
+        return max(root[0], 0.0), min(root[1], 1.0)
 
 
 def _remembered(value: TurnValue) -> TurnValue:
