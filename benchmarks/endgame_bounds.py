@@ -249,12 +249,12 @@ def _bot_value(name: str) -> TurnValue:
 def report(rules: Rules, root: GameState, args: argparse.Namespace) -> Iterator[str]:
     """The bounds from ``root``: a line per player, each as soon as it is known."""
     began = time.perf_counter()
+    yield f"{Position(rules, root)}"
     model = load_win_model("classic", 2)
     if args.cut == "nearest":
         tables = nearest(rules, root, args.tables)
     else:
         tables = likeliest(rules, root, args.tables, [model.turn_value, margin_gained])
-    yield f"{Position(rules, root)}"
     chance = model.win_probabilities(rules, root)[root.player]
     yield (
         f"  {len(tables)} tables ({args.cut}, {time.perf_counter() - began:.0f} s);"
