@@ -125,8 +125,10 @@ def test_bots_that_do_not_play_the_game_are_skipped_and_refused_by_simulate(pick
 def test_a_tournament_refuses_repeated_or_too_few_bots(picky: str) -> None:
     with pytest.raises(ValueError, match="name each bot once"):
         tournament(bots=["greedy", "greedy"], games=1)
-    with pytest.raises(ValueError, match=r"needs at least 2 bots.*picky do not play it"):
+    with pytest.raises(ValueError, match=r"needs at least 2 bots.*\(picky does not play it\)"):
         tournament("extended", bots=["greedy", picky], games=1)
+    with pytest.raises(ValueError, match=r"got none \(picky, champion do not play it\)"):
+        tournament("extended", 3, bots=[picky, "champion"], games=1)
     with pytest.raises(ValueError, match="needs at least 3 bots"):
         tournament("classic", 3, bots=["greedy", "random"], games=1)
 

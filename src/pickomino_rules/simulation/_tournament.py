@@ -161,10 +161,11 @@ def tournament(  # noqa: PLR0913 (a tournament's set-up)
     playing = tuple(name for name in bots if bot_supports(get_bot(name), rules, players))
     skipped = tuple(name for name in bots if name not in playing)
     if len(playing) < players:
+        verb = "does" if len(skipped) == 1 else "do"
         msg = (
             f"a tournament of {players}-player {variant} needs at least {players} bots that "
             f"play it, got {', '.join(playing) or 'none'}"
-            + (f" ({', '.join(skipped)} do not play it)" if skipped else "")
+            + (f" ({', '.join(skipped)} {verb} not play it)" if skipped else "")
         )
         raise ValueError(msg)
     index = {name: i for i, name in enumerate(playing)}
