@@ -238,3 +238,25 @@ def test_the_table_and_the_analysis_fit_80_columns(tmp_path: Path) -> None:
     rows = [line for line in analysed.stdout.splitlines() if "roll " in line]
     assert rows
     assert all(line.startswith("│ ") and "total" in line for line in rows)  # none wrapped
+
+
+def test_the_analysis_with_chances_folds_on_a_terminal_only_and_cuts_nothing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.json"
+    save_record(GameRecord.play("classic", 2, seed=3), path)  # greedy: mistakes to list
+    piped = run("analyse", str(path), env={"COLUMNS": ""})  # a pipe that names no width
+    assert piped.returncode == 0, piped.stderr
+    assert "for the game" in piped.stdout  # the champion's columns make it wider than 80
+    lines = piped.stdout.splitlines()
+    rows = lines[lines.index(next(x for x in lines if x.startswith("┡"))) + 1 :]
+    rows = rows[: rows.index(next(x for x in rows if x.startswith("└")))]  # the mistakes
+    assert rows
+    assert max(map(len, rows)) > 80
+    assert all(row[2:6].strip().isdigit() and "total" in row for row in rows)  # whole rows
+    assert all(row.rstrip(" │").endswith("%") for row in rows)  # the game's chance, in line
+    narrow = run("analyse", str(path), env={"COLUMNS": "80"})
+    lines = narrow.stdout.splitlines()
+    assert max(map(len, lines)) <= 80
+    assert "…" not in narrow.stdout  # folded onto more lines, never cut short
+    assert len(lines) > len(piped.stdout.splitlines())

@@ -76,7 +76,13 @@ def print_analysis(
     if with_chances:
         columns += ["win %", "for the game"]
     for column in columns:
-        table.add_column(column, justify="left" if column in _LEFT else "right")
+        folded = column in _FOLDED  # the rest keep to one line, and text folds, never cut
+        table.add_column(
+            column,
+            justify="left" if column in _LEFT else "right",
+            no_wrap=not folded,
+            overflow="fold",
+        )
     for decision in shown:
         state = decision.state
         situation = f"total {state.total}, " + (
@@ -103,7 +109,9 @@ def print_analysis(
     if with_chances:
         columns.append("win % lost")
     for column in columns:
-        summary.add_column(column, justify="left" if column == "player" else "right")
+        summary.add_column(
+            column, justify="left" if column == "player" else "right", overflow="fold"
+        )  # folded, never cut short
     for entry in analysis.summaries():
         worst = ", ".join(f"{d.cost:.2f} ({d.move + 1})" for d in entry.biggest)
         row = [
@@ -125,3 +133,5 @@ CHANCE_MISTAKE = 0.01
 """A move that gives away more than this chance to win the game is listed as a mistake."""
 
 _LEFT = {"player", "situation", "played", "best", "for the game"}
+_FOLDED = {"player", "situation", "for the game"}
+"""The columns that fold onto more lines where a terminal is too narrow: text, not figures."""

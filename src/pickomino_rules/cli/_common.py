@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import sys
 import threading
@@ -92,10 +93,21 @@ OPTION = click.option(
 
 
 def new_console() -> Console:
-    """Standard output: lines wrap on a terminal only (a file or a pipe gets whole lines)."""
+    """Standard output: lines wrap on a terminal only (a file or a pipe gets whole lines).
+
+    Tables too: in a file or a pipe they keep their full width rather than fold into 80
+    columns, unless ``COLUMNS`` asks for a width.
+    """
     console = Console(highlight=False)
-    console.soft_wrap = not console.is_terminal
+    if not console.is_terminal:
+        console.soft_wrap = True
+        if not os.environ.get("COLUMNS", "").isdigit():  # as rich reads it
+            console.width = _UNFOLDED
     return console
+
+
+_UNFOLDED = 10_000
+"""The width of a file or a pipe: more than any table of ours needs."""
 
 
 def fail(message: str, code: int = EXIT_FAILURE) -> NoReturn:
