@@ -240,7 +240,7 @@ def test_the_table_and_the_analysis_fit_80_columns(tmp_path: Path) -> None:
     assert all(line.startswith("│ ") and "total" in line for line in rows)  # none wrapped
 
 
-def test_the_analysis_with_chances_folds_on_a_terminal_only_and_cuts_nothing(
+def test_the_analysis_with_chances_folds_only_to_a_width_asked_for_and_cuts_nothing(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "g.json"
@@ -249,8 +249,9 @@ def test_the_analysis_with_chances_folds_on_a_terminal_only_and_cuts_nothing(
     assert piped.returncode == 0, piped.stderr
     assert "for the game" in piped.stdout  # the champion's columns make it wider than 80
     lines = piped.stdout.splitlines()
-    rows = lines[lines.index(next(x for x in lines if x.startswith("┡"))) + 1 :]
-    rows = rows[: rows.index(next(x for x in rows if x.startswith("└")))]  # the mistakes
+    head = next(i for i, line in enumerate(lines) if line.startswith("┡"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("└"))
+    rows = lines[head + 1 : end]  # the mistakes
     assert rows
     assert max(map(len, rows)) > 80
     assert all(row[2:6].strip().isdigit() and "total" in row for row in rows)  # whole rows
