@@ -76,12 +76,11 @@ def print_analysis(
     if with_chances:
         columns += ["win %", "for the game"]
     for column in columns:
-        folded = column in _FOLDED  # the rest keep to one line, and text folds, never cut
         table.add_column(
             column,
             justify="left" if column in _LEFT else "right",
-            no_wrap=not folded,
-            overflow="fold",
+            no_wrap=column not in _FOLDED,
+            overflow="fold",  # a word too long for its column folds, never cut short
         )
     for decision in shown:
         state = decision.state
@@ -111,7 +110,7 @@ def print_analysis(
     for column in columns:
         summary.add_column(
             column, justify="left" if column == "player" else "right", overflow="fold"
-        )  # folded, never cut short
+        )
     for entry in analysis.summaries():
         worst = ", ".join(f"{d.cost:.2f} ({d.move + 1})" for d in entry.biggest)
         row = [
