@@ -68,15 +68,15 @@ def test_help_reads_well(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (("simulate", "--players", "9", "--games", "1"), 1, "needs 2 to 7 players"),
+        (("simulate", "--players", "9", "--games", "1"), 2, "needs 2 to 7 players"),
         (("simulate", "--bots", "foo"), 2, "unknown bot 'foo'"),
-        (("simulate", "--bots", "greedy,random,greedy"), 1, "3 bots named for 2 seats"),
+        (("simulate", "--bots", "greedy,random,greedy"), 2, "3 bots named for 2 seats"),
         (("play", "--bots", "greedy,random"), 2, "2 bots named for 1 seat besides yours"),
         (("play", "--watch", "--bots", "greedy,random,greedy"), 2, "for 2 seats: name at most 2"),
         (("simulate", "--games", "0"), 2, "--games"),
         (("play", "--variant", "chess"), 2, "unknown variant 'chess'"),
         (("play", "--watch", "-o", "short_game"), 2, "NAME=VALUE"),
-        (("play", "--watch", "-o", "nope=1"), 1, "has no option 'nope'"),
+        (("play", "--watch", "-o", "nope=1"), 2, "has no option 'nope'"),
         (("replay", "/no/such/file.json"), 1, "cannot read"),
         (("frobnicate",), 2, "No such command"),
     ],
@@ -91,6 +91,53 @@ def test_bad_arguments_give_one_line_and_an_exit_code(
     assert lines[0].startswith("error: ")
     assert message in lines[0]
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        (("--players", "9"), "classic needs 2 to 7 players, got 9"),
+        (("-o", "nope=1"), "variant 'classic' has no option 'nope'"),
+        (("-o", "short_game=3"), "option 'short_game' (O2) of 'classic': expected True or False"),
+        (("--variant", "extended", "--players", "3", "--bots", "champion,margin,greedy"),
+         "bot 'champion' does not play 3-player extended"),
+    ],
+)  # fmt: skip
+def test_a_game_the_rules_refuse_is_a_usage_error_worded_alike_by_every_command(
+    capsys: pytest.CaptureFixture[str], setup: tuple[str, ...], message: str
+) -> None:
+    # the same arguments, the same one line and exit code 2, whichever command is given them
+    starts = [("play", "--watch"), ("simulate", "--games", "3"), ("tournament", "--games", "3")]
+    if "champion" in message:
+        del starts[2]  # a tournament skips a bot that does not play (the test below)
+    for start in starts:
+        code, out, err = call(capsys, *start, *setup)
+        assert (start[0], code) == (start[0], 2), err
+        assert out == ""
+        assert err.startswith(f"error: {message}"), err
+        assert err.count("\n") == 1, err
+
+
+def test_a_tournament_that_cannot_be_played_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = call(capsys, "tournament", "--bots", "champion,margin", "-o", "short_game=true")
+    assert code == 2
+    assert err == (
+        "error: a tournament of 2-player classic needs at least 2 bots that play it, "
+        "got margin (champion does not play it)\n"
+    )
+    code, _, err = call(capsys, "tournament", "--bots", "greedy,greedy", "--games", "2")
+    assert (code, err) == (2, "error: name each bot once, got greedy, greedy\n")
+
+
+def test_the_refused_game_in_the_docs_is_what_the_command_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    page = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    [shown] = re.findall(r"^\$ (pickomino simulate --bots champion.*)\n(.*)$", page, re.MULTILINE)
+    code, out, err = call(capsys, *shown[0].split()[1:])
+    assert (code, out, err) == (2, "", shown[1] + "\n")
 
 
 def test_bad_record_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -132,7 +132,7 @@ def test_a_bot_that_cannot_play_the_game_is_refused_before_it_starts(tmp_path: P
         done = run("play", *bots, *args, "--save", str(tmp_path / "g.json"), stdin="1\n" * 20)
         assert done.returncode == 2
         assert done.stdout == ""
-        assert f"--bots: bot 'champion' does not play {game}" in done.stderr
+        assert done.stderr == f"error: bot 'champion' does not play {game}\n"
         assert not (tmp_path / "g.json").exists()
 
 

@@ -123,13 +123,15 @@ def test_bots_that_do_not_play_the_game_are_skipped_and_refused_by_simulate(pick
 
 
 def test_a_tournament_refuses_repeated_or_too_few_bots(picky: str) -> None:
-    with pytest.raises(ValueError, match="name each bot once"):
+    # InvalidSetupError, a ValueError: the CLI calls it a usage error (exit 2)
+    with pytest.raises(InvalidSetupError, match="name each bot once"):
         tournament(bots=["greedy", "greedy"], games=1)
-    with pytest.raises(ValueError, match=r"needs at least 2 bots.*\(picky does not play it\)"):
+    too_few = r"needs at least 2 bots.*\(picky does not play it\)"
+    with pytest.raises(InvalidSetupError, match=too_few):
         tournament("extended", bots=["greedy", picky], games=1)
-    with pytest.raises(ValueError, match=r"got none \(picky, champion do not play it\)"):
+    with pytest.raises(InvalidSetupError, match=r"got none \(picky, champion do not play it\)"):
         tournament("extended", 3, bots=[picky, "champion"], games=1)
-    with pytest.raises(ValueError, match="needs at least 3 bots"):
+    with pytest.raises(InvalidSetupError, match="needs at least 3 bots"):
         tournament("classic", 3, bots=["greedy", "random"], games=1)
 
 
@@ -161,5 +163,5 @@ def test_the_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert data["games_per_table"] == 4
     with pytest.raises(SystemExit) as exit_:
         main(["tournament", "--bots", "greedy", "--games", "4"])
-    assert exit_.value.code == 1
+    assert exit_.value.code == 2  # a usage error
     assert "needs at least 2 bots" in capsys.readouterr().err

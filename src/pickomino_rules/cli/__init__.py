@@ -3,8 +3,9 @@
 Built with click (commands, options, help) and rich (colours, tables, progress).
 Every error a user can cause ends in one ``error: ...`` line on stderr and a
 non-zero exit code, never a traceback: 1 for a failure (a bad file, an illegal record, a
-failed save, a failed game in a simulation), 2 for a usage error, 130 when stopped by Ctrl-C
-or the end of input, 143 when stopped by SIGTERM.
+failed save, a failed game in a simulation), 2 for a usage error (a bad argument, or a game
+the arguments name that the rules refuse: players, options, a bot that does not play it),
+130 when stopped by Ctrl-C or the end of input, 143 when stopped by SIGTERM.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from pickomino_rules import __version__
-from pickomino_rules.errors import MissingExtraError, PickominoError
+from pickomino_rules.errors import InvalidSetupError, MissingExtraError, PickominoError
 
 try:
     import click
@@ -77,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         fail(error.format_message(), EXIT_USAGE)
     except click.ClickException as error:
         fail(error.format_message(), error.exit_code)
+    except InvalidSetupError as error:  # the arguments name a game the rules refuse
+        fail(str(error), EXIT_USAGE)
     except (PickominoError, ValueError, OSError) as error:
         fail(str(error))
     sys.exit(code if isinstance(code, int) else 0)

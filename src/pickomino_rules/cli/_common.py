@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 EXIT_FAILURE = 1
 """Exit code of a failure: a bad or unreadable file, an illegal record, a failed save."""
 EXIT_USAGE = 2
-"""Exit code of a usage error: unknown command or option, a bad value."""
+"""Exit code of a usage error: unknown command or option, a bad value, or a game the
+arguments name that the rules refuse (players, options, a bot that does not play it)."""
 EXIT_STOPPED = 130
 """Exit code of a game or run stopped by Ctrl-C or by the end of input (128 + SIGINT)."""
 EXIT_TERMINATED = 143

@@ -28,7 +28,7 @@ from pickomino_rules.cli._common import (
     stop_code,
 )
 from pickomino_rules.errors import InvalidSetupError
-from pickomino_rules.game import Bot, Move, apply, parse_move
+from pickomino_rules.game import Bot, Move, apply, new_game, parse_move
 from pickomino_rules.records import (
     GameRecord,
     SaveError,
@@ -145,7 +145,9 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
         names = _player_names(names_text, seats, human)
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
-        record = GameRecord.start(variant, players, parse_options(option_pairs), 0, seed)
+        options = parse_options(option_pairs)
+        new_game(variant, players=players, options=options)  # a usage error, as in simulate
+        record = GameRecord.start(variant, players, options, 0, seed)
     _check_bots_play(record, seats, human, resumed=resume_path is not None)
     if save_path:
         save_path = str(check_save_target(Path(save_path).expanduser()))  # before the game
@@ -184,9 +186,9 @@ def _check_bots_play(
         try:
             check_bot_supports(name, rules, record.players)
         except InvalidSetupError as error:
-            if resumed:
+            if resumed:  # the saved game's seats, not the arguments
                 fail(f"that game's seat for {name!r} cannot be filled: {error}")
-            raise click.BadParameter(str(error), param_hint="--bots") from None
+            raise
 
 
 def _resumed_seats(

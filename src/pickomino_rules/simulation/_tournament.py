@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from pickomino_rules.bots import bot_supports, get_bot
+from pickomino_rules.errors import InvalidSetupError
 from pickomino_rules.game import new_game
 from pickomino_rules.simulation._ratings import Rating, bradley_terry
 from pickomino_rules.simulation._runner import simulate
@@ -146,7 +147,8 @@ def tournament(  # noqa: PLR0913 (a tournament's set-up)
         progress: Called with the number of games just finished.
 
     Raises:
-        ValueError: Fewer than ``players`` bots that play the game, or a bot named twice.
+        InvalidSetupError: Fewer than ``players`` bots that play the game, or a bot named
+            twice (a ``ValueError``, as before).
         UnknownBotError: No such bot.
 
     Examples:
@@ -156,7 +158,7 @@ def tournament(  # noqa: PLR0913 (a tournament's set-up)
     """
     if len(set(bots)) != len(bots):
         msg = f"name each bot once, got {', '.join(bots)}"
-        raise ValueError(msg)
+        raise InvalidSetupError(msg)
     rules, _ = new_game(variant, players=players, options=options)
     playing = tuple(name for name in bots if bot_supports(get_bot(name), rules, players))
     skipped = tuple(name for name in bots if name not in playing)
@@ -167,7 +169,7 @@ def tournament(  # noqa: PLR0913 (a tournament's set-up)
             f"play it, got {', '.join(playing) or 'none'}"
             + (f" ({', '.join(skipped)} {verb} not play it)" if skipped else "")
         )
-        raise ValueError(msg)
+        raise InvalidSetupError(msg)
     index = {name: i for i, name in enumerate(playing)}
     wins = [[Fraction(0)] * len(playing) for _ in playing]
 
