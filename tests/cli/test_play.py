@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import subprocess
 import sys
 from typing import TYPE_CHECKING
@@ -261,3 +262,12 @@ def test_the_analysis_with_chances_folds_only_to_a_width_asked_for_and_cuts_noth
     assert max(map(len, lines)) <= 80
     assert "…" not in narrow.stdout  # folded onto more lines, never cut short
     assert len(lines) > len(piped.stdout.splitlines())
+    # folded between words, never within one: each roll, each header, each entry whole
+    words = {word for line in lines for word in re.split(r"[│┃\s]+", line)}
+    rolls = set(re.findall(r"total \d+, roll ([1-5w]+)", piped.stdout))  # the situations
+    assert rolls
+    assert rolls <= words
+    assert {"situation", "player", "decisions", "mistakes"} <= words
+    worst = set(re.findall(r"\d+\.\d\d \(\d+\),?", piped.stdout))  # a cost and its move
+    assert worst
+    assert all(any(entry in line for line in lines) for entry in worst)

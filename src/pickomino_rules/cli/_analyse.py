@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import click
+from rich.cells import cell_len
 from rich.table import Table
 
 from pickomino_rules.cli._common import (
@@ -13,7 +14,7 @@ from pickomino_rules.cli._common import (
 from pickomino_rules.records import load_record
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from rich.console import Console
 
@@ -71,17 +72,10 @@ def print_analysis(
         if d.valued and (show_all or d.mistake or d.chance_cost > CHANCE_MISTAKE)
     ]
     title = "every decision" if show_all else "mistakes: moves that cost worms"
-    table = Table(title=title + (" or the game" if with_chances and not show_all else ""))
     columns = ["turn", "move", "player", "situation", "played", "best", "cost"]
     if with_chances:
         columns += ["win %", "for the game"]
-    for column in columns:
-        table.add_column(
-            column,
-            justify="left" if column in _LEFT else "right",
-            no_wrap=column not in _FOLDED,
-            overflow="fold",  # a word too long for its column folds, never cut short
-        )
+    rows = []
     for decision in shown:
         state = decision.state
         situation = f"total {state.total}, " + (
@@ -100,17 +94,15 @@ def print_analysis(
             best = decision.best_for_game
             chances = decision.chances
             row += [f"{chances[decision.played]:.1%}", f"{best} {chances[best]:.1%}"]
-        table.add_row(*row)
-    if shown:
-        console.print(table)
-    summary = Table(title="expected worms lost to mistakes (this turn's value, solver's play)")
+        rows.append(row)
+    if rows:
+        title += " or the game" if with_chances and not show_all else ""
+        _print_table(console, title, columns, rows, left=_LEFT, folded=_FOLDED)
+    title = "expected worms lost to mistakes (this turn's value, solver's play)"
     columns = ["player", "decisions", "best moves", "mistakes", "worms lost", "worst (move)"]
     if with_chances:
         columns.append("win % lost")
-    for column in columns:
-        summary.add_column(
-            column, justify="left" if column == "player" else "right", overflow="fold"
-        )
+    rows = []
     for entry in analysis.summaries():
         worst = ", ".join(f"{d.cost:.2f} ({d.move + 1})" for d in entry.biggest)
         row = [
@@ -124,13 +116,75 @@ def print_analysis(
         if with_chances:
             lost = sum(d.chance_cost for d in analysis.decisions if d.player == entry.player)
             row.append(f"{lost:.1%}")
-        summary.add_row(*row)
-    console.print(summary)
+        rows.append(row)
+    folded = dict.fromkeys(columns, " ") | {"worst (move)": ", "}  # a move with its cost
+    _print_table(console, title, columns, rows, left={"player"}, folded=folded)
+
+
+def _print_table(  # noqa: PLR0913 (a table's parts)
+    console: Console,
+    title: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    left: set[str],
+    folded: Mapping[str, str],
+) -> None:
+    """A table at its full width where that fits, else folded to fit the console.
+
+    The columns in ``folded`` wrap onto more lines between units (``folded`` maps each to
+    what separates its units: a space between words, a comma between a list's entries), so
+    that a word is never broken in two (``champio`` / ``n``) nor cut short; the others keep
+    each cell on one line. Where even that is too wide, the padding between columns halves.
+    (rich's own folding breaks words and may draw a table wider than it was given.)
+    """
+    least, full = [], []
+    for index, header in enumerate(headers):
+        cells = [row[index] for row in rows]
+        full.append(max(map(cell_len, [header, *cells])))
+        if header in folded:  # a unit keeps what ends it: "0.46 (166),"
+            between = folded[header]
+            cells = [unit + between.strip() for cell in cells for unit in cell.split(between)]
+            header_parts = header.split()
+        else:
+            header_parts = [header]
+        least.append(max(map(cell_len, [*header_parts, *cells])))  # in a terminal's cells
+    widths, collapse = _column_widths(least, full, console.width)
+    table = Table(title=title, collapse_padding=collapse, pad_edge=not collapse)
+    for header, width, natural in zip(headers, widths, full, strict=True):
+        table.add_column(
+            header,
+            justify="left" if header in left else "right",
+            no_wrap=header not in folded,
+            width=width if width < natural else None,
+            overflow="fold",  # a word wider than the whole console still folds, never cut
+        )
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+def _column_widths(least: list[int], full: list[int], room: int) -> tuple[list[int], bool]:
+    """Each column's width, and whether the padding collapses, for a table ``room`` wide.
+
+    From the full widths, the widest column that can give a character gives one until the
+    table fits or none can: the columns folded evenly, none below its least width.
+    """
+    count = len(full)
+    collapse = sum(least) > room - (3 * count + 1)  # a border and two spaces a column
+    frame = (2 if collapse else 3) * count + 1
+    widths = list(full)
+    while sum(widths) > room - frame:
+        give = [index for index in range(count) if widths[index] > least[index]]
+        if not give:
+            break
+        widths[max(give, key=lambda index: widths[index])] -= 1
+    return widths, collapse
 
 
 CHANCE_MISTAKE = 0.01
 """A move that gives away more than this chance to win the game is listed as a mistake."""
 
 _LEFT = {"player", "situation", "played", "best", "for the game"}
-_FOLDED = {"player", "situation", "for the game"}
+_FOLDED = dict.fromkeys(["player", "situation", "for the game"], " ")
 """The columns that fold onto more lines where a terminal is too narrow: text, not figures."""
