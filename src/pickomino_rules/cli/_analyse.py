@@ -187,4 +187,5 @@ CHANCE_MISTAKE = 0.01
 
 _LEFT = {"player", "situation", "played", "best", "for the game"}
 _FOLDED = dict.fromkeys(["player", "situation", "for the game"], " ")
-"""The columns that fold onto more lines where a terminal is too narrow: text, not figures."""
+"""The columns that fold onto more lines where a terminal is too narrow (text, not figures),
+each with what separates its units: between words."""
