@@ -29,8 +29,10 @@ from pickomino_rules.errors import (
     UnknownVariantError,
 )
 from pickomino_rules.game import (
+    MAX_GAME_MOVES,
     Bot,
     Move,
+    UnfinishedGameError,
     apply,
     chance_outcomes,
     claim_of_stop,
@@ -63,6 +65,7 @@ __version__ = "0.2.0.dev0"
 """The library's version: the one source (pyproject reads it; records store it)."""
 
 __all__ = [
+    "MAX_GAME_MOVES",
     "WHITE",
     "Action",
     "AgainstPlayer",
@@ -96,6 +99,7 @@ __all__ = [
     "Steal",
     "Stop",
     "Take",
+    "UnfinishedGameError",
     "UnknownVariantError",
     "Variant",
     "apply",

@@ -18,6 +18,7 @@ Examples:
 from __future__ import annotations
 
 import importlib
+import random
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING
@@ -26,6 +27,7 @@ from pickomino_rules.actions import Action, Roll, Steal, Stop, Take
 from pickomino_rules.dice import Face
 from pickomino_rules.errors import (
     ArgumentTypeError,
+    IllegalActionError,
     InvalidSetupError,
     PickominoError,
     UnknownVariantError,
@@ -33,9 +35,9 @@ from pickomino_rules.errors import (
 from pickomino_rules.game import Bot, legal_actions, stop_claims
 from pickomino_rules.registry import get_variant
 from pickomino_rules.state import Phase
+from pickomino_rules.validation import ODD, error_for
 
 if TYPE_CHECKING:
-    import random
     from collections.abc import Callable
 
     from pickomino_rules.rules import Rules
@@ -56,6 +58,7 @@ __all__ = [
     "margin_bot",
     "optimal_bot",
     "random_bot",
+    "refusal",
     "register_bot",
 ]
 
@@ -66,22 +69,39 @@ _WORM = Face.WORM
 
 
 def _decisions(rules: Rules, state: GameState) -> tuple[Action, ...]:
+    """The decisions a bot chooses among (IllegalActionError where there are none)."""
+    actions = legal_actions(rules, state)
     if state.phase is _ROLL:
         msg = "bots decide for players; a chance node needs a roll (sample_chance)"
-        raise ValueError(msg)
-    actions = legal_actions(rules, state)
+        raise IllegalActionError(msg)
     if not actions:
         msg = "the game is over: there is nothing to decide"
-        raise ValueError(msg)
+        raise IllegalActionError(msg)
     return actions  # type: ignore[return-value]
+
+
+def refusal(rules: Rules, state: GameState, rng: object, error: Exception) -> PickominoError:
+    """The error a bot raises for a raw ``error``: a wrong ``rng``, or what is wrong with the state.
+
+    A bot tries the plain case; a hand-built state or argument that trips it gets the
+    library's error ([`error_for`][pickomino_rules.validation.error_for]).
+    """
+    if not isinstance(rng, random.Random):
+        return ArgumentTypeError(f"rng must be a random.Random, got {type(rng).__name__}")
+    return error_for(rules, state, error)
 
 
 def random_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
     """Pick uniformly among the legal actions."""
-    return rng.choice(_decisions(rules, state))
+    try:
+        return rng.choice(_decisions(rules, state))
+    except PickominoError:
+        raise
+    except ODD as error:
+        raise refusal(rules, state, rng, error) from error
 
 
-def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  # noqa: ARG001
+def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
     """A sensible heuristic player.
 
     After a roll it takes worms while it has none, else the face worth the most
@@ -89,6 +109,15 @@ def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:  #
     hand, with a total of 30 or more, or with no higher tile left on the grill; it
     steals when it can. Variant decisions go to the first legal choice.
     """
+    try:
+        return _greedy(rules, state)
+    except PickominoError:
+        raise
+    except ODD as error:
+        raise refusal(rules, state, rng, error) from error
+
+
+def _greedy(rules: Rules, state: GameState) -> Action:
     actions = _decisions(rules, state)
     takes = [action for action in actions if isinstance(action, Take)]
     if takes:
@@ -132,16 +161,22 @@ class OptimalBot:
         """Choose the action with the best value for the rest of the turn."""
         from pickomino_rules.solver import solve_turn  # noqa: PLC0415
 
-        if state.phase in (Phase.ROLL, Phase.GAME_OVER):
-            return greedy_bot(rules, state, rng)  # not a decision: legal_actions tells why
-        solution = next(
-            (s for s in reversed(self._solutions) if s.rules is rules and s.covers(state)), None
-        )
-        if solution is None:
-            solution = solve_turn(rules, state, self.value)
-            self._solutions.append(solution)
-            del self._solutions[:-_KEPT_SOLUTIONS]
-        return solution.best_action(state)
+        try:
+            if state.phase in (Phase.ROLL, Phase.GAME_OVER):
+                return greedy_bot(rules, state, rng)  # not a decision: legal_actions tells why
+            solution = next(
+                (s for s in reversed(self._solutions) if s.rules is rules and s.covers(state)),
+                None,
+            )
+            if solution is None:
+                solution = solve_turn(rules, state, self.value)  # checks the state first
+                self._solutions.append(solution)
+                del self._solutions[:-_KEPT_SOLUTIONS]
+            return solution.best_action(state)
+        except PickominoError:
+            raise
+        except ODD as error:
+            raise refusal(rules, state, rng, error) from error
 
 
 _KEPT_SOLUTIONS = 16

@@ -54,10 +54,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from pickomino_rules.errors import ArgumentTypeError, MissingExtraError, PickominoError
+from pickomino_rules.errors import ArgumentTypeError, MissingExtraError, PickominoError, brief
 from pickomino_rules.game import check_fits, is_terminal, legal_actions, stop_claims
 from pickomino_rules.result import result
 from pickomino_rules.state import Phase
+from pickomino_rules.validation import ODD, error_for
 
 try:
     import numpy as np
@@ -73,10 +74,14 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["ActionEncodingError", "Encoding", "returns", "worm_margins"]
+__all__ = ["ActionEncodingError", "Encoding", "ObservationError", "returns", "worm_margins"]
 
 _PHASES = (Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.TURN_OVER, Phase.GAME_OVER)
 _PHASE_INDEX = {phase: index for index, phase in enumerate(_PHASES)}
+
+
+class ObservationError(PickominoError, ValueError):
+    """A state or a seat an encoding cannot observe: another number of players, no such seat."""
 
 
 class ActionEncodingError(PickominoError, ValueError):
@@ -179,11 +184,13 @@ class Encoding:
             check_fits(self.rules, state)
             return mask
         numbers = self._numbers
+        legal = legal_actions(self.rules, state)  # a malformed state: the library's error
         try:
-            for action in legal_actions(self.rules, state):
+            for action in legal:
                 mask[numbers[action]] = 1  # type: ignore[index]
         except KeyError as error:  # a variant's bug: its action class misses instances
-            msg = f"legal action {error.args[0]!r} is not in the action space of {self.rules.name}"
+            shown = brief(error.args[0])
+            msg = f"legal action {shown} is not in the action space of {self.rules.name}"
             raise ActionEncodingError(msg) from None
         return mask
 
@@ -196,20 +203,27 @@ class Encoding:
 
         Raises:
             RulesMismatchError: The state is of a differently laid-out game.
-            ValueError: ``player`` is not a player of the game.
+            ObservationError: The state is not of this encoding's number of players, or
+                ``player`` is not one of them.
+            InvalidStateError: The state is malformed (built or changed by hand).
             ArgumentTypeError: ``player`` is not a whole number.
         """
         check_fits(self.rules, state)
-        if state.players != self.players:
-            msg = f"the state has {state.players} players, the encoding {self.players}"
-            raise ValueError(msg)
         if isinstance(player, bool) or not isinstance(player, int | np.integer):
-            msg = f"player must be a player index, got {player!r}"
+            msg = f"player must be a player index, got {brief(player)}"
             raise ArgumentTypeError(msg)
-        if not 0 <= player < self.players:
-            msg = f"player {player} is not a player of a {self.players}-player game"
-            raise ValueError(msg)
-        return _observe(self, state, int(player))
+        try:
+            if len(state.stacks) != self.players:
+                msg = f"the state has {len(state.stacks)} players, the encoding {self.players}"
+                raise ObservationError(msg)
+            if not 0 <= player < self.players:
+                msg = f"player {player} is not a player of a {self.players}-player game"
+                raise ObservationError(msg)
+            return _observe(self, state, int(player))
+        except PickominoError:
+            raise
+        except ODD as error:
+            raise error_for(self.rules, state, error) from error
 
 
 def _observe(encoding: Encoding, state: GameState, me: int) -> NDArray[np.float32]:

@@ -25,6 +25,7 @@ __all__ = [
     "PickominoError",
     "RulesMismatchError",
     "UnknownVariantError",
+    "brief",
     "excerpt",
     "install_command",
 ]
@@ -40,6 +41,48 @@ def excerpt(text: str, length: int = 40) -> str:
         "'xxxxxxx...'"
     """
     return repr(text if len(text) <= length else text[: length - 3] + "...")
+
+
+def brief(value: object, length: int = 40) -> str:
+    """``repr(value)``, cut to about ``length`` characters with the whole size said.
+
+    What an error message quotes of a value it was given: a message stays short (a few
+    hundred characters at most) whatever the input, and quoting costs little however large
+    the value is.
+
+    Examples:
+        >>> brief((1, 2))
+        '(1, 2)'
+        >>> brief("x" * 1_000_000)
+        "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (1,000,000 characters)"
+        >>> brief(tuple(range(100_000)))
+        '(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1… (a tuple of 100,000 items)'
+    """
+    if isinstance(value, str | bytes | bytearray):
+        if len(value) <= length:
+            return repr(value)
+        unit = "characters" if isinstance(value, str) else "bytes"
+        return f"{repr(value[:length])[:-1]}…{repr(value)[-1]} ({len(value):,} {unit})"
+    if isinstance(value, int) and value.bit_length() > 4 * length:
+        return f"<a whole number of {value.bit_length():,} bits>"
+    try:
+        size = len(value)  # type: ignore[arg-type]
+    except Exception:  # noqa: BLE001 (not sized: a number, an enum, an object)
+        size = None
+    try:
+        text = repr(value[:length] if isinstance(value, list | tuple) else value)
+    except Exception:  # noqa: BLE001 (a value whose repr fails is still named)
+        return f"<{type(value).__name__}>"
+    if len(text) <= length and (
+        size is None or not isinstance(value, list | tuple) or size <= length
+    ):
+        return text
+    what = f"a {type(value).__name__} of {size:,} items" if isinstance(size, int) else None
+    return f"{text[:length]}… ({what or f'{len(text):,} characters'})"
+
+
+MAX_MESSAGE = 300
+"""The longest message an error of this library carries, in characters (about)."""
 
 
 class PickominoError(Exception):
@@ -109,7 +152,23 @@ class InvalidStateError(PickominoError, ValueError):
 
     def __init__(self, problems: tuple[str, ...] | list[str]) -> None:
         self.problems = tuple(problems)
-        super().__init__("invalid state: " + "; ".join(self.problems))
+        super().__init__("invalid state: " + _listed(self.problems))
+
+
+def _listed(problems: tuple[str, ...]) -> str:
+    """Problems joined by semicolons, as many as fit in a short message, then how many more."""
+    shown = "; ".join(problems)
+    if len(shown) <= MAX_MESSAGE - 20:
+        return shown
+    kept: list[str] = []
+    for problem in problems:
+        if len("; ".join([*kept, problem])) > MAX_MESSAGE - 40:
+            break
+        kept.append(problem)
+    if not kept:  # one problem longer than a message: cut it
+        kept = [problems[0][: MAX_MESSAGE - 40] + "…"]
+    rest = len(problems) - len(kept)
+    return "; ".join(kept) + (f" (and {rest} more)" if rest else "")
 
 
 class ArgumentTypeError(PickominoError, TypeError):

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
 from pickomino_rules._engine import ACTIVE, steps
-from pickomino_rules._engine.guards import check_arguments, check_fits, check_shape
+from pickomino_rules._engine.guards import ODD, check_arguments, check_fits, check_shape, failure
 from pickomino_rules._engine.steps import (
     apply,
     claim_of_stop,
@@ -41,7 +41,13 @@ from pickomino_rules._engine.steps import (
 )
 from pickomino_rules.actions import STOP, Action
 from pickomino_rules.dice import RollOutcome
-from pickomino_rules.errors import ArgumentTypeError, IllegalActionError, InvalidSetupError
+from pickomino_rules.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    InvalidSetupError,
+    PickominoError,
+    brief,
+)
 from pickomino_rules.registry import get_rules
 from pickomino_rules.rules import Rules
 from pickomino_rules.state import Claim, GameState, Phase
@@ -60,10 +66,13 @@ if not TYPE_CHECKING:  # the backend's own: these functions, or their compiled m
 _ROLL = Phase.ROLL
 _DECIDE = Phase.DECIDE
 _GAME_OVER = Phase.GAME_OVER
+_TURN = (Phase.ROLL, Phase.CHOOSE, Phase.DECIDE)
 
 __all__ = [
+    "MAX_GAME_MOVES",
     "Bot",
     "Move",
+    "UnfinishedGameError",
     "apply",
     "chance_outcomes",
     "check_fits",
@@ -177,7 +186,17 @@ def stop_outcomes(rules: Rules, state: GameState) -> tuple[tuple[Action, GameSta
         IllegalActionError: ``state`` is not in phase DECIDE.
     """
     check_fits(rules, state)
+    try:
+        return _stop_outcomes(rules, state)
+    except PickominoError:
+        raise
+    except ODD as error:
+        raise failure(rules, state, error) from error
+
+
+def _stop_outcomes(rules: Rules, state: GameState) -> tuple[tuple[Action, GameState], ...]:
     if state.phase is not _DECIDE or steps.derive(rules, state).how is steps.PENDING:
+        check_shape(rules, state)
         msg = f"a turn ends by a stop in phase 'decide', not {state.phase.value!r}"
         raise IllegalActionError(msg)
     claims = stop_claims(rules, state)
@@ -198,8 +217,21 @@ def resolve_bust(rules: Rules, state: GameState) -> GameState:
     """The state after the player to move busts now (C10, C11): what a failed turn leaves.
 
     Useful to value a bust without rolling one, e.g. in a solver.
+
+    Raises:
+        IllegalActionError: No player's turn is under way (phase ``turn over`` or ``game over``).
     """
-    return steps.finish_turn(rules, rules.bust(rules, state))
+    check_fits(rules, state)
+    if state.phase not in _TURN:
+        check_shape(rules, state)
+        msg = f"only a turn under way busts, not one in phase {state.phase.value!r}"
+        raise IllegalActionError(msg)
+    try:
+        return steps.finish_turn(rules, rules.bust(rules, state))
+    except PickominoError:
+        raise
+    except ODD as error:
+        raise failure(rules, state, error) from error
 
 
 def is_terminal(rules: Rules, state: GameState) -> bool:
@@ -225,7 +257,12 @@ def chance_outcomes(rules: Rules, state: GameState) -> tuple[tuple[RollOutcome, 
         check_shape(rules, state)
         msg = f"not a chance node: the game is in phase {state.phase.value!r}"
         raise IllegalActionError(msg)
-    table = rules.chance_table(state.in_hand)
+    try:
+        table = rules.chance_table(state.in_hand)
+    except PickominoError:
+        raise
+    except ODD as error:
+        raise failure(rules, state, error) from error
     return tuple(zip(table.outcomes, table.probabilities, strict=True))
 
 
@@ -237,8 +274,37 @@ def step(rules: Rules, state: GameState, action: Action, rng: random.Random) -> 
     return state
 
 
+MAX_GAME_MOVES = 100_000
+"""The default limit on a game's length in moves (decisions and rolls), for `play` and `playout`.
+
+A game of random players takes about 2,500 moves (the longest of thousands about 7,000), but
+the rules let a game go on for ever: while no player holds a tile, a bust turns nothing over
+(C10; option O1 turns a tile on every bust), and players who bust on purpose never end it.
+A game past the limit raises [`UnfinishedGameError`][pickomino_rules.game.UnfinishedGameError]
+rather than run without end. It is also the most moves a saved record holds.
+"""
+
+
+class UnfinishedGameError(PickominoError, RuntimeError):
+    """A game that reached its limit on moves without ending (see `MAX_GAME_MOVES`).
+
+    Attributes:
+        moves: The moves played (the limit).
+        state: The state the game had reached.
+    """
+
+    def __init__(self, moves: int, state: GameState) -> None:
+        super().__init__(f"the game did not end within {moves:,} moves (the limit on its length)")
+        self.moves = moves
+        self.state = state
+
+
 def playout(
-    rules: Rules, state: GameState, bots: Bot | list[Bot], rng: random.Random
+    rules: Rules,
+    state: GameState,
+    bots: Bot | list[Bot],
+    rng: random.Random,
+    max_moves: int | None = MAX_GAME_MOVES,
 ) -> Iterator[tuple[Move, GameState]]:
     """Play to the end, yielding each move with the state it leads to.
 
@@ -248,20 +314,37 @@ def playout(
         bots: One bot for everybody, or one per player index.
         rng: The only source of randomness, for dice and bots alike: the same
             seed replays the same game.
+        max_moves: Most moves (decisions and rolls) to play; None for no limit.
 
     Raises:
-        InvalidSetupError: A list of bots that is not one per player (raised at once).
+        InvalidSetupError: A list of bots that is not one per player, or a limit that is
+            not a whole number of at least 1 (raised at once).
+        UnfinishedGameError: The game went on past ``max_moves`` moves (raised then, after
+            the last move allowed was yielded).
     """
     if isinstance(bots, list) and len(bots) != state.players:
         msg = f"{len(bots)} bots for {state.players} players: give one per player, or one for all"
         raise InvalidSetupError(msg)
-    return _playout(rules, state, bots, rng)
+    if max_moves is not None and (
+        isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1
+    ):
+        msg = f"max_moves must be a whole number of at least 1 or None, got {brief(max_moves)}"
+        raise InvalidSetupError(msg)
+    return _playout(rules, state, bots, rng, max_moves)
 
 
 def _playout(
-    rules: Rules, state: GameState, bots: Bot | list[Bot], rng: random.Random
+    rules: Rules,
+    state: GameState,
+    bots: Bot | list[Bot],
+    rng: random.Random,
+    max_moves: int | None,
 ) -> Iterator[tuple[Move, GameState]]:
+    left = -1 if max_moves is None else max_moves  # counts down to 0; -1 never gets there
     while state.phase is not _GAME_OVER:
+        if not left:
+            raise UnfinishedGameError(max_moves or 0, state)
+        left -= 1
         move: Move
         if state.phase is _ROLL:
             move = rules.chance_table(state.in_hand).sample(rng)
@@ -272,10 +355,17 @@ def _playout(
         yield move, state
 
 
-def play(rules: Rules, state: GameState, bots: Bot | list[Bot], rng: random.Random) -> GameState:
+def play(
+    rules: Rules,
+    state: GameState,
+    bots: Bot | list[Bot],
+    rng: random.Random,
+    max_moves: int | None = MAX_GAME_MOVES,
+) -> GameState:
     """Play to the end with ``bots`` and return the final state.
 
-    See [`playout`][pickomino_rules.game.playout] for the arguments.
+    See [`playout`][pickomino_rules.game.playout] for the arguments; a game longer than
+    ``max_moves`` raises [`UnfinishedGameError`][pickomino_rules.game.UnfinishedGameError].
 
     Examples:
         >>> import random
@@ -286,7 +376,7 @@ def play(rules: Rules, state: GameState, bots: Bot | list[Bot], rng: random.Rand
         (True, ())
     """
     final = state
-    for _move, final in playout(rules, state, bots, rng):  # noqa: B007 (keeps the last)
+    for _move, final in playout(rules, state, bots, rng, max_moves):  # noqa: B007 (the last)
         pass
     return final
 

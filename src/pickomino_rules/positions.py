@@ -48,6 +48,7 @@ Examples:
 from __future__ import annotations
 
 import json
+import re
 import typing
 from typing import TYPE_CHECKING, Any
 
@@ -55,12 +56,18 @@ import attrs
 import cattrs
 
 from pickomino_rules.dice import FACES, RollOutcome
-from pickomino_rules.errors import InvalidRollError, PickominoError, excerpt
+from pickomino_rules.errors import InvalidRollError, PickominoError, brief, excerpt
 from pickomino_rules.registry import get_variant
 from pickomino_rules.state import GameState, PartKey, Phase
 from pickomino_rules.story import tile_ranges
-from pickomino_rules.strict_json import MAX_DIGITS, jsonable, load_json, make_json_converter
-from pickomino_rules.validation import problems
+from pickomino_rules.strict_json import (
+    MAX_DIGITS,
+    check_depth,
+    jsonable,
+    load_json,
+    make_json_converter,
+)
+from pickomino_rules.validation import check_shape, problems
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -134,9 +141,9 @@ def _structure_part(key: PartKey[Any], data: object, converter: cattrs.Converter
         return converter.structure(data, key.kind)
     except cattrs.BaseValidationError as error:
         details = "; ".join(cattrs.transform_error(error, path=f"part {key.name!r}"))
-        raise PositionError(details) from None
+        raise PositionError(brief(details, 200)[1:-1] if len(details) > 200 else details) from None
     except (TypeError, ValueError, IndexError, KeyError) as error:
-        raise PositionError(f"part {key.name!r}: {error}") from None
+        raise PositionError(f"part {key.name!r}: {brief(str(error), 120)}") from None
 
 
 def _checked(rules: Rules, state: GameState) -> GameState:
@@ -148,13 +155,13 @@ def _checked(rules: Rules, state: GameState) -> GameState:
 
 def _rules_of(variant: object, options: object) -> Rules:
     if not isinstance(variant, str):
-        raise PositionError(f"variant: expected a name, got {variant!r}")
+        raise PositionError(f"variant: expected a name, got {brief(variant)}")
     if not isinstance(options, dict):
-        raise PositionError(f"options: expected an object of option values, got {options!r}")
+        raise PositionError(f"options: expected an object of option values, got {brief(options)}")
     try:
         return get_variant(variant).rules(options)
     except PickominoError as error:
-        raise PositionError(f"variant {variant!r}: {error}") from None
+        raise PositionError(f"variant {brief(variant)}: {error}") from None
 
 
 @attrs.frozen
@@ -189,8 +196,13 @@ class Position:
     # -- JSON ------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The position as JSON-ready data: format, variant, options and state."""
+        """The position as JSON-ready data: format, variant, options and state.
+
+        Raises:
+            InvalidStateError: The state is malformed (its fields' types or sizes).
+        """
         rules, state = self.rules, self.state
+        check_shape(rules, state)
         parts = {
             key.name: _unstructure_part(key, part, _DICTS)
             for key, part in zip(rules.layout.parts, state.parts, strict=True)
@@ -226,8 +238,12 @@ class Position:
         """
         if not isinstance(data, dict):
             raise PositionError("a position is a JSON object")
+        try:
+            check_depth(data)
+        except ValueError as error:
+            raise PositionError(str(error)) from None
         if data.get("format") != FORMAT:
-            raise PositionError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+            raise PositionError(f"format: expected {FORMAT!r}, got {brief(data.get('format'))}")
         extra = sorted(set(data) - {"format", "variant", "options", "state"})
         if extra:
             raise PositionError(f"unknown field(s): {', '.join(extra)}")
@@ -254,6 +270,7 @@ class Position:
 
     def __str__(self) -> str:
         rules, state = self.rules, self.state
+        check_shape(rules, state)  # a malformed state has no line (InvalidStateError)
         fields = [
             _variant_field(rules),
             _tile_ranges(state.grill),
@@ -293,7 +310,7 @@ class Position:
             rules.name,
             dict(rules.options),
         ):
-            raise PositionError(f"the line is of {fields[0]!r}, not of {rules.name!r}")
+            raise PositionError(f"the line is of {brief(fields[0])}, not of {rules.name!r}")
         state = _parse_core(parsed, fields[1:8])
         state = state.replace(parts=_parse_parts(parsed, fields[8:]))
         return cls(parsed, _checked(parsed, state))
@@ -318,14 +335,16 @@ def _state_from_fields(rules: Rules, fields: dict[str, Any]) -> GameState:  # no
     def counts(name: str) -> tuple[int, ...]:
         value = fields[name]
         if not isinstance(value, list) or not all(_is_int(item) for item in value):
-            raise PositionError(f"state.{name}: expected a list of whole numbers, got {value!r}")
+            raise PositionError(
+                f"state.{name}: expected a list of whole numbers, got {brief(value)}"
+            )
         return tuple(value)
 
     stacks = fields["stacks"]
     if not isinstance(stacks, list) or not all(isinstance(stack, list) for stack in stacks):
-        raise PositionError(f"state.stacks: expected a list of lists, got {stacks!r}")
+        raise PositionError(f"state.stacks: expected a list of lists, got {brief(stacks)}")
     if not _is_int(fields["player"]):
-        raise PositionError(f"state.player: expected a whole number, got {fields['player']!r}")
+        raise PositionError(f"state.player: expected a whole number, got {brief(fields['player'])}")
     try:
         phase = Phase(fields["phase"])
     except ValueError:
@@ -333,14 +352,14 @@ def _state_from_fields(rules: Rules, fields: dict[str, Any]) -> GameState:  # no
         raise PositionError(f"state.phase: expected one of {known}") from None
     roll = fields["roll"]
     if roll is not None and not isinstance(roll, str):
-        raise PositionError(f"state.roll: expected a roll's text or null, got {roll!r}")
+        raise PositionError(f"state.roll: expected a roll's text or null, got {brief(roll)}")
     parts = fields["parts"]
     if not isinstance(parts, dict) or set(parts) != set(rules.part_index):
         names = ", ".join(rules.part_index) or "none"
         raise PositionError(f"state.parts: expected an object with the parts {names}")
     for index, stack in enumerate(stacks):
         if not all(_is_int(tile) for tile in stack):
-            raise PositionError(f"state.stacks[{index}]: expected tile numbers, got {stack!r}")
+            raise PositionError(f"state.stacks[{index}]: expected tile numbers, got {brief(stack)}")
     return GameState(
         grill=counts("grill"),
         face_down=counts("face_down"),
@@ -386,9 +405,9 @@ def _parse_variant(field: str) -> Rules:
     chosen: object = {}
     if brace:
         try:
-            chosen = json.loads(brace + options)
-        except json.JSONDecodeError:
-            raise PositionError(f"variant field {field!r}: the options are not JSON") from None
+            chosen = load_json(brace + options, MAX_POSITION_CHARS)
+        except ValueError as error:
+            raise PositionError(f"variant field {brief(field)}: the options: {error}") from None
     return _rules_of(name, chosen)
 
 
@@ -401,16 +420,24 @@ def _tile_ranges(tiles: tuple[int, ...]) -> str:
     return tile_ranges(tiles) or "-"
 
 
+_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
+"""A number in a line: ASCII digits (``str.isdigit`` takes ``²`` too), at most ``MAX_DIGITS``."""
+
+
+def _is_number(text: str) -> bool:
+    return _NUMBER.fullmatch(text) is not None
+
+
 def _numbers(field: str, what: str) -> tuple[int, ...]:
     if field == "-":
         return ()
     numbers: list[int] = []
     for item in field.split(","):
         low, dash, high = item.partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
-            raise PositionError(f"{what}: {field!r} is not a list of numbers")
+        if not _is_number(low) or (dash and not _is_number(high)):
+            raise PositionError(f"{what}: {brief(field)} is not a list of numbers")
         if dash and not 0 < int(high) - int(low) <= _LONGEST_RANGE:
-            raise PositionError(f"{what}: {item!r} is not a range of tiles")
+            raise PositionError(f"{what}: {brief(item)} is not a range of tiles")
         numbers.extend(range(int(low), int(high) + 1) if dash else [int(low)])
     return tuple(numbers)
 
@@ -418,16 +445,18 @@ def _numbers(field: str, what: str) -> tuple[int, ...]:
 def _parse_core(rules: Rules, fields: list[str]) -> GameState:
     grill, face_down, stacks, turn, in_hand, set_aside, roll = fields
     player, letter = turn[:-1], turn[-1:]
-    if not player.isdigit() or letter not in _PHASES:
-        raise PositionError(f"turn: expected a player and a phase letter (r c d t g), got {turn!r}")
+    if not _is_number(player) or letter not in _PHASES:
+        raise PositionError(
+            f"turn: expected a player and a phase letter (r c d t g), got {brief(turn)}"
+        )
     faces = [0] * len(FACES)
     if set_aside != "-":
         for symbol in set_aside:
             if symbol not in "12345w":
                 raise PositionError(f"set aside: {symbol!r} is not a face (1-5 or w)")
             faces["12345w".index(symbol)] += 1
-    if in_hand != "-" and not all(n.isdigit() for n in in_hand.split(",")):
-        raise PositionError(f"in hand: expected dice per kind, got {in_hand!r}")
+    if in_hand != "-" and not all(_is_number(n) for n in in_hand.split(",")):
+        raise PositionError(f"in hand: expected dice per kind, got {brief(in_hand)}")
     return GameState(
         grill=_numbers(grill, "grill"),
         face_down=_numbers(face_down, "face down"),
@@ -447,7 +476,7 @@ def _parse_parts(rules: Rules, fields: list[str]) -> tuple[object, ...]:
     for field in fields:
         name, equals, data = field.partition("=")
         if not equals or name in given:
-            raise PositionError(f"part field {field!r}: expected one name=value per part")
+            raise PositionError(f"part field {brief(field)}: expected one name=value per part")
         given[name] = data
     if set(given) != set(rules.part_index):
         names = ", ".join(rules.part_index) or "none"
@@ -455,8 +484,8 @@ def _parse_parts(rules: Rules, fields: list[str]) -> tuple[object, ...]:
     parts = []
     for key in rules.layout.parts:
         try:
-            data = json.loads(given[key.name])
-        except json.JSONDecodeError:
-            raise PositionError(f"part {key.name!r}: not JSON: {given[key.name]!r}") from None
-        parts.append(_structure_part(key, data, _TUPLES))
+            document = load_json(given[key.name], MAX_POSITION_CHARS)
+        except ValueError as error:
+            raise PositionError(f"part {key.name!r}: {brief(given[key.name])}: {error}") from None
+        parts.append(_structure_part(key, document, _TUPLES))
     return tuple(parts)

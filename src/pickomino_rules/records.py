@@ -27,9 +27,9 @@ import attrs
 import cattrs
 from cattrs.v import format_exception
 
-from pickomino_rules.errors import PickominoError, excerpt
+from pickomino_rules.errors import PickominoError, brief, excerpt
 from pickomino_rules.files import AtomicWriter, SaveError, check_save_target
-from pickomino_rules.game import apply, new_game, parse_move, playout
+from pickomino_rules.game import MAX_GAME_MOVES, apply, new_game, parse_move, playout
 from pickomino_rules.positions import Position
 from pickomino_rules.registry import get_variant
 from pickomino_rules.strict_json import jsonable, load_json, make_json_converter
@@ -61,8 +61,8 @@ FORMAT = "pickomino_rules.record/1"
 MAX_RECORD_BYTES = 4_000_000
 """Largest record read (a game of greedy bots takes a few kilobytes)."""
 
-MAX_MOVES = 100_000
-"""Most moves a record may hold (random games take a few thousand)."""
+MAX_MOVES = MAX_GAME_MOVES
+"""Most moves a record may hold (random games take a few thousand): the limit on a game's length."""
 
 MAX_MOVE_CHARS = 100
 """Longest text of one move."""
@@ -124,7 +124,7 @@ class GameRecord:
                 if value is None and field == "bots":
                     continue
                 if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME_CHARS:
-                    shown = excerpt(value) if isinstance(value, str) else repr(value)
+                    shown = excerpt(value) if isinstance(value, str) else brief(value)
                     msg = f"{field}[{seat}]: 1 to {MAX_NAME_CHARS} characters, got {shown}"
                     raise RecordError(msg)
         if self.names is not None and len(set(self.names)) != len(self.names):
@@ -349,8 +349,8 @@ def _problem(error: BaseException, kind: type | None) -> str:
     return str(error) if isinstance(error, RecordError) else format_exception(error, kind)
 
 
-def _cut(message: str, length: int = 500) -> str:
-    return message if len(message) <= length else message[: length - 3] + "..."
+def _cut(message: str, length: int = 250) -> str:
+    return message if len(message) <= length else message[: length - 1] + "…"
 
 
 def save_record(record: GameRecord, path: str | Path) -> None:
@@ -378,10 +378,16 @@ def load_record(path: str | Path) -> GameRecord:
         with Path(path).open("rb") as file:
             data = file.read(MAX_RECORD_BYTES + 1)  # stops early: memory stays bounded
     except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+        raise RecordError(f"cannot read {_path(path)}: {error.strerror or error}") from None
     if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: larger than the limit of {MAX_RECORD_BYTES:,} bytes")
+        raise RecordError(f"{_path(path)}: larger than the limit of {MAX_RECORD_BYTES:,} bytes")
     try:
         return GameRecord.from_json(data)
     except RecordError as error:
-        raise RecordError(f"{path}: {error}") from None
+        raise RecordError(f"{_path(path)}: {error}") from None
+
+
+def _path(path: str | Path) -> str:
+    """A file's path as a message shows it: whole when short, else abbreviated."""
+    text = str(path)
+    return text if len(text) <= 80 else brief(text, 80)

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from pickomino_rules._engine.guards import ODD, check_fits, check_shape
+from pickomino_rules._engine.guards import ODD, check_fits, failure
+from pickomino_rules.errors import PickominoError
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -44,10 +45,16 @@ def scores(rules: Rules, state: GameState) -> tuple[int, ...]:
     """Each player's worms now (C13; variants add theirs, e.g. E14)."""
     check_fits(rules, state)
     try:
-        return rules.scores(rules, state)
-    except ODD:
-        check_shape(rules, state)
+        worms = rules.scores(rules, state)
+    except PickominoError:
         raise
+    except ODD as error:
+        raise failure(rules, state, error) from error
+    if len(worms) != len(state.stacks):  # a hook that answers for other players
+        raise failure(
+            rules, state, ValueError(f"{len(worms)} scores for {len(state.stacks)} players")
+        )
+    return worms
 
 
 def result(rules: Rules, state: GameState) -> GameResult:
@@ -57,6 +64,8 @@ def result(rules: Rules, state: GameState) -> GameResult:
     players who hold no tile share the win (C13).
     """
     worms = scores(rules, state)
+    if not worms:  # no players: nobody to rank
+        raise failure(rules, state, IndexError("no players"))
     best_tile = [max(stack, default=0) for stack in state.stacks]
     ranking = sorted(range(len(worms)), key=lambda p: (-worms[p], -best_tile[p], p))
     leader = ranking[0]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 import attrs
 
 from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, DieKind, RollOutcome
-from pickomino_rules.errors import CompositionError
+from pickomino_rules.errors import CompositionError, brief
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -55,6 +55,9 @@ class Phase(enum.Enum):
 
 
 _ROLL = Phase.ROLL  # a module global reads ~10x faster than an enum member
+
+_MOST_SHOWN = 100
+"""A state's text draws each die set aside: more than these are not a table but nonsense."""
 
 _TOTALS: dict[tuple[int, ...], int] = {}
 """The total of each set-aside count tuple seen (a lookup is cheaper than the sum)."""
@@ -371,6 +374,20 @@ class GameState:
         return f"GameState({fields})"
 
     def __str__(self) -> str:
+        try:
+            shown = self._table() if sum(self.set_aside) <= _MOST_SHOWN else None  # per die
+        except Exception:  # noqa: BLE001 (a state changed by hand into nonsense)
+            shown = None
+        if shown is not None:
+            return shown
+        fields = ", ".join(
+            f"{a.name}={brief(getattr(self, a.name), 30)}"
+            for a in attrs.fields(GameState)
+            if a.name != "layout"
+        )
+        return f"malformed GameState ({fields}): validate it against its rules"
+
+    def _table(self) -> str:
         lines = [
             "grill: " + (" ".join(map(str, self.grill)) or "(empty)"),
             "face down: " + (" ".join(map(str, self.face_down)) or "-"),

@@ -22,6 +22,7 @@ from pickomino_rules.dice import Face
 from pickomino_rules.result import scores
 from pickomino_rules.state import Marker, Phase
 from pickomino_rules.story import counted, dice_faces
+from pickomino_rules.validation import check_shape
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -164,7 +165,11 @@ def draw(rules: Rules, state: GameState, names: Sequence[str] | None = None) -> 
         rules: The game's rules.
         state: The state to draw.
         names: The players' names (``"player N"`` by default).
+
+    Raises:
+        InvalidStateError: The state is malformed (its fields' types or sizes).
     """
+    check_shape(rules, state)
     label = list(names) if names else [f"player {p}" for p in range(state.players)]
     shown = markers(rules, state)
     tiles = sorted([*state.grill, *state.face_down])

@@ -18,18 +18,18 @@ Examples:
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
-from pickomino_rules._engine.guards import check_fits, shape_problems
+from pickomino_rules._engine import guards
+from pickomino_rules._engine.guards import ODD, failure, state_problems
 from pickomino_rules.errors import InvalidStateError
-from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
+    from pickomino_rules.errors import PickominoError
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["problems", "validate"]
+__all__ = ["ODD", "check_shape", "error_for", "problems", "validate"]
 
 
 def validate(rules: Rules, state: GameState) -> None:
@@ -52,83 +52,54 @@ def problems(rules: Rules, state: GameState) -> tuple[str, ...]:
         RulesMismatchError: The state belongs to a game of another layout.
         ArgumentTypeError: ``rules`` or ``state`` is of the wrong type.
     """
-    check_fits(rules, state)
-    found = shape_problems(rules, state)
-    if found:
-        return tuple(found)  # the checks below read the fields found malformed here
-    found += _tiles(rules, state)
-    found += _phase(rules, state)
-    try:
-        found += _dice(rules, state)  # asks the rules' hooks, which read the parts
-        if not found:  # parts are checked on an otherwise sound table
-            found += _parts(rules, state)
-    except Exception as error:  # noqa: BLE001 (a malformed part can trip any hook)
-        found.append(f"the rules cannot read this state: {type(error).__name__}: {error}")
-    return tuple(found)
+    return tuple(state_problems(rules, state))
 
 
-def _parts(rules: Rules, state: GameState) -> list[str]:
-    """Each part's own check (their kinds are a matter of shape: `shape_problems`)."""
-    found: list[str] = []
-    for key, part in zip(rules.layout.parts, state.parts, strict=True):
-        if key.check is not None:
-            found.extend(
-                f"part {key.name!r}: {problem}" for problem in key.check(rules, state, part)
-            )
-    return found
+def error_for(rules: object, state: object, error: BaseException) -> PickominoError:
+    """The library's error to raise for ``error``, which a call on ``state`` ran into.
+
+    A tool built on the rules (a bot, an encoding, a picture) tries the plain case and, when
+    a hand-built state trips it, raises this instead of a raw ``TypeError`` or
+    ``IndexError``: the library's own errors pass as they are; otherwise the arguments'
+    types and then everything wrong with the state are reported (an
+    [`InvalidStateError`][pickomino_rules.errors.InvalidStateError]).
+
+    Examples:
+        >>> from pickomino_rules import new_game
+        >>> rules, state = new_game("classic", players=2)
+        >>> broken = state.replace(stacks=((21,), 5))
+        >>> try:
+        ...     max(broken.stacks[1])
+        ... except TypeError as error:
+        ...     print(error_for(rules, broken, error))
+        invalid state: stacks: expected a tuple of tuples of tile numbers, got ((21,), 5)
+
+    Raises:
+        ArgumentTypeError: ``rules`` or ``state`` is of the wrong type.
+        RulesMismatchError: ``state`` belongs to a game of another layout.
+    """
+    return failure(rules, state, error)
 
 
-def _tiles(rules: Rules, state: GameState) -> list[str]:
-    found = []
-    if list(state.grill) != sorted(set(state.grill)):
-        found.append(f"grill: tiles must be distinct and ascending, got {state.grill}")
-    places = Counter(state.grill) + Counter(state.face_down)
-    for stack in state.stacks:
-        places += Counter(stack)
-    doubled = sorted(tile for tile, n in places.items() if n > 1)
-    if doubled:
-        found.append(f"tiles: {', '.join(map(str, doubled))} lie in more than one place")
-    missing = sorted(set(rules.tiles) - set(places))
-    if missing:
-        found.append(f"tiles: {', '.join(map(str, missing))} are nowhere")
-    return found
+def check_shape(rules: Rules, state: GameState) -> None:
+    """Check, cheaply, that every field of ``state`` has the type and size ``rules`` read.
 
+    No hook runs (a few microseconds): what a tool does before it walks a state it did not
+    make, e.g. to draw or write it. A state of the right shape can still break the rules:
+    [`validate`][pickomino_rules.validation.validate] checks everything.
 
-def _pending(rules: Rules, state: GameState) -> bool:
-    return rules.pending_actions is not None and bool(rules.pending_actions(rules, state))
+    Examples:
+        >>> from pickomino_rules import new_game
+        >>> rules, state = new_game("classic", players=2)
+        >>> check_shape(rules, state.replace(set_aside=(10**30,) * 6))
+        Traceback (most recent call last):
+        ...
+        pickomino_rules.errors.InvalidStateError: invalid state: set_aside: ... than any game holds
 
-
-def _phase(rules: Rules, state: GameState) -> list[str]:
-    found = []
-    phase = state.phase
-    if phase is Phase.GAME_OVER and state.grill:
-        found.append("phase: the game is over but tiles are left on the grill (C12)")
-    if not state.grill and phase is not Phase.GAME_OVER and phase is not Phase.TURN_OVER:
-        found.append("phase: the grill is empty, so the game is over (C12)")
-    if phase is Phase.TURN_OVER and not _pending(rules, state):
-        found.append("phase: the turn is over but no decision is pending")
-    return found  # the roll on the table is a matter of shape (shape_problems)
-
-
-def _dice(rules: Rules, state: GameState) -> list[str]:
-    found = []
-    if state.phase is Phase.GAME_OVER:
-        if any(state.set_aside) or any(state.in_hand):
-            found.append("dice: no dice are in play once the game is over")
-        return found
-    if state.phase is Phase.TURN_OVER:  # the resolved turn's dice lie as they were
-        return found
-    dealt = rules.turn_dice(rules, state)
-    in_turn = sum(state.in_hand) + sum(state.set_aside)
-    if in_turn != sum(dealt) or any(h > d for h, d in zip(state.in_hand, dealt, strict=True)):
-        found.append(
-            f"dice: {sum(state.set_aside)} set aside and {sum(state.in_hand)} in hand, "
-            f"but a turn has {sum(dealt)}"
-        )
-    if state.phase is Phase.DECIDE and not any(state.set_aside):
-        found.append("set_aside: a decision to roll or stop comes after setting dice aside")
-    if state.phase is Phase.ROLL and not any(state.in_hand):
-        found.append("in_hand: no dice are left to roll")
-    if state.phase is Phase.ROLL and 0 not in state.set_aside:
-        found.append("set_aside: every face is set aside, so nothing can be rolled (C6)")
-    return found
+    Raises:
+        InvalidStateError: Naming each malformed field.
+        RulesMismatchError: The state belongs to a game of another layout.
+        ArgumentTypeError: ``rules`` or ``state`` is of the wrong type.
+    """
+    guards.check_fits(rules, state)
+    guards.check_shape(rules, state)

@@ -7,9 +7,17 @@ encodings) use them too, through [`game.check_fits`][pickomino_rules.game.check_
 
 from __future__ import annotations
 
+from collections import Counter
+
 from pickomino_rules.actions import Action
 from pickomino_rules.dice import RollOutcome
-from pickomino_rules.errors import ArgumentTypeError, InvalidStateError, RulesMismatchError
+from pickomino_rules.errors import (
+    ArgumentTypeError,
+    InvalidStateError,
+    PickominoError,
+    RulesMismatchError,
+    brief,
+)
 from pickomino_rules.rules import Rules
 from pickomino_rules.state import GameState, Phase
 
@@ -18,17 +26,64 @@ __all__ = [
     "check_arguments",
     "check_fits",
     "check_shape",
+    "failure",
     "mismatch",
     "shape_problems",
+    "state_problems",
 ]
 
-ODD = (AttributeError, TypeError, IndexError, KeyError, AssertionError, ArithmeticError)
+ODD = (
+    AttributeError,
+    TypeError,
+    IndexError,
+    KeyError,
+    AssertionError,
+    ArithmeticError,
+    ValueError,
+    RecursionError,
+)
 """What a wrong argument or a malformed state raises deep inside a transition or a hook.
 
-A public function catches these only to ask the guards what was wrong (a try costs nothing
-until something is raised) and re-raises when they find nothing."""
+A public function catches these (a try costs nothing until something is raised), lets its
+own errors (a `PickominoError`, a ``ValueError`` too) pass, and raises what ``failure``
+([`error_for`][pickomino_rules.validation.error_for] for tools) makes of the rest::
+
+    except PickominoError:
+        raise
+    except ODD as error:
+        raise failure(rules, state, error) from error
+"""
+
+
+def failure(rules: object, state: object, error: BaseException) -> PickominoError:
+    """The library's error for ``error``, raised by a call on ``state`` deep inside.
+
+    The arguments' types, then everything wrong with the state
+    ([`state_problems`][pickomino_rules._engine.guards.state_problems]); a state in which
+    nothing is found wrong is one the rules (a variant's hook) cannot read, and the
+    message says what they raised.
+
+    Raises:
+        ArgumentTypeError: ``rules`` or ``state`` is of the wrong type.
+        RulesMismatchError: ``state`` belongs to a game of another layout.
+    """
+    if isinstance(error, PickominoError):
+        return error
+    check_arguments(rules, state)
+    assert isinstance(rules, Rules)  # noqa: S101 (for the type checker: checked above)
+    assert isinstance(state, GameState)  # noqa: S101
+    found = state_problems(rules, state) or [_unreadable(error)]
+    return InvalidStateError(found)
+
+
+def _unreadable(error: BaseException) -> str:
+    return f"the rules cannot read this state: {type(error).__name__}: {brief(str(error), 80)}"
+
 
 _TURN = (Phase.ROLL, Phase.CHOOSE, Phase.DECIDE)
+
+_MOST_SET_ASIDE = 100
+"""Set-aside counts adding up to more are malformed, not merely wrong (see `_dice`)."""
 
 _NOT_GIVEN = object()
 
@@ -101,10 +156,105 @@ def _is_count(value: object) -> bool:
 def shape_problems(rules: Rules, state: GameState) -> list[str]:
     """The fields of ``state`` of the wrong type or size: what every other check relies on.
 
-    Also the dice: no more in hand than the rules hold, and a roll on the table exactly in
-    phase ``choose``, showing the dice in hand.
+    Also the dice: no more in hand or set aside than the rules hold, and a roll on the table
+    exactly in phase ``choose``, showing the dice in hand. Cheap (no hook runs) and total:
+    whatever the fields hold, it answers, and each problem quotes a value abbreviated.
     """
     return _table_problems(rules, state) + _dice_problems(rules, state)
+
+
+def state_problems(rules: Rules, state: GameState) -> list[str]:
+    """Everything wrong with ``state`` under ``rules``, in words; never raises but for types.
+
+    The shape first (`shape_problems`); on a sound shape the tiles, the phase, the dice and
+    each part's own check, which ask the rules' hooks: a hook that cannot read the state
+    is reported as a problem too. [`validate`][pickomino_rules.validation.validate] is its
+    public face.
+
+    Raises:
+        ArgumentTypeError: ``rules`` or ``state`` is of the wrong type.
+        RulesMismatchError: ``state`` belongs to a game of another layout.
+    """
+    check_fits(rules, state)
+    found = shape_problems(rules, state)
+    if found:
+        return found  # the checks below read the fields found malformed here
+    found += _tiles(rules, state)
+    found += _phase(rules, state)
+    try:
+        found += _dice(rules, state)  # asks the rules' hooks, which read the parts
+        if not found:  # parts are checked on an otherwise sound table
+            found += _parts(rules, state)
+    except Exception as error:  # noqa: BLE001 (a malformed part can trip any hook)
+        found.append(_unreadable(error))
+    return found
+
+
+def _parts(rules: Rules, state: GameState) -> list[str]:
+    """Each part's own check (their kinds are a matter of shape: `shape_problems`)."""
+    found: list[str] = []
+    for key, part in zip(rules.layout.parts, state.parts, strict=True):
+        if key.check is not None:
+            found.extend(
+                f"part {key.name!r}: {problem}" for problem in key.check(rules, state, part)
+            )
+    return found
+
+
+def _tiles(rules: Rules, state: GameState) -> list[str]:
+    found = []
+    if list(state.grill) != sorted(set(state.grill)):
+        found.append(f"grill: tiles must be distinct and ascending, got {brief(state.grill)}")
+    places = Counter(state.grill) + Counter(state.face_down)
+    for stack in state.stacks:
+        places += Counter(stack)
+    doubled = sorted(tile for tile, n in places.items() if n > 1)
+    if doubled:
+        found.append(f"tiles: {', '.join(map(str, doubled))} lie in more than one place")
+    missing = sorted(set(rules.tiles) - set(places))
+    if missing:
+        found.append(f"tiles: {', '.join(map(str, missing))} are nowhere")
+    return found
+
+
+def _pending(rules: Rules, state: GameState) -> bool:
+    return rules.pending_actions is not None and bool(rules.pending_actions(rules, state))
+
+
+def _phase(rules: Rules, state: GameState) -> list[str]:
+    found = []
+    phase = state.phase
+    if phase is Phase.GAME_OVER and state.grill:
+        found.append("phase: the game is over but tiles are left on the grill (C12)")
+    if not state.grill and phase is not Phase.GAME_OVER and phase is not Phase.TURN_OVER:
+        found.append("phase: the grill is empty, so the game is over (C12)")
+    if phase is Phase.TURN_OVER and not _pending(rules, state):
+        found.append("phase: the turn is over but no decision is pending")
+    return found  # the roll on the table is a matter of shape (shape_problems)
+
+
+def _dice(rules: Rules, state: GameState) -> list[str]:
+    found = []
+    if state.phase is Phase.GAME_OVER:
+        if any(state.set_aside) or any(state.in_hand):
+            found.append("dice: no dice are in play once the game is over")
+        return found
+    if state.phase is Phase.TURN_OVER:  # the resolved turn's dice lie as they were
+        return found
+    dealt = rules.turn_dice(rules, state)
+    in_turn = sum(state.in_hand) + sum(state.set_aside)
+    if in_turn != sum(dealt) or any(h > d for h, d in zip(state.in_hand, dealt, strict=True)):
+        found.append(
+            f"dice: {sum(state.set_aside)} set aside and {sum(state.in_hand)} in hand, "
+            f"but a turn has {sum(dealt)}"
+        )
+    if state.phase is Phase.DECIDE and not any(state.set_aside):
+        found.append("set_aside: a decision to roll or stop comes after setting dice aside")
+    if state.phase is Phase.ROLL and not any(state.in_hand):
+        found.append("in_hand: no dice are left to roll")
+    if state.phase is Phase.ROLL and 0 not in state.set_aside:
+        found.append("set_aside: every face is set aside, so nothing can be rolled (C6)")
+    return found
 
 
 def _table_problems(rules: Rules, state: GameState) -> list[str]:
@@ -113,22 +263,24 @@ def _table_problems(rules: Rules, state: GameState) -> list[str]:
     if not isinstance(state.stacks, tuple) or not all(
         isinstance(s, tuple) and all(isinstance(t, int) for t in s) for s in state.stacks
     ):
-        found.append("stacks: expected a tuple of tuples of tile numbers")
+        found.append(
+            f"stacks: expected a tuple of tuples of tile numbers, got {brief(state.stacks)}"
+        )
     elif not low <= len(state.stacks) <= high:
         found.append(f"players: {rules.name} needs {low} to {high}, got {len(state.stacks)}")
     elif not _is_count(state.player) or state.player >= len(state.stacks):
-        found.append(f"player: {state.player!r} is not a player index")
+        found.append(f"player: {brief(state.player)} is not a player index")
     for name in ("grill", "face_down"):
         value = getattr(state, name)
         if not isinstance(value, tuple) or not all(isinstance(t, int) for t in value):
-            found.append(f"{name}: expected a tuple of tile numbers, got {value!r}")
+            found.append(f"{name}: expected a tuple of tile numbers, got {brief(value)}")
     if not isinstance(state.phase, Phase):
-        found.append(f"phase: expected a Phase, got {state.phase!r}")
+        found.append(f"phase: expected a Phase, got {brief(state.phase)}")
     if not isinstance(state.parts, tuple) or len(state.parts) != len(rules.layout.parts):
-        found.append(f"parts: expected {len(rules.layout.parts)} parts, got {state.parts!r}")
+        found.append(f"parts: expected {len(rules.layout.parts)} parts, got {brief(state.parts)}")
     else:
         found.extend(
-            f"part {key.name!r}: expected {key.kind.__name__}, got {part!r}"
+            f"part {key.name!r}: expected {key.kind.__name__}, got {brief(part)}"
             for key, part in zip(rules.layout.parts, state.parts, strict=True)
             if not isinstance(part, key.kind)
         )
@@ -137,7 +289,8 @@ def _table_problems(rules: Rules, state: GameState) -> list[str]:
         placed = [*state.grill, *state.face_down, *(t for stack in state.stacks for t in stack)]
         unknown = sorted({tile for tile in placed if tile not in tiles})
         if unknown:
-            found.append(f"tiles: {', '.join(map(str, unknown))} are not tiles of {rules.name}")
+            shown = brief(tuple(unknown))
+            found.append(f"tiles: {shown} are not tiles of {rules.name}")
     return found
 
 
@@ -147,25 +300,31 @@ def _dice_problems(rules: Rules, state: GameState) -> list[str]:
     most = rules.most_dice
     in_hand = state.in_hand
     if not isinstance(in_hand, tuple) or not all(map(_is_count, in_hand)):
-        found.append(f"in_hand: expected counts of dice per kind, got {in_hand!r}")
+        found.append(f"in_hand: expected counts of dice per kind, got {brief(in_hand)}")
     elif phase in _TURN and len(in_hand) != len(most):
-        found.append(f"in_hand: expected {len(most)} counts (one per kind of die), got {in_hand!r}")
-    elif any(count > limit for count, limit in zip(in_hand, most, strict=False)):
-        found.append(f"in_hand: {in_hand!r} is more dice than the rules hold ({most})")
+        shown = brief(in_hand)
+        found.append(f"in_hand: expected {len(most)} counts (one per kind of die), got {shown}")
+    elif len(in_hand) > len(most) or any(
+        count > limit for count, limit in zip(in_hand, most, strict=False)
+    ):
+        found.append(f"in_hand: {brief(in_hand)} is more dice than the rules hold ({most})")
     set_aside = state.set_aside
     if (
         not isinstance(set_aside, tuple)
         or len(set_aside) != 6
         or not all(map(_is_count, set_aside))
     ):
-        found.append(f"set_aside: expected six counts (faces 1-5, worm), got {set_aside!r}")
+        shown = brief(set_aside)
+        found.append(f"set_aside: expected six counts (faces 1-5, worm), got {shown}")
+    elif sum(set_aside) > _MOST_SET_ASIDE:  # beyond any game: nothing reads such counts
+        found.append(f"set_aside: {brief(set_aside)} is more dice than any game holds")
     roll = state.roll
     if phase is Phase.CHOOSE:
         kinds = tuple(kind.name for kind in rules.die_kinds)
         if not isinstance(roll, RollOutcome):
             found.append("roll: a roll must lie on the table in phase 'choose'")
         elif roll.kinds != kinds or roll.dice != in_hand:
-            found.append(f"roll: {roll} is not a roll of the dice in hand {in_hand}")
+            found.append(f"roll: {roll} is not a roll of the dice in hand {brief(in_hand)}")
     elif roll is not None and isinstance(phase, Phase):
         found.append(f"roll: no roll lies on the table in phase {phase.value!r}")
     return found

@@ -23,10 +23,10 @@ import random
 from typing import TYPE_CHECKING, Final, NoReturn, TypeAlias
 
 from pickomino_rules._engine.explain import illegal
-from pickomino_rules._engine.guards import ODD, check_arguments, check_shape, mismatch
+from pickomino_rules._engine.guards import ODD, check_arguments, check_shape, failure, mismatch
 from pickomino_rules.actions import ROLL, STOP, Action, Roll, Steal, Stop, Take
 from pickomino_rules.dice import NO_DICE_SET_ASIDE, RollOutcome
-from pickomino_rules.errors import ArgumentTypeError, IllegalActionError
+from pickomino_rules.errors import ArgumentTypeError, IllegalActionError, PickominoError
 from pickomino_rules.state import Claim, GameState, Phase, new_state
 
 if TYPE_CHECKING:
@@ -159,10 +159,10 @@ def legal_actions(rules: Rules, state: GameState) -> tuple[Move, ...]:
         if last.state is state and last.rules is rules:
             return last.legal
         return derive(rules, state).legal
-    except ODD:  # a wrong argument, or a state changed by hand into nonsense
-        check_arguments(rules, state)
-        check_shape(rules, state)
+    except PickominoError:
         raise
+    except ODD as error:  # a wrong argument, or a state changed by hand into nonsense
+        raise failure(rules, state, error) from error
 
 
 def derive(rules: Rules, state: GameState) -> Derived:
@@ -209,8 +209,15 @@ def stop_claims(rules: Rules, state: GameState) -> tuple[Claim, ...]:
     last = _LAST[0]
     if last.state is state and last.rules is rules and type(last.how) is tuple:
         return last.how
-    total = rules.stop_total(rules, state)
-    return () if total is None else claims_for(rules, state, total)
+    try:
+        if state.layout is not rules.layout:
+            raise mismatch(rules, state)
+        total = rules.stop_total(rules, state)
+        return () if total is None else claims_for(rules, state, total)
+    except PickominoError:
+        raise
+    except ODD as error:
+        raise failure(rules, state, error) from error
 
 
 def claims_for(rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:
@@ -281,7 +288,7 @@ def decide_actions(state: GameState, claims: tuple[Claim, ...]) -> tuple[Action,
     return tuple(actions)
 
 
-def apply(rules: Rules, state: GameState, move: Move) -> GameState:
+def apply(rules: Rules, state: GameState, move: Move) -> GameState:  # noqa: C901 (+ guards)
     """The state after ``move``: a player's action, or a roll at a chance node.
 
     Raises:
@@ -320,10 +327,11 @@ def apply(rules: Rules, state: GameState, move: Move) -> GameState:
         if how is TAKES or how is PENDING:  # a module's action
             return settle(rules, rules.apply_action(rules, state, move))
         return decide(rules, state, move, how)  # type: ignore[arg-type]  # the stop's claims
-    except ODD:
-        check_arguments(rules, state, move)
-        check_shape(rules, state)
+    except PickominoError:
         raise
+    except ODD as error:
+        check_arguments(rules, state, move)
+        raise failure(rules, state, error) from error
 
 
 def roll(rules: Rules, state: GameState, move: Move) -> GameState:
@@ -475,10 +483,10 @@ def sample_chance(rules: Rules, state: GameState, rng: random.Random) -> RollOut
         if state.phase is not _ROLL or state.layout is not rules.layout:
             _refuse_chance(rules, state)
         table = rules.chance_table(state.in_hand)
-    except ODD:
-        check_arguments(rules, state)
-        check_shape(rules, state)
+    except PickominoError:
         raise
+    except ODD as error:
+        raise failure(rules, state, error) from error
     if type(rng) is not random.Random and not isinstance(rng, random.Random):
         msg = f"rng must be a random.Random, got {type(rng).__name__}"
         raise ArgumentTypeError(msg)

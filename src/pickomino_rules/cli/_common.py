@@ -14,6 +14,7 @@ import click
 from rich.console import Console
 
 from pickomino_rules.bots import InvalidBotError, UnknownBotError, get_bot
+from pickomino_rules.game import MAX_GAME_MOVES
 from pickomino_rules.registry import available_variants
 from pickomino_rules.result import result
 from pickomino_rules.story import counted
@@ -78,6 +79,15 @@ VARIANT = click.option(
     show_default=True,
     callback=variant_name,
     help="Rule set: classic, extended (specialists), extrawurm, or a plug-in's.",
+)
+MAX_MOVES = click.option(
+    "--max-moves",
+    type=click.IntRange(min=1),
+    default=MAX_GAME_MOVES,
+    show_default=True,
+    metavar="N",
+    help="Most moves (decisions and rolls) a game may take; one still going then ends "
+    "unfinished (a game can go on for ever: a bust with no tile to return turns nothing).",
 )
 PLAYERS = click.option("--players", default=2, show_default=True, help="Number of players (2-7).")
 SEED = click.option(

@@ -16,6 +16,7 @@ from pickomino_rules.bots import InvalidBotError, UnknownBotError, check_bot_sup
 from pickomino_rules.cli._analyse import champion_chances, print_analysis
 from pickomino_rules.cli._common import (
     EXIT_USAGE,
+    MAX_MOVES,
     OPTION,
     PLAYERS,
     VARIANT,
@@ -28,7 +29,7 @@ from pickomino_rules.cli._common import (
     stop_code,
 )
 from pickomino_rules.errors import InvalidSetupError
-from pickomino_rules.game import Bot, Move, apply, new_game, parse_move
+from pickomino_rules.game import Bot, Move, UnfinishedGameError, apply, new_game, parse_move
 from pickomino_rules.records import (
     GameRecord,
     SaveError,
@@ -104,6 +105,7 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Line by line, as written to a file: no redrawn screen on a terminal.",
 )
+@MAX_MOVES
 @click.option(
     "--play-forced",
     is_flag=True,
@@ -123,6 +125,7 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     save_path: str | None,
     resume_path: str | None,
     plain: bool,
+    max_moves: int,
     play_forced: bool,
     option_pairs: tuple[str, ...],
 ) -> None:
@@ -169,7 +172,8 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     players_bots: list[Bot] = [
         keyboard if p == human else get_bot(seats[p]) for p in range(record.players)
     ]
-    played = _run_game(console, record, players_bots, names, human, pause, save_path, screen)
+    game = _Game(record, players_bots, max_moves)
+    played = _run_game(console, game, names, human, pause, save_path, screen)
     if analyse_after and played is not None:
         from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
 
@@ -259,8 +263,8 @@ class _Game:
     same dice.
     """
 
-    def __init__(self, record: GameRecord, bots: Sequence[Bot]) -> None:
-        self.record, self.bots = record, bots
+    def __init__(self, record: GameRecord, bots: Sequence[Bot], max_moves: int) -> None:
+        self.record, self.bots, self.max_moves = record, bots, max_moves
         self.seats = record.bots or (None,) * record.players  # each seat's bot; None: a person
         self.rules = record.rules()
         self.states = record.states()
@@ -272,9 +276,12 @@ class _Game:
 
         Raises:
             BotFailedError: A bot raised an error or chose a move the rules refuse.
+            UnfinishedGameError: The game reached ``max_moves`` moves without ending.
         """
         rules, state = self.rules, self.states[-1]
         while state.phase is not Phase.GAME_OVER:
+            if len(self.moves) >= self.max_moves:
+                raise UnfinishedGameError(self.max_moves, state)
             move: Move
             if state.phase is Phase.ROLL:
                 dice = random.Random(f"{self.record.seed}:{len(self.moves)}")
@@ -321,8 +328,7 @@ class _Game:
 
 def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
     console: Console,
-    record: GameRecord,
-    bots: list[Bot],
+    game: _Game,
     names: Sequence[str],
     human: int | None,
     pause: float,
@@ -334,7 +340,6 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
     Returns:
         The finished game's record, or None when the player quit.
     """
-    game = _Game(record, bots)
     rules = game.rules
     while True:
         try:
@@ -354,7 +359,7 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
         except QuitGame:
             _leave(console, game.played(), save_path)
             return None
-        except (KeyboardInterrupt, click.Abort, BotFailedError) as error:
+        except (KeyboardInterrupt, click.Abort, BotFailedError, UnfinishedGameError) as error:
             _cut_short(game.played(), save_path, error)
     state = game.states[-1]
     console.print(render_table(rules, state, names))
@@ -375,7 +380,7 @@ def _cut_short(record: GameRecord, save_path: str | None, why: BaseException) ->
         save_record(record, save_path)
         where = f"; the unfinished game is saved to {save_path}"
         where += f" (pickomino play --resume {save_path} continues it)"
-    if isinstance(why, BotFailedError):
+    if isinstance(why, BotFailedError | UnfinishedGameError):
         fail(f"{why}{where}")
     click.echo(f"stopped{where}", err=True)
     sys.exit(stop_code())

@@ -19,6 +19,7 @@ from rich.progress import (
 from rich.table import Table
 
 from pickomino_rules.cli._common import (
+    MAX_MOVES,
     OPTION,
     PLAYERS,
     SEED,
@@ -132,6 +133,7 @@ def _plot_path(_ctx: click.Context, _param: click.Parameter, value: str | None) 
     metavar="SECONDS",
     help="Fail a game whose bot takes longer than this for one move.",
 )
+@MAX_MOVES
 @OPTION
 def simulate(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     variant: str,
@@ -147,6 +149,7 @@ def simulate(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     engine: Engine,
     keep_going: bool,
     move_time_limit: float | None,
+    max_moves: int,
     option_pairs: tuple[str, ...],
 ) -> None:
     """Play many seeded games between bots and print win rates and scores.
@@ -167,6 +170,7 @@ def simulate(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
         "seating": seating,
         "keep_going": keep_going,
         "move_time_limit": move_time_limit,
+        "max_moves": max_moves,
         "engine": engine,
         # about 100 tasks or more, so that the progress bar moves in small steps (the batch
         # engine needs large chunks to be fast: about 20 steps)

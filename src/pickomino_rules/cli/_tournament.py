@@ -12,6 +12,7 @@ from rich.table import Table
 
 from pickomino_rules.bots import available_bots
 from pickomino_rules.cli._common import (
+    MAX_MOVES,
     OPTION,
     PLAYERS,
     SEED,
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
     help="Also write the leaderboard as a Markdown table to this file.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON instead.")
+@MAX_MOVES
 @OPTION
 def tournament(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     variant: str,
@@ -76,6 +78,7 @@ def tournament(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     jobs: int,
     markdown_path: str | None,
     as_json: bool,
+    max_moves: int,
     option_pairs: tuple[str, ...],
 ) -> None:
     """Play every table of distinct bots and rate them (Bradley-Terry, Elo scale, 95% intervals).
@@ -97,6 +100,7 @@ def tournament(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
                 seed=seed,
                 options=parse_options(option_pairs),
                 jobs=jobs,
+                max_moves=max_moves,
                 progress=progress,
             )
         except SimulationError as error:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from pickomino_rules.bots import OptimalBot
 from pickomino_rules.learned._policy import InvalidPolicyError, PolicyBot
 from pickomino_rules.learned._value import InvalidWinModelError, WinModel, table_features
+from pickomino_rules.validation import check_shape
 
 if TYPE_CHECKING:
     import random
@@ -133,7 +134,9 @@ def champion_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
 
     Raises:
         InvalidWinModelError: No model is shipped for this game.
+        InvalidStateError: The state is malformed.
     """
+    check_shape(rules, state)
     model = shipped_win_model(rules, state.players)
     if model is None:
         load_win_model(rules.name, state.players)  # raises, naming what is shipped

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from pickomino_rules.errors import MissingExtraError, PickominoError
+from pickomino_rules.errors import IllegalActionError, MissingExtraError, PickominoError, brief
 
 try:
     import numpy as np
@@ -23,6 +23,7 @@ from pickomino_rules.learned._network import (
     read_only,
     save_game_network,
 )
+from pickomino_rules.validation import check_shape
 
 if TYPE_CHECKING:
     import random
@@ -96,6 +97,7 @@ class PolicyBot:
 
     def action_scores(self, rules: Rules, state: GameState) -> NDArray[np.float64]:
         """The network's logit of each action number at ``state``; -inf where illegal."""
+        check_shape(rules, state)
         encoding = self._encoding(rules, state.players)
         signal = encoding.observe(state, state.player) / encoding.observation_high
         for weights, bias in self.layers[:-1]:
@@ -110,16 +112,21 @@ class PolicyBot:
         scores = self.action_scores(rules, state)
         if np.isneginf(scores).all():
             msg = "bots decide for players: this state has no decision (a roll or the end)"
-            raise ValueError(msg)
+            raise IllegalActionError(msg)
         return Encoding.of(rules, self.players).actions[int(np.argmax(scores))]
 
     def _encoding(self, rules: Rules, players: int) -> Encoding:
         if not self.supports(rules, players):
-            msg = (
-                f"this policy plays {self.players}-player {self.variant} "
-                f"with options {dict(self.options)}, not {players}-player "
-                f"{rules.name} with {dict(rules.options)}"
-            )
+            msg = f"this policy plays {self.players}-player {self.variant}"
+            if rules.name == self.variant and players == self.players:  # options are many:
+                changed = sorted(  # name those that differ, and the message stays short
+                    name
+                    for name in {*self.options, *rules.options}
+                    if self.options.get(name) != rules.options.get(name)
+                )
+                msg += f" with other values of the option(s) {brief(', '.join(changed), 120)}"
+            else:
+                msg += f", not {players}-player {rules.name}"
             raise InvalidPolicyError(msg)
         encoding = Encoding.of(rules, self.players)
         inputs, outputs = self.layers[0][0].shape[1], self.layers[-1][0].shape[0]

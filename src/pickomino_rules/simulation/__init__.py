@@ -34,6 +34,7 @@ Examples:
     True
 """
 
+from pickomino_rules._processes import max_jobs
 from pickomino_rules.simulation._executors import dask_executor
 from pickomino_rules.simulation._export import EXPORT_FORMATS, GameExport
 from pickomino_rules.simulation._ratings import Rating, bradley_terry
@@ -68,6 +69,7 @@ __all__ = [
     "bradley_terry",
     "dask_executor",
     "game_seats",
+    "max_jobs",
     "simulate",
     "tournament",
     "wilson_interval",

@@ -8,6 +8,7 @@ import signal
 import threading
 from typing import TYPE_CHECKING
 
+from pickomino_rules._processes import check_jobs
 from pickomino_rules.errors import MissingExtraError
 
 if TYPE_CHECKING:
@@ -34,6 +35,8 @@ def dask_executor(address: str, workers: int = 2) -> Iterator[tuple[Executor, in
 
     Raises:
         MissingExtraError: Dask (the ``dask`` extra) is not installed.
+        InvalidSetupError: ``workers`` for a local cluster is not 1 to
+            [`max_jobs`][pickomino_rules.simulation.max_jobs].
         OSError: The scheduler cannot be reached (within 10 s).
 
     Examples:
@@ -41,6 +44,8 @@ def dask_executor(address: str, workers: int = 2) -> Iterator[tuple[Executor, in
         >>> with dask_executor("local", workers=1) as (executor, threads):  # doctest: +SKIP
         ...     result = simulate(bots=["greedy"], games=50, executor=executor)
     """
+    if address == "local":
+        check_jobs(workers)
     try:
         from distributed import Client, LocalCluster  # noqa: PLC0415 (an extra)
     except ImportError:

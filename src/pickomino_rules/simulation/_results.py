@@ -95,6 +95,8 @@ class GameFailure:
         setup = f"game {self.index} (seed {self.seed!r}, seats {', '.join(self.seats)})"
         if self.moves is None:
             return f"{setup}: could not be played: {self.error}"
+        if self.seat is None and self.error.startswith("UnfinishedGameError"):
+            return f"{setup}: did not end within {self.moves:,} moves (the limit on its length)"
         who = (
             "the engine"
             if self.seat is None

@@ -14,10 +14,10 @@ from concurrent.futures import (
 )
 from typing import TYPE_CHECKING, Self
 
-from pickomino_rules._processes import ProcessPool
+from pickomino_rules._processes import ProcessPool, check_jobs
 from pickomino_rules.bots import check_bot_supports
-from pickomino_rules.errors import InvalidSetupError
-from pickomino_rules.game import new_game
+from pickomino_rules.errors import InvalidSetupError, brief
+from pickomino_rules.game import MAX_GAME_MOVES, new_game
 from pickomino_rules.registry import get_variant
 from pickomino_rules.simulation._results import (
     GameFailure,
@@ -262,20 +262,30 @@ def _setup(  # noqa: PLR0913, PLR0917 (the set-up's parts)
     seating: Seating,
     move_time_limit: float | None,
     engine: Engine = "reference",
+    max_moves: int | None = MAX_GAME_MOVES,
 ) -> Setup:
     """Check a run's set-up once, before any game."""
     if engine not in ENGINES:
-        msg = f"unknown engine {engine!r} (known: {', '.join(ENGINES)})"
-        raise ValueError(msg)
+        msg = f"unknown engine {brief(engine)} (known: {', '.join(ENGINES)})"
+        raise InvalidSetupError(msg)
     if seating not in SEATINGS:
-        msg = f"unknown seating {seating!r} (known: {', '.join(SEATINGS)})"
-        raise ValueError(msg)
-    if move_time_limit is not None and not move_time_limit > 0:
-        msg = f"move_time_limit must be positive, got {move_time_limit}"
-        raise ValueError(msg)
-    if not bots:
-        msg = "name at least one bot"
-        raise ValueError(msg)
+        msg = f"unknown seating {brief(seating)} (known: {', '.join(SEATINGS)})"
+        raise InvalidSetupError(msg)
+    if move_time_limit is not None and not (
+        isinstance(move_time_limit, int | float)
+        and not isinstance(move_time_limit, bool)
+        and move_time_limit > 0
+    ):
+        msg = f"move_time_limit must be a positive number of seconds, got {brief(move_time_limit)}"
+        raise InvalidSetupError(msg)
+    if max_moves is not None and (
+        isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1
+    ):
+        msg = f"max_moves must be a whole number of at least 1 or None, got {brief(max_moves)}"
+        raise InvalidSetupError(msg)
+    if isinstance(bots, str) or not bots:
+        msg = "name at least one bot (a sequence of names)"
+        raise InvalidSetupError(msg)
     lineup = tuple(bots[entry % len(bots)] for entry in range(players))
     resolved = get_variant(variant).resolve_options(options)
     rules, _ = new_game(variant, players=players, options=resolved)  # checks the players
@@ -286,7 +296,9 @@ def _setup(  # noqa: PLR0913, PLR0917 (the set-up's parts)
         check_bot_supports(name, rules, players)
     if engine == "batch":
         _check_batch(variant, resolved, lineup, move_time_limit)
-    return Setup(variant, resolved, players, lineup, seating, seed, move_time_limit, engine)
+    return Setup(
+        variant, resolved, players, lineup, seating, seed, move_time_limit, engine, max_moves
+    )
 
 
 def _check_batch(
@@ -301,7 +313,7 @@ def _check_batch(
         get_vector_bot(name)
     if limit is not None:
         msg = "move_time_limit is for the reference engine: the batch moves all games at once"
-        raise ValueError(msg)
+        raise InvalidSetupError(msg)
 
 
 def simulate(  # noqa: PLR0913 (a simulation's set-up)
@@ -320,6 +332,7 @@ def simulate(  # noqa: PLR0913 (a simulation's set-up)
     max_pending: int | None = None,
     keep_going: bool = False,
     move_time_limit: float | None = None,
+    max_moves: int | None = MAX_GAME_MOVES,
     progress: Callable[[int], None] | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
 ) -> SimulationResult:
@@ -356,32 +369,41 @@ def simulate(  # noqa: PLR0913 (a simulation's set-up)
         move_time_limit: Seconds a bot may take for one move; over it, its game fails.
             Enforced with SIGALRM in a process's main thread (in this process and in
             ``jobs`` workers), checked after the move elsewhere (threads, Dask).
+        max_moves: Most moves (decisions and rolls) a game may take; a game still going
+            then fails ("did not end within ... moves", counted in ``failures`` with
+            ``keep_going``), for both engines. None: no limit. See
+            [`MAX_GAME_MOVES`][pickomino_rules.game.MAX_GAME_MOVES].
         progress: Called with the number of games just finished.
         on_game: Called with each finished game's summary, in game order (an export).
 
     Raises:
         UnknownVariantError: No such variant.
         InvalidOptionError: A bad option.
-        InvalidSetupError: A bad number of players, more bots than seats, or a bot that
+        InvalidSetupError: A bad number of players, more bots than seats, a bot that
             does not play this game
-            (see [`bot_supports`][pickomino_rules.bots.bot_supports]).
+            (see [`bot_supports`][pickomino_rules.bots.bot_supports]), a count below 1,
+            ``jobs`` above [`max_jobs`][pickomino_rules.simulation.max_jobs], ``jobs``
+            with ``executor``, an unknown seating or engine, or a bad limit (all are also
+            ``ValueError``s).
         UnknownBotError: No such bot.
         BatchRulesError: The batch engine with rules other than classic.
         UnknownVectorBotError: The batch engine with a bot that has no vectorised form.
-        ValueError: A count below 1, an unknown seating, or ``jobs`` with ``executor``.
         SimulationError: A game failed (without ``keep_going``).
         SimulationInterrupted: Ctrl-C; holds the games finished so far.
     """
-    setup = _setup(variant, players, bots, seed, options, seating, move_time_limit, engine)
+    setup = _setup(
+        variant, players, bots, seed, options, seating, move_time_limit, engine, max_moves
+    )
     if chunk_size is None:
         chunk_size = 20_000 if engine == "batch" else 25
-    for name, count in (("games", games), ("chunk_size", chunk_size), ("jobs", jobs)):
-        if count < 1:
-            msg = f"{name} must be at least 1, got {count}"
-            raise ValueError(msg)
+    for name, count in (("games", games), ("chunk_size", chunk_size)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            msg = f"{name} must be a whole number of at least 1, got {brief(count)}"
+            raise InvalidSetupError(msg)
+    check_jobs(jobs)
     if executor is not None and jobs > 1:
         msg = "give jobs or an executor, not both"
-        raise ValueError(msg)
+        raise InvalidSetupError(msg)
     run = _Run(setup, games, keep_going=keep_going, progress=progress, on_game=on_game)
     workers = jobs if executor is None else (os.cpu_count() or 1)
     pending = max_pending if max_pending is not None else 4 * workers

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from pickomino_rules._processes import check_jobs
 from pickomino_rules.bots import bot_supports, get_bot
-from pickomino_rules.errors import InvalidSetupError
-from pickomino_rules.game import new_game
+from pickomino_rules.errors import InvalidSetupError, brief
+from pickomino_rules.game import MAX_GAME_MOVES, new_game
 from pickomino_rules.simulation._ratings import Rating, bradley_terry
 from pickomino_rules.simulation._runner import simulate
 
@@ -123,6 +124,7 @@ def tournament(  # noqa: PLR0913 (a tournament's set-up)
     executor: Executor | None = None,
     on_table: Callable[[SimulationResult], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    max_moves: int | None = MAX_GAME_MOVES,
 ) -> TournamentResult:
     """Play every table of ``players`` distinct bots, ``games`` games each, and rate the bots.
 
@@ -145,10 +147,13 @@ def tournament(  # noqa: PLR0913 (a tournament's set-up)
         executor: An executor to play on instead (see ``simulate``).
         on_table: Called with each table's result as it finishes.
         progress: Called with the number of games just finished.
+        max_moves: Most moves a game may take (see ``simulate``); one past it fails the
+            tournament.
 
     Raises:
         InvalidSetupError: Fewer than ``players`` bots that play the game, or a bot named
-            twice (a ``ValueError``, as before).
+            twice (a ``ValueError``, as before), or ``jobs`` not 1 to
+            [`max_jobs`][pickomino_rules.simulation.max_jobs].
         UnknownBotError: No such bot.
 
     Examples:
@@ -156,8 +161,9 @@ def tournament(  # noqa: PLR0913 (a tournament's set-up)
         >>> [rating.bot for rating in outcome.ratings]
         ['greedy', 'random']
     """
+    check_jobs(jobs)
     if len(set(bots)) != len(bots):
-        msg = f"name each bot once, got {', '.join(bots)}"
+        msg = f"name each bot once, got {brief(', '.join(bots), 120)}"
         raise InvalidSetupError(msg)
     rules, _ = new_game(variant, players=players, options=options)
     playing = tuple(name for name in bots if bot_supports(get_bot(name), rules, players))
@@ -194,6 +200,7 @@ def tournament(  # noqa: PLR0913 (a tournament's set-up)
             executor=executor,
             progress=progress,
             on_game=count,
+            max_moves=max_moves,
         )
         tables.append(played)
         if on_table is not None:

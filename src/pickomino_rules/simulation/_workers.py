@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 import attrs
 
 from pickomino_rules.bots import get_bot
-from pickomino_rules.game import new_game, playout
+from pickomino_rules.game import MAX_GAME_MOVES, UnfinishedGameError, new_game, playout
 from pickomino_rules.registry import get_variant
 from pickomino_rules.result import result
 from pickomino_rules.simulation._results import (
@@ -26,7 +26,11 @@ from pickomino_rules.state import Phase
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    import numpy as np
+    from numpy.typing import NDArray
+
     from pickomino_rules.actions import Action
+    from pickomino_rules.batch import BatchGames
     from pickomino_rules.game import Bot
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
@@ -75,6 +79,7 @@ class Setup:
     seed: int
     move_time_limit: float | None
     engine: Engine = "reference"
+    max_moves: int | None = MAX_GAME_MOVES
 
     def table(self) -> tuple[Rules, list[Bot]]:
         """The rules and the line-up's bots (time-limited if asked), in this process."""
@@ -118,14 +123,15 @@ def play_game(setup: Setup, rules: Rules, bots: Sequence[Bot], index: int) -> Ou
     try:
         # Played once: a turn ends where the dice pass on or the game ends (C11, C12).
         seated = [bots[entry] for entry in order]
-        for _, after in playout(rules, state, seated, random.Random(seed)):
+        for _, after in playout(rules, state, seated, random.Random(seed), setup.max_moves):
             state = after
             moves += 1
             if state.player != player or state.phase is _GAME_OVER:
                 turns += 1
                 player = state.player
     except Exception as error:  # noqa: BLE001 (any bot error fails only its game)
-        seat = None if state.phase is Phase.ROLL else state.player
+        unfinished = isinstance(error, UnfinishedGameError)
+        seat = None if unfinished or state.phase is Phase.ROLL else state.player
         text = f"{type(error).__name__}: {error}"
         details = "".join(traceback.format_exception(error))
         return GameFailure(index, seed, seats, seat, moves, text, details)
@@ -137,7 +143,7 @@ BATCH_WIDTH = 4096
 """Most games a chunk plays at once; a finished game's row takes the chunk's next game."""
 
 
-def play_batch(chunk: Chunk) -> list[Outcome]:
+def play_batch(chunk: Chunk) -> list[Outcome]:  # noqa: C901, PLR0915 (one lockstep loop)
     """Play a chunk's games in lockstep on the batch engine, with the bots' vectorised forms.
 
     The chunk's dice and the bots' draws come from numpy generators seeded by the run's
@@ -172,15 +178,16 @@ def play_batch(chunk: Chunk) -> list[Outcome]:
     game_of_row = np.arange(width)  # the chunk's game each row plays
     waiting = width  # the chunk's next game to start
     outcomes: list[Outcome | None] = [None] * count
+    retired = np.zeros(width, dtype=bool)  # rows of unfinished games with none left to start
     try:
-        while not games.over.all():
+        while not (games.over | retired).all():
             playing = seat_bot[game_of_row, games.to_move]
             actions = np.zeros(width, dtype=np.int64)
             for number, bot in enumerate(bots):
                 chosen = playing == number
                 if chosen.any():
                     actions[chosen] = bot(games, draws)[chosen]
-            done = games.step(actions)
+            done = games.step(actions, active=~retired) if retired.any() else games.step(actions)
             ended = np.flatnonzero(done.terminated)
             for row in ended.tolist():
                 game = int(game_of_row[row])
@@ -194,7 +201,19 @@ def play_batch(chunk: Chunk) -> list[Outcome]:
                     int(done.turns[row]),
                     int(done.moves[row]),
                 )
-            refill = ended[: count - waiting]
+            if setup.max_moves is not None:  # games past the limit fail, as with the engine
+                cut = _unfinished(games, setup.max_moves, done.terminated | retired)
+                for row in cut.tolist():
+                    game = int(game_of_row[row])
+                    seats = tuple(setup.lineup[entry] for entry in orders[game])
+                    error = UnfinishedGameError(setup.max_moves, games.state(row))
+                    text = f"{type(error).__name__}: {error}"
+                    outcomes[game] = GameFailure(start + game, seed, seats, None, error.moves, text)
+                ended = np.union1d(ended, cut)
+                refill = ended[: count - waiting]
+                retired[np.setdiff1d(cut, refill)] = True  # no game is left to start there
+            else:
+                refill = ended[: count - waiting]
             if refill.size:
                 game_of_row[refill] = np.arange(waiting, waiting + refill.size)
                 waiting += refill.size
@@ -207,6 +226,13 @@ def play_batch(chunk: Chunk) -> list[Outcome]:
                 seats = tuple(setup.lineup[entry] for entry in orders[game])
                 outcomes[game] = GameFailure(start + game, seed, seats, None, None, text, details)
     return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _unfinished(games: BatchGames, limit: int, done: NDArray[np.bool_]) -> NDArray[np.intp]:
+    """The rows of games still going after ``limit`` moves (not ``done``)."""
+    import numpy as np  # noqa: PLC0415 (the batch extra)
+
+    return np.flatnonzero(~done & (games.moves >= limit))
 
 
 def time_limited(bot: Bot, limit: float) -> Bot:

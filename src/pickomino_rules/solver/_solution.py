@@ -36,6 +36,7 @@ from pickomino_rules.solver._nodes import (
 from pickomino_rules.solver._objectives import TurnValue, reach_total, worms_gained
 from pickomino_rules.state import GameState, Phase
 from pickomino_rules.story import outcome_of
+from pickomino_rules.validation import validate
 
 try:
     import numpy as np
@@ -500,11 +501,14 @@ def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) 
         value: What the end of the turn is worth (default: worms gained).
 
     Raises:
+        InvalidStateError: The state breaks the rules (checked first, so that no input
+            makes a solve larger than a legal turn's: dice, faces and totals in range).
         NoTurnDecisionError: The game is over or the turn has passed on.
         UnsolvableRulesError: A module acts mid-turn without the ``mid_turn_by_count``
             promise, so its effects could not be valued exactly.
     """
     check_fits(rules, state)
+    validate(rules, state)
     check_exact(rules)
     if state.phase not in _TURN and not (
         state.phase is not Phase.GAME_OVER and has_pending(rules, state)
