@@ -57,7 +57,7 @@ def check_jobs(jobs: object) -> int:
         raise InvalidSetupError(msg)
     most = max_jobs()
     if not 1 <= jobs <= most:
-        msg = f"jobs must be 1 to {most} ({JOBS_PER_CORE} per core here), got {jobs:,}"
+        msg = f"jobs must be at least 1 and at most {most} ({JOBS_PER_CORE} per core here), got {jobs:,}"
         raise InvalidSetupError(msg)
     return jobs
 

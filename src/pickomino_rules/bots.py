@@ -31,6 +31,7 @@ from pickomino_rules.errors import (
     InvalidSetupError,
     PickominoError,
     UnknownVariantError,
+    brief,
 )
 from pickomino_rules.game import Bot, legal_actions, stop_claims
 from pickomino_rules.registry import get_variant
@@ -293,11 +294,11 @@ def register_bot(name: str, bot: Bot, *, replace: bool = False) -> None:
     `ENTRY_POINT_GROUP`) or name it as ``module:function``.
 
     Raises:
-        ValueError: The name is taken and ``replace`` is false.
+        InvalidBotError: The name is taken and ``replace`` is false (a ``ValueError``).
     """
     if name in BOTS and not replace:
-        msg = f"a bot named {name!r} is already registered"
-        raise ValueError(msg)
+        msg = f"a bot named {brief(name)} is already registered"
+        raise InvalidBotError(msg)
     BOTS[name] = bot
 
 

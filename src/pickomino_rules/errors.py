@@ -27,6 +27,7 @@ __all__ = [
     "UnknownVariantError",
     "brief",
     "excerpt",
+    "listed",
     "install_command",
 ]
 
@@ -152,11 +153,18 @@ class InvalidStateError(PickominoError, ValueError):
 
     def __init__(self, problems: tuple[str, ...] | list[str]) -> None:
         self.problems = tuple(problems)
-        super().__init__("invalid state: " + _listed(self.problems))
+        super().__init__("invalid state: " + listed(self.problems))
 
 
-def _listed(problems: tuple[str, ...]) -> str:
-    """Problems joined by semicolons, as many as fit in a short message, then how many more."""
+def listed(problems: tuple[str, ...] | list[str]) -> str:
+    """Problems joined by semicolons, as many as fit in a short message, then how many more.
+
+    Examples:
+        >>> listed(["a", "b"])
+        'a; b'
+        >>> listed([f"problem {n}" for n in range(100)])
+        'problem 0; problem 1; ...; problem 21 (and 78 more)'
+    """
     shown = "; ".join(problems)
     if len(shown) <= MAX_MESSAGE - 20:
         return shown

@@ -56,7 +56,7 @@ import attrs
 import cattrs
 
 from pickomino_rules.dice import FACES, RollOutcome
-from pickomino_rules.errors import InvalidRollError, PickominoError, brief, excerpt
+from pickomino_rules.errors import InvalidRollError, PickominoError, brief, excerpt, listed
 from pickomino_rules.registry import get_variant
 from pickomino_rules.state import GameState, PartKey, Phase
 from pickomino_rules.story import tile_ranges
@@ -141,15 +141,20 @@ def _structure_part(key: PartKey[Any], data: object, converter: cattrs.Converter
         return converter.structure(data, key.kind)
     except cattrs.BaseValidationError as error:
         details = "; ".join(cattrs.transform_error(error, path=f"part {key.name!r}"))
-        raise PositionError(brief(details, 200)[1:-1] if len(details) > 200 else details) from None
+        raise PositionError(_short(details)) from None
     except (TypeError, ValueError, IndexError, KeyError) as error:
-        raise PositionError(f"part {key.name!r}: {brief(str(error), 120)}") from None
+        raise PositionError(f"part {key.name!r}: {_short(str(error))}") from None
+
+
+def _short(text: str, length: int = 200) -> str:
+    """A message part cut to ``length`` characters: input is quoted abbreviated."""
+    return text if len(text) <= length else text[: length - 1] + "…"
 
 
 def _checked(rules: Rules, state: GameState) -> GameState:
     found = problems(rules, state)
     if found:
-        raise PositionError("invalid position: " + "; ".join(found))
+        raise PositionError("invalid position: " + listed(found))
     return state
 
 
@@ -407,7 +412,9 @@ def _parse_variant(field: str) -> Rules:
         try:
             chosen = load_json(brace + options, MAX_POSITION_CHARS)
         except ValueError as error:
-            raise PositionError(f"variant field {brief(field)}: the options: {error}") from None
+            raise PositionError(
+                f"variant field {brief(field)}: the options are not JSON: {error}"
+            ) from None
     return _rules_of(name, chosen)
 
 

@@ -177,7 +177,7 @@ def _play(rules: Rules, players: int, seed: int) -> tuple[tuple[GameState, Move 
     history: list[tuple[GameState, Move | None]] = []
     check_parts_hashable(rules, state)
     try:
-        for move, after in playout(rules, state, random_bot, rng):
+        for move, after in playout(rules, state, random_bot, rng, max_moves=None):
             history.append((state, move))
             state = after
             check_parts_hashable(rules, state)

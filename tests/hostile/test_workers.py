@@ -83,5 +83,5 @@ def test_the_command_line_refuses_too_many_jobs_in_one_line(command: str) -> Non
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines() == [
-        f"error: jobs must be 1 to {max_jobs()} (4 per core here), got 100,000"
+        f"error: jobs must be at least 1 and at most {max_jobs()} (4 per core here), got 100,000"
     ]

@@ -24,6 +24,7 @@ from pickomino_rules.batch._tables import (
     POINTS,
     WORM,
 )
+from pickomino_rules.bots import InvalidBotError
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -96,11 +97,11 @@ def register_vector_bot(name: str, bot: VectorBot, *, replace: bool = False) -> 
     """Make ``bot`` the vectorised form of the bot called ``name``.
 
     Raises:
-        ValueError: The name is taken and ``replace`` is false.
+        InvalidBotError: The name is taken and ``replace`` is false (a ``ValueError``).
     """
     if name in VECTOR_BOTS and not replace:
         msg = f"a vectorised bot named {name!r} is already registered"
-        raise ValueError(msg)
+        raise InvalidBotError(msg)
     VECTOR_BOTS[name] = bot
 
 

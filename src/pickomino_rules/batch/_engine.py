@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from pickomino_rules.batch._conversion import row_of, state_of
-from pickomino_rules.batch._rules import BatchActionError, batch_rules
+from pickomino_rules.batch._rules import BatchActionError, BatchArgumentError, batch_rules
 from pickomino_rules.batch._tables import (
     ACT_ROLL,
     ACT_STEAL,
@@ -34,6 +34,7 @@ from pickomino_rules.errors import (
     ArgumentTypeError,
     InvalidSetupError,
     MissingExtraError,
+    brief,
 )
 from pickomino_rules.game import check_fits, new_game
 from pickomino_rules.state import GameState, Phase
@@ -112,6 +113,10 @@ class BatchStep:
     turns: NDArray[np.int32]
 
 
+MAX_GAMES = 1_000_000
+"""Most games one batch holds: its arrays take about a kilobyte a game."""
+
+
 class BatchGames:
     """N games of classic Pickomino, stepped together.
 
@@ -154,8 +159,16 @@ class BatchGames:
         from pickomino_rules.encoding import Encoding  # noqa: PLC0415 (same extra, later layer)
 
         rules = batch_rules(variant, options)
-        if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-            msg = f"games must be a whole number of at least 1, got {games!r}"
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+            msg = f"games must be a whole number from 1 to {MAX_GAMES:,}, got {brief(games)}"
+            raise InvalidSetupError(msg)
+        if not (
+            seed is None
+            or isinstance(seed, np.random.Generator)
+            or (isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0)
+        ):
+            what = "a whole number (0 or more), a numpy Generator or None"
+            msg = f"seed must be {what}, got {brief(seed)}"
             raise InvalidSetupError(msg)
         new_game(rules, players=players)  # checks the number of players
         self.rules: Rules = rules
@@ -326,7 +339,7 @@ class BatchGames:
         """Game ``row`` as a reference [`GameState`][pickomino_rules.state.GameState].
 
         Raises:
-            IndexError: No such row.
+            BatchArgumentError: No such row (an ``IndexError``).
         """
         return self.states([self._row(row)])[0]
 
@@ -407,7 +420,7 @@ class BatchGames:
             RulesMismatchError: The state is of another game's layout.
             InvalidStateError: The state breaks the rules' invariants.
             InvalidSetupError: The state has another number of players.
-            IndexError: No such row.
+            BatchArgumentError: No such row (an ``IndexError``).
         """
         row = self._row(row)
         check_fits(self.rules, state)
@@ -698,7 +711,7 @@ class BatchGames:
             raise ArgumentTypeError(msg)
         if ((array < 0) | (array >= self.players)).any():
             msg = f"seats must be players 0 to {self.players - 1}"
-            raise ValueError(msg)
+            raise BatchArgumentError(msg)
         return np.broadcast_to(array.astype(np.int64), (self.size,))
 
     def _row(self, row: int) -> int:
@@ -707,22 +720,22 @@ class BatchGames:
             raise ArgumentTypeError(msg)
         if not -self.size <= row < self.size:
             msg = f"row {row} is out of range for {self.size} games"
-            raise IndexError(msg)
+            raise BatchArgumentError(msg)
         return int(row) % self.size
 
     def _select(self, rows: ArrayLike) -> NDArray[np.int64]:
         array = np.asarray(rows)
         if array.dtype == np.bool_:
             if array.shape != (self.size,):
-                msg = f"a row mask must have shape ({self.size},), got {array.shape}"
-                raise ValueError(msg)
+                msg = f"a row mask must have shape ({self.size},), got {brief(array.shape)}"
+                raise BatchArgumentError(msg)
             return np.flatnonzero(array)
         if array.dtype.kind not in "iu" or array.ndim != 1:
             msg = "rows must be a boolean mask or a list of row indices"
             raise ArgumentTypeError(msg)
         if ((array < 0) | (array >= self.size)).any():
             msg = f"rows must be 0 to {self.size - 1}"
-            raise IndexError(msg)
+            raise BatchArgumentError(msg)
         return array.astype(np.int64)
 
 

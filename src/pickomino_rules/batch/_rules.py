@@ -26,6 +26,10 @@ class BatchRulesError(InvalidSetupError):
     __module__ = "pickomino_rules.batch"  # where users import it from (tracebacks, reprs)
 
 
+class BatchArgumentError(PickominoError, IndexError, ValueError):
+    """A row, a seat or a mask the batch does not have (also an ``IndexError``, as before)."""
+
+
 class BatchActionError(PickominoError, ValueError):
     """Actions the batch cannot play: wrong shape or type, out of range, or illegal.
 

@@ -54,21 +54,23 @@ except ImportError as error:  # an extra: say which, and how to add it here
     what = f"the gymnasium environment ({error.name} is missing)"
     raise MissingExtraError(what, "rl") from None
 
+from collections.abc import Mapping
+
 from pickomino_rules.bots import get_bot
 from pickomino_rules.encoding import Encoding, returns, worm_margins
-from pickomino_rules.errors import IllegalActionError, InvalidSetupError
+from pickomino_rules.errors import IllegalActionError, InvalidSetupError, PickominoError, brief
 from pickomino_rules.game import Bot, apply, is_terminal, new_game
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
 
     from numpy.typing import NDArray
 
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["PickominoEnv"]
+__all__ = ["PickominoEnv", "ResetNeededError"]
 
 Observation = Any  # an array, or a dict of arrays with mask_in_observation
 
@@ -148,10 +150,15 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         Args:
             seed: Seeds the environment's random generator.
             options: ``{"seat": k}`` puts the learner at seat k for this game.
+
+        Raises:
+            InvalidSetupError: ``options`` is not such a mapping, or a bad seat.
+            gymnasium.error.Error: A bad seed (gymnasium's own check).
         """
+        given = reset_options(options, ("seat",))
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(2**63)))
-        seat = (options or {}).get("seat", self._seat_choice)
+        seat = given.get("seat", self._seat_choice)
         if seat is None:
             seat = int(self.np_random.integers(self.encoding.players))
         _check_seat(seat, self.encoding.players)
@@ -170,12 +177,13 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         Raises:
             ActionEncodingError: ``action`` is not a number of the action space.
             IllegalActionError: The action is masked (only with ``illegal_action="raise"``).
-            RuntimeError: ``reset`` was not called, or the episode is over.
+            ResetNeededError: ``reset`` was not called, or the episode is over (a
+                ``RuntimeError``).
         """
         state = self.state
         if state is None or self._lost or is_terminal(self.rules, state):
             msg = "call reset() first: no game is in progress"
-            raise RuntimeError(msg)
+            raise ResetNeededError(msg)
         move = self.encoding.decode(action)
         before = worm_margins(self.rules, state)[self.seat] if self._reward != "win" else 0.0
         try:
@@ -266,15 +274,38 @@ def _check_max_steps(max_steps: object) -> None:
         raise InvalidSetupError(msg)
 
 
+class ResetNeededError(PickominoError, gymnasium.error.ResetNeeded, RuntimeError):
+    """An environment stepped before ``reset`` or after its episode (or game) ended.
+
+    It is gymnasium's ``ResetNeeded`` and, as before, a ``RuntimeError``.
+    """
+
+
+def reset_options(options: object, known: tuple[str, ...]) -> Mapping[str, Any]:
+    """The options of a ``reset``: None or a mapping (of which the ``known`` names are read).
+
+    Other names are left alone, as environments' checkers pass options of their own.
+
+    Raises:
+        InvalidSetupError: Not a mapping.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        msg = f"options must be a dict ({', '.join(known)}), got {type(options).__name__}"
+        raise InvalidSetupError(msg)
+    return options
+
+
 def _check_seat(seat: object, players: int) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        msg = f"seat must be None or 0 to {players - 1}, got {seat!r}"
+        msg = f"seat must be None or 0 to {players - 1}, got {brief(seat)}"
         raise InvalidSetupError(msg)
 
 
 def _choose(name: str, value: object, allowed: tuple[object, ...]) -> None:
     if value not in allowed:
-        msg = f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
+        msg = f"{name} must be one of {', '.join(map(repr, allowed))}, got {brief(value)}"
         raise InvalidSetupError(msg)
 
 

@@ -59,6 +59,7 @@ from pickomino_rules.envs.gymnasium import (
     _check_max_steps,
     _choose,
     _observation_space,
+    reset_options,
 )
 from pickomino_rules.errors import InvalidSetupError
 
@@ -162,9 +163,12 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
             seed: Seeds the environment's random generator.
             options: ``{"reset_mask": mask}`` starts again only the games where the boolean
                 mask is True (the others carry on).
+
+        Raises:
+            InvalidSetupError: ``options`` is not such a mapping, or a bad mask.
         """
+        mask = reset_options(options, ("reset_mask",)).get("reset_mask")
         super().reset(seed=seed)
-        mask = (options or {}).get("reset_mask")
         if mask is None:
             dice, self._draws = self.np_random.spawn(2)
             self._rng = random.Random(int(self._draws.integers(2**63)))
@@ -180,7 +184,7 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
             rows = np.asarray(mask)
             if rows.shape != (self.num_envs,) or rows.dtype != np.bool_:
                 msg = f"reset_mask must be a boolean array of shape ({self.num_envs},)"
-                raise ValueError(msg)
+                raise InvalidSetupError(msg)
             self.games.reset(rows)
         self._restart(rows)
         self._advance()

@@ -40,7 +40,7 @@ except ImportError as error:  # an extra: say which, and how to add it here
     raise MissingExtraError(what, "openspiel") from None
 
 from pickomino_rules.encoding import Encoding, returns
-from pickomino_rules.errors import InvalidSetupError, PickominoError
+from pickomino_rules.errors import InvalidSetupError, PickominoError, brief
 from pickomino_rules.game import apply, is_terminal, legal_actions, new_game
 from pickomino_rules.positions import Position
 from pickomino_rules.registry import get_variant
@@ -142,8 +142,8 @@ class PickominoGame(pyspiel.Game):  # type: ignore[misc]
         """The observer of observation tensors and strings (the game is perfect information)."""
         del iig_obs_type
         if params:
-            msg = f"observation parameters are not supported, got {params}"
-            raise ValueError(msg)
+            msg = f"observation parameters are not supported, got {brief(params)}"
+            raise InvalidSetupError(msg)
         return _Observer(self.encoding)
 
 

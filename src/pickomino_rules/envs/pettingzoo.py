@@ -48,8 +48,9 @@ except ImportError as error:  # an extra: say which, and how to add it here
     what = f"the PettingZoo environment ({error.name} is missing)"
     raise MissingExtraError(what, "rl") from None
 
-from pickomino_rules.encoding import Encoding, returns, worm_margins
-from pickomino_rules.errors import InvalidSetupError
+from pickomino_rules.encoding import ActionEncodingError, Encoding, returns, worm_margins
+from pickomino_rules.envs.gymnasium import ResetNeededError, reset_options
+from pickomino_rules.errors import InvalidSetupError, PickominoError, brief
 from pickomino_rules.game import apply, is_terminal, new_game
 from pickomino_rules.state import Phase
 
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["env", "raw_env"]
+__all__ = ["ResetNeededError", "UnknownAgentError", "env", "raw_env"]
 
 AgentID = str
 Observation = dict[str, Any]
@@ -92,6 +93,13 @@ def env(
     return wrappers.OrderEnforcingWrapper(game)
 
 
+class UnknownAgentError(PickominoError, KeyError, ValueError):
+    """An agent name that is not one of the environment's ``possible_agents``."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""  # not KeyError's repr of the message
+
+
 class _InRange(wrappers.BaseWrapper[AgentID, Observation, int]):  # type: ignore[misc]
     """Refuses an action number outside the action space with the encoding's own error.
 
@@ -100,8 +108,13 @@ class _InRange(wrappers.BaseWrapper[AgentID, Observation, int]):  # type: ignore
     """
 
     def step(self, action: int | None) -> None:
-        if action is not None:
-            self.unwrapped.encoding.decode(action)  # raises ActionEncodingError
+        game = self.unwrapped
+        agent = game.agent_selection
+        if action is not None or not game.agents:
+            game.encoding.decode(action)  # raises ActionEncodingError
+        elif not (game.terminations[agent] or game.truncations[agent]):
+            msg = "None steps only an agent that is done; this one must act"
+            raise ActionEncodingError(msg)
         super().step(action)
 
 
@@ -183,10 +196,17 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
         Args:
             seed: Seeds the dice.
             options: ``{"first_player": k}`` lets player k begin.
+
+        Raises:
+            InvalidSetupError: A seed that is not a whole number, options that are not such
+                a mapping, or a bad first player.
         """
         if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                msg = f"seed must be a whole number or None, got {type(seed).__name__}"
+                raise InvalidSetupError(msg)
             self._rng = random.Random(seed)
-        first = (options or {}).get("first_player", 0)
+        first = reset_options(options, ("first_player",)).get("first_player", 0)
         _, state = new_game(self.rules, players=len(self.possible_agents), first_player=first)
         self.state = self._roll(state)
         self._decisions = 0
@@ -199,8 +219,18 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
         self.agent_selection = self.possible_agents[self.state.player]
 
     def observe(self, agent: AgentID) -> Observation:
-        """What ``agent`` sees: its observation vector and its action mask."""
-        assert self.state is not None  # noqa: S101 (reset() ran)
+        """What ``agent`` sees: its observation vector and its action mask.
+
+        Raises:
+            ResetNeededError: ``reset`` was not called.
+            UnknownAgentError: ``agent`` is not one of ``possible_agents``.
+        """
+        if self.state is None:
+            msg = "call reset() first: no game is in progress"
+            raise ResetNeededError(msg)
+        if agent not in self.possible_agents:
+            msg = f"no agent {brief(agent)}; the agents are {', '.join(self.possible_agents)}"
+            raise UnknownAgentError(msg)
         seat = self.possible_agents.index(agent)
         to_act = agent == self.agent_selection and not is_terminal(self.rules, self.state)
         mask = (
@@ -216,7 +246,11 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
         Raises:
             ActionEncodingError: ``action`` is not a number of the action space.
             IllegalActionError: The action is masked.
+            ResetNeededError: ``reset`` was not called, or every agent is done.
         """
+        if self.state is None or not self.agents:
+            msg = "call reset() first: no game is in progress"
+            raise ResetNeededError(msg)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

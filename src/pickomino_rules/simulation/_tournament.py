@@ -163,7 +163,8 @@ def tournament(  # noqa: PLR0913 (a tournament's set-up)
     """
     check_jobs(jobs)
     if len(set(bots)) != len(bots):
-        msg = f"name each bot once, got {brief(', '.join(bots), 120)}"
+        named = ", ".join(map(str, bots))
+        msg = f"name each bot once, got {named if len(named) <= 120 else brief(named, 120)}"
         raise InvalidSetupError(msg)
     rules, _ = new_game(variant, players=players, options=options)
     playing = tuple(name for name in bots if bot_supports(get_bot(name), rules, players))

@@ -36,7 +36,7 @@ from pickomino_rules.solver._nodes import (
 from pickomino_rules.solver._objectives import TurnValue, reach_total, worms_gained
 from pickomino_rules.state import GameState, Phase
 from pickomino_rules.story import outcome_of
-from pickomino_rules.validation import validate
+from pickomino_rules.validation import check_shape, validate
 
 try:
     import numpy as np
@@ -507,14 +507,14 @@ def solve_turn(rules: Rules, state: GameState, value: TurnValue = worms_gained) 
         UnsolvableRulesError: A module acts mid-turn without the ``mid_turn_by_count``
             promise, so its effects could not be valued exactly.
     """
-    check_fits(rules, state)
-    validate(rules, state)
-    check_exact(rules)
+    check_shape(rules, state)  # cheap: the fields are what the checks below read
     if state.phase not in _TURN and not (
         state.phase is not Phase.GAME_OVER and has_pending(rules, state)
     ):
         msg = f"no decision of a turn to solve in phase {state.phase.value!r}"
         raise NoTurnDecisionError(msg)
+    check_exact(rules)
+    validate(rules, state)  # no input makes the work larger than a legal turn's
     program = build_program(rules.die_kinds, _key(rules, state))
     return TurnSolution(rules, state, value, program)
 
