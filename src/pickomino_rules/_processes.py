@@ -57,7 +57,8 @@ def check_jobs(jobs: object) -> int:
         raise InvalidSetupError(msg)
     most = max_jobs()
     if not 1 <= jobs <= most:
-        msg = f"jobs must be at least 1 and at most {most} ({JOBS_PER_CORE} per core here), got {jobs:,}"
+        cap = f"at most {most} ({JOBS_PER_CORE} per core here)"
+        msg = f"jobs must be at least 1 and {cap}, got {jobs:,}"
         raise InvalidSetupError(msg)
     return jobs
 

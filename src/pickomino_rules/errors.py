@@ -27,8 +27,8 @@ __all__ = [
     "UnknownVariantError",
     "brief",
     "excerpt",
-    "listed",
     "install_command",
+    "listed",
 ]
 
 

@@ -12,7 +12,6 @@ from pickomino_rules.errors import MissingExtraError, PickominoError
 from pickomino_rules.game import (
     Move,
     apply,
-    check_fits,
     legal_actions,
     resolve_bust,
     stop_outcomes,
