@@ -43,6 +43,7 @@ Examples:
 from __future__ import annotations
 
 import inspect
+import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar
@@ -458,9 +459,16 @@ def _check_call(
     module: str, what: str, function: Callable[..., Any], arguments: tuple[str, ...]
 ) -> None:
     try:
-        signature = inspect.signature(function)
-    except (TypeError, ValueError):  # no signature to read (a builtin): trust it
-        return
+        signature = None if _builtin(function) else inspect.signature(function)
+    except (TypeError, ValueError):  # no signature to read
+        signature = None
+    if signature is None:  # a builtin (max, int, print): what it does with them is unknown
+        shown = getattr(function, "__name__", type(function).__name__)
+        msg = (
+            f"rule module {module!r}: its {what} is {shown!r}, a builtin whose arguments "
+            f"cannot be checked; give a Python function of ({', '.join(arguments)})"
+        )
+        raise CompositionError(msg)
     try:
         signature.bind(*arguments)
     except TypeError as error:
@@ -470,6 +478,13 @@ def _check_call(
             f"{getattr(function, '__name__', 'it')}{signature} cannot take them ({error})"
         )
         raise CompositionError(msg) from None
+
+
+def _builtin(function: object) -> bool:
+    """A function or class of Python's own (``max``, ``print``, ``int``), not a hook of anyone's."""
+    return isinstance(function, types.BuiltinFunctionType) or (
+        isinstance(function, type) and function.__module__ == "builtins"
+    )
 
 
 def _ordered(modules: Sequence[RuleModule]) -> tuple[RuleModule, ...]:

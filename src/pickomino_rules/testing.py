@@ -38,16 +38,17 @@ import math
 import random
 from fractions import Fraction
 from functools import cache, partial
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 
-from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer, Take
+from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer, Roll, Steal, Stop, Take
 from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face, RollOutcome
 from pickomino_rules.errors import (
     ArgumentTypeError,
     IllegalActionError,
     RulesMismatchError,
+    brief,
 )
 from pickomino_rules.game import (
     apply,
@@ -58,10 +59,10 @@ from pickomino_rules.game import (
     resolve_bust,
     stop_outcomes,
 )
-from pickomino_rules.plugin import Components, RuleModule, Variant, compose
+from pickomino_rules.plugin import HOOK_ARGUMENTS, Components, RuleModule, Variant, compose
 from pickomino_rules.registry import get_variant, register_variant, unregister_variant
 from pickomino_rules.result import result
-from pickomino_rules.state import GameState, Phase
+from pickomino_rules.state import Claim, GameState, Phase
 from pickomino_rules.story import dice_faces
 from pickomino_rules.validation import problems
 
@@ -79,6 +80,7 @@ __all__ = [
     "check_determinism",
     "check_encoding",
     "check_ends_on_total",
+    "check_hook_returns",
     "check_hooks_deterministic",
     "check_illegal_actions_rejected",
     "check_legal_actions_apply",
@@ -204,6 +206,211 @@ def random_game(rules: Rules, players: int, seed: int) -> tuple[tuple[GameState,
     return _play(rules, players, seed)
 
 
+# -- what hooks return, and who is at fault ----------------------------------------------
+
+
+def _a_state(rules: Rules, _state: GameState, result: object) -> str | None:
+    if not isinstance(result, GameState):
+        return "expected a GameState"
+    return None if result.layout is rules.layout else "a state of another game's layout"
+
+
+def _counts(rules: Rules, state: GameState, result: object) -> str | None:
+    del rules, state
+    if not isinstance(result, tuple) or not all(
+        isinstance(n, int) and not isinstance(n, bool) for n in result
+    ):
+        return "expected a tuple of whole numbers"
+    return None
+
+
+def _scores(rules: Rules, state: GameState, result: object) -> str | None:
+    problem = _counts(rules, state, result)
+    if problem is None and len(result) != len(state.stacks):  # type: ignore[arg-type]
+        return f"expected one score per player ({len(state.stacks)})"
+    return problem
+
+
+def _actions(rules: Rules, state: GameState, result: object) -> str | None:
+    del rules, state
+    if not isinstance(result, tuple) or not all(isinstance(a, Action) for a in result):
+        return "expected a tuple of actions"
+    return None
+
+
+def _roll_actions(rules: Rules, state: GameState, result: object) -> str | None:
+    problem = _actions(rules, state, result)
+    if problem is None:
+        offered = [str(a) for a in result if isinstance(a, Roll | Stop | Steal)]  # type: ignore[attr-defined]
+        if offered:
+            return f"{', '.join(offered)} is no action after a roll (dice are set aside first)"
+    return problem
+
+
+def _total(rules: Rules, state: GameState, result: object) -> str | None:
+    del rules, state
+    if result is None or (isinstance(result, int) and not isinstance(result, bool)):
+        return None
+    return "expected a whole number or None"
+
+
+def _claims(rules: Rules, state: GameState, result: object) -> str | None:
+    del rules, state
+    if not isinstance(result, tuple) or not all(isinstance(c, Claim) for c in result):
+        return "expected a tuple of Claims"
+    return None
+
+
+RETURNS: dict[str, Callable[[Rules, GameState, object], str | None]] = {
+    "setup": _a_state,
+    "turn_dice": _counts,
+    "roll_actions": _roll_actions,
+    "pending_actions": _actions,
+    "set_aside": _a_state,
+    "stop_total": _total,
+    "claims": _claims,
+    "take_tile": _a_state,
+    "bust": _a_state,
+    "end_turn": _a_state,
+    "apply_action": _a_state,
+    "scores": _scores,
+}
+"""What each hook promises to return: a check that names what is wrong, or None."""
+
+
+def _checked(module: RuleModule, hook: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    check = RETURNS[hook]
+
+    def checked(
+        inner: Callable[..., object], rules: Rules, state: GameState, *more: object
+    ) -> object:
+        answer: object = function(inner, rules, state, *more)
+        problem = check(rules, state, answer)
+        if problem is not None:
+            detail = f"module {module.name!r}: its {hook} hook returned {brief(answer)}: {problem}"
+            _fail("hook returns", rules, detail, state)
+        return answer
+
+    return checked
+
+
+def checked_rules(rules: Rules) -> Rules:
+    """``rules`` composed again with each module's hooks checked for what they return.
+
+    A hook that returns the wrong kind of value (a list for a tuple, None for a state, a
+    ``Stop`` among the actions after a roll) then fails at once, with a
+    [`ConformanceError`][pickomino_rules.testing.ConformanceError] naming its module,
+    rather than somewhere later in the engine.
+    """
+    modules = [_with_checked_hooks(module) for module in rules.modules]
+    return compose(*modules, name=rules.name, options=rules.options)
+
+
+def _with_checked_hooks(module: RuleModule) -> RuleModule:
+    hooks: dict[str, Any] = {
+        hook: _checked(module, hook, getattr(module, hook))
+        for hook in RETURNS
+        if getattr(module, hook) is not None
+    }
+    return attrs.evolve(module, **hooks)
+
+
+def check_hook_returns(rules: Rules, *, games: int = 3, seed: int = 0) -> int:
+    """Every module's hooks return what they promise, over random games of checked rules.
+
+    Returns:
+        The number of moves played.
+
+    Raises:
+        ConformanceError: A hook returned the wrong kind of value, or raised; the message
+            names its module.
+    """
+    checked = checked_rules(rules)
+    played = 0
+    for game, players in enumerate(_player_counts(rules, games)):
+        try:
+            history = _play(checked, players, seed + game)
+            result(checked, history[-1][0])  # the scores too
+        except Exception as error:  # noqa: BLE001 (any failure is the finding)
+            _raise_blamed("hook returns", rules, error)
+        played += len(history) - 1
+    return played
+
+
+def _code_of(function: object) -> object:
+    """The code object a callable runs, where it has one (functions, partials, objects)."""
+    while isinstance(function, partial):
+        function = function.func
+    code = getattr(function, "__code__", None)
+    if code is None:  # a callable object: its class's method
+        method = getattr(type(function), "__call__", None)  # noqa: B004 (the method itself)
+        code = getattr(getattr(method, "__func__", method), "__code__", None)
+    return code
+
+
+def _hook_codes(rules: Rules) -> dict[object, str]:
+    """Each module's hooks, part callbacks and extension wrappers: code object -> module."""
+    owners: dict[object, str] = {}
+    for module in rules.modules:
+        functions: list[object] = [getattr(module, hook) for hook in HOOK_ARGUMENTS]
+        functions += [extension.wrapper for extension in module.extends]
+        functions += [point.default for point in module.provides]
+        if module.part is not None:
+            part = module.part
+            functions += [part.check, part.observe, part.describe, part.changes, part.markers]
+        for function in functions:
+            code = _code_of(function) if function is not None else None
+            if code is not None:
+                owners.setdefault(code, module.name)
+    return owners
+
+
+def _chain(error: BaseException) -> list[BaseException]:
+    """``error`` and what caused it, outermost first (the library re-raises raw errors)."""
+    chain = [error]
+    while chain[-1].__cause__ is not None and len(chain) < 20:
+        chain.append(chain[-1].__cause__)
+    return chain
+
+
+def module_at_fault(rules: Rules, error: BaseException) -> str | None:
+    """The module whose hook was running, innermost, where ``error`` began; None if none.
+
+    The library turns a raw error in a hook into one of its own, raised from the original:
+    the original's traceback is read.
+
+    Examples:
+        >>> from pickomino_rules import get_rules
+        >>> module_at_fault(get_rules("classic"), ValueError("raised outside any hook"))
+    """
+    owners = _hook_codes(rules)
+    for cause in reversed(_chain(error)):  # the original first
+        found = None
+        frame = cause.__traceback__
+        while frame is not None:
+            found = owners.get(frame.tb_frame.f_code, found)
+            frame = frame.tb_next
+        if found is not None:
+            return found
+    return None
+
+
+def blamed(check: str, rules: Rules, error: BaseException) -> ConformanceError:
+    """The conformance failure for ``error``, raised in ``check``: it names the module at fault.
+
+    A conformance failure among its causes (a checked hook's, see `checked_rules`) is
+    that failure itself.
+    """
+    for cause in _chain(error):
+        if isinstance(cause, ConformanceError):
+            return cause
+    original = _chain(error)[-1]
+    module = module_at_fault(rules, error)
+    who = f"module {module!r}" if module is not None else "no module's hook (the core, or a tool)"
+    detail = f"{who} raised {type(original).__name__}: {brief(str(original), 160)}"
+    return ConformanceError(f"[{check}] {rules.name}: {detail}")
+
+
 def _player_counts(rules: Rules, games: int) -> list[int]:
     low, high = rules.components.min_players, rules.components.max_players
     return [low + game % (min(high, low + 2) - low + 1) for game in range(games)]
@@ -300,21 +507,35 @@ def check_pending_by_parts(rules: Rules, *, seed: int = 0, probes: int = 6) -> i
     return compared
 
 
-def _twice(rules: Rules, state: GameState, hook: str, call: Callable[[], object]) -> object:
-    first, second = call(), call()
+def _twice(rules: Rules, state: GameState, hook: str, args: tuple[object, ...]) -> None:
+    function = getattr(rules, hook)
+    first, second = function(rules, state, *args), function(rules, state, *args)
     if first != second:
-        detail = f"hook {hook} answered {first!r}, then {second!r}, for the same input"
+        who = next(
+            (
+                f"module {name!r}: its "
+                for name, level in _levels(rules, hook)[1:]
+                if level(rules, state, *args) != level(rules, state, *args)
+            ),
+            "",
+        )
+        detail = (
+            f"{who}hook {hook} answered {brief(first)}, then {brief(second)}, for the same input"
+        )
         _fail("deterministic hooks", rules, detail, state)
-    return first
 
 
-def check_hooks_deterministic(rules: Rules, *, seed: int = 0, states: int = 80) -> int:
+def check_hooks_deterministic(
+    rules: Rules, *, games: int = 3, seed: int = 0, states: int = 80
+) -> int:
     """Every composed hook answers the same twice for the same input.
 
     Hooks are pure functions of the rules, the state and their arguments: a hook that draws
     random numbers or keeps state of its own makes games that a seed cannot replay, and
-    values the solver cannot trust. Sampled states of a random game ask each hook that
-    applies to their phase twice.
+    values the solver cannot trust. States of all ``games`` random games (the games
+    `check_random_games` plays) ask each hook that applies to their phase twice: every
+    decision to roll or stop (where the claims, steals and busts are) and ``states`` others
+    of each game.
 
     Returns:
         The number of hook calls compared.
@@ -323,34 +544,31 @@ def check_hooks_deterministic(rules: Rules, *, seed: int = 0, states: int = 80) 
         ConformanceError: A hook answered differently.
     """
     compared = 0
-    history = random_game(rules, rules.components.min_players + 1, seed)
-    for state in _sample(history, states):
-        calls: list[tuple[str, Callable[[], object]]] = [
-            ("scores", partial(rules.scores, rules, state)),
-            ("turn_dice", partial(rules.turn_dice, rules, state)),
-        ]
-        if rules.pending_actions is not None:
-            calls.append(("pending_actions", partial(rules.pending_actions, rules, state)))
-        if state.phase is Phase.CHOOSE and not _pending(rules, state):
-            calls.append(("roll_actions", partial(rules.roll_actions, rules, state)))
-            calls.extend(
-                ("set_aside", partial(rules.set_aside, rules, state, face))
-                for face in _takes(rules, state)
-            )
-        if state.phase is Phase.DECIDE and not _pending(rules, state):
-            calls.append(("bust", partial(rules.bust, rules, state)))
-            calls.append(("stop_total", partial(rules.stop_total, rules, state)))
-            total = rules.stop_total(rules, state)
-            if total is not None:
-                calls.append(("claims", partial(rules.claims, rules, state, total)))
-                calls.extend(
-                    ("take_tile", partial(rules.take_tile, rules, state, claim))
-                    for claim in rules.claims(rules, state, total)
-                )
-        for hook, call in calls:
-            _twice(rules, state, hook, call)
-            compared += 1
+    for game, players in enumerate(_player_counts(rules, games)):
+        history = random_game(rules, players, seed + game)
+        sampled = set(map(id, _sample(history, states)))
+        for state, _ in history:
+            if state.phase is Phase.DECIDE or id(state) in sampled:
+                compared += _compare_hooks(rules, state)
     return compared
+
+
+def _compare_hooks(rules: Rules, state: GameState) -> int:
+    calls: list[tuple[str, tuple[object, ...]]] = [("scores", ()), ("turn_dice", ())]
+    if rules.pending_actions is not None:
+        calls.append(("pending_actions", ()))
+    if state.phase is Phase.CHOOSE and not _pending(rules, state):
+        calls.append(("roll_actions", ()))
+        calls.extend(("set_aside", (face,)) for face in _takes(rules, state))
+    if state.phase is Phase.DECIDE and not _pending(rules, state):
+        calls += [("bust", ()), ("stop_total", ())]
+        total = rules.stop_total(rules, state)
+        if total is not None:
+            calls.append(("claims", (total,)))
+            calls.extend(("take_tile", (claim,)) for claim in rules.claims(rules, state, total))
+    for hook, args in calls:
+        _twice(rules, state, hook, args)
+    return len(calls)
 
 
 def _takes(rules: Rules, state: GameState) -> list[Face]:
@@ -405,7 +623,7 @@ def check_ends_on_total(rules: Rules, *, seed: int = 0, alternatives: int = 3) -
             theirs = _turn_end(rules, other)
             if ours != theirs:
                 detail = (
-                    "ends_on_total is promised, but a stop with dice "
+                    f"{_promised_by(rules, state, other)}, but a stop with dice "
                     f"{_dice_text(counts)} set aside (the same total) ends otherwise than one "
                     f"with {_dice_text(aside)}: {_first_difference(ours, theirs)}"
                 )
@@ -429,6 +647,51 @@ def _turn_end(rules: Rules, state: GameState) -> dict[str, object]:
         ),
         "bust": _without_dice(resolve_bust(rules, state)),
     }
+
+
+def _levels(rules: Rules, hook: str) -> list[tuple[str, Callable[..., Any]]]:
+    """A composed hook's chain, innermost first: the core's, then each module's with its inner."""
+    names = rules.chains[hook]
+    function: Any = getattr(rules, hook)
+    levels = []
+    for name in reversed(names[1:]):
+        levels.append((name, function))
+        function = function.args[0]  # compose wraps each module's hook around its inner
+    levels.append((names[0], function))
+    return levels[::-1]
+
+
+def _end_calls(rules: Rules, state: GameState) -> list[tuple[str, tuple[object, ...]]]:
+    """The hooks a stop or a bust runs in ``state``, with their arguments after the state."""
+    total = rules.stop_total(rules, state)
+    claims = rules.claims(rules, state, total) if total is not None else ()
+    return [
+        ("stop_total", ()),
+        *([("claims", (total,))] if total is not None else []),
+        *(("take_tile", (claim,)) for claim in claims),
+        ("bust", ()),
+        ("end_turn", ()),
+    ]
+
+
+def _answer(function: Callable[..., Any], rules: Rules, state: GameState, *args: object) -> object:
+    try:
+        answer = function(rules, state, *args)
+    except Exception as error:  # noqa: BLE001 (an answer too, to compare)
+        return type(error)
+    return _without_dice(answer) if isinstance(answer, GameState) else answer
+
+
+def _promised_by(rules: Rules, state: GameState, other: GameState) -> str:
+    """Who broke the ``ends_on_total`` promise: the innermost hook that answers otherwise."""
+    for hook, args in _end_calls(rules, state):
+        for name, function in _levels(rules, hook):
+            if _answer(function, rules, state, *args) != _answer(function, rules, other, *args):
+                if name in rules.chains[hook][1:]:
+                    return f"module {name!r} promises ends_on_total; its {hook} hook reads the dice"
+                break
+    promised = [m.name for m in rules.modules if m.ends_turns and m.ends_on_total]
+    return f"ends_on_total is promised (by {', '.join(map(repr, promised))})"
 
 
 def _without_dice(state: GameState) -> GameState:
@@ -713,18 +976,25 @@ def check_variant(
 ) -> ConformanceReport:
     """Run the whole conformance suite on a variant (registered or not).
 
+    Whatever a broken module does, the kit answers with a
+    [`ConformanceError`][pickomino_rules.testing.ConformanceError] that names the check and,
+    where a module's hook is at fault, the module: a hook that returns the wrong kind of
+    value is caught where it returns (`check_hook_returns` runs first), and a hook that
+    raises is named from where it raised (`module_at_fault`).
+
     Args:
         variant: A registered variant's name, or a [`Variant`][pickomino_rules.plugin.Variant]
             (registered for the duration of the check if it is not).
         options: The variant's options.
-        games: Random games to play to the end.
+        games: Random games to play to the end; the hooks' determinism is checked over
+            states of all of them.
         seed: Seed of the first game; the check is deterministic.
 
     Returns:
         What was checked.
 
     Raises:
-        ConformanceError: A check failed; the message names it.
+        ConformanceError: A check failed; the message names it (and the module at fault).
     """
     temporary = isinstance(variant, Variant) and not _is_registered(variant)
     if temporary:
@@ -732,23 +1002,56 @@ def check_variant(
         register_variant(variant)
     try:
         name = variant if isinstance(variant, str) else variant.name
-        rules = get_variant(name).rules(options)
-        states, moves = check_random_games(rules, games=games, seed=seed)
-        moves += check_legal_actions_apply(rules, seed=seed)
-        check_pending_by_parts(rules, seed=seed)
-        check_ends_on_total(rules, seed=seed)
-        check_mid_turn_by_count(rules, seed=seed)
-        check_hooks_deterministic(rules, seed=seed)
-        check_chance(rules, seed=seed)
-        check_determinism(rules, seed=seed)
-        check_round_trips(rules, seed=seed)
-        check_encoding(rules, seed=seed)
-        check_illegal_actions_rejected(rules, seed=seed)
-        check_bad_arguments(rules)
+        try:
+            rules = get_variant(name).rules(options)
+        except Exception as error:
+            detail = f"cannot be composed: {type(error).__name__}: {brief(str(error), 200)}"
+            raise ConformanceError(f"[composition] {name}: {detail}") from error
+        states, moves = _run_checks(rules, games, seed)
     finally:
         if temporary:
             unregister_variant(variant.name)  # type: ignore[union-attr]
     return ConformanceReport(rules.name, games, states, moves)
+
+
+def _run_checks(rules: Rules, games: int, seed: int) -> tuple[int, int]:
+    """Every check in turn; a raw error in one becomes a failure naming its module."""
+    counts = {"states": 0, "moves": 0}
+
+    def random_games() -> None:
+        counts["states"], counts["moves"] = check_random_games(rules, games=games, seed=seed)
+
+    def legal_apply() -> None:
+        counts["moves"] += check_legal_actions_apply(rules, seed=seed)
+
+    checks: list[tuple[str, Callable[[], object]]] = [
+        ("hook returns", partial(check_hook_returns, rules, games=games, seed=seed)),
+        ("random games", random_games),
+        ("legal actions apply", legal_apply),
+        ("pending by parts", partial(check_pending_by_parts, rules, seed=seed)),
+        ("ends on total", partial(check_ends_on_total, rules, seed=seed)),
+        ("mid turn by count", partial(check_mid_turn_by_count, rules, seed=seed)),
+        ("deterministic hooks", partial(check_hooks_deterministic, rules, games=games, seed=seed)),
+        ("chance", partial(check_chance, rules, seed=seed)),
+        ("determinism", partial(check_determinism, rules, seed=seed)),
+        ("round trips", partial(check_round_trips, rules, seed=seed)),
+        ("encoding", partial(check_encoding, rules, seed=seed)),
+        ("illegal actions", partial(check_illegal_actions_rejected, rules, seed=seed)),
+        ("bad arguments", partial(check_bad_arguments, rules)),
+    ]
+    for check, run in checks:
+        try:
+            run()
+        except Exception as error:  # noqa: BLE001 (a broken module can raise anything)
+            _raise_blamed(check, rules, error)
+    return counts["states"], counts["moves"]
+
+
+def _raise_blamed(check: str, rules: Rules, error: Exception) -> NoReturn:
+    failure = blamed(check, rules, error)
+    if failure is error:
+        raise failure
+    raise failure from (None if failure in _chain(error) else error)
 
 
 def _is_registered(variant: Variant) -> bool:
