@@ -53,7 +53,7 @@ import attrs
 from pickomino_rules import turn
 from pickomino_rules._engine import ACTIVE
 from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer
-from pickomino_rules.errors import CompositionError, InvalidOptionError, InvalidSetupError
+from pickomino_rules.errors import CompositionError, InvalidOptionError, InvalidSetupError, brief
 from pickomino_rules.rules import (
     ActionsFn,
     ApplyFn,
@@ -642,7 +642,7 @@ def boolean(value: object) -> bool:
         TypeError: Any other value.
     """
     if not isinstance(value, bool):
-        msg = f"expected True or False, got {value!r}"
+        msg = f"expected True or False, got {brief(value)}"
         raise TypeError(msg)
     return value
 
@@ -677,14 +677,14 @@ class Variant:
             InvalidOptionError: An unknown option, or a bad value.
         """
         if options is not None and not isinstance(options, Mapping):
-            msg = f"options are a mapping of names to values, got {options!r}"
+            msg = f"options are a mapping of names to values, got {brief(options)}"
             raise InvalidOptionError(msg)
         known = {option.name: option for option in self.options}
         given = dict(options or {})
         unknown = sorted(set(given) - set(known), key=str)
         if unknown:
             listing = ", ".join(known) or "none"
-            msg = f"variant {self.name!r} has no option {unknown[0]!r} (options: {listing})"
+            msg = f"variant {self.name!r} has no option {brief(unknown[0])} (options: {listing})"
             raise InvalidOptionError(msg)
         resolved = {}
         for option in self.options:
@@ -692,7 +692,8 @@ class Variant:
             try:
                 resolved[option.name] = option.convert(value)
             except (TypeError, ValueError) as error:
-                msg = f"option {option.name!r} ({option.rule}) of {self.name!r}: {error}"
+                why = str(error) if len(str(error)) <= 160 else str(error)[:159] + "…"
+                msg = f"option {option.name!r} ({option.rule}) of {self.name!r}: {why}"
                 raise InvalidOptionError(msg) from None
         return resolved
 

@@ -31,6 +31,7 @@ from pickomino_rules.errors import (
     InvalidSetupError,
     PickominoError,
     UnknownVariantError,
+    brief,
 )
 from pickomino_rules.plugin import Variant
 from pickomino_rules.rules import Rules
@@ -84,12 +85,12 @@ def get_variant(name: str) -> Variant:
         UnknownVariantError: No variant has that name.
     """
     if not isinstance(name, str):
-        msg = f"a variant's name is a string, got {name!r}"
+        msg = f"a variant's name is a string, got {brief(name)}"
         raise ArgumentTypeError(msg)
     variant = _registered.get(name) or _installed().get(name)
     if variant is None:
         known = ", ".join(available_variants())
-        msg = f"unknown variant {name!r} (registered: {known})"
+        msg = f"unknown variant {brief(name)} (registered: {known})"
         raise UnknownVariantError(msg)
     return variant
 

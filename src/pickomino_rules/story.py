@@ -11,17 +11,19 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
 
 from pickomino_rules.actions import Steal, Stop
 from pickomino_rules.dice import FACES, RollOutcome
+from pickomino_rules.errors import InvalidSetupError, brief
 from pickomino_rules.game import apply
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Iterator
 
     from pickomino_rules.dice import Face
     from pickomino_rules.game import Move
@@ -38,6 +40,7 @@ __all__ = [
     "outcome_of",
     "part_events",
     "part_status",
+    "player_names",
     "preview",
     "tile_ranges",
     "turns",
@@ -101,6 +104,30 @@ def tile_ranges(tiles: Sequence[int], separator: str = ",") -> str:
 def default_name(player: int) -> str:
     """``"player 2"``: how a text names a player when no names are given."""
     return f"player {player}"
+
+
+def player_names(players: int, names: Sequence[str] | None) -> list[str]:
+    """Each player's name to show: ``names`` checked, or ``"player N"`` where none are given.
+
+    Examples:
+        >>> player_names(2, ["Ann", "Bob"])
+        ['Ann', 'Bob']
+        >>> player_names(2, None)
+        ['player 0', 'player 1']
+
+    Raises:
+        InvalidSetupError: ``names`` is not a sequence of one string per player (or more).
+    """
+    if not names:
+        return [default_name(player) for player in range(players)]
+    if isinstance(names, str | bytes) or not isinstance(names, Sequence):
+        raise InvalidSetupError(f"names: expected a list of strings, got {brief(names)}")
+    shown = list(names)
+    if len(shown) < players or not all(isinstance(name, str) for name in shown):
+        raise InvalidSetupError(
+            f"names: expected a name (a string) for each of {players} players, got {brief(names)}"
+        )
+    return shown
 
 
 def part_status(rules: Rules, state: GameState, name: PlayerName = default_name) -> list[str]:

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 from pickomino_rules.dice import Face
+from pickomino_rules.errors import PickominoError
 from pickomino_rules.result import scores
 from pickomino_rules.state import Marker, Phase
-from pickomino_rules.story import counted, dice_faces
-from pickomino_rules.validation import check_shape
+from pickomino_rules.story import counted, dice_faces, player_names
+from pickomino_rules.validation import ODD, check_shape, error_for
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -167,10 +168,21 @@ def draw(rules: Rules, state: GameState, names: Sequence[str] | None = None) -> 
         names: The players' names (``"player N"`` by default).
 
     Raises:
-        InvalidStateError: The state is malformed (its fields' types or sizes).
+        InvalidStateError: The state is malformed or breaks the rules where the picture reads
+            it.
+        InvalidSetupError: ``names`` has no name for some player.
     """
     check_shape(rules, state)
-    label = list(names) if names else [f"player {p}" for p in range(state.players)]
+    label = player_names(state.players, names)
+    try:
+        return _draw(rules, state, label)
+    except PickominoError:
+        raise
+    except ODD as error:
+        raise error_for(rules, state, error) from error
+
+
+def _draw(rules: Rules, state: GameState, label: list[str]) -> SvgImage:
     shown = markers(rules, state)
     tiles = sorted([*state.grill, *state.face_down])
     width = max(_MARGIN * 2 + len(tiles) * (_TILE_W + _GAP), 640)

@@ -15,7 +15,15 @@ from pickomino_rules.errors import MissingExtraError, PickominoError
 from pickomino_rules.game import legal_actions, parse_move
 from pickomino_rules.result import scores
 from pickomino_rules.state import Phase
-from pickomino_rules.story import counted, dice_faces, part_status, preview, tile_ranges
+from pickomino_rules.story import (
+    counted,
+    dice_faces,
+    part_status,
+    player_names,
+    preview,
+    tile_ranges,
+)
+from pickomino_rules.validation import ODD, check_shape, error_for
 
 try:
     import click
@@ -67,8 +75,22 @@ def render_table(rules: Rules, state: GameState, names: Sequence[str] | None = N
         rules: The game's rules.
         state: The state to draw.
         names: The players' names (``"player N"`` by default).
+
+    Raises:
+        InvalidStateError: The state is malformed or breaks the rules where the table reads it.
+        InvalidSetupError: ``names`` has no name for some player.
     """
-    label = names.__getitem__ if names else (lambda player: f"player {player}")
+    check_shape(rules, state)
+    shown = player_names(state.players, names)
+    try:
+        return _table(rules, state, shown.__getitem__)
+    except PickominoError:
+        raise
+    except ODD as error:
+        raise error_for(rules, state, error) from error
+
+
+def _table(rules: Rules, state: GameState, label: Callable[[int], str]) -> Table:
     table = Table(show_header=False, expand=False)
     table.add_column("", no_wrap=True)
     table.add_column("", overflow="fold")

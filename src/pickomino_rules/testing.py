@@ -132,6 +132,8 @@ def check_parts_hashable(rules: Rules, state: GameState) -> None:
     Raises:
         ConformanceError: A part's value cannot be hashed (it holds a list, a dict, ...).
     """
+    if not isinstance(state.parts, tuple):
+        _fail("parts are hashable", rules, f"parts: expected a tuple, got {brief(state.parts)}")
     for index, part in enumerate(state.parts):
         try:
             hash(part)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -122,8 +123,21 @@ _UNFOLDED = 10_000
 
 
 def fail(message: str, code: int = EXIT_FAILURE) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    """Print ``error: message`` and exit; no line is wider than the terminal (input is cut)."""
+    click.echo(fitted(f"error: {message}"), err=True)
     sys.exit(code)
+
+
+def fitted(text: str) -> str:
+    """``text`` with each line cut to the terminal's width (``COLUMNS``, else 80 in a pipe).
+
+    An error may quote what it was given, and what it was given may be huge: a line of it
+    never runs past the screen.
+    """
+    width = max(shutil.get_terminal_size((80, 24)).columns, 20)
+    return "\n".join(
+        line if len(line) <= width else line[: width - 1] + "…" for line in text.splitlines()
+    )
 
 
 def seat_list(record: GameRecord) -> str:
