@@ -67,7 +67,7 @@ from pickomino_rules.strict_json import (
     load_json,
     make_json_converter,
 )
-from pickomino_rules.validation import check_shape, problems
+from pickomino_rules.validation import ODD, check_shape, problems
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -142,7 +142,7 @@ def _structure_part(key: PartKey[Any], data: object, converter: cattrs.Converter
     except cattrs.BaseValidationError as error:
         details = "; ".join(cattrs.transform_error(error, path=f"part {key.name!r}"))
         raise PositionError(_short(details)) from None
-    except (TypeError, ValueError, IndexError, KeyError) as error:
+    except ODD as error:  # a part's own checks, or cattrs on a document of another shape
         raise PositionError(f"part {key.name!r}: {_short(str(error))}") from None
 
 

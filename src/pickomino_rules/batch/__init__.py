@@ -37,7 +37,12 @@ Examples:
 """
 
 from pickomino_rules.batch._engine import BatchArrays, BatchGames, BatchStep
-from pickomino_rules.batch._rules import BatchActionError, BatchRulesError, batch_rules
+from pickomino_rules.batch._rules import (
+    BatchActionError,
+    BatchArgumentError,
+    BatchRulesError,
+    batch_rules,
+)
 from pickomino_rules.batch._tables import (  # noqa: F401 (kept where they were, see below)
     ACT_ROLL,
     ACT_STEAL,
@@ -57,6 +62,7 @@ from pickomino_rules.batch._tables import (  # noqa: F401 (kept where they were,
 
 __all__ = [
     "BatchActionError",
+    "BatchArgumentError",
     "BatchArrays",
     "BatchGames",
     "BatchRulesError",

@@ -29,6 +29,8 @@ class BatchRulesError(InvalidSetupError):
 class BatchArgumentError(PickominoError, IndexError, ValueError):
     """A row, a seat or a mask the batch does not have (also an ``IndexError``, as before)."""
 
+    __module__ = "pickomino_rules.batch"
+
 
 class BatchActionError(PickominoError, ValueError):
     """Actions the batch cannot play: wrong shape or type, out of range, or illegal.

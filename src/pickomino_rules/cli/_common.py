@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import signal
 import sys
 import threading
@@ -15,6 +14,7 @@ import click
 from rich.console import Console
 
 from pickomino_rules.bots import InvalidBotError, UnknownBotError, get_bot
+from pickomino_rules.errors import MAX_MESSAGE
 from pickomino_rules.game import MAX_GAME_MOVES
 from pickomino_rules.registry import available_variants
 from pickomino_rules.result import result
@@ -123,20 +123,26 @@ _UNFOLDED = 10_000
 
 
 def fail(message: str, code: int = EXIT_FAILURE) -> NoReturn:
-    """Print ``error: message`` and exit; no line is wider than the terminal (input is cut)."""
+    """Print ``error: message`` and exit; a line of it is never huge (input quoted is cut)."""
     click.echo(fitted(f"error: {message}"), err=True)
     sys.exit(code)
 
 
-def fitted(text: str) -> str:
-    """``text`` with each line cut to the terminal's width (``COLUMNS``, else 80 in a pipe).
+LONGEST_LINE = 2 * MAX_MESSAGE
+"""Longest line an error prints: the library's messages fit; a huge quote is cut."""
 
-    An error may quote what it was given, and what it was given may be huge: a line of it
-    never runs past the screen.
+
+def fitted(text: str) -> str:
+    """``text`` with each line cut to ``LONGEST_LINE`` characters, saying how long it was.
+
+    An error may quote what it was given, and what it was given may be huge (a path, a line
+    of a file): it never floods the terminal. The terminal wraps what is kept.
     """
-    width = max(shutil.get_terminal_size((80, 24)).columns, 20)
     return "\n".join(
-        line if len(line) <= width else line[: width - 1] + "…" for line in text.splitlines()
+        line
+        if len(line) <= LONGEST_LINE
+        else f"{line[: LONGEST_LINE - 30]}… ({len(line):,} characters)"
+        for line in text.splitlines()
     )
 
 

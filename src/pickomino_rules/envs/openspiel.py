@@ -88,6 +88,10 @@ def _rules(params: dict[str, Any]) -> tuple[Rules, int]:
         raise InvalidSetupError(msg) from None
     rules = get_variant(params["variant"]).rules(options)
     rules, _ = new_game(rules, players=params["players"])  # checks the number of players
+    most = params["max_moves"]
+    if isinstance(most, bool) or not isinstance(most, int) or most < 1:
+        msg = f"max_moves must be a whole number of at least 1, got {brief(most)}"
+        raise InvalidSetupError(msg)
     return rules, params["players"]
 
 
@@ -105,7 +109,7 @@ class PickominoGame(pyspiel.Game):  # type: ignore[misc]
         rules, players = _rules(merged)
         self.rules = rules
         self.encoding = Encoding.of(rules, players)
-        self.max_moves = int(merged["max_moves"])
+        self.max_moves: int = merged["max_moves"]
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.num_actions,
             max_chance_outcomes=_max_chance_outcomes(rules),
