@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pickomino_rules import Claim, CompositionError, GameState, RuleModule, Variant
+from pickomino_rules import Claim, CompositionError, GameState, RuleModule, Variant, testing
 from pickomino_rules.actions import STOP
-from pickomino_rules.testing import ConformanceError, check_variant
+from pickomino_rules.testing import RETURNS, ConformanceError, check_variant
 from pickomino_rules.variants.classic import CLASSIC, classic_modules
 
 if TYPE_CHECKING:
@@ -83,6 +83,19 @@ BROKEN: dict[str, tuple[dict[str, object], str]] = {
 }
 
 
+BREAKAGES: dict[str, Callable[..., object]] = {
+    "returns None": _returns(None),
+    "returns text": _returns("junk"),
+    "returns a number": _returns(7),
+    "raises KeyError": _raises(KeyError("x")),
+    "raises ZeroDivisionError": _raises(ZeroDivisionError()),
+    "recurses without end": _raises(RecursionError("deep")),
+}
+CALLED_IN_CLASSIC = sorted(set(RETURNS) - {"apply_action"})  # classic has no actions of its own
+ENDLESS = {("stop_total", "returns None"), ("stop_total", "returns a number")}
+"""Sound answers (no total, or 7) that make every turn bust: the game, not a module, is at fault."""
+
+
 def _variant(name: str, **hooks: object) -> Variant:
     def build(options: Mapping[str, object]) -> list[RuleModule]:
         return [*classic_modules(options), RuleModule(name="bug", **hooks)]  # type: ignore[arg-type]
@@ -100,6 +113,23 @@ def test_a_broken_module_is_named_never_a_raw_error(broken: str) -> None:
     message = str(failure.value)
     assert re.search(expected, message), message
     assert "module 'bug'" in message, message
+    assert len(message.splitlines()[0]) <= 400
+
+
+@pytest.mark.parametrize("breakage", sorted(BREAKAGES))
+@pytest.mark.parametrize("hook", CALLED_IN_CLASSIC)
+def test_every_hook_broken_every_way_is_blamed_on_its_module(
+    hook: str, breakage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The campaign's grid: each hook a game calls, broken each way, names module 'bug'."""
+    monkeypatch.setattr(testing, "MAX_MOVES", 5_000)  # a classic game takes a few hundred
+    with pytest.raises(ConformanceError) as failure:
+        check_variant(_variant("broken", **{hook: BREAKAGES[breakage]}), games=1)
+    message = str(failure.value)
+    if (hook, breakage) in ENDLESS:
+        assert "did not end within" in message, message
+    else:
+        assert "module 'bug'" in message, message
     assert len(message.splitlines()[0]) <= 400
 
 
