@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import sys
 import textwrap
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pickomino_rules import GameState, Rules, apply, parse_move, registry
@@ -16,9 +18,34 @@ from pickomino_rules.testing import check_state
 if TYPE_CHECKING:
     import subprocess
     from collections.abc import Iterable, Iterator
-    from pathlib import Path
 
-__all__ = ["as_in_a_terminal", "check_invariants", "installed_plugin", "reaped", "run"]
+__all__ = [
+    "FENCE",
+    "PAGES",
+    "ROOT",
+    "as_in_a_terminal",
+    "blocks",
+    "check_invariants",
+    "installed_plugin",
+    "is_python",
+    "reaped",
+    "run",
+]
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted([*(ROOT / "docs").glob("*.md"), ROOT / "README.md"])
+"""The pages whose examples are tested: every docs page, and the README."""
+FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+
+
+def blocks(page: Path) -> list[tuple[str, str]]:
+    """Each fenced block's info string and body, in order."""
+    return [(m["info"].strip(), m["body"]) for m in FENCE.finditer(page.read_text())]
+
+
+def is_python(info: str) -> bool:
+    """A block the doc tests run (``notest`` blocks need a cluster or a network)."""
+    return (info == "python" or info.startswith("{.python")) and "notest" not in info
 
 
 def run(rules: Rules, state: GameState, script: Iterable[str]) -> GameState:

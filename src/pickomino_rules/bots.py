@@ -27,13 +27,12 @@ from pickomino_rules.actions import Action, Roll, Steal, Stop, Take
 from pickomino_rules.dice import Face
 from pickomino_rules.errors import (
     ArgumentTypeError,
-    IllegalActionError,
     InvalidSetupError,
     PickominoError,
     UnknownVariantError,
     brief,
 )
-from pickomino_rules.game import Bot, legal_actions, stop_claims
+from pickomino_rules.game import Bot, decisions, stop_claims
 from pickomino_rules.registry import get_variant
 from pickomino_rules.state import Phase
 from pickomino_rules.validation import ODD, error_for
@@ -65,20 +64,7 @@ __all__ = [
 
 # An enum member read off its class costs ~10x a module global on Python 3.11, and bots
 # run at every decision of a simulation.
-_ROLL = Phase.ROLL
 _WORM = Face.WORM
-
-
-def _decisions(rules: Rules, state: GameState) -> tuple[Action, ...]:
-    """The decisions a bot chooses among (IllegalActionError where there are none)."""
-    actions = legal_actions(rules, state)
-    if state.phase is _ROLL:
-        msg = "bots decide for players; a chance node needs a roll (sample_chance)"
-        raise IllegalActionError(msg)
-    if not actions:
-        msg = "the game is over: there is nothing to decide"
-        raise IllegalActionError(msg)
-    return actions  # type: ignore[return-value]
 
 
 def refusal(rules: Rules, state: GameState, rng: object, error: Exception) -> PickominoError:
@@ -95,7 +81,7 @@ def refusal(rules: Rules, state: GameState, rng: object, error: Exception) -> Pi
 def random_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
     """Pick uniformly among the legal actions."""
     try:
-        return rng.choice(_decisions(rules, state))
+        return rng.choice(decisions(rules, state))
     except PickominoError:
         raise
     except ODD as error:
@@ -119,7 +105,7 @@ def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
 
 
 def _greedy(rules: Rules, state: GameState) -> Action:
-    actions = _decisions(rules, state)
+    actions = decisions(rules, state)
     takes = [action for action in actions if isinstance(action, Take)]
     if takes:
         roll = state.roll

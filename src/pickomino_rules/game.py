@@ -77,6 +77,7 @@ __all__ = [
     "chance_outcomes",
     "check_fits",
     "claim_of_stop",
+    "decisions",
     "is_terminal",
     "legal_actions",
     "new_game",
@@ -232,6 +233,38 @@ def resolve_bust(rules: Rules, state: GameState) -> GameState:
         raise
     except ODD as error:
         raise failure(rules, state, error) from error
+
+
+def decisions(rules: Rules, state: GameState) -> tuple[Action, ...]:
+    """The legal actions of the player to move: ``legal_actions`` at a decision, typed so.
+
+    What a bot chooses among. `legal_actions` returns `Move`s, rolls at a chance node
+    included; here a chance node or a finished game is an error, so a typed bot needs no
+    cast.
+
+    Examples:
+        >>> import random
+        >>> from pickomino_rules import Action, GameState, Rules, apply, new_game
+        >>> from pickomino_rules import RollOutcome, decisions
+        >>> def last_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
+        ...     return decisions(rules, state)[-1]
+        >>> rules, state = new_game("classic", players=2)
+        >>> state = apply(rules, state, RollOutcome.parse("11234ww5"))
+        >>> str(last_bot(rules, state, random.Random(1)))
+        'take w'
+
+    Raises:
+        IllegalActionError: ``state`` is a chance node (a roll is due, see `sample_chance`)
+            or the game is over.
+    """
+    actions = legal_actions(rules, state)
+    if state.phase is _ROLL:
+        msg = "bots decide for players; a chance node needs a roll (sample_chance)"
+        raise IllegalActionError(msg)
+    if not actions:
+        msg = "the game is over: there is nothing to decide"
+        raise IllegalActionError(msg)
+    return actions  # type: ignore[return-value]  # no roll outside a chance node
 
 
 def is_terminal(rules: Rules, state: GameState) -> bool:

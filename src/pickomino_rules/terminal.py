@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from pickomino_rules.actions import Action
 from pickomino_rules.errors import MissingExtraError, PickominoError
-from pickomino_rules.game import legal_actions, parse_move
+from pickomino_rules.game import decisions, parse_move
 from pickomino_rules.result import scores
 from pickomino_rules.state import Phase
 from pickomino_rules.story import (
@@ -157,30 +157,43 @@ class TakeBack(Exception):  # noqa: N818 (a request, not an error)
 
 
 HELP = """\
-Type the number of a move, or the move itself: 'take 4', 'take w' (worms), 'roll',
-'stop', 'steal 2' (from player 2), or a variant's moves as listed. Each move says what
-it would do: 'stop -> takes 27', 'stop -> bust: returns 24', 'take 5 -> total 23'.
+Type the number of a move, or the move itself: 'take 4', 'take w' (worms), 'roll', \
+'stop', 'steal 2' (from player 2), or a variant's moves as listed. Each move says what it \
+would do: 'stop -> takes 27', 'stop -> bust: returns 24', 'take 5 -> total 23'.
 
-  help    this text (help specialists, help hen, help grilled worms: their rules)
-  hint    each move's expected worms this turn (the turn solver) and the
-          champion's chance to win the game after it
+  help    this text; help specialists, help hen, help grilled worms ...:
+          the rules of a part of the game
+  hint    each move's expected worms this turn (the turn solver) and
+          the champion's chance to win the game after it
   table   draw the table again
   undo    take back your last decision and the bots' moves after it
   quit    leave the game (you can save it first)
 
-A turn: roll, set aside all dice of one face not set aside before, then roll the rest or
-stop. Stopping takes the grill tile of your total (or a smaller one), or steals an
-opponent's top tile of exactly your total; you need a worm set aside. No new face, or no
+A turn: roll, set aside all dice of one face not set aside before, then roll the rest or \
+stop. Stopping takes the grill tile of your total (or a smaller one), or steals an \
+opponent's top tile of exactly your total; you need a worm set aside. No new face, or no \
 tile to take, is a bust: your top tile goes back and the highest grill tile turns over.
+
+On the table, 25~~ is tile 25 with its worms: each ~ is one worm, counted at the end.
 """
-"""What ``help`` prints at the prompt of ``pickomino play``."""
+"""What ``help`` prints at the prompt of ``pickomino play``.
+
+Its paragraphs are single lines, which the terminal's console wraps to its width between
+words; the list of commands fits 80 columns as it is.
+"""
 
 
-def help_on(rules: Rules, topic: str) -> str:
+def help_on(rules: Rules, topic: str, width: int = 78) -> str:
     """The players' guide to a part of these rules, as the rule modules give it.
 
-    The topic is a module by name (``hen``, ``grilled worms``) or ``specialists`` (all of
-    them); for anything else, the topics there is help on.
+    The topic is a module by name (``hen``, ``grilled worms``); ``specialists`` gives what
+    they share and the topics on each one, so that no answer runs past a screen. For
+    anything else, the topics there is help on.
+
+    Args:
+        rules: The game's rules.
+        topic: What to explain, as a player types it.
+        width: The columns to wrap to (the terminal's width at the table).
 
     Examples:
         >>> from pickomino_rules import get_rules
@@ -191,16 +204,19 @@ def help_on(rules: Rules, topic: str) -> str:
     """
     wanted = "_".join(topic.lower().replace("-", " ").split())
     guided = [module for module in rules.modules if module.guide]
-    if wanted == "specialists":
-        chosen = [m for m in guided if m.name == "specialists"]
-        chosen += [m for m in guided if "specialists" in m.requires]
-    else:
-        chosen = [m for m in guided if m.name in {wanted, wanted.removesuffix("s")}]
+    chosen = [m for m in guided if m.name in {wanted, wanted.removesuffix("s")}]
     if chosen:
-        return "\n\n".join(textwrap.fill(module.guide, 90) for module in chosen)
+        text = "\n\n".join(textwrap.fill(module.guide, width) for module in chosen)
+        each = [m.name.replace("_", " ") for m in guided if chosen[0].name in m.requires]
+        if each:
+            listed = ", ".join(f"'help {name}'" for name in each)
+            text += "\n\n" + textwrap.fill(f"On each one: {listed}.", width)
+        return text
     topics = ", ".join(module.name.replace("_", " ") for module in guided)
-    return f"no help on {topic!r} in {rules.name}; this game has help on: " + (
-        topics or "the turn (type help)"
+    return textwrap.fill(
+        f"no help on {topic!r} in {rules.name}; this game has help on: "
+        + (topics or "the turn (type help)"),
+        width,
     )
 
 
@@ -281,7 +297,7 @@ class Keyboard:
 
     def __call__(self, rules: Rules, state: GameState, _rng: random.Random) -> Action:
         """Show the table and the labelled moves; read until a legal move is given."""
-        legal = [move for move in legal_actions(rules, state) if isinstance(move, Action)]
+        legal = decisions(rules, state)
         if self.play_forced and len(legal) == 1:
             label = preview(rules, state, legal[0], self.names.__getitem__)
             self.console.print(f"  forced: {legal[0]}" + (f" -> {label}" if label else ""))
@@ -297,8 +313,7 @@ class Keyboard:
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
             move = self._parse(rules, answer)
-            if move in legal:
-                assert isinstance(move, Action)  # noqa: S101 (legal holds actions)
+            if isinstance(move, Action) and move in legal:
                 return move
             self.console.print(
                 f"[red]not a legal move: {answer!r}[/] - type 1-{len(legal)}, a move "
@@ -311,7 +326,8 @@ class Keyboard:
         if word in {"help", "h", "?"}:
             self.console.print(HELP, markup=False)
         elif word.startswith("help "):
-            self.console.print(help_on(rules, word.removeprefix("help ")), markup=False)
+            topic = word.removeprefix("help ")
+            self.console.print(help_on(rules, topic, self.console.width - 1), markup=False)
         elif word == "hint":
             self._hint(rules, state)
         elif word == "table":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import random
 import re
@@ -10,9 +11,10 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING
 
+import pytest
 from rich.console import Console
 
-from pickomino_rules import RollOutcome, Take, apply, new_game, parse_move
+from pickomino_rules import RollOutcome, Take, apply, decisions, new_game, parse_move
 from pickomino_rules.dice import Face
 from pickomino_rules.records import GameRecord, load_record, save_record
 from pickomino_rules.story import preview
@@ -179,9 +181,30 @@ def test_the_specialists_rules_are_one_help_away() -> None:
     done = run("play", "--variant", "extended", "--seed", "1", stdin=answers)
     assert "help specialists, help hen, help grilled worms" in done.stdout
     assert "Six specialists start on grill tiles" in done.stdout
-    assert done.stdout.count("The hen (E11) sits on top") == 2  # in all, and alone
+    assert "'help crow'" in done.stdout  # help specialists names the topic of each one
+    assert done.stdout.count("The hen (E11) sits on top") == 1  # alone, on help hen
     assert "Set aside two or more 1s at once" in done.stdout
     assert "no help on 'dragon' in extended; this game has help on:" in done.stdout
+
+
+@pytest.mark.parametrize("topic", ["", " specialists", " hen", " grilled worms", " weasel"])
+def test_help_fits_a_terminal_of_80_by_24(topic: str) -> None:
+    """Wrapped to the width between words, and no answer longer than a screen."""
+    rules, state = new_game("extended", players=2)
+    state = apply(rules, state, parse_move(rules, "1111555w"))
+    screen = io.StringIO()
+    keyboard = Keyboard(Console(file=screen, width=80), ["you", "bot"])
+    before = len(screen.getvalue().splitlines())
+    legal = decisions(rules, state)
+    assert keyboard._command(rules, state, legal, f"help{topic}")  # noqa: SLF001 (no prompt)
+    lines = screen.getvalue().splitlines()[before:]
+    assert 3 <= len(lines) <= 22
+    assert all(len(line.rstrip()) <= 80 for line in lines), lines
+    for line, after in itertools.pairwise(lines):  # a paragraph's lines run full
+        if line and after and not line.startswith(" ") and not after.startswith(" "):
+            assert len(line.rstrip()) >= 60, lines
+    words = " ".join(lines).split()
+    assert all(not word.endswith("-") or word == "-" for word in words)  # never cut in a word
 
 
 def test_a_forced_move_plays_itself_when_asked() -> None:

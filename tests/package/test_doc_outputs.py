@@ -9,28 +9,19 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted([*(ROOT / "docs").glob("*.md"), ROOT / "README.md"])
-FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+from support import FENCE, PAGES, ROOT, blocks, is_python
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
 OUTPUT_INFO = 'text title="Output"'
-
-
-def blocks(page: Path) -> list[tuple[str, str]]:
-    """Each fenced block's info string and body, in order."""
-    return [(m["info"].strip(), m["body"]) for m in FENCE.finditer(page.read_text())]
-
-
-def is_python(info: str) -> bool:
-    """A block the doc tests run (``notest`` blocks need a cluster or a network)."""
-    return (info == "python" or info.startswith("{.python")) and "notest" not in info
 
 
 def examples_with_output(page: Path) -> list[tuple[int, str]]:
@@ -51,8 +42,8 @@ def test_the_pages_show_the_output_of_their_printing_examples() -> None:
 
 RUNNER = """
 import contextlib, io, json, sys
-sys.path.insert(0, "tests/package")
-from test_doc_outputs import blocks, is_python
+sys.path.insert(0, "tests")
+from support import blocks, is_python
 from pathlib import Path
 page = Path(sys.argv[1])
 namespace, printed = {"__name__": "docs_" + page.stem}, {}
@@ -101,7 +92,7 @@ def test_the_output_shown_is_what_the_example_prints(page: Path) -> None:
 def write_outputs(page: Path) -> None:
     """Insert or refresh the output block after each printing Python block of ``page``.
 
-    A maintainer's tool: ``python -c 'import sys; sys.path.insert(0, "tests/package");
+    A maintainer's tool: ``python -c 'import sys; sys.path[:0] = ["tests", "tests/package"];
     import test_doc_outputs as t; t.write_outputs(t.ROOT / "docs/quickstart.md")'``.
     """
     printed = page_outputs(page)

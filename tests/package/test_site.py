@@ -67,6 +67,51 @@ def raw_markdown(html: str) -> list[str]:
     return found
 
 
+_FENCE_LINE = re.compile(r"^(?P<indent> *)(?P<marker>`{3,}|~{3,})(?P<rest>.*)$")
+
+
+def unbalanced_fences(markdown: str) -> list[str]:
+    """Fences that do not open and close on lines of their own, by line number.
+
+    A closing fence followed by text (```` ``` A failure raises ````) is no closing fence:
+    the block runs on and swallows the prose after it, which the built site then shows as
+    code, where the raw-Markdown check cannot see it.
+    """
+    found, opened = [], None
+    for number, line in enumerate(markdown.splitlines(), 1):
+        fence = _FENCE_LINE.match(line)
+        if fence is None:
+            continue
+        if opened is None:
+            opened = (number, fence["marker"])
+        elif fence["marker"].startswith(opened[1]) and not fence["rest"].strip():
+            opened = None
+        elif fence["marker"].startswith(opened[1]):  # as long a fence, but with text after it
+            found.append(f"line {number}: a fence with text after it: {line.strip()[:40]!r}")
+    if opened is not None:
+        found.append(f"line {opened[0]}: a fence never closed")
+    return found
+
+
+def test_the_fence_checker_finds_a_fence_with_text_after_it() -> None:
+    assert unbalanced_fences("```python\nx = 1\n```\n\ntext\n") == []
+    assert unbalanced_fences("- item\n\n    ```toml\n    a = 1\n    ```\n") == []
+    assert unbalanced_fences("````text\n```\n````\n") == []  # a fence inside a longer one
+    assert unbalanced_fences("```text\n()\n``` A failure raises\nmore\n```\n") == [
+        "line 3: a fence with text after it: '``` A failure raises'"
+    ]
+    assert unbalanced_fences("```python\nx = 1\n") == ["line 1: a fence never closed"]
+
+
+@pytest.mark.parametrize(
+    "page",
+    sorted([*(ROOT / "docs").glob("*.md"), ROOT / "README.md", ROOT / "CHANGELOG.md"]),
+    ids=lambda page: page.name,
+)
+def test_every_fence_in_the_sources_opens_and_closes_on_its_own_line(page: Path) -> None:
+    assert unbalanced_fences(page.read_text(encoding="utf-8")) == []
+
+
 def test_the_checker_finds_raw_markdown_and_passes_rendered_pages() -> None:
     rendered = (
         "<h1>Bots</h1><p>Use <code>```python</code> fences and <strong>bold</strong>, see "

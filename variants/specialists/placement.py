@@ -495,7 +495,7 @@ def specialists() -> RuleModule:
             "steal from its owner, and it is yours (E5); you keep one only, choosing when you "
             "would gain a second. Bust and yours goes back to the grill, onto the lowest free "
             "face-up tile (E6); a specialist on a tile turned face down moves the same way "
-            "(E13). Type 'help hen', 'help crow', ... for each one."
+            "(E13)."
         ),
         doc="E2, E5, E6, E13: specialists' places, gaining, keeping and returning them",
         # E6: specialists are placed after the bust's tile is returned and turned, so

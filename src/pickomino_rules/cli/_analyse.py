@@ -12,6 +12,7 @@ from pickomino_rules.cli._common import (
     new_console,
 )
 from pickomino_rules.records import load_record
+from pickomino_rules.story import counted
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -79,7 +80,9 @@ def print_analysis(
     for decision in shown:
         state = decision.state
         situation = f"total {state.total}, " + (
-            f"roll {state.roll}" if state.roll else f"{sum(state.in_hand)} dice left"
+            f"roll {state.roll}"
+            if state.roll
+            else f"{counted(sum(state.in_hand), 'die', 'dice')} left"
         )
         row = [
             str(decision.turn),
