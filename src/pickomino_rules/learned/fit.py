@@ -30,7 +30,6 @@ of the samples; the last round's weights become a numpy-only
 
 from __future__ import annotations
 
-import argparse
 import platform
 import random
 import sys
@@ -44,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 import attrs
 
 from pickomino_rules.errors import MissingExtraError
+from pickomino_rules.learned._programs import exit_without_extra, fit_parser
 
 try:
     import numpy as np
@@ -51,8 +51,10 @@ try:
     from sklearn.linear_model import LogisticRegression
     from sklearn.neural_network import MLPClassifier
 except ImportError as error:  # an extra: say which, and how to add it here
-    what = f"fitting win models ({error.name} is missing)"
-    raise MissingExtraError(what, "fit") from None
+    missing = MissingExtraError(f"fitting win models ({error.name} is missing)", "fit")
+    if __name__ == "__main__":  # run as a program: its help, or one line, never a traceback
+        exit_without_extra(fit_parser(), missing)
+    raise missing from None
 
 from pickomino_rules import __version__
 from pickomino_rules._processes import map_in_processes
@@ -66,6 +68,7 @@ from pickomino_rules.solver import solve_turn
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable, Iterable, Sequence
 
     from numpy.typing import NDArray
@@ -327,24 +330,7 @@ def fit_model(  # noqa: PLR0913 (a fit's set-up)
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m pickomino_rules.learned.fit",
-        description="Fit the champion's win models by self-play (scikit-learn).",
-    )
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--games", type=int, help="self-play games in every round (default: the recipe's)"
-    )
-    parser.add_argument("--rounds", type=int, help="rounds after margin's (default: the recipe's)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
-    parser.add_argument(
-        "--only",
-        action="append",
-        choices=[f"{variant}-{players}" for variant, players in GAMES],
-        metavar="VARIANT-PLAYERS",
-        help="one game only, e.g. classic-2 (repeatable; default: all of them)",
-    )
-    parser.add_argument("--out", default=".", help="folder for champion-VARIANT-PLAYERS.npz")
+    parser = fit_parser([f"{variant}-{players}" for variant, players in GAMES])
     arguments = parser.parse_args(argv)
     for name, low in (("games", 1), ("rounds", 0), ("jobs", 1)):
         if getattr(arguments, name) is not None and getattr(arguments, name) < low:

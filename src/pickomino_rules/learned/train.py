@@ -17,7 +17,6 @@ command, seed, steps, time and versions in its ``about``.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import platform
 import sys
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pickomino_rules.errors import MissingExtraError
+from pickomino_rules.learned._programs import exit_without_extra, train_parser
 
 try:
     import gymnasium
@@ -37,8 +37,10 @@ try:
     from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import VecEnv
 except ImportError as error:  # an extra: say which, and how to add it here
-    what = f"training ({error.name} is missing)"
-    raise MissingExtraError(what, "train") from None
+    missing = MissingExtraError(f"training ({error.name} is missing)", "train")
+    if __name__ == "__main__":  # run as a program: its help, or one line, never a traceback
+        exit_without_extra(train_parser(), missing)
+    raise missing from None
 
 from pickomino_rules import __version__
 from pickomino_rules.bots import BOTS, register_bot
@@ -49,6 +51,7 @@ from pickomino_rules.learned import PolicyBot
 from pickomino_rules.simulation import simulate
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable, Mapping, Sequence
 
     from pickomino_rules.simulation import Engine
@@ -307,28 +310,7 @@ def train(  # noqa: PLR0913 (a training run's settings)
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m pickomino_rules.learned.train",
-        description="Train MaskablePPO against a bot and save a numpy-only policy.",
-    )
-    parser.add_argument("--variant", default="classic")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--opponent", default="greedy", help="the bot to learn against")
-    parser.add_argument("--steps", type=int, default=5_000_000, help="learner decisions")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--engine",
-        choices=["batch", "reference"],
-        help="batch (classic only, the default there) or reference (copies of the gymnasium env)",
-    )
-    parser.add_argument("--envs", type=int, help="games side by side (256 batch, 8 reference)")
-    parser.add_argument("--eval-every", type=int, default=500_000, metavar="STEPS")
-    parser.add_argument("--eval-games", type=int, default=400, metavar="GAMES")
-    parser.add_argument("--final-games", type=int, default=2000, metavar="GAMES")
-    parser.add_argument("--threads", type=int, default=1, help="PyTorch threads")
-    parser.add_argument("--out", default="policy.npz", help="where to save the policy")
-    parser.add_argument("--curve", help="write the learning curve to this CSV file")
-    parser.add_argument("--plot", help="draw the learning curve to this .png or .svg file")
+    parser = train_parser()
     arguments = parser.parse_args(argv)
     for name in ("players", "steps", "envs", "eval_every", "eval_games", "final_games", "threads"):
         if getattr(arguments, name) is not None and getattr(arguments, name) < 1:
