@@ -97,6 +97,18 @@ def test_undo_takes_back_the_last_decision_and_meets_the_same_dice(tmp_path: Pat
     assert "nothing to take back: you have not moved yet" in nothing.stdout
 
 
+def test_the_turn_line_after_an_undo_holds_the_whole_turn() -> None:
+    straight = run("play", "--seed", "11", "--plain", stdin="1\n" * 8 + "quit\n\n")
+    undone = run("play", "--seed", "11", "--plain", stdin="1\n1\nundo\n" + "1\n" * 7 + "quit\n\n")
+    assert "took back roll" in undone.stdout
+
+    def turn_lines(output: str) -> list[str]:
+        return [line.split("> ")[-1] for line in output.splitlines() if "you: [" in line]
+
+    assert turn_lines(straight.stdout)  # the turn ended (a bust) and was summed up
+    assert turn_lines(undone.stdout) == turn_lines(straight.stdout)
+
+
 def test_undo_after_the_bots_moved_takes_their_moves_back_too(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     # play on until the bot has had a turn, then undo at the next decision

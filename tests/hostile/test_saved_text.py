@@ -9,6 +9,7 @@ its size, with a message of about 300 characters that never echoes the input who
 from __future__ import annotations
 
 import json
+import os
 import signal
 from contextlib import contextmanager
 from functools import cache
@@ -26,6 +27,10 @@ from pickomino_rules.strict_json import MAX_DEPTH, MAX_DIGITS, load_json
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
+
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
+MANGLINGS = 5_000 if THOROUGH else 200
+"""Mangled records and positions tried (each kind): 200 in a default run."""
 
 LONGEST_MESSAGE = MAX_MESSAGE + 100
 """The library's words around an abbreviated quote: never the input whole."""
@@ -216,7 +221,7 @@ edits = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=MANGLINGS, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(changes=edits)
 def test_a_mangled_record_loads_or_is_a_record_error(changes: list[tuple[int, int, str]]) -> None:
     text = _mangled(record_json(), changes)
@@ -229,7 +234,7 @@ def test_a_mangled_record_loads_or_is_a_record_error(changes: list[tuple[int, in
     record.final_state()  # a record that loads replays (it was checked move by move)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=MANGLINGS, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(changes=edits, form=st.sampled_from(["line", "json"]))
 def test_a_mangled_position_loads_or_is_a_position_error(
     changes: list[tuple[int, int, str]], form: str

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import itertools
 import random
 import sys
 import time
@@ -305,6 +306,18 @@ class _Game:
             name = str(self.seats[state.player])
             raise BotFailedError(state.player, name, len(self.moves), error) from error
 
+    def turn_so_far(self) -> tuple[GameState, list[tuple[Move, GameState]]]:
+        """The state the turn in play began from, and its moves so far with their states.
+
+        Its summary line, printed when it ends, starts there: after ``undo`` (or in a game
+        resumed mid-turn) too.
+        """
+        start = len(self.moves)
+        while start > 0 and self.states[start - 1].player == self.states[start].player:
+            start -= 1
+        played = list(zip(self.moves[start:], self.states[start + 1 :], strict=True))
+        return self.states[start], played
+
     def played(self) -> GameRecord:
         """The record of the game so far."""
         return attrs.evolve(self.record, moves=tuple(map(str, self.moves)))
@@ -343,7 +356,8 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
     rules = game.rules
     while True:
         try:
-            for turn in group_turns(game.states[-1], game.steps()):
+            start, played = game.turn_so_far()
+            for turn in group_turns(start, itertools.chain(played, game.steps())):
                 line = turn.describe(names=names.__getitem__, rules=rules)
                 console.print(line, markup=False)
                 if screen is not None:
