@@ -33,6 +33,7 @@ Examples:
 from __future__ import annotations
 
 import copy
+import difflib
 import itertools
 import math
 import random
@@ -60,7 +61,12 @@ from pickomino_rules.game import (
     stop_outcomes,
 )
 from pickomino_rules.plugin import HOOK_ARGUMENTS, Components, RuleModule, Variant, compose
-from pickomino_rules.registry import get_variant, register_variant, unregister_variant
+from pickomino_rules.registry import (
+    available_variants,
+    get_variant,
+    register_variant,
+    unregister_variant,
+)
 from pickomino_rules.result import result
 from pickomino_rules.state import Claim, GameState, Phase
 from pickomino_rules.story import dice_faces
@@ -85,6 +91,7 @@ __all__ = [
     "check_illegal_actions_rejected",
     "check_legal_actions_apply",
     "check_mid_turn_by_count",
+    "check_ordering",
     "check_parts_hashable",
     "check_pending_by_parts",
     "check_random_games",
@@ -1016,6 +1023,52 @@ def check_variant(
     return ConformanceReport(rules.name, games, states, moves)
 
 
+def check_ordering(rules: Rules) -> None:
+    """Every name in a module's ``after`` and ``before`` is a module some variant composes.
+
+    The constraints apply where the named module is present, so a misspelt name would be
+    no constraint at all, silently. Known are the modules of these rules and of every
+    registered variant, with its default options and with each true-or-false option
+    turned the other way.
+
+    Raises:
+        ConformanceError: Naming the module, the misspelt name and the closest known one.
+    """
+    known = _known_modules() | {module.name for module in rules.modules}
+    for module in rules.modules:
+        for field in ("after", "before"):
+            for name in getattr(module, field):
+                if name not in known:
+                    close = difflib.get_close_matches(name, sorted(known), n=1)
+                    hint = f" (did you mean {close[0]!r}?)" if close else ""
+                    detail = (
+                        f"module {module.name!r}: {field}=({name!r},) names no module of any "
+                        f"registered variant{hint}"
+                    )
+                    _fail("ordering", rules, detail)
+
+
+def _known_modules() -> set[str]:
+    """The names of the modules every registered variant composes, option by option."""
+    known: set[str] = set()
+    for name in available_variants():
+        try:
+            variant = get_variant(name)
+            settings: list[dict[str, object]] = [{}]
+            settings += [
+                {option.name: not option.default}
+                for option in variant.options
+                if isinstance(option.default, bool)
+            ]
+            for options in settings:
+                known.update(
+                    module.name for module in variant.build(variant.resolve_options(options))
+                )
+        except Exception:  # noqa: BLE001, S112 (another variant's faults are not this one's)
+            continue
+    return known
+
+
 def _run_checks(rules: Rules, games: int, seed: int) -> tuple[int, int]:
     """Every check in turn; a raw error in one becomes a failure naming its module."""
     counts = {"states": 0, "moves": 0}
@@ -1027,6 +1080,7 @@ def _run_checks(rules: Rules, games: int, seed: int) -> tuple[int, int]:
         counts["moves"] += check_legal_actions_apply(rules, seed=seed)
 
     checks: list[tuple[str, Callable[[], object]]] = [
+        ("ordering", partial(check_ordering, rules)),
         ("hook returns", partial(check_hook_returns, rules, games=games, seed=seed)),
         ("random games", random_games),
         ("legal actions apply", legal_apply),

@@ -169,3 +169,16 @@ def test_a_sound_take_hook_is_not_blamed() -> None:
         return inner(rules, state, claim)
 
     check_variant(_variant("sound", take_tile=take), games=1)
+
+
+@pytest.mark.parametrize("field", ["after", "before"])
+def test_a_misspelt_ordering_constraint_is_named_with_the_closest_module(field: str) -> None:
+    """after/before apply where present: a typo would silently order nothing."""
+    with pytest.raises(
+        ConformanceError,
+        match=rf"\[ordering\].*module 'bug': {field}=\('grilled_worm',\) names no module "
+        r".*did you mean 'grilled_worms'\?",
+    ):
+        check_variant(_variant("misspelt", **{field: ("grilled_worm",)}), games=1)
+    # another variant's module, absent here, is a sound constraint ("where present")
+    check_variant(_variant("spelt", **{field: ("grilled_worms",)}), games=1)
