@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paired import net_wins
+from pickomino_rules.research.paired import net_wins
 
 from pickomino_rules.bots import get_bot
 from pickomino_rules.game import new_game, play, playout

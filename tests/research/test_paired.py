@@ -1,11 +1,9 @@
-"""benchmarks/paired.py: two bots on the same seeded games, and the games that change."""
+"""research.paired: two bots on the same seeded games, and the games that change."""
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import math
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -15,19 +13,12 @@ from pickomino_rules.simulation import simulate
 if TYPE_CHECKING:
     from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "paired.py"
-
 
 @pytest.fixture(scope="module")
 def paired() -> ModuleType:
-    if not SCRIPT.exists():  # a test run outside the repository
-        pytest.skip("benchmarks/paired.py is not here")
-    spec = importlib.util.spec_from_file_location("paired", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from pickomino_rules.research import paired  # noqa: PLC0415 (the solver extra)
+
+    return paired
 
 
 def _args(**given: object) -> argparse.Namespace:

@@ -13,7 +13,8 @@ win under best play by both sides, what the champion's model estimates, as a tur
 the best response to ``margin`` (the player who maximises his own chance against ``margin``
 itself: the most anyone can win against it).
 
-Run: ``python benchmarks/small_games.py [--tiles 22,26,30,34] [--tiles 21,25,29,33,36]``
+Run: ``python -m pickomino_rules.research.small_games [--tiles 22,26,30,34]
+[--tiles 21,25,29,33,36]``
 (the defaults, about 6 minutes on one core; 21,24,27,30,33,36 takes about an hour).
 """
 
@@ -39,9 +40,23 @@ Chances: TypeAlias = dict[Table, float]
 Policy: TypeAlias = "tuple[TurnValue, Chances] | None"
 """A turn value with its solved value at each table, or None: the player's own chance."""
 
+
+__all__ = [
+    "LEXICAL",
+    "TOLERANCE",
+    "SmallGame",
+    "Table",
+    "main",
+    "report",
+    "small_rules",
+    "table_of",
+    "turn_ends",
+]
+
 LEXICAL = 1e6
 """Weight of a player's turn value over his chance to win, which only breaks its ties."""
 TOLERANCE = 1e-10
+"""Value iteration stops once no value of a component moved by more than this."""
 
 Node = TypeVar("Node", bound=tuple[object, ...])
 """What value iteration updates: a table, or a table with the seat to move."""
@@ -67,6 +82,7 @@ def small_rules(tiles: tuple[int, ...]) -> Rules:
 
 
 def table_of(state: GameState) -> Table:
+    """The table between two turns as the small game counts it (the player to move first)."""
     mover = state.player
     return state.grill, state.stacks[mover], state.stacks[1 - mover]
 
@@ -224,6 +240,7 @@ def _iterate(
 
 
 def report(tiles: tuple[int, ...]) -> str:
+    """The game of ``tiles`` solved: perfect play's and the best response's chances, as text."""
     began = time.perf_counter()
     game = SmallGame(tiles)
     margin: Policy = (margin_gained, game.solved(margin_gained))
@@ -257,6 +274,7 @@ def _tiles(text: str) -> tuple[int, ...]:
 
 
 def main() -> None:
+    """The program: solve each game of ``--tiles`` and print its report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
         "--tiles",

@@ -25,7 +25,8 @@ A tie of a bot's turn value within a turn goes the way best for it, as in
 ``small_games.py``. No bot wins more than perfect play against a perfect opponent: the
 bounds are checked against each other, and the run fails where they cross.
 
-Run: ``python benchmarks/endgame_bounds.py --games 6`` (the docs' table: each root about 20
+Run: ``python -m pickomino_rules.research.endgame_bounds --games 6`` (the docs' table: each
+root about 20
 minutes on one core with 10,000 tables) or ``--position "classic 27 ..."`` (a position line,
 repeatable). Each line is printed as soon as it is known.
 The roots of ``--games N`` are the first table with one tile left (``--tiles``) of
@@ -43,12 +44,11 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from small_games import LEXICAL, turn_ends
-
 from pickomino_rules import GameState, is_terminal, new_game, playout, result
 from pickomino_rules.bots import get_bot
 from pickomino_rules.learned import load_win_model
 from pickomino_rules.positions import Position, PositionError
+from pickomino_rules.research.small_games import LEXICAL, turn_ends
 from pickomino_rules.solver import TurnValue, margin_gained, solve_turn, worms_gained
 from pickomino_rules.state import Phase
 
@@ -56,6 +56,20 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     from pickomino_rules.rules import Rules
+
+
+__all__ = [
+    "BUMP",
+    "TOLERANCE",
+    "UNPLAYED",
+    "Bracket",
+    "end_chances",
+    "endgame_roots",
+    "likeliest",
+    "main",
+    "nearest",
+    "report",
+]
 
 TOLERANCE = 1e-7
 """Sweeps stop when the root's bounds move less than this (they are valid before, too)."""
@@ -302,6 +316,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    """The program: bracket the endgames the arguments ask for and print each bracket."""
     args = _arguments(argv)
     rules, _ = new_game("classic", players=2)
     try:

@@ -7,7 +7,7 @@ its 95% interval comes from the games that changed alone, far narrower than two 
 intervals side by side. This is how the docs page "What else we tried" sets each experiment
 beside the shipped champion.
 
-Run: ``python benchmarks/paired.py CANDIDATE [--base champion] [--opponent margin]
+Run: ``python -m pickomino_rules.research.paired CANDIDATE [--base champion] [--opponent margin]
 [--seed 2026 --seed 3 ...] [--games 2000] [--jobs 2]``, where each bot is a registered name
 or ``module:function`` (importable by the worker processes too).
 """
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from pickomino_rules.simulation import GameSummary
+
+
+__all__ = ["main", "net_wins", "shares"]
 
 
 def shares(args: argparse.Namespace, bot: str, seed: int) -> list[float]:

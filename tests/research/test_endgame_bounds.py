@@ -1,15 +1,12 @@
-"""benchmarks/endgame_bounds.py: its brackets hold the exact chance of a small game solved whole.
+"""research.endgame_bounds: its brackets hold the exact chance of a small game solved whole.
 
-The benchmark brackets endgames of the whole game, which nothing can solve exactly; a game
-of three tiles (``small_games.py``) is solved exactly by value iteration over all its tables,
+research.endgame_bounds brackets endgames of the whole game, which nothing can solve exactly; a game
+of three tiles (``research.small_games``) is solved exactly by value iteration over all its tables,
 a second implementation to check the brackets against.
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -17,22 +14,16 @@ import pytest
 from pickomino_rules.solver import margin_gained
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from types import ModuleType
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 TILES = (22, 26, 30)
 
 
 @pytest.fixture(scope="module")
-def scripts() -> Iterator[tuple[ModuleType, ModuleType]]:
-    if not (BENCHMARKS / "endgame_bounds.py").exists():  # a test run outside the repository
-        pytest.skip("benchmarks/endgame_bounds.py is not here")
-    sys.path.insert(0, str(BENCHMARKS))  # endgame_bounds imports small_games, as a script
-    try:
-        yield importlib.import_module("endgame_bounds"), importlib.import_module("small_games")
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+def scripts() -> tuple[ModuleType, ModuleType]:
+    from pickomino_rules.research import endgame_bounds, small_games  # noqa: PLC0415 (numpy)
+
+    return endgame_bounds, small_games
 
 
 @pytest.fixture(scope="module")
