@@ -20,12 +20,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pickomino_rules.research.paired import net_wins
-
 from pickomino_rules.bots import get_bot
 from pickomino_rules.game import new_game, play, playout
 from pickomino_rules.learned import load_win_model
 from pickomino_rules.positions import Position
+from pickomino_rules.research.paired import net_wins
 from pickomino_rules.result import result, scores
 from pickomino_rules.simulation import simulate, wilson_interval
 from pickomino_rules.solver import NoTurnDecisionError, solve_turn
