@@ -215,8 +215,12 @@ class GameRecord:
         """A copy with ``moves`` appended (moves or their text forms; not checked here)."""
         return attrs.evolve(self, moves=(*self.moves, *map(str, moves)))
 
+    @property
     def rules(self) -> Rules:
-        """The record's composed rules.
+        """The record's composed rules, an attribute as `Position.rules` is.
+
+        It was a method before 0.2: ``record.rules()`` still answers, with a
+        `DeprecationWarning`.
 
         Raises:
             RecordError: Unknown variant or bad options.
@@ -233,7 +237,7 @@ class GameRecord:
         Raises:
             RecordError: The set-up is invalid.
         """
-        rules = self.rules()
+        rules = self.rules
         if self.position is not None:
             try:
                 state = Position.parse(self.position, rules).state

@@ -300,6 +300,19 @@ class Rules:
                 )
         return "\n".join(lines)
 
+    def __call__(self) -> Rules:
+        """Deprecated: these rules themselves, for ``record.rules()`` of before 0.2.
+
+        `GameRecord.rules` is an attribute now, as `Position.rules` is: write
+        ``record.rules``.
+        """
+        warnings.warn(
+            "GameRecord.rules is an attribute now, as Position.rules is: write record.rules",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self
+
     def __copy__(self) -> Rules:
         return self  # read-only: a copy would be the same rules
 

@@ -44,3 +44,14 @@ def test_default_ends_and_fused_are_deprecated_and_still_answer() -> None:
     with pytest.deprecated_call():
         busted = fused.end_turn(rules, decide, None)
     assert busted == resolve_bust(rules, decide)
+
+
+def test_a_record_s_rules_are_an_attribute_as_a_position_s_and_the_old_call_warns() -> None:
+    from pickomino_rules.positions import Position  # noqa: PLC0415
+    from pickomino_rules.records import GameRecord  # noqa: PLC0415
+
+    record = GameRecord.play("extended", 2, seed=1)
+    rules, state = record.initial()
+    assert record.rules is rules is Position(rules, state).rules
+    with pytest.deprecated_call(match="write record.rules"):
+        assert record.rules() is rules

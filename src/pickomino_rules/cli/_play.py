@@ -186,7 +186,7 @@ def _check_bots_play(
     record: GameRecord, seats: Sequence[str], human: int | None, *, resumed: bool
 ) -> None:
     """Every bot plays this game (a learned one may not), checked before the game starts."""
-    rules = record.rules()
+    rules = record.rules
     for name in dict.fromkeys(seat for p, seat in enumerate(seats) if p != human):
         try:
             check_bot_supports(name, rules, record.players)
@@ -267,7 +267,7 @@ class _Game:
     def __init__(self, record: GameRecord, bots: Sequence[Bot], max_moves: int) -> None:
         self.record, self.bots, self.max_moves = record, bots, max_moves
         self.seats = record.bots or (None,) * record.players  # each seat's bot; None: a person
-        self.rules = record.rules()
+        self.rules = record.rules
         self.states = record.states()
         self.moves: list[Move] = [parse_move(self.rules, text) for text in record.moves]
         self._bot_rng = random.Random(f"{record.seed}:bots:{len(self.moves)}")
