@@ -112,6 +112,32 @@ def test_every_fence_in_the_sources_opens_and_closes_on_its_own_line(page: Path)
     assert unbalanced_fences(page.read_text(encoding="utf-8")) == []
 
 
+def repeated_rows(markdown: str) -> list[str]:
+    """Rows that appear twice in one table (a generated table written over itself)."""
+    found, table = [], []
+    for line in [*markdown.splitlines(), ""]:
+        if line.startswith("|"):
+            table.append(line.strip())
+            continue
+        rows = table[2:]  # below the header and its rule
+        found += sorted({row for row in rows if rows.count(row) > 1})
+        table = []
+    return found
+
+
+def test_the_row_checker_finds_a_row_twice() -> None:
+    table = "| bot | won |\n|---|---:|\n| `champion` | 54% |\n| `margin` | 46% |\n"
+    assert repeated_rows(table) == []
+    assert repeated_rows(table + "| `champion` | 54% |\n") == ["| `champion` | 54% |"]
+
+
+@pytest.mark.parametrize(
+    "page", sorted([*(ROOT / "docs").glob("*.md"), ROOT / "README.md"]), ids=lambda p: p.name
+)
+def test_no_table_in_the_docs_repeats_a_row(page: Path) -> None:
+    assert repeated_rows(page.read_text(encoding="utf-8")) == []
+
+
 def test_the_checker_finds_raw_markdown_and_passes_rendered_pages() -> None:
     rendered = (
         "<h1>Bots</h1><p>Use <code>```python</code> fences and <strong>bold</strong>, see "
