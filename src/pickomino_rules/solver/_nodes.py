@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from pickomino_rules.dice import DieKind, RollOutcome, roll_counts
+from pickomino_rules.dice import FACES, DieKind, RollOutcome, roll_counts
 from pickomino_rules.errors import MissingExtraError
 from pickomino_rules.state import GameState, Phase
 
@@ -92,6 +92,9 @@ def _codes(nodes: NDArray[np.int64]) -> NDArray[np.int64]:
 
 
 BASE = 16  # more than the most dice of any face or kind
+
+_DOUBLE_POINTS = np.array([2 * face.points for face in FACES])
+"""Twice each face's points (C7): with a worm flag added, a stop's points and worm in one code."""
 
 
 def _rollable(nodes: NDArray[np.int64]) -> NDArray[np.bool_]:
@@ -196,7 +199,8 @@ def build_program(kinds: tuple[DieKind, ...], root: Key) -> Program:
     batches, rows = _batches(kinds, nodes)
     counts = nodes[:, :6]
     stops = counts.sum(axis=1) > 0
-    kinds_of_stop = counts @ np.array([2, 4, 6, 8, 10, 10]) + (counts[:, 5] > 0)
+    # a stop's class: its points (C7, the faces' own) and whether a worm is among the dice
+    kinds_of_stop = counts @ _DOUBLE_POINTS + (counts[:, 5] > 0)
     classes, stop_class = np.unique(np.where(stops, kinds_of_stop, -1), return_inverse=True)
     if classes[0] == -1:  # nodes with nothing set aside: no stop
         stop_class -= 1
