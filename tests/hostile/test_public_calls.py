@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
-EXAMPLES = int(os.environ.get("PICKOMINO_HOSTILE_EXAMPLES", 100_000 if THOROUGH else 150))
+EXAMPLES = int(os.environ.get("PICKOMINO_HOSTILE_EXAMPLES", "100000" if THOROUGH else "150"))
 """Odd states tried per group of calls (``PICKOMINO_HOSTILE_EXAMPLES`` sets another count)."""
 LONGEST_MESSAGE = 400
 """About 300 characters: the library's own words around an abbreviated quote of the input."""
