@@ -20,6 +20,7 @@ import pytest
 from pickomino_rules import (
     MAX_GAME_MOVES,
     Phase,
+    RollOutcome,
     UnfinishedGameError,
     apply,
     new_game,
@@ -36,9 +37,10 @@ from pickomino_rules.errors import (
     PickominoError,
 )
 from pickomino_rules.simulation import simulate
+from pickomino_rules.validation import validate
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from pickomino_rules import GameState, Rules
     from pickomino_rules.game import Bot
@@ -246,3 +248,33 @@ def test_the_batch_engine_refuses_bad_rows_sizes_and_seeds() -> None:
         games.state("0")  # type: ignore[arg-type]
     with pytest.raises(PickominoError):
         games.set_state(0, "a state")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", ["classic", "extended"])
+def test_a_bust_roll_left_waiting_in_phase_choose_is_invalid_everywhere(variant: str) -> None:
+    """C5: such a roll is settled as it lands, so no state waits on it; found by the fuzz.
+
+    It offered nothing, and the solver's hints once failed on it with a raw ``ValueError``.
+    """
+    from pickomino_rules.solver import solve_turn  # noqa: PLC0415 (numpy)
+    from pickomino_rules.terminal import hint_lines  # noqa: PLC0415 (the cli extra)
+
+    rules, start = new_game(variant, players=2)
+    kinds = len(rules.die_kinds)
+    roll = RollOutcome.parse("225", tuple(kind.name for kind in rules.die_kinds))
+    stuck = start.replace(
+        phase=Phase.CHOOSE,
+        in_hand=(3,) + (0,) * (kinds - 1),
+        roll=roll,
+        set_aside=(1, 1, 0, 0, 3, 0),
+    )
+    optimal = get_bot("optimal")
+    calls: dict[str, Callable[[], object]] = {
+        "validate": lambda: validate(rules, stuck),
+        "solve_turn": lambda: solve_turn(rules, stuck),
+        "hint_lines": lambda: hint_lines(rules, stuck),
+        "optimal": lambda: optimal(rules, stuck, random.Random(1)),
+    }
+    for call in calls.values():  # the failing lambda's line names the call
+        with pytest.raises(InvalidStateError, match=r"offers nothing to set aside, a bust \(C5\)"):
+            call()

@@ -254,6 +254,13 @@ def _dice(rules: Rules, state: GameState) -> list[str]:
         found.append("in_hand: no dice are left to roll")
     if state.phase is Phase.ROLL and 0 not in state.set_aside:
         found.append("set_aside: every face is set aside, so nothing can be rolled (C6)")
+    if (
+        state.phase is Phase.CHOOSE
+        and not found
+        and not _pending(rules, state)
+        and not rules.roll_actions(rules, state)
+    ):  # the engine resolves such a roll as it lands: no state waits on it
+        found.append("roll: it offers nothing to set aside, a bust (C5) settled as it lands")
     return found
 
 
