@@ -23,6 +23,8 @@ __all__ = [
     "FENCE",
     "PAGES",
     "ROOT",
+    "Hang",
+    "answered_within",
     "as_in_a_terminal",
     "blocks",
     "check_invariants",
@@ -120,3 +122,27 @@ def reaped(process: subprocess.Popen[str], *, group: bool = False) -> Iterator[N
                 process.kill()
         if process.poll() is None:
             process.wait()
+
+
+class Hang(Exception):  # noqa: N818 (what a test reports)
+    """A call that did not answer within the alarm's seconds."""
+
+
+@contextmanager
+def answered_within(seconds: float) -> Iterator[None]:
+    """Stop a call that hangs (SIGALRM): a bound far above the time it takes, not a timing.
+
+    The hostile-input tests wrap calls that once ran for hours (a quadratic loader, the
+    solver on 99 dice) in it.
+    """
+
+    def expired(_signal: int, _frame: object) -> None:
+        raise Hang(f"no answer within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

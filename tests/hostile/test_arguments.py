@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import signal
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,30 +36,15 @@ from pickomino_rules.errors import (
 )
 from pickomino_rules.simulation import simulate
 from pickomino_rules.validation import validate
+from support import answered_within
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
 
     from pickomino_rules import GameState, Rules
     from pickomino_rules.game import Bot
 
 BOTS = ("random", "greedy", "optimal", "margin", "champion", "ppo")
-
-
-@contextmanager
-def at_once(seconds: float = 20) -> Iterator[None]:
-    """Stops a hang (the solver once ran on for minutes): not a timing."""
-
-    def expired(_signal: int, _frame: object) -> None:
-        raise AssertionError(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def decision(variant: str = "classic") -> tuple[Rules, GameState]:
@@ -82,7 +65,10 @@ def test_more_dice_than_the_rules_hold_are_refused_before_any_work(name: str, di
     rules, state = new_game("classic", players=2)
     odd = state.replace(phase=Phase.DECIDE, in_hand=(dice,))
     call: Bot = get_bot(name) if name != "solve_turn" else (lambda r, s, _: solve_turn(r, s))  # type: ignore[assignment, return-value]
-    with at_once(), pytest.raises(InvalidStateError, match="more dice than the rules hold"):
+    with (
+        answered_within(20),
+        pytest.raises(InvalidStateError, match="more dice than the rules hold"),
+    ):
         call(rules, odd, random.Random(1))
 
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -50,9 +48,10 @@ from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import Bot, resolve_bust
 from pickomino_rules.positions import Position
 from pickomino_rules.testing import ConformanceError, check_state
+from support import answered_within
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 EXAMPLES = int(os.environ.get("PICKOMINO_HOSTILE_EXAMPLES", "100000" if THOROUGH else "150"))
@@ -120,24 +119,6 @@ def odd_states(draw: st.DrawFn) -> tuple[Rules, GameState, GameState]:
         else:
             fields[field] = draw(junk)
     return rules, base, base.replace(**fields)
-
-
-class Hang(Exception):  # noqa: N818 (what the test reports)
-    """A call that did not answer within the alarm's seconds."""
-
-
-@contextmanager
-def answered_within(seconds: float) -> Iterator[None]:
-    def expired(_signal: int, _frame: object) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def call_on(name: str, call: Callable[[], object], allowed: tuple[type[Exception], ...]) -> None:

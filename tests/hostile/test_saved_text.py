@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -24,9 +22,10 @@ from pickomino_rules.errors import MAX_MESSAGE
 from pickomino_rules.positions import MAX_POSITION_CHARS, Position, PositionError
 from pickomino_rules.records import MAX_RECORD_BYTES, GameRecord, RecordError
 from pickomino_rules.strict_json import MAX_DEPTH, MAX_DIGITS, load_json
+from support import answered_within
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 MANGLINGS = 5_000 if THOROUGH else 200
@@ -34,29 +33,6 @@ MANGLINGS = 5_000 if THOROUGH else 200
 
 LONGEST_MESSAGE = MAX_MESSAGE + 100
 """The library's words around an abbreviated quote: never the input whole."""
-
-
-class Hang(Exception):  # noqa: N818 (what the test reports)
-    """A load that did not answer within the alarm's seconds."""
-
-
-@contextmanager
-def answered_within(seconds: float) -> Iterator[None]:
-    """A bound far above the linear time (well under a second) and far below quadratic (hours).
-
-    Not a timing: it stops a hang, as the quadratic duplicate-key check once hung.
-    """
-
-    def expired(_signal: int, _frame: object) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def refused(load: Callable[[], object], error: type[Exception]) -> str:
