@@ -29,6 +29,7 @@ from pickomino_rules.plugin import Components, Option, RuleModule, Variant, bool
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import Claim, ClaimsFn, GameState, Rules, StateFn
 
 __all__ = [
@@ -45,6 +46,14 @@ CLASSIC_WORMS = tuple((tile, (tile - 21) // 4 + 1) for tile in range(21, 37))
 """Worms on each classic tile (C1): 21-24 one, 25-28 two, 29-32 three, 33-36 four."""
 
 
+def _twin(name: str) -> BatchTwin:
+    """The batch twin called ``name`` (imported when a batch is made: it needs numpy)."""
+    from pickomino_rules.variants.twins import classic  # noqa: PLC0415
+
+    twin: BatchTwin = getattr(classic, name)
+    return twin
+
+
 def _classic(_components: Components) -> Components:
     return Components(
         tiles=tuple(tile for tile, _ in CLASSIC_WORMS),
@@ -59,7 +68,10 @@ def _classic(_components: Components) -> Components:
 def classic_components() -> RuleModule:
     """C1, C2: tiles 21-36 with 1-4 worms, eight standard dice, 2 to 7 players."""
     return RuleModule(
-        name="classic", doc="C1-C2: 16 tiles 21-36, 8 dice, 2-7 players", configure=_classic
+        name="classic",
+        doc="C1-C2: 16 tiles 21-36, 8 dice, 2-7 players",
+        configure=_classic,
+        batch=lambda: _twin("CLASSIC"),
     )
 
 
@@ -75,6 +87,7 @@ def flip_on_empty_bust() -> RuleModule:
         name="flip_on_empty_bust",
         doc="O1: a bust with an empty stack still turns the highest grill tile face down",
         bust=_flip_on_empty_bust,
+        batch=lambda: _twin("FLIP_ON_EMPTY_BUST"),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
 
@@ -95,6 +108,7 @@ def short_game() -> RuleModule:
         name="short_game",
         doc="O2: the returned tile is turned face down even when it is the highest",
         bust=_short_game,
+        batch=lambda: _twin("SHORT_GAME"),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
 
@@ -116,6 +130,7 @@ def optional_steal_off() -> RuleModule:
         name="optional_steal_off",
         doc="O3 off: a possible steal is the only claim",
         claims=_steal_required,
+        batch=lambda: _twin("OPTIONAL_STEAL_OFF"),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
 

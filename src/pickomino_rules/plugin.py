@@ -71,6 +71,7 @@ from pickomino_rules.state import Claim, GameState, Layout, Marker, PartKey, Pha
 from pickomino_rules.turn import return_tile, turn_face_down
 
 if TYPE_CHECKING:
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.dice import Face
 
 __all__ = [
@@ -286,6 +287,10 @@ class RuleModule:
             tiles, the stacks, the dice, the phase or the player. The engine then asks the
             chain again only when the parts change, rather than at every decision. The
             conformance kit checks it (``check_pending_by_parts``).
+        batch: Builds the module's vectorised twin for the batch engine
+            ([`BatchTwin`][pickomino_rules.batch_plugin.BatchTwin]), called when a batch
+            of these rules is first made (numpy is imported then, not before). None: the
+            batch engine refuses rules with this module, naming it.
     """
 
     name: str = attrs.field(validator=attrs.validators.instance_of(str))
@@ -320,6 +325,7 @@ class RuleModule:
     pending_by_parts: bool = attrs.field(
         default=False, validator=attrs.validators.instance_of(bool)
     )
+    batch: Callable[[], BatchTwin] | None = attrs.field(default=None, validator=_callable_or_none)
 
     @property
     def ends_turns(self) -> bool:

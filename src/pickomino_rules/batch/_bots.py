@@ -14,16 +14,9 @@ try:
     import numpy as np
 except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the vectorised bots", "batch") from None
+from pickomino_rules.actions import ROLL, STOP, Steal
 from pickomino_rules.batch._engine import BatchGames
-from pickomino_rules.batch._tables import (
-    ACT_ROLL,
-    ACT_STEAL,
-    ACT_STOP,
-    PHASE_CHOOSE,
-    PHASE_DECIDE,
-    POINTS,
-    WORM,
-)
+from pickomino_rules.batch_plugin import POINTS, WORM
 from pickomino_rules.bots import InvalidBotError
 
 if TYPE_CHECKING:
@@ -52,34 +45,38 @@ def greedy_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.in
     After a roll it takes worms while it has none, else the face worth the most points
     (ties: the higher face). It steals when it can; otherwise it rolls on unless it can take
     a grill tile and has three or fewer dice in hand, a total of 30 or more, or no higher
-    tile left on the grill.
+    tile left on the grill. A variant's decisions go to the first legal choice.
     """
     mask = games.legal_mask()
     state = games.arrays
-    actions = np.zeros(games.size, dtype=np.int64)
-    choose = np.flatnonzero(state.phase == PHASE_CHOOSE)
+    actions: NDArray[np.int64] = np.argmax(mask, axis=1)  # the first legal choice
+    takes = mask[:, 1:7]
+    choose = np.flatnonzero(takes.any(axis=1))
     if choose.size:
-        takeable = mask[choose, 1:7]
+        takeable = takes[choose]
         counts = state.roll[choose].astype(np.int64)
         value = counts * POINTS * 8 + np.arange(1, 7)  # points, then the higher face
         best = np.argmax(np.where(takeable, value, -1), axis=1)
         first_worm = takeable[:, WORM] & (state.set_aside[choose, WORM] == 0)
         actions[choose] = np.where(first_worm, WORM, best) + 1
-    decide = np.flatnonzero(state.phase == PHASE_DECIDE)
+    encode = games.encoding.encode
+    roll_number, steal, stop = encode(ROLL), encode(Steal(0)), encode(STOP)
+    steals = mask[:, steal : steal + games.players]
+    stealing = steals.any(axis=1)
+    actions[stealing] = steal + np.argmax(steals[stealing], axis=1)
+    decide = np.flatnonzero(~stealing & (mask[:, roll_number] | mask[:, stop]))
     if decide.size:
-        steals = mask[decide, ACT_STEAL:]
-        can_steal = steals.any(axis=1)
         grill = state.grill[decide]
-        highest = np.where(grill.any(axis=1), 36 - np.argmax(grill[:, ::-1], axis=1), 0)
+        tiles = np.asarray(games.rules.tiles)
+        top = len(tiles) - 1 - np.argmax(grill[:, ::-1], axis=1)
+        highest = np.where(grill.any(axis=1), tiles[top], 0)
         total = state.set_aside[decide].astype(np.int64) @ POINTS
         enough = (state.in_hand[decide] <= _GREEDY_FEW_DICE) | (
             total >= np.minimum(_GREEDY_ENOUGH_TOTAL, highest)
         )
         can_claim = state.grill_claim[decide] >= 0
-        roll = mask[decide, ACT_ROLL] & ~(can_claim & enough)
-        actions[decide] = np.where(
-            can_steal, ACT_STEAL + np.argmax(steals, axis=1), np.where(roll, ACT_ROLL, ACT_STOP)
-        )
+        roll = mask[decide, roll_number] & ~(can_claim & enough)
+        actions[decide] = np.where(roll, roll_number, stop)
     return actions
 
 

@@ -1,4 +1,8 @@
-"""The batch engine: N classic games as a struct of arrays, stepped together."""
+"""The batch engine: N games as a struct of arrays, stepped together by the rules' twins.
+
+Its step machine mirrors `_engine.steps` function for function (``_mirrors.py`` names each
+one's twin).
+"""
 
 from __future__ import annotations
 
@@ -6,29 +10,18 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from pickomino_rules.batch._conversion import row_of, state_of
+from pickomino_rules.actions import STOP, Steal
+from pickomino_rules.batch._compose import twins_of
+from pickomino_rules.batch._conversion import state_of, write_row
 from pickomino_rules.batch._rules import BatchActionError, BatchArgumentError, batch_rules
-from pickomino_rules.batch._tables import (
-    ACT_ROLL,
-    ACT_STEAL,
-    ACT_STOP,
-    ALL_TILES,
-    BITS,
-    DICE,
-    FIRST_TILE,
-    HIGHEST,
+from pickomino_rules.batch._tables import PHASE_NAMES
+from pickomino_rules.batch_plugin import (
     PHASE_CHOOSE,
     PHASE_DECIDE,
     PHASE_GAME_OVER,
-    PHASE_NAMES,
     PHASE_ROLL,
-    POINTS,
-    ROLL_COUNTS,
-    ROLL_CUMULATIVE,
-    ROLL_START,
-    SIDES,
-    TILES,
-    WORM,
+    PHASE_TURN_OVER,
+    BatchTable,
 )
 from pickomino_rules.errors import (
     ArgumentTypeError,
@@ -59,17 +52,19 @@ if TYPE_CHECKING:
 class BatchArrays:
     """Read-only views of a batch's table, one row per game, for vectorised bots.
 
-    Tiles are numbers (21-36) in ``stacks``, indices (tile - 21) in the boolean arrays.
+    Tiles are numbers (e.g. 21-36) in ``stacks``, indices (positions in ``rules.tiles``) in
+    the boolean arrays and ``grill_claim``.
 
     Attributes:
-        grill: True where the tile lies face up on the grill, shape (N, 16).
-        face_down: True where the tile is turned face down, shape (N, 16).
-        stacks: Each player's tiles bottom first, 0 past the top, shape (N, players, 16).
+        grill: True where the tile lies face up on the grill, shape (N, tiles).
+        face_down: True where the tile is turned face down, shape (N, tiles).
+        stacks: Each player's tiles bottom first, 0 past the top, shape (N, players, tiles).
         heights: Tiles in each player's stack, shape (N, players).
         player: The player to move.
-        phase: The phase code (1 choose, 2 decide, 4 game over).
-        in_hand: Dice not set aside this turn.
-        roll: The roll on the table, dice per face 1-5, worm (zeros outside phase choose).
+        phase: The phase code (1 choose, 2 decide, 3 turn over, 4 game over).
+        in_hand: Dice not set aside this turn (of every kind).
+        roll: The roll on the table, dice per face 1-5, worm, of every kind (zeros outside
+            phase choose).
         set_aside: Dice set aside this turn per face.
         grill_claim: In phase decide, the index of the grill tile a stop takes, else -1.
         victim: In phase decide, the player a steal may rob, else -1.
@@ -118,23 +113,25 @@ MAX_GAMES = 1_000_000
 
 
 class BatchGames:
-    """N games of classic Pickomino, stepped together.
+    """N games of one variant, stepped together.
 
     Args:
         games: Number of games (rows), at least 1.
-        players: Players per game (2 to 7).
-        variant: ``"classic"`` or composed classic rules (see `batch_rules`).
-        options: The classic options O1-O3, with a variant name.
+        players: Players per game (within the rules' limits).
+        variant: A variant's name or composed rules whose every module brings a batch twin
+            (see `batch_rules`): ``classic``, ``extended``, ``extrawurm`` and yours.
+        options: The variant's options, with a variant name.
         seed: Seeds the batch's dice: an int, a ``numpy.random.Generator``, or None.
         auto_reset: Start a new game in a row as soon as its game ends (in the same
             step, after its results are reported). Without it a finished row waits
             for [`reset`][pickomino_rules.batch.BatchGames.reset].
-        on_roll: Called with the rows and their dice (counts per face 1-5, worm) at
-            every roll, in the order rolled: a log of the chance outcomes, e.g. to
-            replay a row's game in the reference engine.
+        on_roll: Called with the rows and their dice at every roll, in the order rolled:
+            counts per face 1-5, worm (shape (rows, 6)), or per kind and face (shape
+            (rows, kinds, 6)) when the rules have more than one kind of dice. A log of the
+            chance outcomes, e.g. to replay a row's game in the reference engine.
 
     Raises:
-        BatchRulesError: Rules other than classic.
+        BatchRulesError: Rules with a module that brings no batch twin.
         InvalidSetupError: A bad number of games or players.
 
     Attributes:
@@ -143,6 +140,8 @@ class BatchGames:
         players: Players per game.
         encoding: The action numbers and observations (shared with the other
             interfaces to learning).
+        table: The games' arrays, as the twins see them (read them; changing them by
+            hand can make states the rules never reach).
     """
 
     def __init__(  # noqa: PLR0913 (a batch's settings)
@@ -178,99 +177,91 @@ class BatchGames:
         self.auto_reset = auto_reset
         self.on_roll = on_roll
         self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self._flip_on_empty = bool(rules.options["flip_on_empty_bust"])
-        self._short_game = bool(rules.options["short_game"])
-        self._optional_steal = bool(rules.options["optional_steal"])
-        self._worms = np.zeros(FIRST_TILE + TILES, dtype=np.int64)  # by tile number (C1)
-        for tile, worms in rules.worms.items():
-            self._worms[tile] = worms
-        n = games
-        self._grill = np.full(n, ALL_TILES, dtype=np.int64)  # bit i: tile 21 + i is face up
-        self._face_down = np.zeros((n, TILES), dtype=np.int8)  # in the order turned
-        self._face_down_count = np.zeros(n, dtype=np.int8)
-        self._stacks = np.zeros((n, players, TILES), dtype=np.int8)  # tile numbers, bottom first
-        self._heights = np.zeros((n, players), dtype=np.int8)
-        self._tops = np.zeros((n, players), dtype=np.int64)  # top tile, 0 for none
-        self._player = np.zeros(n, dtype=np.int8)
-        self._phase = np.zeros(n, dtype=np.int8)
-        self._in_hand = np.zeros(n, dtype=np.int8)
-        self._roll = np.zeros((n, 6), dtype=np.int8)
-        self._set_aside = np.zeros((n, 6), dtype=np.int8)
-        self._moves = np.zeros(n, dtype=np.int32)
-        self._turns = np.zeros(n, dtype=np.int32)
-        self._rows = np.arange(n)
-        self._seats = np.arange(players)
+        self._twins = twins_of(rules)
+        table = self.table = BatchTable(rules, self.encoding, games, players)
+        table.extensions.update(self._twins.extensions)
+        for key, part in self._twins.parts:
+            table.parts[key.name] = part.arrays(table)
+        self._pending_hook = rules.pending_actions is not None
+        self._steal = self.encoding.encode(Steal(0))
+        self._stop = self.encoding.encode(STOP)
+        self._moves = np.zeros(games, dtype=np.int32)
+        self._turns = np.zeros(games, dtype=np.int32)
         self._mask: NDArray[np.bool_] | None = None
-        self._outcomes: dict[tuple[int, ...], RollOutcome] = {}
-        self._grill_claim = np.full(n, -1, dtype=np.int64)  # tile index a stop takes
-        self._victim = np.full(n, -1, dtype=np.int64)  # player a steal robs
+        self._pending = np.zeros(games, dtype=np.bool_)  # rows waiting on a module's decision
+        self._outcomes: dict[tuple[tuple[int, ...], ...], RollOutcome] = {}
+        self._grill_claim = np.full(games, -1, dtype=np.int64)  # tile index a stop takes
+        self._victim = np.full(games, -1, dtype=np.int64)  # player a steal robs
         self.reset()
 
     # ------------------------------------------------------------------ reading
 
     @property
     def phases(self) -> NDArray[np.str_]:
-        """Each game's phase by name: ``"choose"``, ``"decide"`` or ``"game over"``."""
-        names: NDArray[np.str_] = PHASE_NAMES[self._phase]
+        """Each game's phase by name: ``"choose"``, ``"decide"``, ``"turn over"``..."""
+        names: NDArray[np.str_] = PHASE_NAMES[self.table.phase]
         return names
 
     @property
     def phase_codes(self) -> NDArray[np.int8]:
         """Each game's phase as the index of the encoding's ``phase`` segment."""
-        return _read_only(self._phase)
+        return _read_only(self.table.phase)
 
     @property
     def to_move(self) -> NDArray[np.int8]:
         """The player to move in each game (the last mover once a game is over)."""
-        return _read_only(self._player)
+        return _read_only(self._to_move())
 
     @property
     def over(self) -> NDArray[np.bool_]:
         """True where the game is over (only without ``auto_reset``, or before a reset)."""
-        over: NDArray[np.bool_] = self._phase == PHASE_GAME_OVER
+        over: NDArray[np.bool_] = self.table.phase == PHASE_GAME_OVER
         return over
 
     @property
     def totals(self) -> NDArray[np.int64]:
         """Points of the dice set aside this turn in each game."""
-        totals: NDArray[np.int64] = self._set_aside.astype(np.int64) @ POINTS
-        return totals
+        return self.table.totals(self.table.rows)
 
     @property
     def arrays(self) -> BatchArrays:
         """The table of every game as read-only arrays (see `BatchArrays`)."""
         self.legal_mask()  # the claims of phase decide are worked out with it
+        table = self.table
+        decide = (table.phase == PHASE_DECIDE) & ~self._pending
         return BatchArrays(
             *(
                 _read_only(array)
                 for array in (
                     self.grill,
                     self.face_down,
-                    self._stacks,
-                    self._heights,
-                    self._player,
-                    self._phase,
-                    self._in_hand,
-                    self._roll,
-                    self._set_aside,
-                    np.where(self._phase == PHASE_DECIDE, self._grill_claim, -1),
-                    np.where(self._phase == PHASE_DECIDE, self._victim, -1),
+                    table.stacks,
+                    table.heights,
+                    self._to_move(),
+                    table.phase,
+                    table.in_hand.sum(axis=1, dtype=np.int8),
+                    table.roll.sum(axis=1, dtype=np.int8),
+                    table.set_aside,
+                    np.where(decide, self._grill_claim, -1),
+                    np.where(decide, self._victim, -1),
                 )
             )
         )
 
     @property
     def grill(self) -> NDArray[np.bool_]:
-        """True where a tile lies face up on the grill, shape (N, 16) (index: tile - 21)."""
-        return (self._grill[:, None] & BITS) != 0  # type: ignore[no-any-return]
+        """True where a tile lies face up on the grill, shape (N, tiles) (index in tiles)."""
+        bits = 1 << np.arange(len(self.rules.tiles), dtype=np.int64)
+        return (self.table.grill[:, None] & bits) != 0  # type: ignore[no-any-return]
 
     @property
     def face_down(self) -> NDArray[np.bool_]:
-        """True where a tile is turned face down, shape (N, 16) (index: tile - 21)."""
-        turned = np.zeros((self.size, TILES), dtype=np.bool_)
-        listed = np.arange(TILES) < self._face_down_count[:, None]
-        rows = np.broadcast_to(self._rows[:, None], listed.shape)
-        turned[rows[listed], self._face_down[listed].astype(np.int64) - FIRST_TILE] = True
+        """True where a tile is turned face down, shape (N, tiles) (index: ``rules.tiles``)."""
+        table = self.table
+        turned = np.zeros((self.size, len(self.rules.tiles)), dtype=np.bool_)
+        listed = np.arange(len(self.rules.tiles)) < table.face_down_count[:, None]
+        rows = np.broadcast_to(table.rows[:, None], listed.shape)
+        turned[rows[listed], table.index_of[table.face_down[listed].astype(np.int64)]] = True
         return turned
 
     @property
@@ -279,12 +270,13 @@ class BatchGames:
         return _read_only(self._moves)
 
     def scores(self) -> NDArray[np.int64]:
-        """Worms of each player in each game, shape (N, players) (C13)."""
-        return _standings(self._worms, self._stacks)[0]
+        """Worms of each player in each game, shape (N, players) (C13 and the variant's)."""
+        scores: NDArray[np.int64] = self._twins.hooks["scores"](self.table, self.table.rows)
+        return scores
 
     def winners(self) -> NDArray[np.bool_]:
         """The players who would win each game if it ended now (C13's ties included)."""
-        return _standings(self._worms, self._stacks)[1]
+        return _winners(self.scores(), self.table.stacks)
 
     def legal_mask(self) -> NDArray[np.bool_]:
         """Legal actions of every game, shape (N, actions): all False where a game is over.
@@ -303,36 +295,42 @@ class BatchGames:
                 player to move by default.
         """
         me = self._observers(seats)
-        encoding, n, players = self.encoding, self.size, self.players
+        table, encoding, n, players = self.table, self.encoding, self.size, self.players
+        count = len(self.rules.tiles)
         at = {name: part.start for name, part in encoding.segments.items()}
         out = np.zeros((n, encoding.observation_size), dtype=np.float32)
-        rows = self._rows
-        out[:, at["grill"] : at["grill"] + TILES] = self.grill
-        out[:, at["face_down"] : at["face_down"] + TILES] = self.face_down
-        tops = self._tops
+        rows = table.rows
+        out[:, at["grill"] : at["grill"] + count] = self.grill
+        out[:, at["face_down"] : at["face_down"] + count] = self.face_down
+        tops = table.tops
         worms = self.scores()
         for seat in range(players):
             who = (me + seat) % players
             top = tops[rows, who]
             has = top > 0
-            out[rows[has], at["tops"] + seat * TILES + top[has] - FIRST_TILE] = 1
-            out[:, at["stack_sizes"] + seat] = self._heights[rows, who]
+            out[rows[has], at["tops"] + seat * count + table.index_of[top[has]]] = 1
+            out[:, at["stack_sizes"] + seat] = table.heights[rows, who]
             out[:, at["scores"] + seat] = worms[rows, who]
-        playing = self._phase != PHASE_GAME_OVER
-        to_move = (self._player[playing].astype(np.int64) - me[playing]) % players
+        playing = table.phase != PHASE_GAME_OVER
+        to_move = (self._to_move()[playing].astype(np.int64) - me[playing]) % players
         out[rows[playing], at["to_move"] + to_move] = 1
-        out[rows, at["phase"] + self._phase.astype(np.int64)] = 1
-        out[:, at["in_hand"]] = self._in_hand
-        out[:, at["roll"] : at["roll"] + 6] = self._roll
-        out[:, at["set_aside"] : at["set_aside"] + 6] = self._set_aside
+        out[rows, at["phase"] + table.phase.astype(np.int64)] = 1
+        out[:, at["in_hand"] : at["in_hand"] + table.kinds] = table.in_hand
+        out[:, at["roll"] : at["roll"] + 6 * table.kinds] = table.roll.reshape(n, -1)
+        out[:, at["set_aside"] : at["set_aside"] + 6] = table.set_aside
         out[:, at["total"]] = self.totals
         self.legal_mask()  # works out the claims of phase decide
-        decide = np.flatnonzero(self._phase == PHASE_DECIDE)
+        decide = np.flatnonzero(table.phase == PHASE_DECIDE)
         grill, victim = self._grill_claim[decide], self._victim[decide]
         taking, stealing = decide[grill >= 0], decide[victim >= 0]
-        out[taking, at["stop_claims"]] = self._worms[grill[grill >= 0] + FIRST_TILE]
-        robbed = self._tops[stealing, victim[victim >= 0]]
-        out[stealing, at["stop_claims"] + 1] = self._worms[robbed]
+        out[taking, at["stop_claims"]] = table.worms[grill[grill >= 0]]
+        robbed = table.tops[stealing, victim[victim >= 0]]
+        out[stealing, at["stop_claims"] + 1] = table.worms_by_number[robbed]
+        for key, part in self._twins.parts:
+            if part.observe is not None:
+                features = part.observe(table, rows, me)
+                segment = encoding.segments[key.name]
+                out[:, segment] = features
         return out
 
     def state(self, row: int) -> GameState:
@@ -349,44 +347,16 @@ class BatchGames:
         Args:
             rows: Row indices or a boolean mask of length N.
         """
-        chosen = self._rows if rows is None else self._select(rows)
-        layout, outcome = self.rules.layout, self._outcome
-        columns = zip(
-            self._grill[chosen].tolist(),
-            self._face_down[chosen].tolist(),
-            self._face_down_count[chosen].tolist(),
-            self._stacks[chosen].tolist(),
-            self._heights[chosen].tolist(),
-            self._player[chosen].tolist(),
-            self._phase[chosen].tolist(),
-            self._in_hand[chosen].tolist(),
-            self._roll[chosen].tolist(),
-            self._set_aside[chosen].tolist(),
-            strict=True,
-        )
-        return [
-            state_of(
-                grill,
-                down[:turned],
-                [stack[:height] for stack, height in zip(stacks, heights, strict=True)],
-                player,
-                phase,
-                hand,
-                roll,
-                aside,
-                layout=layout,
-                outcome=outcome,
-            )
-            for grill, down, turned, stacks, heights, player, phase, hand, roll, aside in columns
-        ]
+        chosen = self.table.rows if rows is None else self._select(rows)
+        return [state_of(self.table, self._twins.parts, int(row), self._outcome) for row in chosen]
 
-    def _outcome(self, counts: tuple[int, ...]) -> RollOutcome:
+    def _outcome(self, counts: tuple[tuple[int, ...], ...]) -> RollOutcome:
         """The rules' own (shared) roll showing ``counts``: building one costs far more."""
         outcome = self._outcomes.get(counts)
         if outcome is None:
-            table = self.rules.chance_table((sum(counts),))
-            for known in table.outcomes:
-                self._outcomes[known.counts[0]] = known
+            dice = tuple(sum(kind) for kind in counts)
+            for known in self.rules.chance_table(dice).outcomes:
+                self._outcomes[_padded(known, self.table.kinds)] = known
             outcome = self._outcomes[counts]
         return outcome
 
@@ -398,16 +368,23 @@ class BatchGames:
         Args:
             rows: Row indices or a boolean mask of length N.
         """
-        chosen = self._rows if rows is None else self._select(rows)
-        self._grill[chosen] = ALL_TILES
-        self._face_down[chosen] = 0
-        self._face_down_count[chosen] = 0
-        self._stacks[chosen] = 0
-        self._heights[chosen] = 0
-        self._tops[chosen] = 0
-        self._player[chosen] = 0
+        chosen = self.table.rows if rows is None else self._select(rows)
+        table = self.table
+        table.grill[chosen] = (1 << len(self.rules.tiles)) - 1
+        table.face_down[chosen] = 0
+        table.face_down_count[chosen] = 0
+        table.stacks[chosen] = 0
+        table.heights[chosen] = 0
+        table.tops[chosen] = 0
+        table.player[chosen] = 0
+        table.phase[chosen] = PHASE_ROLL
+        table.in_hand[chosen] = table.dice
+        table.roll[chosen] = 0
+        table.set_aside[chosen] = 0
+        self._pending[chosen] = False
         self._moves[chosen] = 0
         self._turns[chosen] = 0
+        self._twins.setup(table, chosen)
         self._start_turn(chosen)
         self._roll_dice(chosen)
 
@@ -428,21 +405,7 @@ class BatchGames:
         if state.players != self.players:
             msg = f"the state has {state.players} players, the batch {self.players}"
             raise InvalidSetupError(msg)
-        numbers = row_of(state)
-        self._grill[row] = numbers.grill
-        self._face_down[row] = 0
-        self._face_down[row, : len(numbers.face_down)] = numbers.face_down
-        self._face_down_count[row] = len(numbers.face_down)
-        self._stacks[row] = 0
-        for p, stack in enumerate(numbers.stacks):
-            self._stacks[row, p, : len(stack)] = stack
-            self._heights[row, p] = len(stack)
-            self._tops[row, p] = stack[-1] if stack else 0
-        self._player[row] = numbers.player
-        self._phase[row] = numbers.phase
-        self._in_hand[row] = numbers.in_hand
-        self._roll[row] = numbers.roll
-        self._set_aside[row] = numbers.set_aside
+        write_row(self.table, self._twins.parts, row, state)
         self._moves[row] = 0
         self._turns[row] = 0
         self._mask = None
@@ -468,25 +431,222 @@ class BatchGames:
         numbers, moving = self._check(actions, active)
         self._moves[moving] += 1
         chosen = numbers[moving]
-        rolling = [moving[chosen == ACT_ROLL]]
-        takes = (chosen >= 1) & (chosen <= 6)
+        table = self.table
+        phase = table.phase[moving]
+        decide = phase == PHASE_DECIDE
+        takes = (chosen >= 1) & (chosen <= 6) & (phase == PHASE_CHOOSE)
+        stops = decide & (chosen == self._stop)
+        steals = decide & (chosen >= self._steal) & (chosen < self._steal + self.players)
+        rolls = decide & (chosen == 0)
+        if self._pending_hook:
+            waiting = self._pending[moving]
+            takes &= ~waiting
+            stops &= ~waiting
+            steals &= ~waiting
+            rolls &= ~waiting
+        own = ~(takes | stops | steals | rolls)  # a module's action: pending, or after a roll
+        table.phase[moving[rolls]] = PHASE_ROLL
         if takes.any():
             self._take(moving[takes], chosen[takes] - 1)
-        stops = chosen == ACT_STOP
         if stops.any():
             rows = moving[stops]
-            grill = self._grill_claim[rows]
-            victims = np.where(grill >= 0, -1, self._victim[rows])
-            rolling.append(self._end_turn(rows, grill, victims))
-        steals = chosen >= ACT_STEAL
+            self._decide(rows, *self._claim_of_stop(self._grill_claim[rows], self._victim[rows]))
         if steals.any():
             rows = moving[steals]
-            rolling.append(self._end_turn(rows, np.full(len(rows), -1), chosen[steals] - ACT_STEAL))
-        self._phase[rolling[0]] = PHASE_ROLL
-        self._roll_dice(np.concatenate(rolling))
+            self._decide(rows, np.full(len(rows), -1), chosen[steals] - self._steal)
+        if own.any():
+            rows = moving[own]
+            self._twins.apply_action(table, rows, chosen[own])
+            self._settle(rows)
+        order = [moving[rolls], moving[stops], moving[steals], moving[takes | own]]
+        rolling = np.concatenate([rows[table.phase[rows] == PHASE_ROLL] for rows in order])
+        self._roll_dice(rolling)
         return self._finish(moving)
 
-    # ------------------------------------------------------------------ internals
+    # ------------------------------------------------------------------ the step machine
+
+    def _legal_mask(self) -> NDArray[np.bool_]:
+        """`steps.derive` for every game: pending decisions, a roll's takes, a stop's claims."""
+        table, twins = self.table, self._twins
+        mask = np.zeros((self.size, self.encoding.num_actions), dtype=np.bool_)
+        live = np.flatnonzero(table.phase != PHASE_GAME_OVER)
+        if self._pending_hook:
+            offered = twins.pending_actions(table, live)
+            waiting = offered.any(axis=1)
+            self._pending[:] = False
+            self._pending[live[waiting]] = True
+            mask[live[waiting]] = offered[waiting]
+            open_rows = live[~waiting]
+        else:
+            open_rows = live
+        phase = table.phase[open_rows]
+        choose = open_rows[phase == PHASE_CHOOSE]
+        if choose.size:
+            mask[choose] = twins.roll_actions(table, choose)
+        decide = np.flatnonzero(table.phase == PHASE_DECIDE)
+        if decide.size:
+            grill, victim = self._stop_claims(decide)
+            self._grill_claim[decide] = grill
+            self._victim[decide] = victim
+            deciding = decide[~self._pending[decide]]
+            if deciding.size:
+                mask[deciding] = self._decide_actions(deciding)
+        return mask
+
+    def _decide_actions(self, rows: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """`steps.decide_actions`: roll while dice and faces remain (C6); stop; steal (C8)."""
+        table = self.table
+        mask = table.mask(rows)
+        mask[:, 0] = (table.set_aside[rows] == 0).any(axis=1) & (
+            table.in_hand[rows].sum(axis=1) > 0
+        )
+        mask[:, self._stop] = True  # at most one steal: a stop takes the claim, or busts
+        victim = self._victim[rows]
+        robbed = np.flatnonzero(victim >= 0)
+        mask[robbed, self._steal + victim[robbed]] = True
+        return mask
+
+    @staticmethod
+    def _claim_of_stop(
+        grill: NDArray[np.int64], victim: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """`steps.claim_of_stop`: the grill tile if claimable, else the only claim (a steal)."""
+        return grill, np.where(grill >= 0, -1, victim)
+
+    def _stop_claims(self, rows: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """`steps.stop_claims`: the stop total's claims, none where the stop busts."""
+        totals = self._twins.stop_total(self.table, rows)
+        grill = np.full(len(rows), -1, dtype=np.int64)
+        victim = np.full(len(rows), -1, dtype=np.int64)
+        scoring = totals >= 0
+        if scoring.any():
+            grill[scoring], victim[scoring] = self._twins.claims(
+                self.table, rows[scoring], totals[scoring]
+            )
+        return grill, victim
+
+    def _take(self, rows: NDArray[np.int64], faces: NDArray[np.int64]) -> None:
+        """`steps.apply` on a take: set the dice aside; settle unless the player decides next."""
+        self._twins.set_aside(self.table, rows, faces)
+        unsettled = rows[self.table.phase[rows] != PHASE_DECIDE]
+        if unsettled.size:
+            self._settle(unsettled)
+
+    def _decide(
+        self, rows: NDArray[np.int64], grill: NDArray[np.int64], victims: NDArray[np.int64]
+    ) -> None:
+        """`steps.decide` on a stop or a steal: take the claim, or bust; finish the turn."""
+        claiming = (grill >= 0) | (victims >= 0)
+        if claiming.any():
+            self._twins.take_tile(self.table, rows[claiming], grill[claiming], victims[claiming])
+        if not claiming.all():
+            self._twins.bust(self.table, rows[~claiming])
+        self._finish_turn(rows)
+
+    def _settle(self, rows: NDArray[np.int64]) -> None:
+        """`steps.settle`: after a module's action, re-check a roll, finish a resolved turn."""
+        phase = self.table.phase[rows]
+        over = rows[phase == PHASE_TURN_OVER]
+        if over.size:
+            self._pass_dice(over)
+        rolled = rows[phase == PHASE_CHOOSE]
+        if rolled.size:
+            self._after_roll(rolled)
+
+    def _after_roll(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+        """`steps.after_roll`: a roll that offers nothing busts; the rows that roll next."""
+        table, twins = self.table, self._twins
+        offered: NDArray[np.bool_] = twins.roll_actions(table, rows).any(axis=1)
+        if self._pending_hook:
+            offered |= twins.pending_actions(table, rows).any(axis=1)
+        busted = rows[~offered]
+        if not busted.size:
+            return busted
+        twins.bust(table, busted)
+        return self._finish_turn(busted)
+
+    def _finish_turn(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+        """`steps.finish_turn`: tidy the resolved turn; pass the dice. The rows that roll next."""
+        self._turns[rows] += 1
+        if self.rules.tidies_turn_end:
+            self.table.phase[rows] = PHASE_TURN_OVER
+            self.table.roll[rows] = 0
+            self._twins.end_turn(self.table, rows)
+        return self._pass_dice(rows)
+
+    def _pass_dice(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+        """`steps.pass_dice`: wait for a pending decision, end the game, or start a turn."""
+        table = self.table
+        if self._pending_hook:
+            rows = rows[~self._twins.pending_actions(table, rows).any(axis=1)]
+        over = table.grill[rows] == 0
+        ended = rows[over]
+        table.phase[ended] = PHASE_GAME_OVER
+        table.in_hand[ended] = 0
+        table.roll[ended] = 0
+        table.set_aside[ended] = 0
+        going: NDArray[np.int64] = rows[~over]
+        table.player[going] = (table.player[going] + 1) % self.players
+        self._start_turn(going)
+        return going
+
+    def _start_turn(self, rows: NDArray[np.int64]) -> None:
+        """`steps.start_turn`: the player to move takes the turn's dice (C3, C11)."""
+        table = self.table
+        table.phase[rows] = PHASE_ROLL
+        table.in_hand[rows] = table.dice
+        table.roll[rows] = 0
+        table.set_aside[rows] = 0
+        if self.rules.deals_own_dice and rows.size:
+            table.in_hand[rows] = self._twins.turn_dice(table, rows)
+
+    def _roll_dice(self, rows: NDArray[np.int64]) -> None:
+        """`steps.roll` then `after_roll` in ``rows`` (phase ROLL), until none busts."""
+        self._mask = None
+        table = self.table
+        while rows.size:
+            counts = np.empty((len(rows), table.kinds, 6), dtype=np.int8)
+            for kind, (start, cumulative, outcomes) in enumerate(table.roll_tables):
+                dice = table.in_hand[rows, kind].astype(np.int64)
+                draw = start[dice] + self._rng.integers(0, table.sides[dice])
+                counts[:, kind] = outcomes[np.searchsorted(cumulative, draw, side="right")]
+            table.roll[rows] = counts
+            table.phase[rows] = PHASE_CHOOSE
+            self._moves[rows] += 1
+            if self.on_roll is not None:
+                self.on_roll(rows, counts[:, 0] if table.kinds == 1 else counts)
+            rows = self._after_roll(rows)
+
+    def _finish(self, moving: NDArray[np.int64]) -> BatchStep:
+        """Report the games that ended among ``moving``; restart them with ``auto_reset``."""
+        n, players = self.size, self.players
+        terminated = np.zeros(n, dtype=np.bool_)
+        rewards = np.zeros((n, players), dtype=np.float32)
+        scores = np.zeros((n, players), dtype=np.int16)
+        winners = np.zeros((n, players), dtype=np.bool_)
+        moves = np.zeros(n, dtype=np.int32)
+        turns = np.zeros(n, dtype=np.int32)
+        ended = moving[self.table.phase[moving] == PHASE_GAME_OVER]
+        if ended.size:
+            terminated[ended] = True
+            worms = self._twins.scores(self.table, ended)
+            won = _winners(worms, self.table.stacks[ended])
+            count = won.sum(axis=1, keepdims=True)
+            share = np.where(won, 1 / count, -1 / np.maximum(players - count, 1))
+            rewards[ended] = np.where(count == players, 0, share)
+            scores[ended] = worms
+            winners[ended] = won
+            moves[ended] = self._moves[ended]
+            turns[ended] = self._turns[ended]
+            if self.auto_reset:
+                self.reset(ended)
+        return BatchStep(terminated, rewards, scores, winners, moves, turns)
+
+    # ------------------------------------------------------------------ arguments
+
+    def _to_move(self) -> NDArray[np.int8]:
+        """The player to move: a pending decision's chooser, else the player whose turn it is."""
+        return self.table.player
 
     def _check(
         self, actions: ArrayLike, active: ArrayLike | None
@@ -499,7 +659,7 @@ class BatchGames:
         if array.dtype.kind not in "iu":
             msg = f"actions must be integers, got dtype {array.dtype}"
             raise BatchActionError(msg)
-        live = self._phase != PHASE_GAME_OVER
+        live = self.table.phase != PHASE_GAME_OVER
         if active is not None:
             flags = np.asarray(active)
             if flags.shape != (self.size,) or flags.dtype != np.bool_:
@@ -528,183 +688,14 @@ class BatchGames:
             msg = (
                 f"illegal actions in {_rows_text(rows)}: row {first} plays "
                 f"{self.encoding.decode(int(numbers[first]))!s} in phase "
-                f"{PHASE_NAMES[self._phase[first]]!s} (legal: {allowed})"
+                f"{PHASE_NAMES[self.table.phase[first]]!s} (legal: {allowed})"
             )
             raise BatchActionError(msg, rows)
         return numbers, moving
 
-    def _legal_mask(self) -> NDArray[np.bool_]:
-        mask = np.zeros((self.size, self.encoding.num_actions), dtype=np.bool_)
-        choose = np.flatnonzero(self._phase == PHASE_CHOOSE)
-        mask[choose, 1:7] = (self._roll[choose] > 0) & (self._set_aside[choose] == 0)
-        decide = np.flatnonzero(self._phase == PHASE_DECIDE)
-        if decide.size:
-            set_aside = self._set_aside[decide]
-            mask[decide, ACT_ROLL] = (set_aside == 0).any(axis=1) & (self._in_hand[decide] > 0)
-            mask[decide, ACT_STOP] = True
-            grill, victim = self._claims(decide)
-            self._grill_claim[decide] = grill
-            self._victim[decide] = victim
-            robbed = victim >= 0
-            mask[decide[robbed], ACT_STEAL + victim[robbed]] = True
-        return mask
-
-    def _claims(self, rows: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """C8 at a stop: the grill tile index it takes and the player a steal robs (-1: none)."""
-        set_aside = self._set_aside[rows]
-        total = set_aside.astype(np.int64) @ POINTS
-        worm = set_aside[:, WORM] > 0
-        grill = self._grill[rows]
-        # the total's tile index, clipped: 0 below the tiles (nothing lower), 16 above them all
-        index = np.clip(total - FIRST_TILE, 0, TILES)
-        exact = worm & (total >= FIRST_TILE) & (index < TILES) & ((grill >> index) & 1 == 1)
-        lower = HIGHEST[grill & ((1 << index) - 1)]  # the highest grill tile below the total
-        stealable = (
-            (worm & ~exact)[:, None]
-            & (self._tops[rows] == total[:, None])
-            & (self._seats != self._player[rows, None])
-        )
-        victim = np.where(stealable.any(axis=1), np.argmax(stealable, axis=1), -1)
-        claim = np.where(exact, index, np.where(worm, lower, -1))
-        if not self._optional_steal:  # O3 off: a possible steal is the only claim
-            claim = np.where(victim >= 0, -1, claim)
-        return claim, victim
-
-    def _take(self, rows: NDArray[np.int64], faces: NDArray[np.int64]) -> None:
-        """C4: set aside every die of the roll showing the face."""
-        shown = self._roll[rows, faces]
-        self._set_aside[rows, faces] = shown
-        self._in_hand[rows] -= shown
-        self._roll[rows] = 0
-        self._phase[rows] = PHASE_DECIDE
-
-    def _end_turn(
-        self, rows: NDArray[np.int64], grill: NDArray[np.int64], victims: NDArray[np.int64]
-    ) -> NDArray[np.int64]:
-        """C8-C12: take a grill tile, steal, or bust; pass the dice. The rows that roll next."""
-        players = self._player[rows].astype(np.int64)
-        taking = grill >= 0
-        if taking.any():
-            taken, index = rows[taking], grill[taking]
-            self._grill[taken] &= ~(1 << index)
-            self._push(taken, players[taking], index + FIRST_TILE)
-        stealing = victims >= 0
-        if stealing.any():
-            robbed = rows[stealing]
-            tiles = self._pop(robbed, victims[stealing])
-            self._push(robbed, players[stealing], tiles)
-        busting = ~(taking | stealing)
-        if busting.any():
-            self._bust(rows[busting], players[busting])
-        self._turns[rows] += 1
-        over = self._grill[rows] == 0
-        ended = rows[over]
-        self._phase[ended] = PHASE_GAME_OVER
-        self._in_hand[ended] = 0
-        self._roll[ended] = 0
-        self._set_aside[ended] = 0
-        going: NDArray[np.int64] = rows[~over]
-        self._player[going] = (self._player[going] + 1) % self.players
-        self._start_turn(going)
-        return going
-
-    def _bust(self, rows: NDArray[np.int64], players: NDArray[np.int64]) -> None:
-        """C10 (and O1, O2): return the top tile, turn the highest grill tile face down."""
-        holding = self._heights[rows, players] > 0
-        returning = rows[holding]
-        if returning.size:
-            tiles = self._pop(returning, players[holding]).astype(np.int64)
-            self._grill[returning] |= 1 << (tiles - FIRST_TILE)
-            highest = self._highest(returning)
-            turn = np.ones(len(returning), dtype=np.bool_)
-            if not self._short_game:  # C10: spared when the returned tile is the highest
-                turn = highest != tiles - FIRST_TILE
-            self._turn_face_down(returning[turn], highest[turn])
-        if self._flip_on_empty:
-            empty = rows[~holding]
-            empty = empty[self._grill[empty] != 0]
-            if empty.size:
-                self._turn_face_down(empty, self._highest(empty))
-
-    def _highest(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Index of the highest face-up grill tile (the grill is not empty)."""
-        highest: NDArray[np.int64] = HIGHEST[self._grill[rows]]
-        return highest
-
-    def _turn_face_down(self, rows: NDArray[np.int64], index: NDArray[np.int64]) -> None:
-        self._grill[rows] &= ~(1 << index)
-        self._face_down[rows, self._face_down_count[rows]] = index + FIRST_TILE
-        self._face_down_count[rows] += 1
-
-    def _push(self, rows: NDArray[np.int64], players: NDArray[np.int64], tiles: ArrayLike) -> None:
-        self._stacks[rows, players, self._heights[rows, players]] = tiles
-        self._heights[rows, players] += 1
-        self._tops[rows, players] = tiles
-
-    def _pop(self, rows: NDArray[np.int64], players: NDArray[np.int64]) -> NDArray[np.int64]:
-        tiles = self._tops[rows, players]
-        self._heights[rows, players] -= 1
-        height = self._heights[rows, players].astype(np.int64)
-        self._stacks[rows, players, height] = 0
-        self._tops[rows, players] = np.where(
-            height > 0, self._stacks[rows, players, np.maximum(height - 1, 0)], 0
-        )
-        return tiles
-
-    def _start_turn(self, rows: NDArray[np.int64]) -> None:
-        """C3, C11: the player to move takes all the dice."""
-        self._phase[rows] = PHASE_ROLL
-        self._in_hand[rows] = DICE
-        self._roll[rows] = 0
-        self._set_aside[rows] = 0
-
-    def _roll_dice(self, rows: NDArray[np.int64]) -> None:
-        """Roll the dice in hand in ``rows`` (phase ROLL); C5: a roll with nothing to take busts."""
-        self._mask = None
-        while rows.size:
-            dice = self._in_hand[rows].astype(np.int64)
-            draw = ROLL_START[dice] + self._rng.integers(0, SIDES[dice])
-            counts = ROLL_COUNTS[np.searchsorted(ROLL_CUMULATIVE, draw, side="right")]
-            self._roll[rows] = counts
-            self._phase[rows] = PHASE_CHOOSE
-            self._moves[rows] += 1
-            if self.on_roll is not None:
-                self.on_roll(rows, counts)
-            takeable = ((counts > 0) & (self._set_aside[rows] == 0)).any(axis=1)
-            busted = rows[~takeable]
-            rows = (
-                self._end_turn(busted, np.full(len(busted), -1), np.full(len(busted), -1))
-                if busted.size
-                else busted
-            )
-
-    def _finish(self, moving: NDArray[np.int64]) -> BatchStep:
-        """Report the games that ended among ``moving``; restart them with ``auto_reset``."""
-        n, players = self.size, self.players
-        terminated = np.zeros(n, dtype=np.bool_)
-        rewards = np.zeros((n, players), dtype=np.float32)
-        scores = np.zeros((n, players), dtype=np.int16)
-        winners = np.zeros((n, players), dtype=np.bool_)
-        moves = np.zeros(n, dtype=np.int32)
-        turns = np.zeros(n, dtype=np.int32)
-        ended = moving[self._phase[moving] == PHASE_GAME_OVER]
-        if ended.size:
-            terminated[ended] = True
-            worms, won = _standings(self._worms, self._stacks[ended])
-            count = won.sum(axis=1, keepdims=True)
-            share = np.where(won, 1 / count, -1 / np.maximum(players - count, 1))
-            rewards[ended] = np.where(count == players, 0, share)
-            scores[ended] = worms
-            winners[ended] = won
-            moves[ended] = self._moves[ended]
-            turns[ended] = self._turns[ended]
-            if self.auto_reset:
-                self.reset(ended)
-        return BatchStep(terminated, rewards, scores, winners, moves, turns)
-
     def _observers(self, seats: ArrayLike | None) -> NDArray[np.int64]:
         if seats is None:
-            return self._player.astype(np.int64)
+            return self._to_move().astype(np.int64)
         array = np.asarray(seats)
         if array.dtype.kind not in "iu" or array.shape not in ((), (self.size,)):
             msg = f"seats must be an int or {self.size} ints, got {array.dtype} {array.shape}"
@@ -739,19 +730,20 @@ class BatchGames:
         return array.astype(np.int64)
 
 
-def _standings(
-    worms_of: NDArray[np.int64], stacks: NDArray[np.int8]
-) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
-    """C13 for stacks of shape (games, players, tiles): the worms, and who wins on them.
-
-    ``worms_of`` gives each tile number's worms (0 for 0, an empty place in a stack).
+def _winners(worms: NDArray[np.int64], stacks: NDArray[np.int8]) -> NDArray[np.bool_]:
+    """C13 for stacks of shape (games, players, tiles): who wins on ``worms``.
 
     Most worms wins; a tie goes to the highest tile held; players level on both share.
     """
-    worms: NDArray[np.int64] = worms_of[stacks].sum(axis=2)
-    key = worms * 64 + stacks.max(axis=2).astype(np.int64)  # worms first, then the best tile
+    key = worms.astype(np.int64) * 256 + stacks.max(axis=2).astype(np.int64)
     won: NDArray[np.bool_] = key == key.max(axis=1, keepdims=True)
-    return worms, won
+    return won
+
+
+def _padded(outcome: RollOutcome, kinds: int) -> tuple[tuple[int, ...], ...]:
+    """A roll's counts with six zeros for each kind it does not roll."""
+    counts = tuple(outcome.counts)
+    return counts + ((0,) * 6,) * (kinds - len(counts))
 
 
 def _read_only(array: NDArray[Any]) -> NDArray[Any]:

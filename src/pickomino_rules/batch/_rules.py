@@ -1,4 +1,4 @@
-"""Which rules the batch engine plays (classic and its options O1-O3), and its errors."""
+"""Which rules the batch engine plays (those whose every module brings a twin), and its errors."""
 
 from __future__ import annotations
 
@@ -17,11 +17,8 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
 
-_CLASSIC_MODULES = frozenset({"classic", "flip_on_empty_bust", "short_game", "optional_steal_off"})
-
-
 class BatchRulesError(InvalidSetupError):
-    """Rules the batch engine does not play: it covers ``classic`` and its options O1-O3."""
+    """Rules the batch engine does not play: a module without a batch twin, or odd tiles."""
 
     __module__ = "pickomino_rules.batch"  # where users import it from (tracebacks, reprs)
 
@@ -53,34 +50,43 @@ def batch_rules(
 ) -> Rules:
     """The composed rules of ``variant`` if the batch engine plays them.
 
-    The batch engine is a second implementation of the classic rules: it accepts the
-    registered ``classic`` variant with any options (O1-O3), given by name or as rules.
+    The batch engine plays rules whose every module brings a vectorised twin
+    ([`RuleModule.batch`][pickomino_rules.plugin.RuleModule]): the built-in ``classic``,
+    ``extended`` and ``extrawurm`` with any options, and a user's variant whose modules
+    bring theirs.
 
     Raises:
-        BatchRulesError: Any other rules (a variant with parts, other tiles or dice, or
-            modules of its own).
+        BatchRulesError: A module without a twin (named), or tiles the batch cannot hold
+            (more than 62, or numbers above 127).
         UnknownVariantError: No variant has that name.
         InvalidOptionError: A bad option.
 
     Examples:
         >>> batch_rules("classic", {"short_game": True}).name
         'classic'
-        >>> batch_rules("extended")
+        >>> from pickomino_rules.plugin import RuleModule, compose
+        >>> from pickomino_rules.variants.classic import classic_components
+        >>> batch_rules(compose(classic_components(), RuleModule(name="mine")))
         Traceback (most recent call last):
         ...
-        pickomino_rules.batch.BatchRulesError: the batch engine plays classic (options O1-O3), ...
+        pickomino_rules.batch.BatchRulesError: rule module 'mine' has no batch twin: ...
     """
+    from pickomino_rules.batch._compose import twins_of  # noqa: PLC0415 (it imports this module)
+
     rules = get_variant(variant).rules(options) if isinstance(variant, str) else variant
-    name = getattr(rules, "name", None)
-    if not isinstance(name, str):
+    modules = getattr(rules, "modules", None)
+    if not isinstance(getattr(rules, "name", None), str) or not isinstance(modules, tuple):
         msg = f"rules must be a variant's name or composed Rules, got {type(rules).__name__}"
         raise ArgumentTypeError(msg)
-    if name == "classic":
-        try:
-            registered = get_variant("classic").rules(rules.options)
-        except PickominoError:
-            registered = None
-        if registered is rules and {m.name for m in rules.modules} <= _CLASSIC_MODULES:
-            return rules
-    msg = f"the batch engine plays classic (options O1-O3), not {name!r}"
-    raise BatchRulesError(msg)
+    if len(rules.tiles) > _MOST_TILES or max(rules.tiles) > _HIGHEST_TILE:
+        msg = (
+            f"the batch engine holds at most {_MOST_TILES} tiles numbered up to "
+            f"{_HIGHEST_TILE}; {rules.name!r} has {len(rules.tiles)} up to {max(rules.tiles)}"
+        )
+        raise BatchRulesError(msg)
+    twins_of(rules)  # every module has a twin that matches it
+    return rules
+
+
+_MOST_TILES = 62  # the grill is a 64-bit integer
+_HIGHEST_TILE = 127  # stacks hold tile numbers as int8
