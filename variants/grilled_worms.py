@@ -32,6 +32,7 @@ from pickomino_rules.plugin import ExtensionPoint, Marker, PartKey, RuleModule
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import (
         ActionsFn,
         ApplyFn,
@@ -249,6 +250,12 @@ def _scores(inner: ScoresFn, rules: Rules, state: GameState) -> tuple[int, ...]:
     return tuple(w + n for w, n in zip(inner(rules, state), held, strict=True))
 
 
+def _twin() -> BatchTwin:
+    from pickomino_rules.variants.twins.grilled_worms import GRILLED_WORMS_TWIN  # noqa: PLC0415
+
+    return GRILLED_WORMS_TWIN
+
+
 def grilled_worms() -> RuleModule:
     """E4: a grilled worm for two or more 1s set aside at once; one worm each at the end."""
     return RuleModule(
@@ -268,6 +275,7 @@ def grilled_worms() -> RuleModule:
         pending_actions=_pending_actions,
         apply_action=_apply_action,
         scores=_scores,
+        batch=_twin,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # a token for two 1s or more: only the count matters
         pending_by_parts=True,  # whom to rob is kept in the tokens' part

@@ -22,6 +22,7 @@ import attrs
 from pickomino_rules.plugin import Components, RuleModule
 
 if TYPE_CHECKING:
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import Claim, ClaimsFn, GameState, Rules
 
 __all__ = ["LOW_TILES", "low_tiles"]
@@ -29,6 +30,12 @@ __all__ = ["LOW_TILES", "low_tiles"]
 LOW_TILES = (11, 13)
 """The two low tiles (E1)."""
 _LOW = frozenset(LOW_TILES)
+
+
+def _twin(*, exclusive: bool) -> BatchTwin:
+    from pickomino_rules.variants.twins.low_tiles import low_tiles_twin  # noqa: PLC0415
+
+    return low_tiles_twin(LOW_TILES, exclusive=exclusive)
 
 
 def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> RuleModule:
@@ -72,5 +79,6 @@ def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> Rul
         after=("classic",),  # adds its tiles to the classic ones
         configure=configure,
         claims=claims,
+        batch=lambda: _twin(exclusive=exclusive),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
     )

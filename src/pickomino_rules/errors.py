@@ -90,6 +90,16 @@ class PickominoError(Exception):
     """Base class of every error raised by this library."""
 
 
+class ConformanceError(AssertionError):
+    """A variant broke the API contract; the message names the check, seed and state.
+
+    Raised by the conformance kits (`pickomino_rules.testing`, and `check_twins` of the batch
+    engine, which stands below the kit); imported from `pickomino_rules.testing`.
+    """
+
+    __module__ = "pickomino_rules.testing"  # where users import it from (tracebacks, reprs)
+
+
 class IllegalActionError(PickominoError, ValueError):
     """An action or chance outcome that the rules do not allow in this state.
 

@@ -47,6 +47,7 @@ from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer, Roll, S
 from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face, RollOutcome
 from pickomino_rules.errors import (
     ArgumentTypeError,
+    ConformanceError,
     IllegalActionError,
     RulesMismatchError,
     brief,
@@ -100,10 +101,6 @@ __all__ = [
     "check_variant",
     "random_game",
 ]
-
-
-class ConformanceError(AssertionError):
-    """A variant broke the API contract; the message names the check, seed and state."""
 
 
 @attrs.frozen

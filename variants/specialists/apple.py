@@ -8,6 +8,7 @@ from pickomino_rules.plugin import RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import GameState, Rules, ScoresFn
 
 __all__ = ["APPLE", "APPLE_WORMS", "apple"]
@@ -36,6 +37,14 @@ def apple() -> RuleModule:
         requires=("specialists",),
         extends=(declare(APPLE),),
         scores=_scores,
+        batch=_twin,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )
+
+
+def _twin() -> BatchTwin:
+    """The batch engine's twin (imported when a batch is made: it needs numpy)."""
+    from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
+
+    return specialists.APPLE_TWIN

@@ -14,6 +14,7 @@ from pickomino_rules.plugin import RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import GameState, Rules, TotalFn
 
 __all__ = ["CAN", "can"]
@@ -50,6 +51,14 @@ def can() -> RuleModule:
         requires=("specialists",),
         extends=(declare(CAN),),
         stop_total=_stop_total,
+        batch=_twin,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )
+
+
+def _twin() -> BatchTwin:
+    """The batch engine's twin (imported when a batch is made: it needs numpy)."""
+    from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
+
+    return specialists.CAN_TWIN

@@ -20,6 +20,7 @@ from pickomino_rules.variants.specialists.placement import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import GameState, Rules
 
 __all__ = ["CROW", "crow"]
@@ -51,6 +52,14 @@ def crow() -> RuleModule:
         doc="E12: the crow stays on the grill; its tile's taker gets a grilled worm",
         requires=("specialists", "grilled_worms"),
         extends=(declare(CROW), GAIN.wrap(_gain)),
+        batch=_twin,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )
+
+
+def _twin() -> BatchTwin:
+    """The batch engine's twin (imported when a batch is made: it needs numpy)."""
+    from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
+
+    return specialists.CROW_TWIN

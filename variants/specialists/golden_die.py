@@ -17,6 +17,7 @@ from pickomino_rules.plugin import Components, RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import DiceFn, GameState, Rules
 
 __all__ = ["GOLDEN_DIE", "GOLDEN_FACES", "golden_die"]
@@ -64,6 +65,14 @@ def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:
         extends=(declare(GOLDEN_DIE),),
         configure=configure,
         turn_dice=turn_dice,
+        batch=lambda: _twin(kind),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )
+
+
+def _twin(kind: DieKind) -> BatchTwin:
+    """The batch engine's twin (imported when a batch is made: it needs numpy)."""
+    from pickomino_rules.variants.twins.specialists import golden_die_twin  # noqa: PLC0415
+
+    return golden_die_twin(kind)

@@ -29,6 +29,7 @@ from pickomino_rules.variants.specialists.placement import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import Claim, GameState, Rules, StateFn, TakeTileFn
 
 __all__ = ["HEN", "hen"]
@@ -88,6 +89,14 @@ def hen() -> RuleModule:
         ),
         take_tile=_take_tile,
         bust=_bust,
+        batch=_twin,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )
+
+
+def _twin() -> BatchTwin:
+    """The batch engine's twin (imported when a batch is made: it needs numpy)."""
+    from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
+
+    return specialists.HEN_TWIN

@@ -31,6 +31,7 @@ from pickomino_rules.plugin import Extension, ExtensionPoint, Marker, PartKey, R
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import (
         ActionsFn,
         ApplyFn,
@@ -512,4 +513,12 @@ def specialists() -> RuleModule:
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
         pending_by_parts=True,  # who keeps which specialist is kept in the table
+        batch=_twin,
     )
+
+
+def _twin() -> BatchTwin:
+    """The batch engine's twin (imported when a batch is made: it needs numpy)."""
+    from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
+
+    return specialists.SPECIALISTS_TWIN

@@ -19,6 +19,7 @@ from pickomino_rules.plugin import PartKey, Phase, RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
+    from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import ActionsFn, ApplyFn, GameState, PlayerName, Rules, StateFn
 
 __all__ = ["WEASEL", "WEASEL_PART", "SkipWeasel", "UseWeasel", "WeaselState", "weasel"]
@@ -128,6 +129,14 @@ def weasel() -> RuleModule:
         roll_actions=roll_actions,
         apply_action=apply_action,
         end_turn=end_turn,
+        batch=_twin,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # re-rolls a whole roll, once a turn
     )
+
+
+def _twin() -> BatchTwin:
+    """The batch engine's twin (imported when a batch is made: it needs numpy)."""
+    from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
+
+    return specialists.WEASEL_TWIN

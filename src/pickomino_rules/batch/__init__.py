@@ -36,6 +36,7 @@ Examples:
     ('Phase.DECIDE', True)
 """
 
+from pickomino_rules.batch._check import check_twins
 from pickomino_rules.batch._engine import BatchArrays, BatchGames, BatchStep
 from pickomino_rules.batch._rules import (
     BatchActionError,
@@ -68,6 +69,7 @@ __all__ = [
     "BatchRulesError",
     "BatchStep",
     "batch_rules",
+    "check_twins",
 ]
 # Importable from here as before, though not listed: the phase codes and their deprecated
 # names, the action numbers of the classic encoding and the classic set-up's sizes.

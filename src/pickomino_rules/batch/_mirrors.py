@@ -1,0 +1,61 @@
+"""The batch engine's map of twins: each vectorised function and the reference it mirrors.
+
+The batch engine is a second implementation of the rules, held like the compiled kernel:
+``MIRRORS`` names the reference twin of each of its functions, the step machine's
+(``BatchGames``' methods, twins of `_engine.steps`) and the core turn's (``_core``, twins of
+`turn`); ``UNMIRRORED`` names the reference functions it needs no twin of, and why. The tests
+check the map both ways and drive both engines with the same dice (``tests/batch``). A rule
+module's twin is checked against the module itself when a batch is made (``_compose``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pickomino_rules import turn
+from pickomino_rules.batch import _core
+from pickomino_rules.batch._engine import BatchGames, _winners
+from pickomino_rules.batch_plugin import BatchTable
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+MIRRORS: dict[Callable[..., Any], str] = {
+    # the step machine (when the hooks run)
+    BatchGames.legal_mask: "steps.legal_actions",
+    BatchGames._legal_mask: "steps.derive",  # noqa: SLF001
+    BatchGames._decide_actions: "steps.decide_actions",  # noqa: SLF001
+    BatchGames._claim_of_stop: "steps.claim_of_stop",  # noqa: SLF001
+    BatchGames._stop_claims: "steps.stop_claims",  # noqa: SLF001
+    BatchGames.step: "steps.apply",
+    BatchGames._take: "steps.apply",  # noqa: SLF001 (its branch for a take)
+    BatchGames._decide: "steps.decide",  # noqa: SLF001
+    BatchGames._settle: "steps.settle",  # noqa: SLF001
+    BatchGames._after_roll: "steps.after_roll",  # noqa: SLF001
+    BatchGames._finish_turn: "steps.finish_turn",  # noqa: SLF001
+    BatchGames._pass_dice: "steps.pass_dice",  # noqa: SLF001
+    BatchGames._start_turn: "steps.start_turn",  # noqa: SLF001
+    BatchGames._roll_dice: "steps.roll",  # noqa: SLF001 (and sample_chance: the draw)
+    BatchGames.scores: "result.scores",
+    _winners: "result.result",
+    # the core turn (what the hooks do)
+    **{getattr(_core, hook): f"turn.{hook}" for hook in turn.HOOKS},
+    BatchTable.return_tile: "turn.return_tile",
+    BatchTable.turn_face_down: "turn.turn_face_down",
+}
+"""Each batch function's reference twin, by its name in ``pickomino_rules`` (the engine's
+steps are ``steps.NAME``, in `_engine.steps`, which only the core may import)."""
+
+UNMIRRORED: dict[str, str] = {
+    "steps.sample_chance": "drawn in BatchGames._roll_dice from the same exact roll weights",
+    "steps.pending": "a cache of pending decisions: the batch asks the chain each time",
+    "steps.claims_for": "a cache of claims by total: the batch asks the chain each time",
+    "steps.steal": "shares one Steal object per victim: the batch has action numbers",
+    "steps.Board": "the claims cache's record",
+    "steps.Derived": "the derive cache's record",
+    "steps.Pending": "the pending cache's record",
+}
+"""Reference steps the batch needs no twin of, and why."""
+
+PLUMBING = frozenset({"_check", "_observers", "_row", "_select", "_to_move", "_finish", "_outcome"})
+"""``BatchGames``' own methods that are no rule: arguments, reports, conversions."""
