@@ -3,22 +3,23 @@
 Every row of a batch is replayed in the reference engine (``apply`` with the dice the batch
 rolled, logged through ``on_roll``), and after every step each row's state, legal actions,
 observation and, at the end of a game, its scores, winners, rewards, moves and turns must be
-the reference's. The default run plays a few hundred games per option combination; the
-thorough hypothesis profile (``HYPOTHESIS_PROFILE=thorough``) plays 10,000 per combination.
+the reference's, for every built-in variant and option set. The default run plays 120 games
+per set; the thorough hypothesis profile (``HYPOTHESIS_PROFILE=thorough``) 20,000 per variant.
 """
 
 from __future__ import annotations
 
-import itertools
-import os
 import random
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from batch_replay import CLASSIC_SETS, EXTENDED_SETS, OPTIONS, POLICIES, THOROUGH
 
-from pickomino_rules import RollOutcome, apply, legal_actions, new_game, parse_move, result
-from pickomino_rules.actions import ROLL, Action
-from pickomino_rules.batch import BatchActionError, BatchGames, BatchRulesError, batch_rules
+from pickomino_rules import RollOutcome, apply, new_game, parse_move
+from pickomino_rules.actions import ROLL
+from pickomino_rules.batch import BatchActionError, BatchGames
+from pickomino_rules.batch._check import Replay
 from pickomino_rules.batch_bots import (
     UnknownVectorBotError,
     get_vector_bot,
@@ -26,125 +27,18 @@ from pickomino_rules.batch_bots import (
     random_actions,
 )
 from pickomino_rules.bots import greedy_bot
-from pickomino_rules.encoding import returns
 from pickomino_rules.errors import InvalidSetupError, InvalidStateError, RulesMismatchError
-from pickomino_rules.state import GameState, Phase
+from pickomino_rules.state import Phase
 
-THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
-OPTIONS = [
-    {"flip_on_empty_bust": o1, "short_game": o2, "optional_steal": o3}
-    for o1, o2, o3 in itertools.product((False, True), repeat=3)
-]
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
-class Replay:
-    """Each row's game in the reference engine, fed with the batch's dice."""
-
-    def __init__(self, games: int, players: int, options: dict[str, bool], seed: int) -> None:
-        self.rolls: list[list[tuple[int, ...]]] = [[] for _ in range(games)]
-        self.outcomes: dict[tuple[int, ...], RollOutcome] = {}
-        self.batch = BatchGames(games, players, options=options, seed=seed, on_roll=self.log)
-        self.rules = self.batch.rules
-        self.encoding = self.batch.encoding
-        self.players = players
-        self.states: list[GameState] = []
-        self.moves: list[int] = []
-        self.turns: list[int] = []
-        for row in range(games):
-            _, state = new_game(self.rules, players=players)
-            state, moves, turns = self.advance(row, state, 0, 0)
-            self.states.append(state)
-            self.moves.append(moves)
-            self.turns.append(turns)
-        self.finished = 0
-
-    def log(self, rows: np.ndarray, counts: np.ndarray) -> None:
-        for row, dice in zip(rows.tolist(), counts.tolist(), strict=True):
-            self.rolls[row].append(tuple(dice))
-
-    def outcome(self, dice: tuple[int, ...]) -> RollOutcome:
-        """The roll showing ``dice``, built as a user would (the engine checks it is one)."""
-        found = self.outcomes.get(dice)
-        if found is None:
-            found = self.outcomes[dice] = RollOutcome(("white",), (dice,))
-        return found
-
-    def advance(
-        self, row: int, state: GameState, moves: int, turns: int
-    ) -> tuple[GameState, int, int]:
-        """Apply the batch's logged rolls while the reference waits for dice."""
-        while state.phase is Phase.ROLL:
-            dice = self.rolls[row].pop(0)
-            before = state.player
-            state = apply(self.rules, state, self.outcome(dice))
-            moves += 1
-            if state.player != before or state.phase is Phase.GAME_OVER:
-                turns += 1
-        return state, moves, turns
-
-    def check_rows(self, *, observations: bool = True) -> None:
-        """Every row's state and legal set (and observation) are the reference's."""
-        assert self.batch.states() == self.states
-        mask = self.batch.legal_mask()
-        numbers = self.encoding.encode
-        for row, state in enumerate(self.states):
-            # decision states only: the batch rolls at once, so no row is a chance node
-            legal = {numbers(a) for a in legal_actions(self.rules, state) if isinstance(a, Action)}
-            assert set(np.flatnonzero(mask[row]).tolist()) == legal, row
-        if observations:
-            seen = self.batch.observe()
-            for row, state in enumerate(self.states):
-                assert (seen[row] == self.encoding.observe(state, state.player)).all(), row
-
-    def step(self, actions: np.ndarray) -> None:
-        outcome = self.batch.step(actions)
-        for row, number in enumerate(actions.tolist()):
-            state = self.states[row]
-            before = state.player
-            state = apply(self.rules, state, self.encoding.decode(number))
-            moves, turns = self.moves[row] + 1, self.turns[row]
-            if state.player != before or state.phase is Phase.GAME_OVER:
-                turns += 1
-            state, moves, turns = self.advance(row, state, moves, turns)
-            assert bool(outcome.terminated[row]) == (state.phase is Phase.GAME_OVER), row
-            if state.phase is Phase.GAME_OVER:
-                final = result(self.rules, state)
-                assert tuple(outcome.scores[row].tolist()) == final.scores
-                winners = tuple(np.flatnonzero(outcome.winners[row]).tolist())
-                assert set(winners) == set(final.winners)
-                assert tuple(outcome.rewards[row].tolist()) == pytest.approx(
-                    returns(self.rules, state)
-                )
-                assert (int(outcome.moves[row]), int(outcome.turns[row])) == (moves, turns)
-                self.finished += 1
-                _, state = new_game(self.rules, players=self.players)
-                moves = turns = 0
-                state, moves, turns = self.advance(row, state, moves, turns)
-            self.states[row] = state
-            self.moves[row], self.turns[row] = moves, turns
-            assert not self.rolls[row], f"row {row}: the batch rolled more than was replayed"
-
-
-def _sensible(batch: BatchGames, rng: np.random.Generator) -> np.ndarray:
-    """Random, but never a stop that busts while something else is legal."""
-    mask = batch.legal_mask().copy()
-    arrays = batch.arrays
-    pointless = (arrays.phase == 2) & (arrays.grill_claim < 0) & (arrays.victim < 0)
-    others = mask.copy()
-    others[:, 7] = False
-    mask[pointless & others.any(axis=1), 7] = False
-    keys = rng.random(mask.shape)
-    keys[~mask] = -1
-    chosen: np.ndarray = np.argmax(keys, axis=1)
-    return chosen
-
-
-POLICIES = {"random": random_actions, "sensible": _sensible}
-
-
-def _differential(options: dict[str, bool], players: int, policy: str, games: int) -> int:
+def _differential(
+    variant: str, options: Mapping[str, object], players: int, policy: str, games: int
+) -> int:
     width = min(64, games)
-    replay = Replay(width, players, options, seed=hash((players, policy)) % 2**32)
+    replay = Replay(width, players, options, seed=hash((players, policy)) % 2**32, variant=variant)
     choose = POLICIES[policy]
     rng = np.random.default_rng(players)
     replay.check_rows()
@@ -152,31 +46,40 @@ def _differential(options: dict[str, bool], players: int, policy: str, games: in
     while replay.finished < games:
         replay.step(choose(replay.batch, rng))
         steps += 1
-        # observations at every step by default, every 16th in the thorough runs (their cost)
-        replay.check_rows(observations=not THOROUGH or steps % 16 == 0)
+        # observations every 4th step by default, every 16th in the thorough runs (their cost)
+        replay.check_rows(observations=steps % (16 if THOROUGH else 4) == 0)
     return replay.finished
 
 
-@pytest.mark.parametrize(
-    "options",
-    OPTIONS,
-    ids=lambda o: "-".join(f"{k.split('_')[0]}{int(v)}" for k, v in o.items()),
-)
-def test_o1_o2_o3_batch_engine_matches_reference_engine(options: dict[str, bool]) -> None:
-    """C3-C13 with O1-O3: states, legal sets, observations and results, game for game."""
-    # thorough: 10,000 games per combination, 1,000 of them uniformly random (long games)
-    plan = (
-        ((2, "random", 1000), (2, "sensible", 3000), (3, "sensible", 3000), (5, "sensible", 3000))
-        if THOROUGH
-        else ((2, "random", 4), (3, "sensible", 12), (5, "sensible", 12))
+def _set_id(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    assert isinstance(value, dict)
+    return (
+        "-".join(
+            f"{k.split('_')[0]}{v if not isinstance(v, bool) else int(v)}" for k, v in value.items()
+        )
+        or "defaults"
     )
+
+
+@pytest.mark.parametrize(("variant", "options"), [*CLASSIC_SETS, *EXTENDED_SETS], ids=_set_id)
+def test_batch_engine_matches_reference_engine(variant: str, options: dict[str, object]) -> None:
+    """C3-C13, E1-E14 with O1-O6: states, legal sets, observations and results, game for game."""
+    # default: 120 games per set (a fifth of them uniformly random, long games); thorough:
+    # 20,000 games per variant, shared among its option sets
+    sets = sum(name == variant for name, _ in [*CLASSIC_SETS, *EXTENDED_SETS])
+    scale = -(-20_000 // sets // 120) if THOROUGH else 1
+    plan = ((2, "random", 24), (3, "sensible", 56), (5, "sensible", 40))
     for players, policy, games in plan:
-        assert _differential(options, players, policy, games) >= games
+        count = games * scale
+        assert _differential(variant, options, players, policy, count) >= count
 
 
 @pytest.mark.parametrize("players", [2, 4, 7])
-def test_vectorised_greedy_plays_exactly_greedy_bot(players: int) -> None:
-    replay = Replay(32, players, OPTIONS[0], seed=players)
+@pytest.mark.parametrize("variant", ["classic", "extended", "extrawurm"])
+def test_vectorised_greedy_plays_exactly_greedy_bot(variant: str, players: int) -> None:
+    replay = Replay(32, players, {}, seed=players, variant=variant)
     rng = np.random.default_rng(0)
     while replay.finished < (200 if THOROUGH else 20):
         actions = greedy_actions(replay.batch, rng)
@@ -260,10 +163,6 @@ def test_bad_states_and_settings_are_refused() -> None:
     with pytest.raises(InvalidStateError):
         batch.set_state(0, before.replace(grill=(21, 21)))
     assert batch.state(0) == before
-    with pytest.raises(BatchRulesError, match="extended"):
-        BatchGames(2, variant="extended")
-    with pytest.raises(BatchRulesError):
-        batch_rules(new_game("extrawurm")[0])
     with pytest.raises(InvalidSetupError):
         BatchGames(0)
     with pytest.raises(InvalidSetupError):

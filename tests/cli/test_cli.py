@@ -396,7 +396,6 @@ def test_simulate_on_the_batch_engine() -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (("--variant", "extended"), "plays classic (options O1-O3), not 'extended'"),
         (("--bots", "greedy,optimal"), "'optimal' has no vectorised form"),
     ],
 )

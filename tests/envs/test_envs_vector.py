@@ -15,7 +15,9 @@ from pickomino_rules.bots import BOTS, greedy_bot  # noqa: E402
 from pickomino_rules.encoding import returns, worm_margins  # noqa: E402
 from pickomino_rules.envs import GYMNASIUM_BATCH_ID  # noqa: E402
 from pickomino_rules.errors import InvalidSetupError  # noqa: E402
+from pickomino_rules.plugin import RuleModule, compose  # noqa: E402
 from pickomino_rules.state import Phase  # noqa: E402
+from pickomino_rules.variants.classic import classic_components  # noqa: E402
 
 if TYPE_CHECKING:
     import random
@@ -48,11 +50,22 @@ def check_rows(envs: Any, observation: np.ndarray, info: dict[str, Any]) -> None
         assert (info["action_mask"][row] == encoding.legal_mask(state)).all()
 
 
-@pytest.mark.parametrize(("players", "seat"), [(2, 0), (2, 1), (4, 2), (3, None)])
+@pytest.mark.parametrize(
+    ("variant", "players", "seat"),
+    [
+        ("classic", 2, 0),
+        ("classic", 2, 1),
+        ("classic", 4, 2),
+        ("classic", 3, None),
+        ("extended", 2, 1),
+        ("extended", 3, None),
+        ("extrawurm", 4, 0),
+    ],
+)
 def test_observations_masks_and_win_rewards_follow_the_reference(
-    players: int, seat: int | None
+    variant: str, players: int, seat: int | None
 ) -> None:
-    envs = make(players=players, seat=seat, opponents="greedy")
+    envs = make(variant=variant, players=players, seat=seat, opponents="greedy")
     rules = envs.unwrapped.rules
     observation, info = envs.reset(seed=players + (seat or 0))
     check_rows(envs, observation, info)
@@ -188,8 +201,11 @@ def test_games_are_truncated_after_max_steps_and_restart() -> None:
     assert not seen[3].any()  # and started again on the next step
 
 
-def test_gymnasium_wrappers_count_episodes() -> None:
-    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(make(players=2, max_steps=100))
+@pytest.mark.parametrize("variant", ["classic", "extended"])
+def test_gymnasium_wrappers_count_episodes(variant: str) -> None:
+    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(
+        make(variant=variant, players=2, max_steps=100)
+    )
     _, info = envs.reset(seed=7)
     rng = np.random.default_rng(5)
     episodes = 0
@@ -224,8 +240,8 @@ def test_any_registered_bot_plays_its_rows_through_the_reference_engine(
 
 
 def test_bad_settings_are_refused() -> None:
-    with pytest.raises(BatchRulesError):
-        make(variant="extended")
+    with pytest.raises(BatchRulesError, match="'mine' has no batch twin"):
+        make(variant=compose(classic_components(), RuleModule(name="mine")))
     with pytest.raises(InvalidSetupError, match="unknown bot 'nobody'"):
         make(opponents="nobody")
     with pytest.raises(InvalidSetupError, match="seat"):

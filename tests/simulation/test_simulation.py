@@ -22,6 +22,8 @@ from pickomino_rules.bots import BOTS, UnknownBotError, get_bot, greedy_bot, reg
 from pickomino_rules.errors import InvalidSetupError, MissingExtraError, install_command
 from pickomino_rules.files import SaveError
 from pickomino_rules.game import new_game, play
+from pickomino_rules.plugin import RuleModule, Variant
+from pickomino_rules.registry import register_variant, unregister_variant
 from pickomino_rules.result import scores
 from pickomino_rules.simulation import (
     SEATINGS,
@@ -34,6 +36,7 @@ from pickomino_rules.simulation import (
     simulate,
     wilson_interval,
 )
+from pickomino_rules.variants.classic import classic_components
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -534,8 +537,18 @@ def test_the_batch_engine_refuses_what_it_cannot_play() -> None:
     from pickomino_rules.batch import BatchRulesError  # noqa: PLC0415
     from pickomino_rules.batch_bots import UnknownVectorBotError  # noqa: PLC0415
 
-    with pytest.raises(BatchRulesError, match="extended"):
-        simulate("extended", players=2, games=2, engine="batch")
+    untwinned = Variant(
+        name="untwinned",
+        doc="classic with a module that brings no batch twin",
+        options=(),
+        build=lambda _options: [classic_components(), RuleModule(name="mine")],
+    )
+    register_variant(untwinned)
+    try:
+        with pytest.raises(BatchRulesError, match="'mine' has no batch twin"):
+            simulate("untwinned", players=2, games=2, engine="batch")
+    finally:
+        unregister_variant("untwinned")
     with pytest.raises(UnknownVectorBotError, match="optimal"):
         simulate("classic", players=2, bots=["optimal"], games=2, engine="batch")
     with pytest.raises(ValueError, match="move_time_limit"):

@@ -1,0 +1,232 @@
+"""The batch engine is a declared mirror: its map of twins, each module's twin, whole turns.
+
+``pickomino_rules.batch._mirrors.MIRRORS`` names the reference twin of each batch function:
+the step machine's (``BatchGames``, twins of ``_engine.steps``) and the core turn's
+(``batch._core``, twins of ``turn``). Here the map is checked both ways; every built-in
+module's twin is checked against its module (the batch engine checks it too, and refuses
+a module without one by name); a user's variant brings its own twins and plays; and every
+decision node of whole turns on several boards of each variant, with every legal action,
+gives the reference's next state in the batch (as OpenSpiel's ``test_consistent``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import random
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+from batch_replay import EXTENDED_SETS
+
+from pickomino_rules import get_rules, legal_actions, new_game, registry, turn
+from pickomino_rules._engine import ACTIVE, steps
+from pickomino_rules.batch import BatchGames, BatchRulesError, _core, batch_rules
+from pickomino_rules.batch._check import Replay
+from pickomino_rules.batch._compose import twins_of
+from pickomino_rules.batch._engine import BatchGames as Engine
+from pickomino_rules.batch._mirrors import MIRRORS, PLUMBING, UNMIRRORED
+from pickomino_rules.batch_plugin import BatchTwin
+from pickomino_rules.dice import NO_DICE_SET_ASIDE
+from pickomino_rules.plugin import RuleModule, compose
+from pickomino_rules.state import Claim, GameState, Phase
+from pickomino_rules.variants.classic import classic_components, classic_modules
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from numpy.typing import NDArray
+
+    from pickomino_rules.batch_plugin import BatchTable
+    from pickomino_rules.rules import ClaimsFn, Rules, ScoresFn
+
+REFERENCE = {
+    "steps": steps,
+    "turn": turn,
+    "result": importlib.import_module("pickomino_rules.result"),  # the package shadows it
+}
+
+
+def _resolve(name: str) -> object:
+    module, _, attribute = name.partition(".")
+    return getattr(REFERENCE[module], attribute)
+
+
+def test_the_map_of_twins_is_complete_both_ways() -> None:
+    """Every reference step and core hook has a batch twin; every batch function has one."""
+    for function, twin in MIRRORS.items():
+        assert callable(function)
+        assert callable(_resolve(twin)), twin
+    mirrored = set(MIRRORS.values())
+    steps_own = {
+        f"steps.{name}"
+        for name in steps.__all__
+        if inspect.isfunction(getattr(steps, name)) or inspect.isclass(getattr(steps, name))
+    }
+    assert steps_own - mirrored - set(UNMIRRORED) == set(), "a step without a batch twin"
+    assert set(UNMIRRORED) <= steps_own
+    hooks = {f"turn.{hook}" for hook in turn.HOOKS} | {"turn.return_tile", "turn.turn_face_down"}
+    assert hooks <= mirrored, "a core hook without a batch twin"
+    core = {
+        f for f in vars(_core).values() if inspect.isfunction(f) and f.__module__ == _core.__name__
+    }
+    assert core <= set(MIRRORS), "a core twin the map does not name"
+    methods = {
+        name
+        for name, value in vars(Engine).items()
+        if inspect.isfunction(value) and name.startswith("_") and not name.startswith("__")
+    } | {name for name, value in vars(Engine).items() if isinstance(value, staticmethod)}
+    named = {getattr(f, "__name__", "") for f in MIRRORS}
+    assert methods - named - PLUMBING == set(), "a step of the batch the map does not name"
+
+
+@pytest.mark.parametrize("variant", sorted(registry.available_variants()))
+def test_every_built_in_module_brings_a_twin_matching_it(variant: str) -> None:
+    rules = get_rules(variant)
+    twins = twins_of(batch_rules(rules))
+    assert twins.chains == dict(rules.chains)  # the same modules wrap each hook, in order
+    for module in rules.modules:
+        assert module.batch is not None, module.name
+
+
+def _no_21(inner: ClaimsFn, rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]:
+    return tuple(claim for claim in inner(rules, state, total) if claim.tile != 21)
+
+
+def _no_21_twin(
+    inner: Callable[..., tuple[NDArray[np.int64], NDArray[np.int64]]],
+    table: BatchTable,
+    rows: NDArray[np.int64],
+    totals: NDArray[np.int64],
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    tiles, victims = inner(table, rows, totals)
+    numbers = table.tiles[np.maximum(tiles, 0)]
+    return np.where((tiles >= 0) & (numbers == 21), -1, tiles), np.where(totals == 21, -1, victims)
+
+
+def _bonus(inner: ScoresFn, rules: Rules, state: GameState) -> tuple[int, ...]:
+    return tuple(
+        w + 2 * (36 in stack) for w, stack in zip(inner(rules, state), state.stacks, strict=True)
+    )
+
+
+def _bonus_twin(inner: Callable[..., Any], table: BatchTable, rows: NDArray[np.int64]) -> Any:
+    return inner(table, rows) + 2 * (table.stacks[rows] == 36).any(axis=2)
+
+
+def _users_rules(*, twin: bool = True, whole: bool = True) -> Rules:
+    """A user's variant: nobody takes or steals 21, and 36 is worth two worms more."""
+    module = RuleModule(
+        name="house_rules",
+        claims=_no_21,
+        scores=_bonus,
+        batch=(
+            (lambda: BatchTwin(claims=_no_21_twin, scores=_bonus_twin))
+            if whole
+            else (lambda: BatchTwin(claims=_no_21_twin))
+        )
+        if twin
+        else None,
+    )
+    options = {"flip_on_empty_bust": True, "short_game": False, "optional_steal": True}
+    return compose(*classic_modules(options), module, name="house", options=options)
+
+
+def test_a_users_variant_with_twins_plays_in_the_batch_as_in_the_reference() -> None:
+    rules = _users_rules()
+    for players in (2, 4):
+        replay = Replay(32, players, {}, seed=players, variant=rules)
+        rng = np.random.default_rng(players)
+        replay.check_rows()
+        taken_21 = False
+        while replay.finished < 60:
+            mask = replay.batch.legal_mask()
+            keys = rng.random(mask.shape)
+            keys[~mask] = -1
+            replay.step(np.argmax(keys, axis=1))
+            replay.check_rows()
+            taken_21 |= any(21 in stack for s in replay.states for stack in s.stacks)
+        assert not taken_21
+
+
+def test_modules_without_a_matching_twin_are_refused_by_name() -> None:
+    with pytest.raises(BatchRulesError, match="'house_rules' has no batch twin"):
+        BatchGames(2, variant=_users_rules(twin=False))
+    with pytest.raises(BatchRulesError, match=r"'house_rules'.*hook 'scores' has no twin"):
+        batch_rules(_users_rules(whole=False))
+    mine = RuleModule(name="mine", batch=lambda: BatchTwin(bust=_no_21_twin))
+    with pytest.raises(BatchRulesError, match="hook 'bust' is not the module's"):
+        batch_rules(compose(classic_components(), mine))
+    with pytest.raises(BatchRulesError, match="not BatchTwin"):
+        batch_rules(compose(classic_components(), RuleModule(name="odd", batch=lambda: 42)))  # type: ignore[arg-type, return-value]
+
+
+BOARDS: list[tuple[str, dict[str, object]]] = [
+    ("classic", {}),
+    ("classic", {"optional_steal": False, "short_game": True, "flip_on_empty_bust": True}),
+    *EXTENDED_SETS,
+]
+
+
+def _decision_nodes(
+    variant: str, options: dict[str, object], seed: int, most: int
+) -> list[GameState]:
+    """Decision nodes of whole turns from turn starts spread over a random game."""
+    rules, state = new_game(variant, players=2 + seed % 3, options=options)
+    rng = random.Random(seed)
+    starts: list[GameState] = []
+    while state.phase is not Phase.GAME_OVER:
+        if state.phase is Phase.ROLL and state.set_aside == NO_DICE_SET_ASIDE:
+            starts.append(state)
+        if state.phase is Phase.ROLL:
+            state = ACTIVE.apply(rules, state, ACTIVE.sample_chance(rules, state, rng))
+        else:
+            state = ACTIVE.apply(rules, state, rng.choice(ACTIVE.legal_actions(rules, state)))
+    nodes: list[GameState] = []
+    for start in starts[len(starts) // 4 :: max(1, len(starts) // 3)][:3]:
+        seen = {start}
+        frontier = [start]
+        while frontier and len(nodes) < most * (1 + len(starts) and 1):
+            node = frontier.pop(0)
+            if node.phase is not Phase.ROLL:
+                nodes.append(node)
+            for move in legal_actions(rules, node):
+                after = ACTIVE.apply(rules, node, move)
+                if (
+                    after not in seen
+                    and after.player == start.player
+                    and after.phase is not Phase.GAME_OVER
+                    and not (after.phase is Phase.ROLL and after.set_aside == NO_DICE_SET_ASIDE)
+                ):
+                    seen.add(after)
+                    frontier.append(after)
+    return nodes
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    BOARDS,
+    ids=lambda v: v if isinstance(v, str) else "-".join(map(str, v.values())) or "defaults",
+)
+def test_every_decision_of_whole_turns_is_the_same_in_the_batch(
+    variant: str, options: dict[str, object]
+) -> None:
+    """Every decision node of whole turns on three boards, every legal action of each."""
+    nodes = _decision_nodes(variant, options, seed=len(variant) + len(options), most=1500)
+    rows = [
+        (node, action)
+        for node in nodes
+        for action in legal_actions(get_rules(variant, options), node)
+    ]
+    assert len(nodes) > 300
+    players = nodes[0].players
+    replay = Replay(len(rows), players, options, seed=7, variant=variant)
+    rules, encoding = replay.rules, replay.encoding
+    for row, (node, _) in enumerate(rows):
+        replay.load(row, node)
+    replay.check_rows()
+    numbers = np.array([encoding.encode(action) for _, action in rows])  # type: ignore[arg-type]
+    replay.step(numbers)
+    replay.check_rows()
+    assert rules is replay.batch.rules
