@@ -8,7 +8,7 @@ across interfaces:
 - ``plain``: ``legal_actions`` + ``apply`` on the reference engine;
 - ``plain+encode``: the same, plus the observation vector and mask an agent reads;
 - ``gymnasium``: ``env.step`` with the mask from ``info`` (the bot's decisions count too);
-- ``gymnasium-batch``: the vector environment on the batch engine (classic only), 1,024
+- ``gymnasium-batch``: the vector environment on the batch engine (any variant), 1,024
   games at once, random legal actions for the learner and the vectorised random bot;
 - ``pettingzoo``: ``last()`` + ``step`` over every agent, through ``env()`` (PettingZoo's
   wrappers: illegal moves end the game, order enforced);
@@ -189,7 +189,7 @@ def main() -> None:
         "plain": plain,
         "plain+encode": plain_encoded,
         "gymnasium": gymnasium_env,
-        **({"gymnasium-batch": gymnasium_batch_env} if args.variant == "classic" else {}),
+        "gymnasium-batch": gymnasium_batch_env,
         "pettingzoo": pettingzoo_env,
         "pettingzoo-raw": pettingzoo_raw_env,
         "openspiel": openspiel_game,
