@@ -50,6 +50,7 @@ import attrs
 
 from pickomino_rules.dice import Face, roll_counts
 from pickomino_rules.errors import MissingExtraError
+from pickomino_rules.info import game_info
 from pickomino_rules.turn import HOOKS
 
 try:
@@ -200,13 +201,14 @@ class BatchTable:
     """
 
     def __init__(self, rules: Rules, encoding: Encoding, size: int, players: int) -> None:
+        info = game_info(rules, players)
         self.rules = rules
         self.encoding = encoding
         self.size = size
         self.players = players
-        self.tiles = np.array(rules.tiles, dtype=np.int64)
-        count = len(rules.tiles)
-        self.worms = np.array([rules.worms[tile] for tile in rules.tiles], dtype=np.int64)
+        self.tiles = np.array(info.tiles, dtype=np.int64)
+        count = len(info.tiles)
+        self.worms = np.array(info.worms, dtype=np.int64)
         self.worms_by_number = np.zeros(max(rules.tiles) + 1, dtype=np.int64)
         self.worms_by_number[self.tiles] = self.worms
         self.index_of = np.full(max(rules.tiles) + 2, -1, dtype=np.int64)
@@ -224,12 +226,12 @@ class BatchTable:
         self.highest_of = (
             _highest_bits(count) if count <= 20 else None  # a table while it stays small
         )
-        self.kinds = len(rules.die_kinds)
-        self.dice = np.array(rules.components.dice, dtype=np.int8)
-        self.most_dice = tuple(rules.most_dice)
+        self.kinds = len(info.die_kinds)
+        self.dice = np.array(info.dice, dtype=np.int8)
+        self.most_dice = info.most_dice
         self.roll_tables = [
             _roll_table(kind, most)
-            for kind, most in zip(rules.die_kinds, self.most_dice, strict=True)
+            for kind, most in zip(info.die_kinds, self.most_dice, strict=True)
         ]
         self.sides = 6 ** np.arange(max(self.most_dice) + 1, dtype=np.int64)
         self.rows = np.arange(size)

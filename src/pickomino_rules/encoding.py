@@ -56,6 +56,7 @@ import attrs
 
 from pickomino_rules.errors import ArgumentTypeError, MissingExtraError, PickominoError, brief
 from pickomino_rules.game import check_fits, is_terminal, legal_actions, stop_claims
+from pickomino_rules.info import game_info
 from pickomino_rules.result import result
 from pickomino_rules.state import Phase
 from pickomino_rules.validation import ODD, error_for
@@ -286,29 +287,25 @@ def _tile_index(tiles: tuple[int, ...]) -> dict[int, int]:
 def _encoding(rules: Rules, players: int) -> Encoding:
     from pickomino_rules.game import new_game  # noqa: PLC0415 (only to size the parts)
 
-    _, start = new_game(rules, players=players)  # checks the number of players
-    actions: list[Action] = []
-    for kind in rules.action_types:
-        actions.extend(kind.instances(rules, players))
+    info = game_info(rules, players)  # checks the number of players
+    _, start = new_game(rules, players=players)
+    actions = info.actions
     numbers = {action: number for number, action in enumerate(actions)}
-    if len(numbers) != len(actions):
-        msg = f"{rules.name}: two action classes list the same action"
-        raise TypeError(msg)
-    tiles, kinds = len(rules.tiles), len(rules.die_kinds)
-    dice = max(1, sum(rules.most_dice))
+    tiles, kinds = len(info.tiles), len(info.die_kinds)
+    dice = max(1, sum(info.most_dice))
     sizes: list[tuple[str, int, float]] = [
         ("grill", tiles, 1),
         ("face_down", tiles, 1),
         ("tops", players * tiles, 1),
         ("stack_sizes", players, tiles),
-        ("scores", players, max(1, sum(rules.worms.values()))),
+        ("scores", players, max(1, sum(info.worms))),
         ("to_move", players, 1),
         ("phase", len(_PHASES), 1),
-        ("in_hand", kinds, max(rules.most_dice)),
+        ("in_hand", kinds, max(info.most_dice)),
         ("roll", kinds * 6, dice),
         ("set_aside", 6, dice),
-        ("total", 1, 6 * dice),
-        ("stop_claims", 2, max(rules.worms.values())),
+        ("total", 1, 6 * dice),  # loose (a worm is worth 5): kept, so the spaces stay as they were
+        ("stop_claims", 2, max(info.worms)),
     ]
     unobserved = []
     for key, part in zip(rules.layout.parts, start.parts, strict=True):
@@ -324,7 +321,7 @@ def _encoding(rules: Rules, players: int) -> Encoding:
     return Encoding(
         rules,
         players,
-        tuple(actions),
+        actions,
         MappingProxyType(segments),
         np.array(highs, dtype=np.float32),
         tuple(unobserved),

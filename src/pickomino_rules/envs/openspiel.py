@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from pickomino_rules.errors import MissingExtraError
@@ -42,6 +41,7 @@ except ImportError as error:  # an extra: say which, and how to add it here
 from pickomino_rules.encoding import Encoding, returns
 from pickomino_rules.errors import InvalidSetupError, PickominoError, brief
 from pickomino_rules.game import apply, is_terminal, legal_actions, new_game
+from pickomino_rules.info import game_info
 from pickomino_rules.positions import Position
 from pickomino_rules.registry import get_variant
 from pickomino_rules.state import Phase
@@ -95,12 +95,6 @@ def _rules(params: dict[str, Any]) -> tuple[Rules, int]:
     return rules, params["players"]
 
 
-def _max_chance_outcomes(rules: Rules) -> int:
-    """The most distinct rolls of any pool of dice a turn can hold."""
-    pools = product(*(range(most + 1) for most in rules.most_dice))
-    return max(len(rules.chance_table(pool).outcomes) for pool in pools if any(pool))
-
-
 class PickominoGame(pyspiel.Game):  # type: ignore[misc]
     """The OpenSpiel game of one variant, its options and a number of players."""
 
@@ -110,13 +104,14 @@ class PickominoGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules
         self.encoding = Encoding.of(rules, players)
         self.max_moves: int = merged["max_moves"]
+        facts = game_info(rules, players)
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.encoding.num_actions,
-            max_chance_outcomes=_max_chance_outcomes(rules),
+            num_distinct_actions=facts.num_actions,
+            max_chance_outcomes=facts.max_chance_outcomes,
             num_players=players,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
+            min_utility=facts.min_utility,
+            max_utility=facts.max_utility,
+            utility_sum=facts.utility_sum,
             max_game_length=self.max_moves,
         )
         super().__init__(_GAME_TYPE, info, merged)
