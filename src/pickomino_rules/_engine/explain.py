@@ -1,6 +1,9 @@
 """Why a move is illegal, in words that name the rule: the engine's error explanations.
 
 Only ever called on the error path, so they may take their time and ask the rules again.
+To say *why*, `reason` restates three core rules; ``MIRRORS`` names the reference of each,
+and ``tests/engine/test_explain_mirror.py`` checks every explanation of random illegal moves
+against it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,14 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["dice_text", "illegal", "reason"]
+__all__ = ["MIRRORS", "dice_text", "illegal", "reason"]
+
+MIRRORS = {
+    "C4": "turn.roll_actions",  # which faces a roll lets the player take
+    "C6": "steps.decide_actions",  # whether the player may roll again
+    "C8": "turn.claims",  # what a stop or a steal can claim with the total
+}
+"""The rules `reason` restates to explain a refusal, and the reference of each."""
 
 
 def illegal(rules: Rules, state: GameState, move: object, legal: tuple[object, ...]) -> Exception:

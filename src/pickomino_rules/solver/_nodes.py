@@ -2,6 +2,11 @@
 
 Also the parts of the graph that one board's values cover (a board changed mid-turn holds
 only below the change). The graph is board-independent and cached per start.
+
+The graph restates three core rules over many nodes at once, under the rules'
+``mid_turn_by_count`` promise (only the core decides them while dice are rolled): ``MIRRORS``
+names each function's reference, and ``tests/solver/test_solver_mirror.py`` checks every node
+and roll of whole turns against it.
 """
 
 from __future__ import annotations
@@ -215,6 +220,13 @@ def build_program(kinds: tuple[DieKind, ...], root: Key) -> Program:
         rows,
     )
 
+
+MIRRORS = {
+    _rollable: "steps.decide_actions",  # C6: roll again while dice and a face are left
+    _moves: "turn.roll_actions",  # C4: the faces a roll offers, and turn.set_aside after one
+    build_program: "turn.stop_total",  # C7: a stop's points and its worm (its stop classes)
+}
+"""Each function that restates a core rule, and the reference it mirrors."""
 
 _COUNTS = 10  # more than the most dice of one face a roll can show
 
