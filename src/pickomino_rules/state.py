@@ -307,12 +307,8 @@ class GameState:
         counts = self.set_aside
         total = _TOTALS.get(counts)
         if total is None:
-            total = _TOTALS[counts] = (
-                counts[0]
-                + 2 * counts[1]
-                + 3 * counts[2]
-                + 4 * counts[3]
-                + 5 * (counts[4] + counts[5])
+            total = _TOTALS[counts] = sum(  # the faces' own points (C7), once per counts
+                count * face.points for count, face in zip(counts, FACES, strict=True)
             )
         return total
 
