@@ -31,11 +31,15 @@ _GREEDY_FEW_DICE = 3
 
 def random_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.int64]:
     """A uniformly random legal action in every game (0 where the game is over)."""
-    mask = games.legal_mask()
-    running = mask.cumsum(axis=1, dtype=np.int16)  # the k-th legal action has running count k
-    legal = running[:, -1]
-    pick = (rng.random(len(mask)) * legal).astype(np.int16)  # uniform in 0 .. legal - 1
-    chosen: NDArray[np.int64] = np.argmax(running > pick[:, None], axis=1)
+    columns = np.ascontiguousarray(games.legal_mask().T)  # one row per action: vector adds
+    legal = np.count_nonzero(columns, axis=0).astype(np.int16)
+    pick = (rng.random(len(legal)) * legal).astype(np.int16)  # uniform in 0 .. legal - 1
+    running = np.zeros(len(legal), dtype=np.int16)  # legal actions up to each column
+    chosen = np.zeros(len(legal), dtype=np.int64)  # columns before the pick-th legal action
+    for column in columns:
+        running += column
+        chosen += running <= pick
+    chosen[legal == 0] = 0
     return chosen
 
 

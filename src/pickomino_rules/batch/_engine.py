@@ -6,6 +6,7 @@ one's twin).
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -37,6 +38,15 @@ try:
     import numpy as np
 except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the batch engine", "batch") from None
+
+_FUSED: Any
+if os.environ.get("PICKOMINO_PURE", "") not in ("", "0"):  # as the engine's backend: pure
+    _FUSED = None
+else:
+    try:
+        from pickomino_rules.batch import _fused as _FUSED  # built where a C compiler was
+    except ImportError:
+        _FUSED = None
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -192,6 +202,7 @@ class BatchGames:
         self._outcomes: dict[tuple[tuple[int, ...], ...], RollOutcome] = {}
         self._grill_claim = np.full(games, -1, dtype=np.int64)  # tile index a stop takes
         self._victim = np.full(games, -1, dtype=np.int64)  # player a steal robs
+        self._fused = _fused_table(self) if _plain(rules, table) else None
         self.reset()
 
     # ------------------------------------------------------------------ reading
@@ -431,6 +442,11 @@ class BatchGames:
         numbers, moving = self._check(actions, active)
         self._moves[moving] += 1
         chosen = numbers[moving]
+        if self._fused is not None:  # the compiled loop: the core turn, no module's hooks
+            rolling = np.empty(len(moving), dtype=np.int64)
+            count = _FUSED.decide(self._fused, moving, chosen, rolling)  # type: ignore[union-attr]
+            self._roll_dice(rolling[:count])
+            return self._finish(moving)
         table = self.table
         phase = table.phase[moving]
         decide = phase == PHASE_DECIDE
@@ -469,6 +485,9 @@ class BatchGames:
         """`steps.derive` for every game: pending decisions, a roll's takes, a stop's claims."""
         table, twins = self.table, self._twins
         mask = np.zeros((self.size, self.encoding.num_actions), dtype=np.bool_)
+        if self._fused is not None:
+            _FUSED.derive(self._fused, mask.view(np.int8))  # type: ignore[union-attr]
+            return mask
         live = np.flatnonzero(table.phase != PHASE_GAME_OVER)
         if self._pending_hook:
             offered = twins.pending_actions(table, live)
@@ -604,12 +623,24 @@ class BatchGames:
         """`steps.roll` then `after_roll` in ``rows`` (phase ROLL), until none busts."""
         self._mask = None
         table = self.table
+        if self._fused is not None:
+            start, lookup, rolls = table.roll_tables[0]
+            while rows.size:
+                first, high = np.empty(len(rows), np.int64), np.empty(len(rows), np.int64)
+                _FUSED.bounds(self._fused, rows, start, table.sides, first, high)
+                drawn = lookup[first + self._rng.integers(0, high)]
+                if self.on_roll is not None:
+                    self.on_roll(rows, rolls[drawn])
+                rolling = np.empty(len(rows), dtype=np.int64)
+                rows = rolling[: _FUSED.land(self._fused, rows, rolls, drawn, rolling)]
+            return
         while rows.size:
             counts = np.empty((len(rows), table.kinds, 6), dtype=np.int8)
-            for kind, (start, cumulative, outcomes) in enumerate(table.roll_tables):
+            for kind, (start, lookup, rolls) in enumerate(table.roll_tables):
                 dice = table.in_hand[rows, kind].astype(np.int64)
-                draw = start[dice] + self._rng.integers(0, table.sides[dice])
-                counts[:, kind] = outcomes[np.searchsorted(cumulative, draw, side="right")]
+                counts[:, kind] = rolls[
+                    lookup[start[dice] + self._rng.integers(0, table.sides[dice])]
+                ]
             table.roll[rows] = counts
             table.phase[rows] = PHASE_CHOOSE
             self._moves[rows] += 1
@@ -728,6 +759,32 @@ class BatchGames:
             msg = f"rows must be 0 to {self.size - 1}"
             raise BatchArgumentError(msg)
         return array.astype(np.int64)
+
+
+def _plain(rules: Rules, table: BatchTable) -> bool:
+    """Whether the compiled loop plays these rules: built, chosen, and no module's hooks."""
+    return (
+        _FUSED is not None
+        and not rules.wrapped
+        and rules.pending_actions is None
+        and not rules.layout.parts
+        and table.kinds == 1
+        and table.highest_of is not None
+    )
+
+
+def _fused_table(games: BatchGames) -> object:
+    assert _FUSED is not None  # noqa: S101 (checked by _plain)
+    encode = games.encoding.encode
+    return _FUSED.Table(
+        games.table,
+        games._moves,  # noqa: SLF001 (its own arrays)
+        games._turns,  # noqa: SLF001
+        games._grill_claim,  # noqa: SLF001
+        games._victim,  # noqa: SLF001
+        encode(STOP),
+        encode(Steal(0)),
+    )
 
 
 def _winners(worms: NDArray[np.int64], stacks: NDArray[np.int8]) -> NDArray[np.bool_]:

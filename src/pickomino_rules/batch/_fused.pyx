@@ -1,0 +1,266 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The batch's compiled loop: the core turn over many games, for rules no module changes.
+
+When no module of the rules wraps a hook (``Rules.wrapped`` is empty, nothing is pending, no
+parts: the plain classic game), the batch engine hands a step's work to these loops instead of
+its numpy step machine. Each function is a declared twin (``batch/_mirrors.py`` names its
+reference in ``MIRRORS``): ``decide`` of the core's decisions in `steps.apply` and
+`steps.decide`, ``land`` of `steps.roll` and `steps.after_roll`, ``derive`` of
+`steps.derive`, each with the core hooks of `turn` inlined (``roll_actions``, ``set_aside``,
+``stop_total``, ``claims``, ``take_tile``, ``bust``). The batch's tests run every game of the
+default classic rules through both this loop (the compiled backend) and the numpy twins
+(``PICKOMINO_PURE=1``) against the reference engine.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+
+DEF ROLL = 0
+DEF CHOOSE = 1
+DEF DECIDE = 2
+DEF GAME_OVER = 4
+DEF WORM = 5
+
+
+cdef class Table:
+    """The arrays of a batch's table the loops read and write (views, no copies)."""
+
+    cdef int64_t[:] grill
+    cdef int8_t[:, :] face_down
+    cdef int8_t[:] face_down_count
+    cdef int8_t[:, :, :] stacks
+    cdef int8_t[:, :] heights
+    cdef int64_t[:, :] tops
+    cdef int8_t[:] player
+    cdef int8_t[:] phase
+    cdef int8_t[:, :] in_hand
+    cdef int8_t[:, :, :] roll
+    cdef int8_t[:, :] set_aside
+    cdef int32_t[:] moves
+    cdef int32_t[:] turns
+    cdef int64_t[:] grill_claim
+    cdef int64_t[:] victim
+    cdef int64_t[:] tiles
+    cdef int64_t[:] index_of
+    cdef int64_t[:] below
+    cdef int64_t[:] highest_of
+    cdef int64_t[:] points
+    cdef int players, dice, stop, steal, count
+
+    def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):
+        self.grill = table.grill
+        self.face_down = table.face_down
+        self.face_down_count = table.face_down_count
+        self.stacks = table.stacks
+        self.heights = table.heights
+        self.tops = table.tops
+        self.player = table.player
+        self.phase = table.phase
+        self.in_hand = table.in_hand
+        self.roll = table.roll
+        self.set_aside = table.set_aside
+        self.moves = moves
+        self.turns = turns
+        self.grill_claim = grill_claim
+        self.victim = victim
+        self.tiles = table.tiles
+        self.index_of = table.index_of
+        self.below = table.below
+        self.highest_of = table.highest_of
+        self.points = table.points
+        self.players = table.players
+        self.dice = int(table.dice[0])
+        self.stop = stop
+        self.steal = steal
+        self.count = len(table.tiles)
+
+
+cdef inline void push(Table t, Py_ssize_t r, int p, int64_t tile) noexcept nogil:
+    t.stacks[r, p, t.heights[r, p]] = <int8_t>tile
+    t.heights[r, p] += 1
+    t.tops[r, p] = tile
+
+
+cdef inline int64_t pop(Table t, Py_ssize_t r, int p) noexcept nogil:
+    cdef int64_t tile = t.tops[r, p]
+    t.heights[r, p] -= 1
+    cdef int h = t.heights[r, p]
+    t.stacks[r, p, h] = 0
+    t.tops[r, p] = t.stacks[r, p, h - 1] if h > 0 else 0
+    return tile
+
+
+cdef inline void turn_face_down(Table t, Py_ssize_t r) noexcept nogil:
+    """`turn.turn_face_down`."""
+    cdef int64_t index = t.highest_of[t.grill[r]]
+    t.grill[r] &= ~((<int64_t>1) << index)
+    t.face_down[r, t.face_down_count[r]] = <int8_t>t.tiles[index]
+    t.face_down_count[r] += 1
+
+
+cdef inline void take_tile(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:
+    """`turn.take_tile`: the claimed tile on top of the player's stack."""
+    cdef int p = t.player[r]
+    if victim >= 0:
+        push(t, r, p, pop(t, r, <int>victim))
+    else:
+        t.grill[r] &= ~((<int64_t>1) << index)
+        push(t, r, p, t.tiles[index])
+
+
+cdef inline void bust(Table t, Py_ssize_t r) noexcept nogil:
+    """`turn.bust`: return the top tile; turn the highest unless it is that tile."""
+    cdef int p = t.player[r]
+    cdef int64_t tile
+    if t.heights[r, p] == 0:
+        return
+    tile = pop(t, r, p)
+    t.grill[r] |= (<int64_t>1) << t.index_of[tile]
+    if t.tiles[t.highest_of[t.grill[r]]] != tile:
+        turn_face_down(t, r)
+
+
+cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:
+    """`steps.finish_turn` and `steps.pass_dice`, then `steps.start_turn`: whether r rolls."""
+    cdef int f
+    t.turns[r] += 1
+    if t.grill[r] == 0:
+        t.phase[r] = GAME_OVER
+        t.in_hand[r, 0] = 0
+        for f in range(6):
+            t.roll[r, 0, f] = 0
+            t.set_aside[r, f] = 0
+        return False
+    t.player[r] = (t.player[r] + 1) % t.players
+    t.phase[r] = ROLL
+    t.in_hand[r, 0] = t.dice
+    for f in range(6):
+        t.roll[r, 0, f] = 0
+        t.set_aside[r, f] = 0
+    return True
+
+
+def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):
+    """`steps.apply` on the core's decisions: take, roll, stop, steal. The rows that roll next.
+
+    ``rolling`` receives them in the numpy step machine's order (rolls, stops, steals), so
+    that the same seed draws the same dice; returns how many.
+    """
+    cdef Py_ssize_t i, r, n = moving.shape[0], out = 0
+    cdef int64_t a, face, shown, grill, victim
+    cdef int pass_, f
+    with nogil:
+        for pass_ in range(3):
+            for i in range(n):
+                r = moving[i]
+                a = chosen[i]
+                if pass_ == 0:
+                    if t.phase[r] == CHOOSE:  # set_aside (C4)
+                        face = a - 1
+                        shown = t.roll[r, 0, face]
+                        t.set_aside[r, face] = <int8_t>shown
+                        t.in_hand[r, 0] -= <int8_t>shown
+                        for f in range(6):
+                            t.roll[r, 0, f] = 0
+                        t.phase[r] = DECIDE
+                    elif a == 0:  # roll again (C6)
+                        t.phase[r] = ROLL
+                        rolling[out] = r
+                        out += 1
+                elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:
+                    grill = t.grill_claim[r]
+                    victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
+                    if grill >= 0 or victim >= 0:
+                        take_tile(t, r, grill, victim)
+                    else:
+                        bust(t, r)
+                    if finish_turn(t, r):
+                        rolling[out] = r
+                        out += 1
+                elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
+                    take_tile(t, r, -1, a - t.steal)
+                    if finish_turn(t, r):
+                        rolling[out] = r
+                        out += 1
+    return out
+
+
+def bounds(Table t, const int64_t[:] rows, const int64_t[:] start, const int64_t[:] sides,
+           int64_t[:] first, int64_t[:] high):
+    """For each row's dice in hand: where its rolls start in the lookup, and how many ways."""
+    cdef Py_ssize_t i
+    cdef int dice
+    with nogil:
+        for i in range(rows.shape[0]):
+            dice = t.in_hand[rows[i], 0]
+            first[i] = start[dice]
+            high[i] = sides[dice]
+
+
+def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,
+         int64_t[:] rolling):
+    """`steps.roll` then `steps.after_roll`: the dice show ``rolls[drawn]``; a roll that
+    offers nothing busts (C5). The rows that roll next (the next player's) go to ``rolling``;
+    returns how many."""
+    cdef Py_ssize_t i, r, out = 0
+    cdef int f
+    cdef bint offered
+    cdef int8_t shown
+    with nogil:
+        for i in range(rows.shape[0]):
+            r = rows[i]
+            offered = False
+            for f in range(6):
+                shown = rolls[drawn[i], f]
+                t.roll[r, 0, f] = shown
+                if shown > 0 and t.set_aside[r, f] == 0:
+                    offered = True
+            t.phase[r] = CHOOSE
+            t.moves[r] += 1
+            if not offered:
+                bust(t, r)
+                if finish_turn(t, r):
+                    rolling[out] = r
+                    out += 1
+    return out
+
+
+def derive(Table t, int8_t[:, :] mask):
+    """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
+    decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
+    cdef Py_ssize_t r, n = t.phase.shape[0]
+    cdef int f, p, me
+    cdef int64_t total, index, grill, claim, victim
+    cdef bint worm, rollable
+    with nogil:
+        for r in range(n):
+            if t.phase[r] == CHOOSE:
+                for f in range(6):
+                    mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+            elif t.phase[r] == DECIDE:
+                total = 0
+                rollable = False
+                for f in range(6):
+                    total += t.set_aside[r, f] * t.points[f]
+                    if t.set_aside[r, f] == 0:
+                        rollable = True
+                worm = t.set_aside[r, WORM] > 0
+                claim = -1
+                victim = -1
+                if worm:  # stop_total, then claims (C7, C8)
+                    grill = t.grill[r]
+                    index = t.index_of[total] if total < t.index_of.shape[0] else -1
+                    if index >= 0 and (grill >> index) & 1:
+                        claim = index
+                    else:
+                        claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
+                        me = t.player[r]
+                        for p in range(t.players):
+                            if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+                                victim = p
+                                break
+                t.grill_claim[r] = claim
+                t.victim[r] = victim
+                mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
+                mask[r, t.stop] = True
+                if victim >= 0:
+                    mask[r, t.steal + victim] = True
