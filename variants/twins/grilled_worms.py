@@ -129,6 +129,9 @@ def _pending_actions(
     inner: Callable[..., NDArray[np.bool_]], table: BatchTable, rows: Rows
 ) -> NDArray[np.bool_]:
     choosing = table.parts[_NAME]["chooser"][rows] >= 0
+    if not choosing.any():  # mostly: nobody is choosing
+        found: NDArray[np.bool_] = inner(table, rows)
+        return found
     mask = table.mask(rows)
     if (~choosing).any():
         mask[~choosing] = inner(table, rows[~choosing])

@@ -89,7 +89,8 @@ def _owned_by(table: BatchTable, rows: Rows, players: Rows) -> NDArray[np.bool_]
 def _place_on_grill(table: BatchTable, rows: Rows, at: int) -> None:
     """Twin of ``place_on_grill``: specialist ``at`` on the lowest free face-up tile, or out."""
     part = table.parts[_NAME]
-    others = np.delete(part["tile"][rows], at, axis=1).astype(np.int64)
+    others = part["tile"][rows].astype(np.int64)
+    others[:, at] = 0  # the tiles the other specialists sit on
     taken = np.bitwise_or.reduce(
         np.where(others > 0, 1 << np.maximum(table.index_of[others], 0), 0), axis=1
     )
@@ -239,6 +240,9 @@ def _pending_actions(inner: Hook, table: BatchTable, rows: Rows) -> NDArray[np.b
     """Twin of ``placement._pending_actions`` (E5): keep one of two."""
     chooser = table.parts[_NAME]["chooser"][rows].astype(np.int64)
     choosing = chooser >= 0
+    if not choosing.any():  # mostly: nobody is choosing
+        found: NDArray[np.bool_] = inner(table, rows)
+        return found
     mask = table.mask(rows)
     if (~choosing).any():
         mask[~choosing] = inner(table, rows[~choosing])
@@ -431,11 +435,13 @@ def _weasel_setup(inner: Hook, table: BatchTable, rows: Rows) -> None:
 
 def _weasel_roll_actions(inner: Hook, table: BatchTable, rows: Rows) -> NDArray[np.bool_]:
     takes: NDArray[np.bool_] = inner(table, rows)
-    ready = (owner(table, rows, WEASEL) == table.player[rows]) & ~table.parts[_WEASEL]["used"][rows]
-    if ready.any():
+    ready = np.flatnonzero(
+        (owner(table, rows, WEASEL) == table.player[rows]) & ~table.parts[_WEASEL]["used"][rows]
+    )
+    if ready.size:
         takes = takes.copy()
+        busting = ready[~takes[ready, 1:7].any(axis=1)]
         takes[ready, table.number(UseWeasel())] = True
-        busting = ready & ~takes[:, 1:7].any(axis=1)
         takes[busting, table.number(SkipWeasel())] = True
     return takes
 

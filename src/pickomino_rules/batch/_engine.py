@@ -491,7 +491,7 @@ class BatchGames:
         live = np.flatnonzero(table.phase != PHASE_GAME_OVER)
         if self._pending_hook:
             offered = twins.pending_actions(table, live)
-            waiting = offered.any(axis=1)
+            waiting = _rows_with_any(offered)
             self._pending[:] = False
             self._pending[live[waiting]] = True
             mask[live[waiting]] = offered[waiting]
@@ -575,9 +575,9 @@ class BatchGames:
     def _after_roll(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
         """`steps.after_roll`: a roll that offers nothing busts; the rows that roll next."""
         table, twins = self.table, self._twins
-        offered: NDArray[np.bool_] = twins.roll_actions(table, rows).any(axis=1)
+        offered = _rows_with_any(twins.roll_actions(table, rows))
         if self._pending_hook:
-            offered |= twins.pending_actions(table, rows).any(axis=1)
+            offered |= _rows_with_any(twins.pending_actions(table, rows))
         busted = rows[~offered]
         if not busted.size:
             return busted
@@ -597,7 +597,7 @@ class BatchGames:
         """`steps.pass_dice`: wait for a pending decision, end the game, or start a turn."""
         table = self.table
         if self._pending_hook:
-            rows = rows[~self._twins.pending_actions(table, rows).any(axis=1)]
+            rows = rows[~_rows_with_any(self._twins.pending_actions(table, rows))]
         over = table.grill[rows] == 0
         ended = rows[over]
         table.phase[ended] = PHASE_GAME_OVER
@@ -759,6 +759,14 @@ class BatchGames:
             msg = f"rows must be 0 to {self.size - 1}"
             raise BatchArgumentError(msg)
         return array.astype(np.int64)
+
+
+def _rows_with_any(mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Which rows of a mask hold any action (a whole mask is asked first: mostly none)."""
+    if not mask.any():
+        return np.zeros(len(mask), dtype=np.bool_)
+    found: NDArray[np.bool_] = mask.any(axis=1)
+    return found
 
 
 def _plain(rules: Rules, table: BatchTable) -> bool:
