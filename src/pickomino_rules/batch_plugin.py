@@ -257,6 +257,7 @@ class BatchTable:
         self.set_aside = np.zeros((size, 6), dtype=np.int8)
         self.parts: dict[str, dict[str, NDArray[Any]]] = {}
         self.extensions: dict[ExtensionPoint[Any, Any], Callable[..., Any]] = {}
+        self.compiled: object = None  # the compiled core twins' view of these arrays, if built
 
     # ------------------------------------------------------------------ reading
 

@@ -113,7 +113,7 @@ def _setup(inner: Callable[..., None], table: BatchTable, rows: Rows) -> None:
 
 
 def _set_aside(inner: Callable[..., None], table: BatchTable, rows: Rows, faces: Rows) -> None:
-    ones = np.where(faces == 0, table.roll[rows, :, 0].sum(axis=1), 0)
+    ones = np.where(faces == 0, sum(table.roll[:, k, 0][rows] for k in range(table.kinds)), 0)
     inner(table, rows, faces)
     earned = ones >= 2
     if earned.any():

@@ -76,7 +76,8 @@ def _at(table: BatchTable, spec: Specialist) -> int:
 
 def owner(table: BatchTable, rows: Rows, spec: Specialist) -> Rows:
     """Twin of ``placement.owner``: the player owning ``spec`` in each row, -1 for none."""
-    owners: Rows = table.parts[_NAME]["owner"][rows, _at(table, spec)].astype(np.int64)
+    column = table.parts[_NAME]["owner"][:, _at(table, spec)]  # a view: one gather, not two
+    owners: Rows = column[rows].astype(np.int64)
     return owners
 
 
@@ -365,13 +366,15 @@ CROW_TWIN = BatchTwin(extends={SPECIALIST_DECLARATIONS: _declare(CROW), GAIN: _c
 
 def _can_stop_total(inner: Hook, table: BatchTable, rows: Rows) -> Rows:
     totals: Rows = inner(table, rows)
-    stands_in = (
+    stands_in = np.flatnonzero(
         (totals < 0)
-        & (table.set_aside[rows, WORM] == 0)
+        & (table.set_aside[:, WORM][rows] == 0)
         & (owner(table, rows, CAN) == table.player[rows])
     )
-    found: Rows = np.where(stands_in, table.totals(rows) + POINTS[WORM], totals)
-    return found
+    if stands_in.size:
+        totals = totals.copy()
+        totals[stands_in] = table.totals(rows[stands_in]) + POINTS[WORM]
+    return totals
 
 
 CAN_TWIN = BatchTwin(extends={SPECIALIST_DECLARATIONS: _declare(CAN)}, stop_total=_can_stop_total)
@@ -440,7 +443,9 @@ def _weasel_roll_actions(inner: Hook, table: BatchTable, rows: Rows) -> NDArray[
     )
     if ready.size:
         takes = takes.copy()
-        busting = ready[~takes[ready, 1:7].any(axis=1)]
+        offered = takes[ready]
+        busting = ready[~(offered[:, 1] | offered[:, 2] | offered[:, 3])]
+        busting = busting[~(takes[busting, 4] | takes[busting, 5] | takes[busting, 6])]
         takes[ready, table.number(UseWeasel())] = True
         takes[busting, table.number(SkipWeasel())] = True
     return takes

@@ -22,6 +22,16 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
 
+_CORE: dict[str, Any] = dict(CORE_TWINS)
+"""The innermost twin of each hook: the compiled one where built and chosen, else numpy's."""
+
+
+def use_compiled(twins: dict[str, Any]) -> None:
+    """Put the compiled core twins innermost in the chains composed from now on."""
+    _CORE.update(twins)
+    twins_of.cache_clear()
+
+
 @attrs.frozen(eq=False)
 class Twins:
     """The composed twins of some rules: one chain per hook, the parts, the extension points.
@@ -57,7 +67,7 @@ def twins_of(rules: Rules) -> Twins:
     hooks: dict[str, Callable[..., Any]] = {}
     chains: dict[str, tuple[str, ...]] = {}
     for hook in BATCH_HOOKS:
-        function: Any = CORE_TWINS[hook]
+        function: Any = _CORE[hook]
         chain = ["turn"]
         for module, twin in twins:
             wrapper = getattr(twin, hook)

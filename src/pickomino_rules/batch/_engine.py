@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from pickomino_rules.actions import STOP, Steal
-from pickomino_rules.batch._compose import twins_of
+from pickomino_rules.batch._compose import twins_of, use_compiled
 from pickomino_rules.batch._conversion import state_of, write_row
 from pickomino_rules.batch._rules import BatchActionError, BatchArgumentError, batch_rules
 from pickomino_rules.batch._tables import PHASE_NAMES
@@ -47,6 +47,8 @@ else:
         from pickomino_rules.batch import _fused as _FUSED  # built where a C compiler was
     except ImportError:
         _FUSED = None
+    else:
+        use_compiled(_FUSED.CORE_TWINS)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -202,7 +204,9 @@ class BatchGames:
         self._outcomes: dict[tuple[tuple[int, ...], ...], RollOutcome] = {}
         self._grill_claim = np.full(games, -1, dtype=np.int64)  # tile index a stop takes
         self._victim = np.full(games, -1, dtype=np.int64)  # player a steal robs
-        self._fused = _fused_table(self) if _plain(rules, table) else None
+        view = _fused_table(self) if _FUSED is not None and table.highest_of is not None else None
+        table.compiled = view
+        self._fused = view if _plain(rules, table) else None
         self.reset()
 
     # ------------------------------------------------------------------ reading
@@ -515,6 +519,9 @@ class BatchGames:
     def _decide_actions(self, rows: NDArray[np.int64]) -> NDArray[np.bool_]:
         """`steps.decide_actions`: roll while dice and faces remain (C6); stop; steal (C8)."""
         table = self.table
+        if table.compiled is not None:
+            found: NDArray[np.bool_] = _FUSED.decide_actions(table, rows, self._victim[rows])
+            return found
         mask = table.mask(rows)
         mask[:, 0] = (table.set_aside[rows] == 0).any(axis=1) & (
             table.in_hand[rows].sum(axis=1) > 0
@@ -586,11 +593,16 @@ class BatchGames:
 
     def _finish_turn(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
         """`steps.finish_turn`: tidy the resolved turn; pass the dice. The rows that roll next."""
-        self._turns[rows] += 1
+        table = self.table
+        if table.compiled is not None:
+            _FUSED.turn_over(table.compiled, rows, self.rules.tidies_turn_end)
+        else:
+            self._turns[rows] += 1
+            if self.rules.tidies_turn_end:
+                table.phase[rows] = PHASE_TURN_OVER
+                table.roll[rows] = 0
         if self.rules.tidies_turn_end:
-            self.table.phase[rows] = PHASE_TURN_OVER
-            self.table.roll[rows] = 0
-            self._twins.end_turn(self.table, rows)
+            self._twins.end_turn(table, rows)
         return self._pass_dice(rows)
 
     def _pass_dice(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -598,6 +610,12 @@ class BatchGames:
         table = self.table
         if self._pending_hook:
             rows = rows[~_rows_with_any(self._twins.pending_actions(table, rows))]
+        if table.compiled is not None:
+            going = np.empty(len(rows), dtype=np.int64)
+            going = going[: _FUSED.pass_on(table.compiled, rows, going)]
+            if self.rules.deals_own_dice and going.size:
+                table.in_hand[going] = self._twins.turn_dice(table, going)
+            return going
         over = table.grill[rows] == 0
         ended = rows[over]
         table.phase[ended] = PHASE_GAME_OVER
@@ -627,13 +645,23 @@ class BatchGames:
             start, lookup, rolls = table.roll_tables[0]
             while rows.size:
                 first, high = np.empty(len(rows), np.int64), np.empty(len(rows), np.int64)
-                _FUSED.bounds(self._fused, rows, start, table.sides, first, high)
+                _FUSED.bounds(self._fused, rows, 0, start, table.sides, first, high)
                 drawn = lookup[first + self._rng.integers(0, high)]
                 if self.on_roll is not None:
                     self.on_roll(rows, rolls[drawn])
                 rolling = np.empty(len(rows), dtype=np.int64)
                 rows = rolling[: _FUSED.land(self._fused, rows, rolls, drawn, rolling)]
             return
+        view = table.compiled
+        while rows.size and view is not None:  # each kind's dice drawn as below, then shown
+            first, high = np.empty(len(rows), np.int64), np.empty(len(rows), np.int64)
+            for kind, (start, lookup, rolls) in enumerate(table.roll_tables):
+                _FUSED.bounds(view, rows, kind, start, table.sides, first, high)
+                _FUSED.show(view, rows, kind, rolls, lookup[first + self._rng.integers(0, high)])
+            if self.on_roll is not None:
+                counts = table.roll[rows]
+                self.on_roll(rows, counts[:, 0] if table.kinds == 1 else counts)
+            rows = self._after_roll(rows)
         while rows.size:
             counts = np.empty((len(rows), table.kinds, 6), dtype=np.int8)
             for kind, (start, lookup, rolls) in enumerate(table.roll_tables):
@@ -772,17 +800,16 @@ def _rows_with_any(mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
 def _plain(rules: Rules, table: BatchTable) -> bool:
     """Whether the compiled loop plays these rules: built, chosen, and no module's hooks."""
     return (
-        _FUSED is not None
+        table.compiled is not None
         and not rules.wrapped
         and rules.pending_actions is None
         and not rules.layout.parts
         and table.kinds == 1
-        and table.highest_of is not None
     )
 
 
 def _fused_table(games: BatchGames) -> object:
-    assert _FUSED is not None  # noqa: S101 (checked by _plain)
+    """The compiled loops' view of the batch's arrays."""
     encode = games.encoding.encode
     return _FUSED.Table(
         games.table,

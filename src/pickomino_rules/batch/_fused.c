@@ -1754,7 +1754,7 @@ struct __pyx_MemviewEnum_obj;
 struct __pyx_memoryview_obj;
 struct __pyx_memoryviewslice_obj;
 
-/* "pickomino_rules/batch/_fused.pyx":24
+/* "pickomino_rules/batch/_fused.pyx":29
  * 
  * 
  * cdef class Table:             # <<<<<<<<<<<<<<
@@ -1783,11 +1783,14 @@ struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table {
   __Pyx_memviewslice below;
   __Pyx_memviewslice highest_of;
   __Pyx_memviewslice points;
+  __Pyx_memviewslice start_dice;
   int players;
   int dice;
   int stop;
   int steal;
   int count;
+  int kinds;
+  int actions;
 };
 
 
@@ -2757,6 +2760,16 @@ static void __Pyx_RaiseUnboundLocalError(const char *varname);
 /* DivInt[long].proto */
 static CYTHON_INLINE long __Pyx_div_long(long, long, int b_is_constant);
 
+/* PyObjectVectorcallKwds.proto */
+#if CYTHON_VECTORCALL
+#define __Pyx_Object_VectorcallKwds PyObject_Vectorcall
+CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject *kwnames, Py_ssize_t i);
+#else
+#define __Pyx_Object_VectorcallKwds __Pyx_PyObject_FastCallDict
+CYTHON_UNUSED static PyObject *__Pyx_MakeKwargDict(PyObject **keys, PyObject **values, Py_ssize_t n);
+CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject **kwnames, Py_ssize_t i);
+#endif
+
 /* AllocateExtensionType.proto */
 static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final);
 
@@ -2849,6 +2862,9 @@ static int __Pyx_MergeVtables(PyTypeObject *type);
 
 /* SetVTable.export */
 static int __Pyx_SetVtable(PyTypeObject* typeptr , void* vtable);
+
+/* ImportFrom.export */
+static PyObject* __Pyx_ImportFrom(PyObject* module, PyObject* name);
 
 /* dict_setdefault.proto (used by FetchCommonType) */
 static CYTHON_INLINE PyObject *__Pyx_PyDict_SetDefault(PyObject *d, PyObject *key, PyObject *default_value);
@@ -3150,22 +3166,15 @@ static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dsds_n
 /* ObjectToMemviewSlice.proto */
 static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(PyObject *, int writable_flag);
 
+/* MemviewDtypeToObject.proto */
+static CYTHON_INLINE PyObject *__pyx_memview_get_nn_int64_t__const__(const char *itemp);
+
 /* MemviewSliceCopy.proto */
 static __Pyx_memviewslice
 __pyx_memoryview_copy_new_contig(const __Pyx_memviewslice *from_mvs,
                                  const char *mode, int ndim,
                                  Py_ssize_t sizeof_dtype, int contig_flag,
                                  int dtype_is_object);
-
-/* PyObjectVectorcallKwds.proto (used by PyObjectVectorcallMethodKwds) */
-#if CYTHON_VECTORCALL
-#define __Pyx_Object_VectorcallKwds PyObject_Vectorcall
-CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject *kwnames, Py_ssize_t i);
-#else
-#define __Pyx_Object_VectorcallKwds __Pyx_PyObject_FastCallDict
-CYTHON_UNUSED static PyObject *__Pyx_MakeKwargDict(PyObject **keys, PyObject **values, Py_ssize_t n);
-CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject **kwnames, Py_ssize_t i);
-#endif
 
 /* PyObjectVectorcallMethodKwds.proto (used by CIntToPy) */
 #if CYTHON_VECTORCALL
@@ -3175,16 +3184,16 @@ static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *con
 #endif
 
 /* CIntToPy.proto */
-static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int64_t(int64_t value);
-
-/* CIntFromPy.proto */
-static CYTHON_INLINE int64_t __Pyx_PyLong_As_int64_t(PyObject *);
-
-/* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value);
 
 /* CIntFromPy.proto */
 static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *);
+
+/* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int64_t(int64_t value);
+
+/* CIntFromPy.proto */
+static CYTHON_INLINE int64_t __Pyx_PyLong_As_int64_t(PyObject *);
 
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int8_t(int8_t value);
@@ -3204,11 +3213,11 @@ static CYTHON_INLINE long __Pyx_PyLong_As_long(PyObject *);
 /* UpdateUnpickledDict.export */
 static int __Pyx_UpdateUnpickledDict(PyObject *obj, PyObject *state, Py_ssize_t index);
 
-/* CIntToPy.proto */
-static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value);
-
 /* CheckUnpickleChecksum.proto */
 static CYTHON_INLINE int __Pyx_CheckUnpickleChecksum(long checksum, long checksum1, long checksum2, long checksum3, const char *members);
+
+/* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value);
 
 /* CIntFromPy.proto */
 static CYTHON_INLINE char __Pyx_PyLong_As_char(PyObject *);
@@ -3331,8 +3340,8 @@ static PyThread_type_lock __pyx_memoryview_thread_locks[8];
 static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t, int, int64_t); /*proto*/
 static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t, int); /*proto*/
 static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_down(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t); /*proto*/
-static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t, int64_t, int64_t); /*proto*/
-static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t); /*proto*/
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t, int64_t, int64_t); /*proto*/
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t); /*proto*/
 static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t); /*proto*/
 static PyObject *__pyx_f_15pickomino_rules_5batch_6_fused___pyx_unpickle_Table__set_state(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, PyObject *); /*proto*/
 static int __pyx_array_allocate_buffer(struct __pyx_array_obj *); /*proto*/
@@ -3397,7 +3406,6 @@ static const char __pyx_k_fortran[] = "fortran";
 static const char __pyx_k_Dimension_d_is_not_direct[] = "Dimension %d is not direct";
 static const char __pyx_k_Cannot_index_with_type_200U[] = "Cannot index with type \047%.200U\047";
 static const char __pyx_k_itemsize_0_for_cython_array[] = "itemsize <= 0 for cython.array";
-static const char __pyx_k_below_count_dice_face_down_face[] = "below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, moves, phase, player, players, points, roll, set_aside, stacks, steal, stop, tiles, tops, turns, victim";
 static const char __pyx_k_Buffer_view_does_not_expose_stri[] = "Buffer view does not expose strides";
 static const char __pyx_k_Can_only_create_a_buffer_that_is[] = "Can only create a buffer that is contiguous in memory.";
 static const char __pyx_k_Cannot_create_writable_memory_vi[] = "Cannot create writable memory view from read-only memoryview";
@@ -3407,6 +3415,7 @@ static const char __pyx_k_Indirect_dimensions_not_supporte[] = "Indirect dimensi
 static const char __pyx_k_Out_of_bounds_on_buffer_access_a[] = "Out of bounds on buffer access (axis %zd)";
 static const char __pyx_k_The_batch_s_compiled_loop_the_co[] = "The batch\047s compiled loop: the core turn over many games, for rules no module changes.\n\nWhen no module of the rules wraps a hook (``Rules.wrapped`` is empty, nothing is pending, no\nparts: the plain classic game), the batch engine hands a step\047s work to these loops instead of\nits numpy step machine. Each function is a declared twin (``batch/_mirrors.py`` names its\nreference in ``MIRRORS``): ``decide`` of the core\047s decisions in `steps.apply` and\n`steps.decide`, ``land`` of `steps.roll` and `steps.after_roll`, ``derive`` of\n`steps.derive`, each with the core hooks of `turn` inlined (``roll_actions``, ``set_aside``,\n``stop_total``, ``claims``, ``take_tile``, ``bust``). The batch\047s tests run every game of the\ndefault classic rules through both this loop (the compiled backend) and the numpy twins\n(``PICKOMINO_PURE=1``) against the reference engine.\n";
 static const char __pyx_k_Unable_to_convert_item_to_object[] = "Unable to convert item to object";
+static const char __pyx_k_actions_below_count_dice_face_do[] = "actions, below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, kinds, moves, phase, player, players, points, roll, set_aside, stacks, start_dice, steal, stop, tiles, tops, turns, victim";
 static const char __pyx_k_got_differing_extents_in_dimensi[] = "got differing extents in dimension %d (got %zd and %zd)";
 /* #### Code section: decls ### */
 static int __pyx_array___pyx_pf_15View_dot_MemoryView_5array___cinit__(struct __pyx_array_obj *__pyx_v_self, PyObject *__pyx_v_shape, Py_ssize_t __pyx_v_itemsize, PyObject *__pyx_v_format, PyObject *__pyx_v_mode, int __pyx_v_allocate_buffer); /* proto */
@@ -3454,10 +3463,20 @@ static int __pyx_pf_15pickomino_rules_5batch_6_fused_5Table___init__(struct __py
 static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cython__(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_4__setstate_cython__(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_self, PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_moving, __Pyx_memviewslice __pyx_v_chosen, __Pyx_memviewslice __pyx_v_rolling); /* proto */
-static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_start, __Pyx_memviewslice __pyx_v_sides, __Pyx_memviewslice __pyx_v_first, __Pyx_memviewslice __pyx_v_high); /* proto */
-static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_rolls, __Pyx_memviewslice __pyx_v_drawn, __Pyx_memviewslice __pyx_v_rolling); /* proto */
-static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_mask); /* proto */
-static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8__pyx_unpickle_Table(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, int __pyx_v_kind, __Pyx_memviewslice __pyx_v_start, __Pyx_memviewslice __pyx_v_sides, __Pyx_memviewslice __pyx_v_first, __Pyx_memviewslice __pyx_v_high); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, int __pyx_v_kind, __Pyx_memviewslice __pyx_v_rolls, __Pyx_memviewslice __pyx_v_drawn); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_rolls, __Pyx_memviewslice __pyx_v_drawn, __Pyx_memviewslice __pyx_v_rolling); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_mask); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_faces); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_totals); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_victims); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_tiles, __Pyx_memviewslice __pyx_v_victims); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, int __pyx_v_tidies); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_going); /* proto */
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_28__pyx_unpickle_Table(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_tp_new__initialisation_15pickomino_rules_5batch_6_fused_Table(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -3622,9 +3641,9 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_slice[1];
-    PyObject *__pyx_tuple[2];
-    PyObject *__pyx_codeobj_tab[7];
-    PyObject *__pyx_string_tab[167];
+    PyObject *__pyx_tuple[3];
+    PyObject *__pyx_codeobj_tab[17];
+    PyObject *__pyx_string_tab[216];
     PyObject *__pyx_number_tab[4];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3702,148 +3721,197 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_kp_u_unable_to_allocate_array_data __pyx_string_tab[25]
 #define __pyx_kp_u_unable_to_allocate_shape_and_str __pyx_string_tab[26]
 #define __pyx_n_u_ASCII __pyx_string_tab[27]
-#define __pyx_n_u_Ellipsis __pyx_string_tab[28]
-#define __pyx_n_u_Sequence __pyx_string_tab[29]
-#define __pyx_n_u_Table __pyx_string_tab[30]
-#define __pyx_n_u_Table___reduce_cython __pyx_string_tab[31]
-#define __pyx_n_u_Table___setstate_cython __pyx_string_tab[32]
-#define __pyx_n_u_View_MemoryView __pyx_string_tab[33]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[34]
-#define __pyx_n_u_annotate __pyx_string_tab[35]
-#define __pyx_n_u_class __pyx_string_tab[36]
-#define __pyx_n_u_class_getitem __pyx_string_tab[37]
-#define __pyx_n_u_dict __pyx_string_tab[38]
-#define __pyx_n_u_func __pyx_string_tab[39]
-#define __pyx_n_u_getstate __pyx_string_tab[40]
-#define __pyx_n_u_import __pyx_string_tab[41]
-#define __pyx_n_u_main __pyx_string_tab[42]
-#define __pyx_n_u_module __pyx_string_tab[43]
-#define __pyx_n_u_name_2 __pyx_string_tab[44]
-#define __pyx_n_u_new __pyx_string_tab[45]
-#define __pyx_n_u_pyx_checksum __pyx_string_tab[46]
-#define __pyx_n_u_pyx_result __pyx_string_tab[47]
-#define __pyx_n_u_pyx_state __pyx_string_tab[48]
-#define __pyx_n_u_pyx_type __pyx_string_tab[49]
-#define __pyx_n_u_pyx_unpickle_Enum __pyx_string_tab[50]
-#define __pyx_n_u_pyx_unpickle_Table __pyx_string_tab[51]
-#define __pyx_n_u_pyx_vtable __pyx_string_tab[52]
-#define __pyx_n_u_qualname __pyx_string_tab[53]
-#define __pyx_n_u_reduce __pyx_string_tab[54]
-#define __pyx_n_u_reduce_cython __pyx_string_tab[55]
-#define __pyx_n_u_reduce_ex __pyx_string_tab[56]
-#define __pyx_n_u_set_name __pyx_string_tab[57]
-#define __pyx_n_u_setstate __pyx_string_tab[58]
-#define __pyx_n_u_setstate_cython __pyx_string_tab[59]
-#define __pyx_n_u_test __pyx_string_tab[60]
-#define __pyx_n_u_dict_2 __pyx_string_tab[61]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[62]
-#define __pyx_n_u_a __pyx_string_tab[63]
-#define __pyx_n_u_abc __pyx_string_tab[64]
-#define __pyx_n_u_allocate_buffer __pyx_string_tab[65]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[66]
-#define __pyx_n_u_base __pyx_string_tab[67]
-#define __pyx_n_u_below __pyx_string_tab[68]
-#define __pyx_n_u_bounds __pyx_string_tab[69]
-#define __pyx_n_u_c __pyx_string_tab[70]
-#define __pyx_n_u_chosen __pyx_string_tab[71]
-#define __pyx_n_u_claim __pyx_string_tab[72]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[73]
-#define __pyx_n_u_count __pyx_string_tab[74]
-#define __pyx_n_u_decide __pyx_string_tab[75]
-#define __pyx_n_u_derive __pyx_string_tab[76]
-#define __pyx_n_u_dice __pyx_string_tab[77]
-#define __pyx_n_u_drawn __pyx_string_tab[78]
-#define __pyx_n_u_dtype_is_object __pyx_string_tab[79]
-#define __pyx_n_u_encode __pyx_string_tab[80]
-#define __pyx_n_u_enumerate __pyx_string_tab[81]
-#define __pyx_n_u_error __pyx_string_tab[82]
-#define __pyx_n_u_f __pyx_string_tab[83]
-#define __pyx_n_u_face __pyx_string_tab[84]
-#define __pyx_n_u_face_down __pyx_string_tab[85]
-#define __pyx_n_u_face_down_count __pyx_string_tab[86]
-#define __pyx_n_u_first __pyx_string_tab[87]
-#define __pyx_n_u_flags __pyx_string_tab[88]
-#define __pyx_n_u_format __pyx_string_tab[89]
-#define __pyx_n_u_fortran __pyx_string_tab[90]
-#define __pyx_n_u_grill __pyx_string_tab[91]
-#define __pyx_n_u_grill_claim __pyx_string_tab[92]
-#define __pyx_n_u_heights __pyx_string_tab[93]
-#define __pyx_n_u_high __pyx_string_tab[94]
-#define __pyx_n_u_highest_of __pyx_string_tab[95]
-#define __pyx_n_u_i __pyx_string_tab[96]
-#define __pyx_n_u_id __pyx_string_tab[97]
-#define __pyx_n_u_in_hand __pyx_string_tab[98]
-#define __pyx_n_u_index __pyx_string_tab[99]
-#define __pyx_n_u_index_of __pyx_string_tab[100]
-#define __pyx_n_u_items __pyx_string_tab[101]
-#define __pyx_n_u_itemsize __pyx_string_tab[102]
-#define __pyx_n_u_land __pyx_string_tab[103]
-#define __pyx_n_u_mask __pyx_string_tab[104]
-#define __pyx_n_u_me __pyx_string_tab[105]
-#define __pyx_n_u_memview __pyx_string_tab[106]
-#define __pyx_n_u_mode __pyx_string_tab[107]
-#define __pyx_n_u_moves __pyx_string_tab[108]
-#define __pyx_n_u_moving __pyx_string_tab[109]
-#define __pyx_n_u_n __pyx_string_tab[110]
-#define __pyx_n_u_name __pyx_string_tab[111]
-#define __pyx_n_u_ndim __pyx_string_tab[112]
-#define __pyx_n_u_obj __pyx_string_tab[113]
-#define __pyx_n_u_offered __pyx_string_tab[114]
-#define __pyx_n_u_out __pyx_string_tab[115]
-#define __pyx_n_u_p __pyx_string_tab[116]
-#define __pyx_n_u_pack __pyx_string_tab[117]
-#define __pyx_n_u_pass __pyx_string_tab[118]
-#define __pyx_n_u_phase __pyx_string_tab[119]
-#define __pyx_n_u_pickomino_rules_batch__fused __pyx_string_tab[120]
-#define __pyx_n_u_player __pyx_string_tab[121]
-#define __pyx_n_u_players __pyx_string_tab[122]
-#define __pyx_n_u_points __pyx_string_tab[123]
-#define __pyx_n_u_pop __pyx_string_tab[124]
-#define __pyx_n_u_r __pyx_string_tab[125]
-#define __pyx_n_u_register __pyx_string_tab[126]
-#define __pyx_n_u_roll __pyx_string_tab[127]
-#define __pyx_n_u_rollable __pyx_string_tab[128]
-#define __pyx_n_u_rolling __pyx_string_tab[129]
-#define __pyx_n_u_rolls __pyx_string_tab[130]
-#define __pyx_n_u_rows __pyx_string_tab[131]
-#define __pyx_n_u_self __pyx_string_tab[132]
-#define __pyx_n_u_set_aside __pyx_string_tab[133]
-#define __pyx_n_u_setdefault __pyx_string_tab[134]
-#define __pyx_n_u_shape __pyx_string_tab[135]
-#define __pyx_n_u_shown __pyx_string_tab[136]
-#define __pyx_n_u_sides __pyx_string_tab[137]
-#define __pyx_n_u_size __pyx_string_tab[138]
-#define __pyx_n_u_stacks __pyx_string_tab[139]
-#define __pyx_n_u_start __pyx_string_tab[140]
-#define __pyx_n_u_state __pyx_string_tab[141]
-#define __pyx_n_u_steal __pyx_string_tab[142]
-#define __pyx_n_u_step __pyx_string_tab[143]
-#define __pyx_n_u_stop __pyx_string_tab[144]
-#define __pyx_n_u_struct __pyx_string_tab[145]
-#define __pyx_n_u_t __pyx_string_tab[146]
-#define __pyx_n_u_table __pyx_string_tab[147]
-#define __pyx_n_u_tiles __pyx_string_tab[148]
-#define __pyx_n_u_tops __pyx_string_tab[149]
-#define __pyx_n_u_total __pyx_string_tab[150]
-#define __pyx_n_u_turns __pyx_string_tab[151]
-#define __pyx_n_u_unpack __pyx_string_tab[152]
-#define __pyx_n_u_update __pyx_string_tab[153]
-#define __pyx_n_u_use_setstate __pyx_string_tab[154]
-#define __pyx_n_u_values __pyx_string_tab[155]
-#define __pyx_n_u_victim __pyx_string_tab[156]
-#define __pyx_n_u_worm __pyx_string_tab[157]
-#define __pyx_n_u_x __pyx_string_tab[158]
-#define __pyx_n_b_O __pyx_string_tab[159]
-#define __pyx_kp_b_iso88591_1F __pyx_string_tab[160]
-#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[161]
-#define __pyx_kp_b_iso88591_1F_E_aq_q_as_Q_E_aq_Bb_Qe1Cs_Rr __pyx_string_tab[162]
-#define __pyx_kp_b_iso88591_XT_WD_DHZZ_ffjjxx_G_G_K_K_X_X_f __pyx_string_tab[163]
-#define __pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A __pyx_string_tab[164]
-#define __pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A __pyx_string_tab[165]
-#define __pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as __pyx_string_tab[166]
+#define __pyx_n_u_CORE_TWINS __pyx_string_tab[28]
+#define __pyx_n_u_Ellipsis __pyx_string_tab[29]
+#define __pyx_n_u_Sequence __pyx_string_tab[30]
+#define __pyx_n_u_Table __pyx_string_tab[31]
+#define __pyx_n_u_Table___reduce_cython __pyx_string_tab[32]
+#define __pyx_n_u_Table___setstate_cython __pyx_string_tab[33]
+#define __pyx_n_u_View_MemoryView __pyx_string_tab[34]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[35]
+#define __pyx_n_u_annotate __pyx_string_tab[36]
+#define __pyx_n_u_class __pyx_string_tab[37]
+#define __pyx_n_u_class_getitem __pyx_string_tab[38]
+#define __pyx_n_u_dict __pyx_string_tab[39]
+#define __pyx_n_u_func __pyx_string_tab[40]
+#define __pyx_n_u_getstate __pyx_string_tab[41]
+#define __pyx_n_u_import __pyx_string_tab[42]
+#define __pyx_n_u_main __pyx_string_tab[43]
+#define __pyx_n_u_module __pyx_string_tab[44]
+#define __pyx_n_u_name_2 __pyx_string_tab[45]
+#define __pyx_n_u_new __pyx_string_tab[46]
+#define __pyx_n_u_pyx_checksum __pyx_string_tab[47]
+#define __pyx_n_u_pyx_result __pyx_string_tab[48]
+#define __pyx_n_u_pyx_state __pyx_string_tab[49]
+#define __pyx_n_u_pyx_type __pyx_string_tab[50]
+#define __pyx_n_u_pyx_unpickle_Enum __pyx_string_tab[51]
+#define __pyx_n_u_pyx_unpickle_Table __pyx_string_tab[52]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[53]
+#define __pyx_n_u_qualname __pyx_string_tab[54]
+#define __pyx_n_u_reduce __pyx_string_tab[55]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[56]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[57]
+#define __pyx_n_u_set_name __pyx_string_tab[58]
+#define __pyx_n_u_setstate __pyx_string_tab[59]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[60]
+#define __pyx_n_u_test __pyx_string_tab[61]
+#define __pyx_n_u_core __pyx_string_tab[62]
+#define __pyx_n_u_dict_2 __pyx_string_tab[63]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[64]
+#define __pyx_n_u_numpy __pyx_string_tab[65]
+#define __pyx_n_u_a __pyx_string_tab[66]
+#define __pyx_n_u_abc __pyx_string_tab[67]
+#define __pyx_n_u_allocate_buffer __pyx_string_tab[68]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[69]
+#define __pyx_n_u_base __pyx_string_tab[70]
+#define __pyx_n_u_below __pyx_string_tab[71]
+#define __pyx_n_u_bool __pyx_string_tab[72]
+#define __pyx_n_u_bounds __pyx_string_tab[73]
+#define __pyx_n_u_bust __pyx_string_tab[74]
+#define __pyx_n_u_c __pyx_string_tab[75]
+#define __pyx_n_u_chosen __pyx_string_tab[76]
+#define __pyx_n_u_claim __pyx_string_tab[77]
+#define __pyx_n_u_claims __pyx_string_tab[78]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[79]
+#define __pyx_n_u_compiled __pyx_string_tab[80]
+#define __pyx_n_u_count __pyx_string_tab[81]
+#define __pyx_n_u_decide __pyx_string_tab[82]
+#define __pyx_n_u_decide_actions __pyx_string_tab[83]
+#define __pyx_n_u_derive __pyx_string_tab[84]
+#define __pyx_n_u_dice __pyx_string_tab[85]
+#define __pyx_n_u_drawn __pyx_string_tab[86]
+#define __pyx_n_u_dtype __pyx_string_tab[87]
+#define __pyx_n_u_dtype_is_object __pyx_string_tab[88]
+#define __pyx_n_u_empty __pyx_string_tab[89]
+#define __pyx_n_u_encode __pyx_string_tab[90]
+#define __pyx_n_u_encoding __pyx_string_tab[91]
+#define __pyx_n_u_enumerate __pyx_string_tab[92]
+#define __pyx_n_u_error __pyx_string_tab[93]
+#define __pyx_n_u_f __pyx_string_tab[94]
+#define __pyx_n_u_face __pyx_string_tab[95]
+#define __pyx_n_u_face_down __pyx_string_tab[96]
+#define __pyx_n_u_face_down_count __pyx_string_tab[97]
+#define __pyx_n_u_faces __pyx_string_tab[98]
+#define __pyx_n_u_first __pyx_string_tab[99]
+#define __pyx_n_u_flags __pyx_string_tab[100]
+#define __pyx_n_u_format __pyx_string_tab[101]
+#define __pyx_n_u_fortran __pyx_string_tab[102]
+#define __pyx_n_u_g __pyx_string_tab[103]
+#define __pyx_n_u_going __pyx_string_tab[104]
+#define __pyx_n_u_grill __pyx_string_tab[105]
+#define __pyx_n_u_grill_claim __pyx_string_tab[106]
+#define __pyx_n_u_heights __pyx_string_tab[107]
+#define __pyx_n_u_held __pyx_string_tab[108]
+#define __pyx_n_u_high __pyx_string_tab[109]
+#define __pyx_n_u_highest_of __pyx_string_tab[110]
+#define __pyx_n_u_i __pyx_string_tab[111]
+#define __pyx_n_u_id __pyx_string_tab[112]
+#define __pyx_n_u_in_hand __pyx_string_tab[113]
+#define __pyx_n_u_index __pyx_string_tab[114]
+#define __pyx_n_u_index_of __pyx_string_tab[115]
+#define __pyx_n_u_int64 __pyx_string_tab[116]
+#define __pyx_n_u_int8 __pyx_string_tab[117]
+#define __pyx_n_u_items __pyx_string_tab[118]
+#define __pyx_n_u_itemsize __pyx_string_tab[119]
+#define __pyx_n_u_k __pyx_string_tab[120]
+#define __pyx_n_u_kind __pyx_string_tab[121]
+#define __pyx_n_u_kinds __pyx_string_tab[122]
+#define __pyx_n_u_land __pyx_string_tab[123]
+#define __pyx_n_u_last __pyx_string_tab[124]
+#define __pyx_n_u_mask __pyx_string_tab[125]
+#define __pyx_n_u_me __pyx_string_tab[126]
+#define __pyx_n_u_memview __pyx_string_tab[127]
+#define __pyx_n_u_mode __pyx_string_tab[128]
+#define __pyx_n_u_moves __pyx_string_tab[129]
+#define __pyx_n_u_moving __pyx_string_tab[130]
+#define __pyx_n_u_n __pyx_string_tab[131]
+#define __pyx_n_u_name __pyx_string_tab[132]
+#define __pyx_n_u_ndim __pyx_string_tab[133]
+#define __pyx_n_u_np __pyx_string_tab[134]
+#define __pyx_n_u_num_actions __pyx_string_tab[135]
+#define __pyx_n_u_numpy_2 __pyx_string_tab[136]
+#define __pyx_n_u_obj __pyx_string_tab[137]
+#define __pyx_n_u_offered __pyx_string_tab[138]
+#define __pyx_n_u_open_face __pyx_string_tab[139]
+#define __pyx_n_u_out __pyx_string_tab[140]
+#define __pyx_n_u_p __pyx_string_tab[141]
+#define __pyx_n_u_pack __pyx_string_tab[142]
+#define __pyx_n_u_pass __pyx_string_tab[143]
+#define __pyx_n_u_pass_on __pyx_string_tab[144]
+#define __pyx_n_u_phase __pyx_string_tab[145]
+#define __pyx_n_u_pickomino_rules_batch __pyx_string_tab[146]
+#define __pyx_n_u_pickomino_rules_batch__fused __pyx_string_tab[147]
+#define __pyx_n_u_player __pyx_string_tab[148]
+#define __pyx_n_u_players __pyx_string_tab[149]
+#define __pyx_n_u_points __pyx_string_tab[150]
+#define __pyx_n_u_pop __pyx_string_tab[151]
+#define __pyx_n_u_r __pyx_string_tab[152]
+#define __pyx_n_u_register __pyx_string_tab[153]
+#define __pyx_n_u_roll __pyx_string_tab[154]
+#define __pyx_n_u_roll_actions __pyx_string_tab[155]
+#define __pyx_n_u_rollable __pyx_string_tab[156]
+#define __pyx_n_u_rolling __pyx_string_tab[157]
+#define __pyx_n_u_rolls __pyx_string_tab[158]
+#define __pyx_n_u_rows __pyx_string_tab[159]
+#define __pyx_n_u_self __pyx_string_tab[160]
+#define __pyx_n_u_set_aside __pyx_string_tab[161]
+#define __pyx_n_u_setdefault __pyx_string_tab[162]
+#define __pyx_n_u_shape __pyx_string_tab[163]
+#define __pyx_n_u_show __pyx_string_tab[164]
+#define __pyx_n_u_shown __pyx_string_tab[165]
+#define __pyx_n_u_sides __pyx_string_tab[166]
+#define __pyx_n_u_size __pyx_string_tab[167]
+#define __pyx_n_u_stacks __pyx_string_tab[168]
+#define __pyx_n_u_start __pyx_string_tab[169]
+#define __pyx_n_u_state __pyx_string_tab[170]
+#define __pyx_n_u_steal __pyx_string_tab[171]
+#define __pyx_n_u_step __pyx_string_tab[172]
+#define __pyx_n_u_stop __pyx_string_tab[173]
+#define __pyx_n_u_stop_total __pyx_string_tab[174]
+#define __pyx_n_u_struct __pyx_string_tab[175]
+#define __pyx_n_u_t __pyx_string_tab[176]
+#define __pyx_n_u_table __pyx_string_tab[177]
+#define __pyx_n_u_take_tile __pyx_string_tab[178]
+#define __pyx_n_u_tidies __pyx_string_tab[179]
+#define __pyx_n_u_tile_out __pyx_string_tab[180]
+#define __pyx_n_u_tiles __pyx_string_tab[181]
+#define __pyx_n_u_tops __pyx_string_tab[182]
+#define __pyx_n_u_total __pyx_string_tab[183]
+#define __pyx_n_u_totals __pyx_string_tab[184]
+#define __pyx_n_u_turn_over __pyx_string_tab[185]
+#define __pyx_n_u_turns __pyx_string_tab[186]
+#define __pyx_n_u_unpack __pyx_string_tab[187]
+#define __pyx_n_u_update __pyx_string_tab[188]
+#define __pyx_n_u_use_setstate __pyx_string_tab[189]
+#define __pyx_n_u_values __pyx_string_tab[190]
+#define __pyx_n_u_victim __pyx_string_tab[191]
+#define __pyx_n_u_victim_out __pyx_string_tab[192]
+#define __pyx_n_u_victims __pyx_string_tab[193]
+#define __pyx_n_u_view __pyx_string_tab[194]
+#define __pyx_n_u_worm __pyx_string_tab[195]
+#define __pyx_n_u_x __pyx_string_tab[196]
+#define __pyx_n_u_zeros __pyx_string_tab[197]
+#define __pyx_n_b_O __pyx_string_tab[198]
+#define __pyx_kp_b_iso88591_1F __pyx_string_tab[199]
+#define __pyx_kp_b_iso88591_5_r_A_vU_7_E_at6_AS_AQ __pyx_string_tab[200]
+#define __pyx_kp_b_iso88591_5_r_A_vWAWF_BfAT_q_F_A_b_at6_fB __pyx_string_tab[201]
+#define __pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_AQ_Qa_A_U_1A __pyx_string_tab[202]
+#define __pyx_kp_b_iso88591_5_r_A_vZq_vWA_E_at6_T_e1D_q __pyx_string_tab[203]
+#define __pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_AQ_q_3fC __pyx_string_tab[204]
+#define __pyx_kp_b_iso88591_5_r_A_v_7_2V2T_q_A_b_D_Qb_E_at6 __pyx_string_tab[205]
+#define __pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_AQ_U_1 __pyx_string_tab[206]
+#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[207]
+#define __pyx_kp_b_iso88591_1F_E_aq_q_as_Q_E_aq_Bb_Qe1Cs_Rr __pyx_string_tab[208]
+#define __pyx_kp_b_iso88591_E_at6_AQ_U_1_1CuA_U_1A_E_aq_U_3 __pyx_string_tab[209]
+#define __pyx_kp_b_iso88591_E_at6_AQ_V1F_q_q_Q_E_aq_U_1_as __pyx_string_tab[210]
+#define __pyx_kp_b_iso88591_Zt84xt7_lRVVhhllttx_y_G_G_K_K_U __pyx_string_tab[211]
+#define __pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A __pyx_string_tab[212]
+#define __pyx_kp_b_iso88591_U_QgRq_E_at6_AQ_U_1_as_U_5_Q_q __pyx_string_tab[213]
+#define __pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as __pyx_string_tab[214]
+#define __pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A __pyx_string_tab[215]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_neg_1 __pyx_number_tab[1]
-#define __pyx_int_48434458 __pyx_number_tab[2]
+#define __pyx_int_2088408 __pyx_number_tab[2]
 #define __pyx_int_136983863 __pyx_number_tab[3]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
@@ -3873,9 +3941,9 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_slice[i]); }
-  for (int i=0; i<2; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<7; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<167; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<17; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<216; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<4; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3913,9 +3981,9 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_slice[i]); }
-  for (int i=0; i<2; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<7; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<167; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<17; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<216; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<4; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -18102,8 +18170,8 @@ static PyObject *__pyx_unpickle_Enum__set_state(struct __pyx_MemviewEnum_obj *__
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":49
- *     cdef int players, dice, stop, steal, count
+/* "pickomino_rules/batch/_fused.pyx":55
+ *     cdef int players, dice, stop, steal, count, kinds, actions
  * 
  *     def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):             # <<<<<<<<<<<<<<
  *         self.grill = table.grill
@@ -18154,74 +18222,74 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_moves,&__pyx_mstate_global->__pyx_n_u_turns,&__pyx_mstate_global->__pyx_n_u_grill_claim,&__pyx_mstate_global->__pyx_n_u_victim,&__pyx_mstate_global->__pyx_n_u_stop,&__pyx_mstate_global->__pyx_n_u_steal,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 49, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 55, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 49, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 55, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 49, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 55, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 49, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 55, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 49, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 55, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 49, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 55, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 49, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 55, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 49, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 55, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 49, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 55, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 7; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 7, 7, i); __PYX_ERR(0, 49, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 7, 7, i); __PYX_ERR(0, 55, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 7)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 49, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 55, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 49, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 55, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 49, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 55, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 49, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 55, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 49, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 55, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 49, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 55, __pyx_L3_error)
       values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 49, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 55, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
     __pyx_v_moves = values[1];
     __pyx_v_turns = values[2];
     __pyx_v_grill_claim = values[3];
     __pyx_v_victim = values[4];
-    __pyx_v_stop = __Pyx_PyLong_As_int(values[5]); if (unlikely((__pyx_v_stop == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 49, __pyx_L3_error)
-    __pyx_v_steal = __Pyx_PyLong_As_int(values[6]); if (unlikely((__pyx_v_steal == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 49, __pyx_L3_error)
+    __pyx_v_stop = __Pyx_PyLong_As_int(values[5]); if (unlikely((__pyx_v_stop == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 55, __pyx_L3_error)
+    __pyx_v_steal = __Pyx_PyLong_As_int(values[6]); if (unlikely((__pyx_v_steal == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 55, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__init__", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 49, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__init__", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 55, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -18262,347 +18330,347 @@ static int __pyx_pf_15pickomino_rules_5batch_6_fused_5Table___init__(struct __py
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__init__", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":50
+  /* "pickomino_rules/batch/_fused.pyx":56
  * 
  *     def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):
  *         self.grill = table.grill             # <<<<<<<<<<<<<<
  *         self.face_down = table.face_down
  *         self.face_down_count = table.face_down_count
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_grill); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 50, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_grill); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 56, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 50, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 56, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->grill, 0);
   __pyx_v_self->grill = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":51
+  /* "pickomino_rules/batch/_fused.pyx":57
  *     def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):
  *         self.grill = table.grill
  *         self.face_down = table.face_down             # <<<<<<<<<<<<<<
  *         self.face_down_count = table.face_down_count
  *         self.stacks = table.stacks
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_face_down); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 51, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_face_down); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 57, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 51, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 57, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->face_down, 0);
   __pyx_v_self->face_down = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":52
+  /* "pickomino_rules/batch/_fused.pyx":58
  *         self.grill = table.grill
  *         self.face_down = table.face_down
  *         self.face_down_count = table.face_down_count             # <<<<<<<<<<<<<<
  *         self.stacks = table.stacks
  *         self.heights = table.heights
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_face_down_count); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 52, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_face_down_count); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 52, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 58, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->face_down_count, 0);
   __pyx_v_self->face_down_count = __pyx_t_4;
   __pyx_t_4.memview = NULL;
   __pyx_t_4.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":53
+  /* "pickomino_rules/batch/_fused.pyx":59
  *         self.face_down = table.face_down
  *         self.face_down_count = table.face_down_count
  *         self.stacks = table.stacks             # <<<<<<<<<<<<<<
  *         self.heights = table.heights
  *         self.tops = table.tops
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_stacks); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 53, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_stacks); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 59, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(0, 53, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(0, 59, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->stacks, 0);
   __pyx_v_self->stacks = __pyx_t_5;
   __pyx_t_5.memview = NULL;
   __pyx_t_5.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":54
+  /* "pickomino_rules/batch/_fused.pyx":60
  *         self.face_down_count = table.face_down_count
  *         self.stacks = table.stacks
  *         self.heights = table.heights             # <<<<<<<<<<<<<<
  *         self.tops = table.tops
  *         self.player = table.player
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_heights); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 54, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_heights); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 60, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 54, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 60, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->heights, 0);
   __pyx_v_self->heights = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":55
+  /* "pickomino_rules/batch/_fused.pyx":61
  *         self.stacks = table.stacks
  *         self.heights = table.heights
  *         self.tops = table.tops             # <<<<<<<<<<<<<<
  *         self.player = table.player
  *         self.phase = table.phase
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tops); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 55, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tops); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 61, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_6 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_6.memview)) __PYX_ERR(0, 55, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_6.memview)) __PYX_ERR(0, 61, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->tops, 0);
   __pyx_v_self->tops = __pyx_t_6;
   __pyx_t_6.memview = NULL;
   __pyx_t_6.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":56
+  /* "pickomino_rules/batch/_fused.pyx":62
  *         self.heights = table.heights
  *         self.tops = table.tops
  *         self.player = table.player             # <<<<<<<<<<<<<<
  *         self.phase = table.phase
  *         self.in_hand = table.in_hand
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_player); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 56, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_player); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 62, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 56, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 62, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->player, 0);
   __pyx_v_self->player = __pyx_t_4;
   __pyx_t_4.memview = NULL;
   __pyx_t_4.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":57
+  /* "pickomino_rules/batch/_fused.pyx":63
  *         self.tops = table.tops
  *         self.player = table.player
  *         self.phase = table.phase             # <<<<<<<<<<<<<<
  *         self.in_hand = table.in_hand
  *         self.roll = table.roll
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_phase); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 57, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_phase); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 63, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 57, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 63, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->phase, 0);
   __pyx_v_self->phase = __pyx_t_4;
   __pyx_t_4.memview = NULL;
   __pyx_t_4.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":58
+  /* "pickomino_rules/batch/_fused.pyx":64
  *         self.player = table.player
  *         self.phase = table.phase
  *         self.in_hand = table.in_hand             # <<<<<<<<<<<<<<
  *         self.roll = table.roll
  *         self.set_aside = table.set_aside
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_in_hand); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 58, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_in_hand); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 64, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 58, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 64, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->in_hand, 0);
   __pyx_v_self->in_hand = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":59
+  /* "pickomino_rules/batch/_fused.pyx":65
  *         self.phase = table.phase
  *         self.in_hand = table.in_hand
  *         self.roll = table.roll             # <<<<<<<<<<<<<<
  *         self.set_aside = table.set_aside
  *         self.moves = moves
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_roll); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 59, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_roll); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 65, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(0, 59, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(0, 65, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->roll, 0);
   __pyx_v_self->roll = __pyx_t_5;
   __pyx_t_5.memview = NULL;
   __pyx_t_5.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":60
+  /* "pickomino_rules/batch/_fused.pyx":66
  *         self.in_hand = table.in_hand
  *         self.roll = table.roll
  *         self.set_aside = table.set_aside             # <<<<<<<<<<<<<<
  *         self.moves = moves
  *         self.turns = turns
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 60, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 66, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 60, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 66, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->set_aside, 0);
   __pyx_v_self->set_aside = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":61
+  /* "pickomino_rules/batch/_fused.pyx":67
  *         self.roll = table.roll
  *         self.set_aside = table.set_aside
  *         self.moves = moves             # <<<<<<<<<<<<<<
  *         self.turns = turns
  *         self.grill_claim = grill_claim
 */
-  __pyx_t_7 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__pyx_v_moves, PyBUF_WRITABLE); if (unlikely(!__pyx_t_7.memview)) __PYX_ERR(0, 61, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__pyx_v_moves, PyBUF_WRITABLE); if (unlikely(!__pyx_t_7.memview)) __PYX_ERR(0, 67, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->moves, 0);
   __pyx_v_self->moves = __pyx_t_7;
   __pyx_t_7.memview = NULL;
   __pyx_t_7.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":62
+  /* "pickomino_rules/batch/_fused.pyx":68
  *         self.set_aside = table.set_aside
  *         self.moves = moves
  *         self.turns = turns             # <<<<<<<<<<<<<<
  *         self.grill_claim = grill_claim
  *         self.victim = victim
 */
-  __pyx_t_7 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__pyx_v_turns, PyBUF_WRITABLE); if (unlikely(!__pyx_t_7.memview)) __PYX_ERR(0, 62, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__pyx_v_turns, PyBUF_WRITABLE); if (unlikely(!__pyx_t_7.memview)) __PYX_ERR(0, 68, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->turns, 0);
   __pyx_v_self->turns = __pyx_t_7;
   __pyx_t_7.memview = NULL;
   __pyx_t_7.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":63
+  /* "pickomino_rules/batch/_fused.pyx":69
  *         self.moves = moves
  *         self.turns = turns
  *         self.grill_claim = grill_claim             # <<<<<<<<<<<<<<
  *         self.victim = victim
  *         self.tiles = table.tiles
 */
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_grill_claim, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 63, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_grill_claim, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 69, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->grill_claim, 0);
   __pyx_v_self->grill_claim = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":64
+  /* "pickomino_rules/batch/_fused.pyx":70
  *         self.turns = turns
  *         self.grill_claim = grill_claim
  *         self.victim = victim             # <<<<<<<<<<<<<<
  *         self.tiles = table.tiles
  *         self.index_of = table.index_of
 */
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victim, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 64, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victim, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 70, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->victim, 0);
   __pyx_v_self->victim = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":65
+  /* "pickomino_rules/batch/_fused.pyx":71
  *         self.grill_claim = grill_claim
  *         self.victim = victim
  *         self.tiles = table.tiles             # <<<<<<<<<<<<<<
  *         self.index_of = table.index_of
  *         self.below = table.below
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tiles); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 65, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tiles); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 71, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 65, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 71, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->tiles, 0);
   __pyx_v_self->tiles = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":66
+  /* "pickomino_rules/batch/_fused.pyx":72
  *         self.victim = victim
  *         self.tiles = table.tiles
  *         self.index_of = table.index_of             # <<<<<<<<<<<<<<
  *         self.below = table.below
  *         self.highest_of = table.highest_of
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_index_of); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 66, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_index_of); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 72, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 66, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 72, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->index_of, 0);
   __pyx_v_self->index_of = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":67
+  /* "pickomino_rules/batch/_fused.pyx":73
  *         self.tiles = table.tiles
  *         self.index_of = table.index_of
  *         self.below = table.below             # <<<<<<<<<<<<<<
  *         self.highest_of = table.highest_of
  *         self.points = table.points
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_below); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 67, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_below); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 73, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 67, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 73, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->below, 0);
   __pyx_v_self->below = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":68
+  /* "pickomino_rules/batch/_fused.pyx":74
  *         self.index_of = table.index_of
  *         self.below = table.below
  *         self.highest_of = table.highest_of             # <<<<<<<<<<<<<<
  *         self.points = table.points
  *         self.players = table.players
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_highest_of); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 68, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_highest_of); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 74, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 68, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 74, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->highest_of, 0);
   __pyx_v_self->highest_of = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":69
+  /* "pickomino_rules/batch/_fused.pyx":75
  *         self.below = table.below
  *         self.highest_of = table.highest_of
  *         self.points = table.points             # <<<<<<<<<<<<<<
  *         self.players = table.players
  *         self.dice = int(table.dice[0])
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 69, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 75, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 69, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 75, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->points, 0);
   __pyx_v_self->points = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":70
+  /* "pickomino_rules/batch/_fused.pyx":76
  *         self.highest_of = table.highest_of
  *         self.points = table.points
  *         self.players = table.players             # <<<<<<<<<<<<<<
  *         self.dice = int(table.dice[0])
  *         self.stop = stop
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_players); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 70, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_players); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 76, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 70, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 76, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_self->players = __pyx_t_8;
 
-  /* "pickomino_rules/batch/_fused.pyx":71
+  /* "pickomino_rules/batch/_fused.pyx":77
  *         self.points = table.points
  *         self.players = table.players
  *         self.dice = int(table.dice[0])             # <<<<<<<<<<<<<<
  *         self.stop = stop
  *         self.steal = steal
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_dice); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 71, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_dice); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 77, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_9 = __Pyx_GetItemInt(__pyx_t_1, 0, long, 1, __Pyx_PyLong_From_long, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 71, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_GetItemInt(__pyx_t_1, 0, long, 1, __Pyx_PyLong_From_long, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 77, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_9);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_t_1 = __Pyx_PyNumber_Int(__pyx_t_9); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 71, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyNumber_Int(__pyx_t_9); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 77, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 71, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 77, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_self->dice = __pyx_t_8;
 
-  /* "pickomino_rules/batch/_fused.pyx":72
+  /* "pickomino_rules/batch/_fused.pyx":78
  *         self.players = table.players
  *         self.dice = int(table.dice[0])
  *         self.stop = stop             # <<<<<<<<<<<<<<
@@ -18611,30 +18679,75 @@ static int __pyx_pf_15pickomino_rules_5batch_6_fused_5Table___init__(struct __py
 */
   __pyx_v_self->stop = __pyx_v_stop;
 
-  /* "pickomino_rules/batch/_fused.pyx":73
+  /* "pickomino_rules/batch/_fused.pyx":79
  *         self.dice = int(table.dice[0])
  *         self.stop = stop
  *         self.steal = steal             # <<<<<<<<<<<<<<
  *         self.count = len(table.tiles)
- * 
+ *         self.kinds = table.kinds
 */
   __pyx_v_self->steal = __pyx_v_steal;
 
-  /* "pickomino_rules/batch/_fused.pyx":74
+  /* "pickomino_rules/batch/_fused.pyx":80
  *         self.stop = stop
  *         self.steal = steal
  *         self.count = len(table.tiles)             # <<<<<<<<<<<<<<
- * 
- * 
+ *         self.kinds = table.kinds
+ *         self.start_dice = table.dice
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tiles); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 74, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tiles); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 80, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_10 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 74, __pyx_L1_error)
+  __pyx_t_10 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 80, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_self->count = __pyx_t_10;
 
-  /* "pickomino_rules/batch/_fused.pyx":49
- *     cdef int players, dice, stop, steal, count
+  /* "pickomino_rules/batch/_fused.pyx":81
+ *         self.steal = steal
+ *         self.count = len(table.tiles)
+ *         self.kinds = table.kinds             # <<<<<<<<<<<<<<
+ *         self.start_dice = table.dice
+ *         self.actions = table.encoding.num_actions
+*/
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 81, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 81, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_v_self->kinds = __pyx_t_8;
+
+  /* "pickomino_rules/batch/_fused.pyx":82
+ *         self.count = len(table.tiles)
+ *         self.kinds = table.kinds
+ *         self.start_dice = table.dice             # <<<<<<<<<<<<<<
+ *         self.actions = table.encoding.num_actions
+ * 
+*/
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_dice); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 82, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 82, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->start_dice, 0);
+  __pyx_v_self->start_dice = __pyx_t_4;
+  __pyx_t_4.memview = NULL;
+  __pyx_t_4.data = NULL;
+
+  /* "pickomino_rules/batch/_fused.pyx":83
+ *         self.kinds = table.kinds
+ *         self.start_dice = table.dice
+ *         self.actions = table.encoding.num_actions             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_encoding); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 83, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_9 = __Pyx_PyObject_GetAttrStr(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_num_actions); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 83, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_9);
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_9); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 83, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+  __pyx_v_self->actions = __pyx_t_8;
+
+  /* "pickomino_rules/batch/_fused.pyx":55
+ *     cdef int players, dice, stop, steal, count, kinds, actions
  * 
  *     def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):             # <<<<<<<<<<<<<<
  *         self.grill = table.grill
@@ -18742,8 +18855,11 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
   PyObject *__pyx_t_25 = NULL;
   PyObject *__pyx_t_26 = NULL;
   PyObject *__pyx_t_27 = NULL;
-  int __pyx_t_28;
-  int __pyx_t_29;
+  PyObject *__pyx_t_28 = NULL;
+  PyObject *__pyx_t_29 = NULL;
+  PyObject *__pyx_t_30 = NULL;
+  int __pyx_t_31;
+  int __pyx_t_32;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -18753,7 +18869,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
  *     cdef object _dict
  *     cdef bint use_setstate
  *     with CRITICAL_SECTION(self):             # <<<<<<<<<<<<<<
- *         state = (self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)
+ *         state = (self.actions, self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.kinds, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.start_dice, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)
  *         _dict = getattr(self, '__dict__', None)
 */
   {
@@ -18766,112 +18882,124 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
         /* "(tree fragment)":6
  *     cdef bint use_setstate
  *     with CRITICAL_SECTION(self):
- *         state = (self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)             # <<<<<<<<<<<<<<
+ *         state = (self.actions, self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.kinds, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.start_dice, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)             # <<<<<<<<<<<<<<
  *         _dict = getattr(self, '__dict__', None)
  *     if _dict is not None and _dict:
 */
-        __pyx_t_2 = __pyx_memoryview_fromslice(__pyx_v_self->below, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_self->actions); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_2);
-        __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_self->count); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_3 = __pyx_memoryview_fromslice(__pyx_v_self->below, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
-        __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_self->dice); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_self->count); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_4);
-        __pyx_t_5 = __pyx_memoryview_fromslice(__pyx_v_self->face_down, 2, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_self->dice); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_5);
-        __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_self->face_down_count, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_self->face_down, 2, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_6);
-        __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_self->grill, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_self->face_down_count, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_7);
-        __pyx_t_8 = __pyx_memoryview_fromslice(__pyx_v_self->grill_claim, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_8 = __pyx_memoryview_fromslice(__pyx_v_self->grill, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
-        __pyx_t_9 = __pyx_memoryview_fromslice(__pyx_v_self->heights, 2, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_9)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_9 = __pyx_memoryview_fromslice(__pyx_v_self->grill_claim, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_9)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_9);
-        __pyx_t_10 = __pyx_memoryview_fromslice(__pyx_v_self->highest_of, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_10 = __pyx_memoryview_fromslice(__pyx_v_self->heights, 2, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_10);
-        __pyx_t_11 = __pyx_memoryview_fromslice(__pyx_v_self->in_hand, 2, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_11 = __pyx_memoryview_fromslice(__pyx_v_self->highest_of, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_12 = __pyx_memoryview_fromslice(__pyx_v_self->index_of, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_12)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_12 = __pyx_memoryview_fromslice(__pyx_v_self->in_hand, 2, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_12)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
-        __pyx_t_13 = __pyx_memoryview_fromslice(__pyx_v_self->moves, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int32_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int32_t, 0);; if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_13 = __pyx_memoryview_fromslice(__pyx_v_self->index_of, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
-        __pyx_t_14 = __pyx_memoryview_fromslice(__pyx_v_self->phase, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_14)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_14 = __Pyx_PyLong_From_int(__pyx_v_self->kinds); if (unlikely(!__pyx_t_14)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_14);
-        __pyx_t_15 = __pyx_memoryview_fromslice(__pyx_v_self->player, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_15)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_15 = __pyx_memoryview_fromslice(__pyx_v_self->moves, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int32_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int32_t, 0);; if (unlikely(!__pyx_t_15)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_15);
-        __pyx_t_16 = __Pyx_PyLong_From_int(__pyx_v_self->players); if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_16 = __pyx_memoryview_fromslice(__pyx_v_self->phase, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_16)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_16);
-        __pyx_t_17 = __pyx_memoryview_fromslice(__pyx_v_self->points, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_17 = __pyx_memoryview_fromslice(__pyx_v_self->player, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_17)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_17);
-        __pyx_t_18 = __pyx_memoryview_fromslice(__pyx_v_self->roll, 3, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_18 = __Pyx_PyLong_From_int(__pyx_v_self->players); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_18);
-        __pyx_t_19 = __pyx_memoryview_fromslice(__pyx_v_self->set_aside, 2, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_19 = __pyx_memoryview_fromslice(__pyx_v_self->points, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_19);
-        __pyx_t_20 = __pyx_memoryview_fromslice(__pyx_v_self->stacks, 3, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_20)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_20 = __pyx_memoryview_fromslice(__pyx_v_self->roll, 3, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_20)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_20);
-        __pyx_t_21 = __Pyx_PyLong_From_int(__pyx_v_self->steal); if (unlikely(!__pyx_t_21)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_21 = __pyx_memoryview_fromslice(__pyx_v_self->set_aside, 2, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_21)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_21);
-        __pyx_t_22 = __Pyx_PyLong_From_int(__pyx_v_self->stop); if (unlikely(!__pyx_t_22)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_22 = __pyx_memoryview_fromslice(__pyx_v_self->stacks, 3, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_22)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_22);
-        __pyx_t_23 = __pyx_memoryview_fromslice(__pyx_v_self->tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_23 = __pyx_memoryview_fromslice(__pyx_v_self->start_dice, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int8_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int8_t, 0);; if (unlikely(!__pyx_t_23)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_23);
-        __pyx_t_24 = __pyx_memoryview_fromslice(__pyx_v_self->tops, 2, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_24 = __Pyx_PyLong_From_int(__pyx_v_self->steal); if (unlikely(!__pyx_t_24)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_24);
-        __pyx_t_25 = __pyx_memoryview_fromslice(__pyx_v_self->turns, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int32_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int32_t, 0);; if (unlikely(!__pyx_t_25)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_25 = __Pyx_PyLong_From_int(__pyx_v_self->stop); if (unlikely(!__pyx_t_25)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_25);
-        __pyx_t_26 = __pyx_memoryview_fromslice(__pyx_v_self->victim, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_26)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_26 = __pyx_memoryview_fromslice(__pyx_v_self->tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_26)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_26);
-        __pyx_t_27 = PyTuple_New(25); if (unlikely(!__pyx_t_27)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_27 = __pyx_memoryview_fromslice(__pyx_v_self->tops, 2, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_27)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_27);
+        __pyx_t_28 = __pyx_memoryview_fromslice(__pyx_v_self->turns, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int32_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int32_t, 0);; if (unlikely(!__pyx_t_28)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_28);
+        __pyx_t_29 = __pyx_memoryview_fromslice(__pyx_v_self->victim, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t, (int (*)(char *, PyObject *)) __pyx_memview_set_nn_int64_t, 0);; if (unlikely(!__pyx_t_29)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_29);
+        __pyx_t_30 = PyTuple_New(28); if (unlikely(!__pyx_t_30)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_30);
         __Pyx_GIVEREF(__pyx_t_2);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 0, __pyx_t_2) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 0, __pyx_t_2) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 1, __pyx_t_3) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 1, __pyx_t_3) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_4);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 2, __pyx_t_4) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 2, __pyx_t_4) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_5);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 3, __pyx_t_5) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 3, __pyx_t_5) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_6);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 4, __pyx_t_6) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 4, __pyx_t_6) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_7);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 5, __pyx_t_7) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 5, __pyx_t_7) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_8);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 6, __pyx_t_8) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 6, __pyx_t_8) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_9);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 7, __pyx_t_9) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 7, __pyx_t_9) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_10);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 8, __pyx_t_10) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 8, __pyx_t_10) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_11);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 9, __pyx_t_11) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 9, __pyx_t_11) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_12);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 10, __pyx_t_12) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 10, __pyx_t_12) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_13);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 11, __pyx_t_13) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 11, __pyx_t_13) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_14);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 12, __pyx_t_14) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 12, __pyx_t_14) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_15);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 13, __pyx_t_15) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 13, __pyx_t_15) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_16);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 14, __pyx_t_16) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 14, __pyx_t_16) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_17);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 15, __pyx_t_17) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 15, __pyx_t_17) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_18);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 16, __pyx_t_18) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 16, __pyx_t_18) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_19);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 17, __pyx_t_19) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 17, __pyx_t_19) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_20);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 18, __pyx_t_20) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 18, __pyx_t_20) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_21);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 19, __pyx_t_21) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 19, __pyx_t_21) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_22);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 20, __pyx_t_22) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 20, __pyx_t_22) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_23);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 21, __pyx_t_23) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 21, __pyx_t_23) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_24);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 22, __pyx_t_24) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 22, __pyx_t_24) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_25);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 23, __pyx_t_25) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 23, __pyx_t_25) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_26);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 24, __pyx_t_26) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 24, __pyx_t_26) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_27);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 25, __pyx_t_27) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_28);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 26, __pyx_t_28) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_29);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 27, __pyx_t_29) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __pyx_t_2 = 0;
         __pyx_t_3 = 0;
         __pyx_t_4 = 0;
@@ -18897,27 +19025,30 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
         __pyx_t_24 = 0;
         __pyx_t_25 = 0;
         __pyx_t_26 = 0;
-        __pyx_v_state = ((PyObject*)__pyx_t_27);
         __pyx_t_27 = 0;
+        __pyx_t_28 = 0;
+        __pyx_t_29 = 0;
+        __pyx_v_state = ((PyObject*)__pyx_t_30);
+        __pyx_t_30 = 0;
 
         /* "(tree fragment)":7
  *     with CRITICAL_SECTION(self):
- *         state = (self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)
+ *         state = (self.actions, self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.kinds, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.start_dice, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)
  *         _dict = getattr(self, '__dict__', None)             # <<<<<<<<<<<<<<
  *     if _dict is not None and _dict:
  *         state += (_dict,)
 */
-        __pyx_t_27 = __Pyx_GetAttr3(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_dict, Py_None); if (unlikely(!__pyx_t_27)) __PYX_ERR(1, 7, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_27);
-        __pyx_v__dict = __pyx_t_27;
-        __pyx_t_27 = 0;
+        __pyx_t_30 = __Pyx_GetAttr3(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_dict, Py_None); if (unlikely(!__pyx_t_30)) __PYX_ERR(1, 7, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_30);
+        __pyx_v__dict = __pyx_t_30;
+        __pyx_t_30 = 0;
       }
 
       /* "(tree fragment)":5
  *     cdef object _dict
  *     cdef bint use_setstate
  *     with CRITICAL_SECTION(self):             # <<<<<<<<<<<<<<
- *         state = (self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)
+ *         state = (self.actions, self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.kinds, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.start_dice, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)
  *         _dict = getattr(self, '__dict__', None)
 */
       /*finally:*/ {
@@ -18935,27 +19066,27 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
   }
 
   /* "(tree fragment)":8
- *         state = (self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)
+ *         state = (self.actions, self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.kinds, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.start_dice, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)
  *         _dict = getattr(self, '__dict__', None)
  *     if _dict is not None and _dict:             # <<<<<<<<<<<<<<
  *         state += (_dict,)
  *         use_setstate = True
 */
-  __pyx_t_29 = (__pyx_v__dict != Py_None);
-  if (__pyx_t_29) {
+  __pyx_t_32 = (__pyx_v__dict != Py_None);
+  if (__pyx_t_32) {
 
   } else {
 
-    __pyx_t_28 = __pyx_t_29;
+    __pyx_t_31 = __pyx_t_32;
 
     goto __pyx_L7_bool_binop_done;
   }
-  __pyx_t_29 = __Pyx_PyObject_IsTrue(__pyx_v__dict); if (unlikely((__pyx_t_29 < 0))) __PYX_ERR(1, 8, __pyx_L1_error)
+  __pyx_t_32 = __Pyx_PyObject_IsTrue(__pyx_v__dict); if (unlikely((__pyx_t_32 < 0))) __PYX_ERR(1, 8, __pyx_L1_error)
 
-  __pyx_t_28 = __pyx_t_29;
+  __pyx_t_31 = __pyx_t_32;
 
   __pyx_L7_bool_binop_done:;
-  if (__pyx_t_28) {
+  if (__pyx_t_31) {
 
 
     /* "(tree fragment)":9
@@ -18970,11 +19101,11 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
     __Pyx_INCREF(__pyx_v__dict);
     __Pyx_GIVEREF(__pyx_v__dict);
     if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v__dict) != (0)) __PYX_ERR(1, 9, __pyx_L1_error);
-    __pyx_t_27 = PyNumber_InPlaceAdd(__pyx_v_state, __pyx_t_1); if (unlikely(!__pyx_t_27)) __PYX_ERR(1, 9, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_27);
+    __pyx_t_30 = PyNumber_InPlaceAdd(__pyx_v_state, __pyx_t_1); if (unlikely(!__pyx_t_30)) __PYX_ERR(1, 9, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_30);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __Pyx_DECREF_SET(__pyx_v_state, ((PyObject*)__pyx_t_27));
-    __pyx_t_27 = 0;
+    __Pyx_DECREF_SET(__pyx_v_state, ((PyObject*)__pyx_t_30));
+    __pyx_t_30 = 0;
 
     /* "(tree fragment)":10
  *     if _dict is not None and _dict:
@@ -18986,7 +19117,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
     __pyx_v_use_setstate = 1;
 
     /* "(tree fragment)":8
- *         state = (self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)
+ *         state = (self.actions, self.below, self.count, self.dice, self.face_down, self.face_down_count, self.grill, self.grill_claim, self.heights, self.highest_of, self.in_hand, self.index_of, self.kinds, self.moves, self.phase, self.player, self.players, self.points, self.roll, self.set_aside, self.stacks, self.start_dice, self.steal, self.stop, self.tiles, self.tops, self.turns, self.victim)
  *         _dict = getattr(self, '__dict__', None)
  *     if _dict is not None and _dict:             # <<<<<<<<<<<<<<
  *         state += (_dict,)
@@ -19000,7 +19131,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
  *     else:
  *         use_setstate = False             # <<<<<<<<<<<<<<
  *     if use_setstate:
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, None), state
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, None), state
 */
   /*else*/ {
     __pyx_v_use_setstate = 0;
@@ -19011,7 +19142,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
  *     else:
  *         use_setstate = False
  *     if use_setstate:             # <<<<<<<<<<<<<<
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, None), state
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, None), state
  *     else:
 */
   if (__pyx_v_use_setstate) {
@@ -19019,92 +19150,92 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
     /* "(tree fragment)":14
  *         use_setstate = False
  *     if use_setstate:
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, None), state             # <<<<<<<<<<<<<<
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, None), state             # <<<<<<<<<<<<<<
  *     else:
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, state)
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, state)
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_27, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Table); if (unlikely(!__pyx_t_27)) __PYX_ERR(1, 14, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_27);
+    __Pyx_GetModuleGlobalName(__pyx_t_30, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Table); if (unlikely(!__pyx_t_30)) __PYX_ERR(1, 14, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_30);
     __pyx_t_1 = PyTuple_New(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 14, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_INCREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
     __Pyx_GIVEREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
     if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self)))) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_48434458);
-    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_48434458);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_48434458) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_2088408);
+    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_2088408);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_2088408) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
     __Pyx_INCREF(Py_None);
     __Pyx_GIVEREF(Py_None);
     if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, Py_None) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __pyx_t_26 = PyTuple_New(3); if (unlikely(!__pyx_t_26)) __PYX_ERR(1, 14, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_26);
-    __Pyx_GIVEREF(__pyx_t_27);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_26, 0, __pyx_t_27) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    __pyx_t_29 = PyTuple_New(3); if (unlikely(!__pyx_t_29)) __PYX_ERR(1, 14, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_29);
+    __Pyx_GIVEREF(__pyx_t_30);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_29, 0, __pyx_t_30) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_1);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_26, 1, __pyx_t_1) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_29, 1, __pyx_t_1) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
     __Pyx_INCREF(__pyx_v_state);
     __Pyx_GIVEREF(__pyx_v_state);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_26, 2, __pyx_v_state) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __pyx_t_27 = 0;
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_29, 2, __pyx_v_state) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    __pyx_t_30 = 0;
     __pyx_t_1 = 0;
     {
       PyObject *__pyx_temp;
       {
         __pyx_temp = __pyx_r;
-        __pyx_r = __pyx_t_26;
+        __pyx_r = __pyx_t_29;
       }
       __Pyx_XDECREF(__pyx_temp);
     }
-    __pyx_t_26 = 0;
+    __pyx_t_29 = 0;
     goto __pyx_L0;
 
     /* "(tree fragment)":13
  *     else:
  *         use_setstate = False
  *     if use_setstate:             # <<<<<<<<<<<<<<
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, None), state
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, None), state
  *     else:
 */
   }
 
   /* "(tree fragment)":16
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, None), state
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, None), state
  *     else:
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, state)             # <<<<<<<<<<<<<<
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, state)             # <<<<<<<<<<<<<<
  * def __setstate_cython__(self, __pyx_state):
  *     __pyx_unpickle_Table__set_state(self, __pyx_state)
 */
   /*else*/ {
-    __Pyx_GetModuleGlobalName(__pyx_t_26, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Table); if (unlikely(!__pyx_t_26)) __PYX_ERR(1, 16, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_26);
+    __Pyx_GetModuleGlobalName(__pyx_t_29, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Table); if (unlikely(!__pyx_t_29)) __PYX_ERR(1, 16, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_29);
     __pyx_t_1 = PyTuple_New(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 16, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_INCREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
     __Pyx_GIVEREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
     if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self)))) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_48434458);
-    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_48434458);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_48434458) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
+    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_2088408);
+    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_2088408);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_2088408) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
     __Pyx_INCREF(__pyx_v_state);
     __Pyx_GIVEREF(__pyx_v_state);
     if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_state) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __pyx_t_27 = PyTuple_New(2); if (unlikely(!__pyx_t_27)) __PYX_ERR(1, 16, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_27);
-    __Pyx_GIVEREF(__pyx_t_26);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 0, __pyx_t_26) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
+    __pyx_t_30 = PyTuple_New(2); if (unlikely(!__pyx_t_30)) __PYX_ERR(1, 16, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_30);
+    __Pyx_GIVEREF(__pyx_t_29);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 0, __pyx_t_29) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_1);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_27, 1, __pyx_t_1) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __pyx_t_26 = 0;
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_30, 1, __pyx_t_1) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
+    __pyx_t_29 = 0;
     __pyx_t_1 = 0;
     {
       PyObject *__pyx_temp;
       {
         __pyx_temp = __pyx_r;
-        __pyx_r = __pyx_t_27;
+        __pyx_r = __pyx_t_30;
       }
       __Pyx_XDECREF(__pyx_temp);
     }
-    __pyx_t_27 = 0;
+    __pyx_t_30 = 0;
     goto __pyx_L0;
   }
 
@@ -19143,6 +19274,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
   __Pyx_XDECREF(__pyx_t_25);
   __Pyx_XDECREF(__pyx_t_26);
   __Pyx_XDECREF(__pyx_t_27);
+  __Pyx_XDECREF(__pyx_t_28);
+  __Pyx_XDECREF(__pyx_t_29);
+  __Pyx_XDECREF(__pyx_t_30);
   __Pyx_AddTraceback("pickomino_rules.batch._fused.Table.__reduce_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
@@ -19156,7 +19290,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_2__reduce_cyth
 
 /* "(tree fragment)":17
  *     else:
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, state)
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, state)
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     __pyx_unpickle_Table__set_state(self, __pyx_state)
 */
@@ -19257,7 +19391,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_4__setstate_cy
   __Pyx_RefNannySetupContext("__setstate_cython__", 0);
 
   /* "(tree fragment)":18
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, state)
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, state)
  * def __setstate_cython__(self, __pyx_state):
  *     __pyx_unpickle_Table__set_state(self, __pyx_state)             # <<<<<<<<<<<<<<
 */
@@ -19275,7 +19409,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_4__setstate_cy
 
   /* "(tree fragment)":17
  *     else:
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, state)
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, state)
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     __pyx_unpickle_Table__set_state(self, __pyx_state)
 */
@@ -19294,7 +19428,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_4__setstate_cy
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":77
+/* "pickomino_rules/batch/_fused.pyx":86
  * 
  * 
  * cdef inline void push(Table t, Py_ssize_t r, int p, int64_t tile) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19309,7 +19443,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct _
   Py_ssize_t __pyx_t_4;
   Py_ssize_t __pyx_t_5;
 
-  /* "pickomino_rules/batch/_fused.pyx":78
+  /* "pickomino_rules/batch/_fused.pyx":87
  * 
  * cdef inline void push(Table t, Py_ssize_t r, int p, int64_t tile) noexcept nogil:
  *     t.stacks[r, p, t.heights[r, p]] = <int8_t>tile             # <<<<<<<<<<<<<<
@@ -19323,7 +19457,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct _
   __pyx_t_5 = (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_1 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_2 * __pyx_v_t->heights.strides[1]) )));
   *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->stacks.data + __pyx_t_3 * __pyx_v_t->stacks.strides[0]) ) + __pyx_t_4 * __pyx_v_t->stacks.strides[1]) ) + __pyx_t_5 * __pyx_v_t->stacks.strides[2]) )) = ((int8_t)__pyx_v_tile);
 
-  /* "pickomino_rules/batch/_fused.pyx":79
+  /* "pickomino_rules/batch/_fused.pyx":88
  * cdef inline void push(Table t, Py_ssize_t r, int p, int64_t tile) noexcept nogil:
  *     t.stacks[r, p, t.heights[r, p]] = <int8_t>tile
  *     t.heights[r, p] += 1             # <<<<<<<<<<<<<<
@@ -19334,7 +19468,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct _
   __pyx_t_1 = __pyx_v_p;
   *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_2 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_1 * __pyx_v_t->heights.strides[1]) )) += 1;
 
-  /* "pickomino_rules/batch/_fused.pyx":80
+  /* "pickomino_rules/batch/_fused.pyx":89
  *     t.stacks[r, p, t.heights[r, p]] = <int8_t>tile
  *     t.heights[r, p] += 1
  *     t.tops[r, p] = tile             # <<<<<<<<<<<<<<
@@ -19345,7 +19479,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct _
   __pyx_t_2 = __pyx_v_p;
   *((int64_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->tops.data + __pyx_t_1 * __pyx_v_t->tops.strides[0]) ) + __pyx_t_2 * __pyx_v_t->tops.strides[1]) )) = __pyx_v_tile;
 
-  /* "pickomino_rules/batch/_fused.pyx":77
+  /* "pickomino_rules/batch/_fused.pyx":86
  * 
  * 
  * cdef inline void push(Table t, Py_ssize_t r, int p, int64_t tile) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19356,7 +19490,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct _
   /* function exit code */
 }
 
-/* "pickomino_rules/batch/_fused.pyx":83
+/* "pickomino_rules/batch/_fused.pyx":92
  * 
  * 
  * cdef inline int64_t pop(Table t, Py_ssize_t r, int p) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19374,7 +19508,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   int64_t __pyx_t_4;
   int __pyx_t_5;
 
-  /* "pickomino_rules/batch/_fused.pyx":84
+  /* "pickomino_rules/batch/_fused.pyx":93
  * 
  * cdef inline int64_t pop(Table t, Py_ssize_t r, int p) noexcept nogil:
  *     cdef int64_t tile = t.tops[r, p]             # <<<<<<<<<<<<<<
@@ -19385,7 +19519,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   __pyx_t_2 = __pyx_v_p;
   __pyx_v_tile = (*((int64_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->tops.data + __pyx_t_1 * __pyx_v_t->tops.strides[0]) ) + __pyx_t_2 * __pyx_v_t->tops.strides[1]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":85
+  /* "pickomino_rules/batch/_fused.pyx":94
  * cdef inline int64_t pop(Table t, Py_ssize_t r, int p) noexcept nogil:
  *     cdef int64_t tile = t.tops[r, p]
  *     t.heights[r, p] -= 1             # <<<<<<<<<<<<<<
@@ -19396,7 +19530,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   __pyx_t_1 = __pyx_v_p;
   *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_2 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_1 * __pyx_v_t->heights.strides[1]) )) -= 1;
 
-  /* "pickomino_rules/batch/_fused.pyx":86
+  /* "pickomino_rules/batch/_fused.pyx":95
  *     cdef int64_t tile = t.tops[r, p]
  *     t.heights[r, p] -= 1
  *     cdef int h = t.heights[r, p]             # <<<<<<<<<<<<<<
@@ -19407,7 +19541,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   __pyx_t_2 = __pyx_v_p;
   __pyx_v_h = (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_1 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_2 * __pyx_v_t->heights.strides[1]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":87
+  /* "pickomino_rules/batch/_fused.pyx":96
  *     t.heights[r, p] -= 1
  *     cdef int h = t.heights[r, p]
  *     t.stacks[r, p, h] = 0             # <<<<<<<<<<<<<<
@@ -19419,7 +19553,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   __pyx_t_3 = __pyx_v_h;
   *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->stacks.data + __pyx_t_2 * __pyx_v_t->stacks.strides[0]) ) + __pyx_t_1 * __pyx_v_t->stacks.strides[1]) ) + __pyx_t_3 * __pyx_v_t->stacks.strides[2]) )) = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":88
+  /* "pickomino_rules/batch/_fused.pyx":97
  *     cdef int h = t.heights[r, p]
  *     t.stacks[r, p, h] = 0
  *     t.tops[r, p] = t.stacks[r, p, h - 1] if h > 0 else 0             # <<<<<<<<<<<<<<
@@ -19444,7 +19578,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   *((int64_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->tops.data + __pyx_t_2 * __pyx_v_t->tops.strides[0]) ) + __pyx_t_1 * __pyx_v_t->tops.strides[1]) )) = __pyx_t_4;
 
 
-  /* "pickomino_rules/batch/_fused.pyx":89
+  /* "pickomino_rules/batch/_fused.pyx":98
  *     t.stacks[r, p, h] = 0
  *     t.tops[r, p] = t.stacks[r, p, h - 1] if h > 0 else 0
  *     return tile             # <<<<<<<<<<<<<<
@@ -19457,7 +19591,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":83
+  /* "pickomino_rules/batch/_fused.pyx":92
  * 
  * 
  * cdef inline int64_t pop(Table t, Py_ssize_t r, int p) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19472,7 +19606,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":92
+/* "pickomino_rules/batch/_fused.pyx":101
  * 
  * 
  * cdef inline void turn_face_down(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19487,7 +19621,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
   Py_ssize_t __pyx_t_3;
   Py_ssize_t __pyx_t_4;
 
-  /* "pickomino_rules/batch/_fused.pyx":94
+  /* "pickomino_rules/batch/_fused.pyx":103
  * cdef inline void turn_face_down(Table t, Py_ssize_t r) noexcept nogil:
  *     """`turn.turn_face_down`."""
  *     cdef int64_t index = t.highest_of[t.grill[r]]             # <<<<<<<<<<<<<<
@@ -19498,7 +19632,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
   __pyx_t_2 = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) )));
   __pyx_v_index = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_2 * __pyx_v_t->highest_of.strides[0]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":95
+  /* "pickomino_rules/batch/_fused.pyx":104
  *     """`turn.turn_face_down`."""
  *     cdef int64_t index = t.highest_of[t.grill[r]]
  *     t.grill[r] &= ~((<int64_t>1) << index)             # <<<<<<<<<<<<<<
@@ -19508,7 +19642,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
   __pyx_t_1 = __pyx_v_r;
   *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) )) &= (~(((int64_t)1) << __pyx_v_index));
 
-  /* "pickomino_rules/batch/_fused.pyx":96
+  /* "pickomino_rules/batch/_fused.pyx":105
  *     cdef int64_t index = t.highest_of[t.grill[r]]
  *     t.grill[r] &= ~((<int64_t>1) << index)
  *     t.face_down[r, t.face_down_count[r]] = <int8_t>t.tiles[index]             # <<<<<<<<<<<<<<
@@ -19521,7 +19655,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
   __pyx_t_4 = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->face_down_count.data + __pyx_t_2 * __pyx_v_t->face_down_count.strides[0]) )));
   *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->face_down.data + __pyx_t_3 * __pyx_v_t->face_down.strides[0]) ) + __pyx_t_4 * __pyx_v_t->face_down.strides[1]) )) = ((int8_t)(*((int64_t *) ( /* dim=0 */ (__pyx_v_t->tiles.data + __pyx_t_1 * __pyx_v_t->tiles.strides[0]) ))));
 
-  /* "pickomino_rules/batch/_fused.pyx":97
+  /* "pickomino_rules/batch/_fused.pyx":106
  *     t.grill[r] &= ~((<int64_t>1) << index)
  *     t.face_down[r, t.face_down_count[r]] = <int8_t>t.tiles[index]
  *     t.face_down_count[r] += 1             # <<<<<<<<<<<<<<
@@ -19531,7 +19665,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
   __pyx_t_1 = __pyx_v_r;
   *((int8_t *) ( /* dim=0 */ (__pyx_v_t->face_down_count.data + __pyx_t_1 * __pyx_v_t->face_down_count.strides[0]) )) += 1;
 
-  /* "pickomino_rules/batch/_fused.pyx":92
+  /* "pickomino_rules/batch/_fused.pyx":101
  * 
  * 
  * cdef inline void turn_face_down(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19543,21 +19677,21 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
 
 }
 
-/* "pickomino_rules/batch/_fused.pyx":100
+/* "pickomino_rules/batch/_fused.pyx":109
  * 
  * 
- * cdef inline void take_tile(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:             # <<<<<<<<<<<<<<
+ * cdef inline void take_tile_row(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:             # <<<<<<<<<<<<<<
  *     """`turn.take_tile`: the claimed tile on top of the player's stack."""
  *     cdef int p = t.player[r]
 */
 
-static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r, int64_t __pyx_v_index, int64_t __pyx_v_victim) {
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r, int64_t __pyx_v_index, int64_t __pyx_v_victim) {
   int __pyx_v_p;
   Py_ssize_t __pyx_t_1;
   int __pyx_t_2;
 
-  /* "pickomino_rules/batch/_fused.pyx":102
- * cdef inline void take_tile(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:
+  /* "pickomino_rules/batch/_fused.pyx":111
+ * cdef inline void take_tile_row(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:
  *     """`turn.take_tile`: the claimed tile on top of the player's stack."""
  *     cdef int p = t.player[r]             # <<<<<<<<<<<<<<
  *     if victim >= 0:
@@ -19566,7 +19700,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(str
   __pyx_t_1 = __pyx_v_r;
   __pyx_v_p = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_1 * __pyx_v_t->player.strides[0]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":103
+  /* "pickomino_rules/batch/_fused.pyx":112
  *     """`turn.take_tile`: the claimed tile on top of the player's stack."""
  *     cdef int p = t.player[r]
  *     if victim >= 0:             # <<<<<<<<<<<<<<
@@ -19578,7 +19712,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(str
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":104
+    /* "pickomino_rules/batch/_fused.pyx":113
  *     cdef int p = t.player[r]
  *     if victim >= 0:
  *         push(t, r, p, pop(t, r, <int>victim))             # <<<<<<<<<<<<<<
@@ -19587,7 +19721,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(str
 */
     __pyx_f_15pickomino_rules_5batch_6_fused_push(__pyx_v_t, __pyx_v_r, __pyx_v_p, __pyx_f_15pickomino_rules_5batch_6_fused_pop(__pyx_v_t, __pyx_v_r, ((int)__pyx_v_victim)));
 
-    /* "pickomino_rules/batch/_fused.pyx":103
+    /* "pickomino_rules/batch/_fused.pyx":112
  *     """`turn.take_tile`: the claimed tile on top of the player's stack."""
  *     cdef int p = t.player[r]
  *     if victim >= 0:             # <<<<<<<<<<<<<<
@@ -19597,7 +19731,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(str
     goto __pyx_L3;
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":106
+  /* "pickomino_rules/batch/_fused.pyx":115
  *         push(t, r, p, pop(t, r, <int>victim))
  *     else:
  *         t.grill[r] &= ~((<int64_t>1) << index)             # <<<<<<<<<<<<<<
@@ -19608,7 +19742,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(str
     __pyx_t_1 = __pyx_v_r;
     *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) )) &= (~(((int64_t)1) << __pyx_v_index));
 
-    /* "pickomino_rules/batch/_fused.pyx":107
+    /* "pickomino_rules/batch/_fused.pyx":116
  *     else:
  *         t.grill[r] &= ~((<int64_t>1) << index)
  *         push(t, r, p, t.tiles[index])             # <<<<<<<<<<<<<<
@@ -19620,10 +19754,10 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(str
   }
   __pyx_L3:;
 
-  /* "pickomino_rules/batch/_fused.pyx":100
+  /* "pickomino_rules/batch/_fused.pyx":109
  * 
  * 
- * cdef inline void take_tile(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:             # <<<<<<<<<<<<<<
+ * cdef inline void take_tile_row(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:             # <<<<<<<<<<<<<<
  *     """`turn.take_tile`: the claimed tile on top of the player's stack."""
  *     cdef int p = t.player[r]
 */
@@ -19632,15 +19766,15 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(str
 
 }
 
-/* "pickomino_rules/batch/_fused.pyx":110
+/* "pickomino_rules/batch/_fused.pyx":119
  * 
  * 
- * cdef inline void bust(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
+ * cdef inline void bust_row(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
  *     """`turn.bust`: return the top tile; turn the highest unless it is that tile."""
  *     cdef int p = t.player[r]
 */
 
-static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r) {
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r) {
   int __pyx_v_p;
   int64_t __pyx_v_tile;
   Py_ssize_t __pyx_t_1;
@@ -19648,8 +19782,8 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
   int __pyx_t_3;
   Py_ssize_t __pyx_t_4;
 
-  /* "pickomino_rules/batch/_fused.pyx":112
- * cdef inline void bust(Table t, Py_ssize_t r) noexcept nogil:
+  /* "pickomino_rules/batch/_fused.pyx":121
+ * cdef inline void bust_row(Table t, Py_ssize_t r) noexcept nogil:
  *     """`turn.bust`: return the top tile; turn the highest unless it is that tile."""
  *     cdef int p = t.player[r]             # <<<<<<<<<<<<<<
  *     cdef int64_t tile
@@ -19658,7 +19792,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
   __pyx_t_1 = __pyx_v_r;
   __pyx_v_p = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_1 * __pyx_v_t->player.strides[0]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":114
+  /* "pickomino_rules/batch/_fused.pyx":123
  *     cdef int p = t.player[r]
  *     cdef int64_t tile
  *     if t.heights[r, p] == 0:             # <<<<<<<<<<<<<<
@@ -19672,7 +19806,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
   if (__pyx_t_3) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":115
+    /* "pickomino_rules/batch/_fused.pyx":124
  *     cdef int64_t tile
  *     if t.heights[r, p] == 0:
  *         return             # <<<<<<<<<<<<<<
@@ -19683,7 +19817,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
     }
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":114
+    /* "pickomino_rules/batch/_fused.pyx":123
  *     cdef int p = t.player[r]
  *     cdef int64_t tile
  *     if t.heights[r, p] == 0:             # <<<<<<<<<<<<<<
@@ -19692,7 +19826,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":116
+  /* "pickomino_rules/batch/_fused.pyx":125
  *     if t.heights[r, p] == 0:
  *         return
  *     tile = pop(t, r, p)             # <<<<<<<<<<<<<<
@@ -19701,7 +19835,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
 */
   __pyx_v_tile = __pyx_f_15pickomino_rules_5batch_6_fused_pop(__pyx_v_t, __pyx_v_r, __pyx_v_p);
 
-  /* "pickomino_rules/batch/_fused.pyx":117
+  /* "pickomino_rules/batch/_fused.pyx":126
  *         return
  *     tile = pop(t, r, p)
  *     t.grill[r] |= (<int64_t>1) << t.index_of[tile]             # <<<<<<<<<<<<<<
@@ -19712,7 +19846,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
   __pyx_t_1 = __pyx_v_r;
   *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) )) |= (((int64_t)1) << (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->index_of.data + __pyx_t_2 * __pyx_v_t->index_of.strides[0]) ))));
 
-  /* "pickomino_rules/batch/_fused.pyx":118
+  /* "pickomino_rules/batch/_fused.pyx":127
  *     tile = pop(t, r, p)
  *     t.grill[r] |= (<int64_t>1) << t.index_of[tile]
  *     if t.tiles[t.highest_of[t.grill[r]]] != tile:             # <<<<<<<<<<<<<<
@@ -19727,7 +19861,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
   if (__pyx_t_3) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":119
+    /* "pickomino_rules/batch/_fused.pyx":128
  *     t.grill[r] |= (<int64_t>1) << t.index_of[tile]
  *     if t.tiles[t.highest_of[t.grill[r]]] != tile:
  *         turn_face_down(t, r)             # <<<<<<<<<<<<<<
@@ -19736,7 +19870,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
 */
     __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_down(__pyx_v_t, __pyx_v_r);
 
-    /* "pickomino_rules/batch/_fused.pyx":118
+    /* "pickomino_rules/batch/_fused.pyx":127
  *     tile = pop(t, r, p)
  *     t.grill[r] |= (<int64_t>1) << t.index_of[tile]
  *     if t.tiles[t.highest_of[t.grill[r]]] != tile:             # <<<<<<<<<<<<<<
@@ -19745,10 +19879,10 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":110
+  /* "pickomino_rules/batch/_fused.pyx":119
  * 
  * 
- * cdef inline void bust(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
+ * cdef inline void bust_row(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
  *     """`turn.bust`: return the top tile; turn the highest unless it is that tile."""
  *     cdef int p = t.player[r]
 */
@@ -19759,7 +19893,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust(struct _
 
 }
 
-/* "pickomino_rules/batch/_fused.pyx":122
+/* "pickomino_rules/batch/_fused.pyx":131
  * 
  * 
  * cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19776,7 +19910,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   int __pyx_t_4;
   Py_ssize_t __pyx_t_5;
 
-  /* "pickomino_rules/batch/_fused.pyx":125
+  /* "pickomino_rules/batch/_fused.pyx":134
  *     """`steps.finish_turn` and `steps.pass_dice`, then `steps.start_turn`: whether r rolls."""
  *     cdef int f
  *     t.turns[r] += 1             # <<<<<<<<<<<<<<
@@ -19786,7 +19920,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   __pyx_t_1 = __pyx_v_r;
   *((int32_t *) ( /* dim=0 */ (__pyx_v_t->turns.data + __pyx_t_1 * __pyx_v_t->turns.strides[0]) )) += 1;
 
-  /* "pickomino_rules/batch/_fused.pyx":126
+  /* "pickomino_rules/batch/_fused.pyx":135
  *     cdef int f
  *     t.turns[r] += 1
  *     if t.grill[r] == 0:             # <<<<<<<<<<<<<<
@@ -19799,7 +19933,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":127
+    /* "pickomino_rules/batch/_fused.pyx":136
  *     t.turns[r] += 1
  *     if t.grill[r] == 0:
  *         t.phase[r] = GAME_OVER             # <<<<<<<<<<<<<<
@@ -19809,7 +19943,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     __pyx_t_1 = __pyx_v_r;
     *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_1 * __pyx_v_t->phase.strides[0]) )) = 4;
 
-    /* "pickomino_rules/batch/_fused.pyx":128
+    /* "pickomino_rules/batch/_fused.pyx":137
  *     if t.grill[r] == 0:
  *         t.phase[r] = GAME_OVER
  *         t.in_hand[r, 0] = 0             # <<<<<<<<<<<<<<
@@ -19820,7 +19954,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     __pyx_t_3 = 0;
     *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_1 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_3 * __pyx_v_t->in_hand.strides[1]) )) = 0;
 
-    /* "pickomino_rules/batch/_fused.pyx":129
+    /* "pickomino_rules/batch/_fused.pyx":138
  *         t.phase[r] = GAME_OVER
  *         t.in_hand[r, 0] = 0
  *         for f in range(6):             # <<<<<<<<<<<<<<
@@ -19830,7 +19964,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     for (__pyx_t_4 = 0; __pyx_t_4 < 6; __pyx_t_4+=1) {
       __pyx_v_f = __pyx_t_4;
 
-      /* "pickomino_rules/batch/_fused.pyx":130
+      /* "pickomino_rules/batch/_fused.pyx":139
  *         t.in_hand[r, 0] = 0
  *         for f in range(6):
  *             t.roll[r, 0, f] = 0             # <<<<<<<<<<<<<<
@@ -19842,7 +19976,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
       __pyx_t_5 = __pyx_v_f;
       *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_3 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_1 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_5 * __pyx_v_t->roll.strides[2]) )) = 0;
 
-      /* "pickomino_rules/batch/_fused.pyx":131
+      /* "pickomino_rules/batch/_fused.pyx":140
  *         for f in range(6):
  *             t.roll[r, 0, f] = 0
  *             t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
@@ -19854,7 +19988,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
       *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_5 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_1 * __pyx_v_t->set_aside.strides[1]) )) = 0;
     }
 
-    /* "pickomino_rules/batch/_fused.pyx":132
+    /* "pickomino_rules/batch/_fused.pyx":141
  *             t.roll[r, 0, f] = 0
  *             t.set_aside[r, f] = 0
  *         return False             # <<<<<<<<<<<<<<
@@ -19867,7 +20001,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     }
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":126
+    /* "pickomino_rules/batch/_fused.pyx":135
  *     cdef int f
  *     t.turns[r] += 1
  *     if t.grill[r] == 0:             # <<<<<<<<<<<<<<
@@ -19876,7 +20010,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":133
+  /* "pickomino_rules/batch/_fused.pyx":142
  *             t.set_aside[r, f] = 0
  *         return False
  *     t.player[r] = (t.player[r] + 1) % t.players             # <<<<<<<<<<<<<<
@@ -19887,7 +20021,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   __pyx_t_5 = __pyx_v_r;
   *((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_5 * __pyx_v_t->player.strides[0]) )) = (((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_1 * __pyx_v_t->player.strides[0]) ))) + 1) % __pyx_v_t->players);
 
-  /* "pickomino_rules/batch/_fused.pyx":134
+  /* "pickomino_rules/batch/_fused.pyx":143
  *         return False
  *     t.player[r] = (t.player[r] + 1) % t.players
  *     t.phase[r] = ROLL             # <<<<<<<<<<<<<<
@@ -19897,7 +20031,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   __pyx_t_1 = __pyx_v_r;
   *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_1 * __pyx_v_t->phase.strides[0]) )) = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":135
+  /* "pickomino_rules/batch/_fused.pyx":144
  *     t.player[r] = (t.player[r] + 1) % t.players
  *     t.phase[r] = ROLL
  *     t.in_hand[r, 0] = t.dice             # <<<<<<<<<<<<<<
@@ -19911,7 +20045,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_1 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_5 * __pyx_v_t->in_hand.strides[1]) )) = __pyx_t_4;
 
 
-  /* "pickomino_rules/batch/_fused.pyx":136
+  /* "pickomino_rules/batch/_fused.pyx":145
  *     t.phase[r] = ROLL
  *     t.in_hand[r, 0] = t.dice
  *     for f in range(6):             # <<<<<<<<<<<<<<
@@ -19921,7 +20055,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   for (__pyx_t_4 = 0; __pyx_t_4 < 6; __pyx_t_4+=1) {
     __pyx_v_f = __pyx_t_4;
 
-    /* "pickomino_rules/batch/_fused.pyx":137
+    /* "pickomino_rules/batch/_fused.pyx":146
  *     t.in_hand[r, 0] = t.dice
  *     for f in range(6):
  *         t.roll[r, 0, f] = 0             # <<<<<<<<<<<<<<
@@ -19933,7 +20067,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     __pyx_t_3 = __pyx_v_f;
     *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_5 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_1 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_3 * __pyx_v_t->roll.strides[2]) )) = 0;
 
-    /* "pickomino_rules/batch/_fused.pyx":138
+    /* "pickomino_rules/batch/_fused.pyx":147
  *     for f in range(6):
  *         t.roll[r, 0, f] = 0
  *         t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
@@ -19945,7 +20079,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_3 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_1 * __pyx_v_t->set_aside.strides[1]) )) = 0;
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":139
+  /* "pickomino_rules/batch/_fused.pyx":148
  *         t.roll[r, 0, f] = 0
  *         t.set_aside[r, f] = 0
  *     return True             # <<<<<<<<<<<<<<
@@ -19958,7 +20092,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":122
+  /* "pickomino_rules/batch/_fused.pyx":131
  * 
  * 
  * cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19972,7 +20106,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":142
+/* "pickomino_rules/batch/_fused.pyx":151
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
@@ -20023,53 +20157,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_moving,&__pyx_mstate_global->__pyx_n_u_chosen,&__pyx_mstate_global->__pyx_n_u_rolling,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 142, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 151, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 142, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 151, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 142, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 151, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 142, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 151, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 142, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 151, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide", 0) < (0)) __PYX_ERR(0, 142, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide", 0) < (0)) __PYX_ERR(0, 151, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, i); __PYX_ERR(0, 142, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, i); __PYX_ERR(0, 151, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 142, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 151, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 142, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 151, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 142, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 151, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 142, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 151, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_moving = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_moving.memview)) __PYX_ERR(0, 142, __pyx_L3_error)
-    __pyx_v_chosen = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_chosen.memview)) __PYX_ERR(0, 142, __pyx_L3_error)
-    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 142, __pyx_L3_error)
+    __pyx_v_moving = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_moving.memview)) __PYX_ERR(0, 151, __pyx_L3_error)
+    __pyx_v_chosen = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_chosen.memview)) __PYX_ERR(0, 151, __pyx_L3_error)
+    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 151, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 142, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 151, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20083,7 +20217,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 142, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 151, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_decide(__pyx_self, __pyx_v_t, __pyx_v_moving, __pyx_v_chosen, __pyx_v_rolling);
 
   /* function exit code */
@@ -20137,7 +20271,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("decide", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":148
+  /* "pickomino_rules/batch/_fused.pyx":157
  *     that the same seed draws the same dice; returns how many.
  *     """
  *     cdef Py_ssize_t i, r, n = moving.shape[0], out = 0             # <<<<<<<<<<<<<<
@@ -20147,7 +20281,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   __pyx_v_n = (__pyx_v_moving.shape[0]);
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":151
+  /* "pickomino_rules/batch/_fused.pyx":160
  *     cdef int64_t a, face, shown, grill, victim
  *     cdef int pass_, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -20160,7 +20294,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":152
+        /* "pickomino_rules/batch/_fused.pyx":161
  *     cdef int pass_, f
  *     with nogil:
  *         for pass_ in range(3):             # <<<<<<<<<<<<<<
@@ -20170,7 +20304,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
         for (__pyx_t_1 = 0; __pyx_t_1 < 3; __pyx_t_1+=1) {
           __pyx_v_pass_ = __pyx_t_1;
 
-          /* "pickomino_rules/batch/_fused.pyx":153
+          /* "pickomino_rules/batch/_fused.pyx":162
  *     with nogil:
  *         for pass_ in range(3):
  *             for i in range(n):             # <<<<<<<<<<<<<<
@@ -20184,7 +20318,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
           for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
             __pyx_v_i = __pyx_t_4;
 
-            /* "pickomino_rules/batch/_fused.pyx":154
+            /* "pickomino_rules/batch/_fused.pyx":163
  *         for pass_ in range(3):
  *             for i in range(n):
  *                 r = moving[i]             # <<<<<<<<<<<<<<
@@ -20194,7 +20328,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             __pyx_t_5 = __pyx_v_i;
             __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_moving.data + __pyx_t_5 * __pyx_v_moving.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":155
+            /* "pickomino_rules/batch/_fused.pyx":164
  *             for i in range(n):
  *                 r = moving[i]
  *                 a = chosen[i]             # <<<<<<<<<<<<<<
@@ -20204,7 +20338,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             __pyx_t_5 = __pyx_v_i;
             __pyx_v_a = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_chosen.data + __pyx_t_5 * __pyx_v_chosen.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":156
+            /* "pickomino_rules/batch/_fused.pyx":165
  *                 r = moving[i]
  *                 a = chosen[i]
  *                 if pass_ == 0:             # <<<<<<<<<<<<<<
@@ -20216,7 +20350,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             if (__pyx_t_6) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":157
+              /* "pickomino_rules/batch/_fused.pyx":166
  *                 a = chosen[i]
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)             # <<<<<<<<<<<<<<
@@ -20229,7 +20363,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":158
+                /* "pickomino_rules/batch/_fused.pyx":167
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
  *                         face = a - 1             # <<<<<<<<<<<<<<
@@ -20238,7 +20372,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_face = (__pyx_v_a - 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":159
+                /* "pickomino_rules/batch/_fused.pyx":168
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
  *                         face = a - 1
  *                         shown = t.roll[r, 0, face]             # <<<<<<<<<<<<<<
@@ -20250,7 +20384,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_8 = __pyx_v_face;
                 __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_5 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_8 * __pyx_v_t->roll.strides[2]) )));
 
-                /* "pickomino_rules/batch/_fused.pyx":160
+                /* "pickomino_rules/batch/_fused.pyx":169
  *                         face = a - 1
  *                         shown = t.roll[r, 0, face]
  *                         t.set_aside[r, face] = <int8_t>shown             # <<<<<<<<<<<<<<
@@ -20261,7 +20395,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_7 = __pyx_v_face;
                 *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_8 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_7 * __pyx_v_t->set_aside.strides[1]) )) = ((int8_t)__pyx_v_shown);
 
-                /* "pickomino_rules/batch/_fused.pyx":161
+                /* "pickomino_rules/batch/_fused.pyx":170
  *                         shown = t.roll[r, 0, face]
  *                         t.set_aside[r, face] = <int8_t>shown
  *                         t.in_hand[r, 0] -= <int8_t>shown             # <<<<<<<<<<<<<<
@@ -20272,7 +20406,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_8 = 0;
                 *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_7 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_8 * __pyx_v_t->in_hand.strides[1]) )) -= ((int8_t)__pyx_v_shown);
 
-                /* "pickomino_rules/batch/_fused.pyx":162
+                /* "pickomino_rules/batch/_fused.pyx":171
  *                         t.set_aside[r, face] = <int8_t>shown
  *                         t.in_hand[r, 0] -= <int8_t>shown
  *                         for f in range(6):             # <<<<<<<<<<<<<<
@@ -20282,7 +20416,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 for (__pyx_t_9 = 0; __pyx_t_9 < 6; __pyx_t_9+=1) {
                   __pyx_v_f = __pyx_t_9;
 
-                  /* "pickomino_rules/batch/_fused.pyx":163
+                  /* "pickomino_rules/batch/_fused.pyx":172
  *                         t.in_hand[r, 0] -= <int8_t>shown
  *                         for f in range(6):
  *                             t.roll[r, 0, f] = 0             # <<<<<<<<<<<<<<
@@ -20295,7 +20429,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                   *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_8 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_5 * __pyx_v_t->roll.strides[2]) )) = 0;
                 }
 
-                /* "pickomino_rules/batch/_fused.pyx":164
+                /* "pickomino_rules/batch/_fused.pyx":173
  *                         for f in range(6):
  *                             t.roll[r, 0, f] = 0
  *                         t.phase[r] = DECIDE             # <<<<<<<<<<<<<<
@@ -20305,7 +20439,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_r;
                 *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) )) = 2;
 
-                /* "pickomino_rules/batch/_fused.pyx":157
+                /* "pickomino_rules/batch/_fused.pyx":166
  *                 a = chosen[i]
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)             # <<<<<<<<<<<<<<
@@ -20315,7 +20449,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 goto __pyx_L11;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":165
+              /* "pickomino_rules/batch/_fused.pyx":174
  *                             t.roll[r, 0, f] = 0
  *                         t.phase[r] = DECIDE
  *                     elif a == 0:  # roll again (C6)             # <<<<<<<<<<<<<<
@@ -20327,7 +20461,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":166
+                /* "pickomino_rules/batch/_fused.pyx":175
  *                         t.phase[r] = DECIDE
  *                     elif a == 0:  # roll again (C6)
  *                         t.phase[r] = ROLL             # <<<<<<<<<<<<<<
@@ -20337,7 +20471,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_r;
                 *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) )) = 0;
 
-                /* "pickomino_rules/batch/_fused.pyx":167
+                /* "pickomino_rules/batch/_fused.pyx":176
  *                     elif a == 0:  # roll again (C6)
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
@@ -20347,7 +20481,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_out;
                 *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":168
+                /* "pickomino_rules/batch/_fused.pyx":177
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -20356,7 +20490,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":165
+                /* "pickomino_rules/batch/_fused.pyx":174
  *                             t.roll[r, 0, f] = 0
  *                         t.phase[r] = DECIDE
  *                     elif a == 0:  # roll again (C6)             # <<<<<<<<<<<<<<
@@ -20366,7 +20500,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               }
               __pyx_L11:;
 
-              /* "pickomino_rules/batch/_fused.pyx":156
+              /* "pickomino_rules/batch/_fused.pyx":165
  *                 r = moving[i]
  *                 a = chosen[i]
  *                 if pass_ == 0:             # <<<<<<<<<<<<<<
@@ -20376,7 +20510,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               goto __pyx_L10;
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":169
+            /* "pickomino_rules/batch/_fused.pyx":178
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -20413,7 +20547,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             if (__pyx_t_6) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":170
+              /* "pickomino_rules/batch/_fused.pyx":179
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:
  *                     grill = t.grill_claim[r]             # <<<<<<<<<<<<<<
@@ -20423,12 +20557,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               __pyx_t_5 = __pyx_v_r;
               __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill_claim.data + __pyx_t_5 * __pyx_v_t->grill_claim.strides[0]) )));
 
-              /* "pickomino_rules/batch/_fused.pyx":171
+              /* "pickomino_rules/batch/_fused.pyx":180
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop             # <<<<<<<<<<<<<<
  *                     if grill >= 0 or victim >= 0:
- *                         take_tile(t, r, grill, victim)
+ *                         take_tile_row(t, r, grill, victim)
 */
               __pyx_t_6 = (__pyx_v_grill >= 0);
 
@@ -20443,11 +20577,11 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 
               __pyx_v_victim = __pyx_t_11;
 
-              /* "pickomino_rules/batch/_fused.pyx":172
+              /* "pickomino_rules/batch/_fused.pyx":181
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:             # <<<<<<<<<<<<<<
- *                         take_tile(t, r, grill, victim)
+ *                         take_tile_row(t, r, grill, victim)
  *                     else:
 */
               __pyx_t_10 = (__pyx_v_grill >= 0);
@@ -20469,40 +20603,40 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":173
+                /* "pickomino_rules/batch/_fused.pyx":182
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:
- *                         take_tile(t, r, grill, victim)             # <<<<<<<<<<<<<<
+ *                         take_tile_row(t, r, grill, victim)             # <<<<<<<<<<<<<<
  *                     else:
- *                         bust(t, r)
+ *                         bust_row(t, r)
 */
-                __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(__pyx_v_t, __pyx_v_r, __pyx_v_grill, __pyx_v_victim);
+                __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(__pyx_v_t, __pyx_v_r, __pyx_v_grill, __pyx_v_victim);
 
-                /* "pickomino_rules/batch/_fused.pyx":172
+                /* "pickomino_rules/batch/_fused.pyx":181
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:             # <<<<<<<<<<<<<<
- *                         take_tile(t, r, grill, victim)
+ *                         take_tile_row(t, r, grill, victim)
  *                     else:
 */
                 goto __pyx_L17;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":175
- *                         take_tile(t, r, grill, victim)
+              /* "pickomino_rules/batch/_fused.pyx":184
+ *                         take_tile_row(t, r, grill, victim)
  *                     else:
- *                         bust(t, r)             # <<<<<<<<<<<<<<
+ *                         bust_row(t, r)             # <<<<<<<<<<<<<<
  *                     if finish_turn(t, r):
  *                         rolling[out] = r
 */
               /*else*/ {
-                __pyx_f_15pickomino_rules_5batch_6_fused_bust(__pyx_v_t, __pyx_v_r);
+                __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(__pyx_v_t, __pyx_v_r);
               }
               __pyx_L17:;
 
-              /* "pickomino_rules/batch/_fused.pyx":176
+              /* "pickomino_rules/batch/_fused.pyx":185
  *                     else:
- *                         bust(t, r)
+ *                         bust_row(t, r)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
  *                         rolling[out] = r
  *                         out += 1
@@ -20512,8 +20646,8 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":177
- *                         bust(t, r)
+                /* "pickomino_rules/batch/_fused.pyx":186
+ *                         bust_row(t, r)
  *                     if finish_turn(t, r):
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
  *                         out += 1
@@ -20522,25 +20656,25 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_out;
                 *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":178
+                /* "pickomino_rules/batch/_fused.pyx":187
  *                     if finish_turn(t, r):
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
- *                     take_tile(t, r, -1, a - t.steal)
+ *                     take_tile_row(t, r, -1, a - t.steal)
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":176
+                /* "pickomino_rules/batch/_fused.pyx":185
  *                     else:
- *                         bust(t, r)
+ *                         bust_row(t, r)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
  *                         rolling[out] = r
  *                         out += 1
 */
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":169
+              /* "pickomino_rules/batch/_fused.pyx":178
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -20550,11 +20684,11 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               goto __pyx_L10;
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":179
+            /* "pickomino_rules/batch/_fused.pyx":188
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
- *                     take_tile(t, r, -1, a - t.steal)
+ *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):
 */
             __pyx_t_10 = (__pyx_v_pass_ == 2);
@@ -20587,18 +20721,18 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             if (__pyx_t_6) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":180
+              /* "pickomino_rules/batch/_fused.pyx":189
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
- *                     take_tile(t, r, -1, a - t.steal)             # <<<<<<<<<<<<<<
+ *                     take_tile_row(t, r, -1, a - t.steal)             # <<<<<<<<<<<<<<
  *                     if finish_turn(t, r):
  *                         rolling[out] = r
 */
-              __pyx_f_15pickomino_rules_5batch_6_fused_take_tile(__pyx_v_t, __pyx_v_r, -1L, (__pyx_v_a - __pyx_v_t->steal));
+              __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(__pyx_v_t, __pyx_v_r, -1L, (__pyx_v_a - __pyx_v_t->steal));
 
-              /* "pickomino_rules/batch/_fused.pyx":181
+              /* "pickomino_rules/batch/_fused.pyx":190
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
- *                     take_tile(t, r, -1, a - t.steal)
+ *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
  *                         rolling[out] = r
  *                         out += 1
@@ -20608,8 +20742,8 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":182
- *                     take_tile(t, r, -1, a - t.steal)
+                /* "pickomino_rules/batch/_fused.pyx":191
+ *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
  *                         out += 1
@@ -20618,7 +20752,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_out;
                 *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":183
+                /* "pickomino_rules/batch/_fused.pyx":192
  *                     if finish_turn(t, r):
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -20627,20 +20761,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":181
+                /* "pickomino_rules/batch/_fused.pyx":190
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
- *                     take_tile(t, r, -1, a - t.steal)
+ *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
  *                         rolling[out] = r
  *                         out += 1
 */
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":179
+              /* "pickomino_rules/batch/_fused.pyx":188
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
- *                     take_tile(t, r, -1, a - t.steal)
+ *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):
 */
             }
@@ -20650,7 +20784,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
         }
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":151
+      /* "pickomino_rules/batch/_fused.pyx":160
  *     cdef int64_t a, face, shown, grill, victim
  *     cdef int pass_, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -20667,14 +20801,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":184
+  /* "pickomino_rules/batch/_fused.pyx":193
  *                         rolling[out] = r
  *                         out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 184, __pyx_L1_error)
+  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 193, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_12);
   {
     PyObject *__pyx_temp;
@@ -20687,7 +20821,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   __pyx_t_12 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":142
+  /* "pickomino_rules/batch/_fused.pyx":151
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
@@ -20717,12 +20851,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":187
+/* "pickomino_rules/batch/_fused.pyx":196
  * 
  * 
- * def bounds(Table t, const int64_t[:] rows, const int64_t[:] start, const int64_t[:] sides,             # <<<<<<<<<<<<<<
- *            int64_t[:] first, int64_t[:] high):
- *     """For each row's dice in hand: where its rolls start in the lookup, and how many ways."""
+ * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
+ *            const int64_t[:] sides, int64_t[:] first, int64_t[:] high):
+ *     """For each row's dice of ``kind`` in hand: where its rolls start in the lookup, and how
 */
 
 /* Python wrapper */
@@ -20733,7 +20867,7 @@ PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_2bounds, "For each row\047s dice in hand: where its rolls start in the lookup, and how many ways.");
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_2bounds, "For each row\047s dice of ``kind`` in hand: where its rolls start in the lookup, and how\n    many ways they can fall.");
 static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_3bounds = {"bounds", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_3bounds, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_2bounds};
 static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_3bounds(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
@@ -20744,6 +20878,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 ) {
   struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
   __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  int __pyx_v_kind;
   __Pyx_memviewslice __pyx_v_start = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_v_sides = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_v_first = { 0, 0, { 0 }, { 0 }, { 0 } };
@@ -20752,7 +20887,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   CYTHON_UNUSED Py_ssize_t __pyx_nargs;
   #endif
   CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[6] = {0,0,0,0,0,0};
+  PyObject* values[7] = {0,0,0,0,0,0,0};
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -20768,69 +20903,76 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   #endif
   __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
   {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_start,&__pyx_mstate_global->__pyx_n_u_sides,&__pyx_mstate_global->__pyx_n_u_first,&__pyx_mstate_global->__pyx_n_u_high,0};
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_start,&__pyx_mstate_global->__pyx_n_u_sides,&__pyx_mstate_global->__pyx_n_u_first,&__pyx_mstate_global->__pyx_n_u_high,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 187, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 196, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
+        case  7:
+        values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 196, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 187, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 196, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 187, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 196, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 187, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 196, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 187, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 196, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 187, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 196, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 187, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 196, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bounds", 0) < (0)) __PYX_ERR(0, 187, __pyx_L3_error)
-      for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bounds", 1, 6, 6, i); __PYX_ERR(0, 187, __pyx_L3_error) }
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bounds", 0) < (0)) __PYX_ERR(0, 196, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 7; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, i); __PYX_ERR(0, 196, __pyx_L3_error) }
       }
-    } else if (unlikely(__pyx_nargs != 6)) {
+    } else if (unlikely(__pyx_nargs != 7)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 187, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 196, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 187, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 196, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 187, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 196, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 187, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 196, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 187, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 196, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 187, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 196, __pyx_L3_error)
+      values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 196, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 187, __pyx_L3_error)
-    __pyx_v_start = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_start.memview)) __PYX_ERR(0, 187, __pyx_L3_error)
-    __pyx_v_sides = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_sides.memview)) __PYX_ERR(0, 187, __pyx_L3_error)
-    __pyx_v_first = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_first.memview)) __PYX_ERR(0, 188, __pyx_L3_error)
-    __pyx_v_high = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[5], PyBUF_WRITABLE); if (unlikely(!__pyx_v_high.memview)) __PYX_ERR(0, 188, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 196, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 196, __pyx_L3_error)
+    __pyx_v_start = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_start.memview)) __PYX_ERR(0, 196, __pyx_L3_error)
+    __pyx_v_sides = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[4], 0); if (unlikely(!__pyx_v_sides.memview)) __PYX_ERR(0, 197, __pyx_L3_error)
+    __pyx_v_first = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[5], PyBUF_WRITABLE); if (unlikely(!__pyx_v_first.memview)) __PYX_ERR(0, 197, __pyx_L3_error)
+    __pyx_v_high = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[6], PyBUF_WRITABLE); if (unlikely(!__pyx_v_high.memview)) __PYX_ERR(0, 197, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("bounds", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 187, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 196, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20846,8 +20988,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 187, __pyx_L1_error)
-  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_start, __pyx_v_sides, __pyx_v_first, __pyx_v_high);
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 196, __pyx_L1_error)
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_kind, __pyx_v_start, __pyx_v_sides, __pyx_v_first, __pyx_v_high);
 
   /* function exit code */
   goto __pyx_L0;
@@ -20863,6 +21005,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   __pyx_L7_cleaned_up:;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_start, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_sides, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_first, 1);
@@ -20871,7 +21014,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_start, __Pyx_memviewslice __pyx_v_sides, __Pyx_memviewslice __pyx_v_first, __Pyx_memviewslice __pyx_v_high) {
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, int __pyx_v_kind, __Pyx_memviewslice __pyx_v_start, __Pyx_memviewslice __pyx_v_sides, __Pyx_memviewslice __pyx_v_first, __Pyx_memviewslice __pyx_v_high) {
   Py_ssize_t __pyx_v_i;
   int __pyx_v_dice;
   PyObject *__pyx_r = NULL;
@@ -20884,12 +21027,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
   Py_ssize_t __pyx_t_6;
   __Pyx_RefNannySetupContext("bounds", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":192
+  /* "pickomino_rules/batch/_fused.pyx":202
  *     cdef Py_ssize_t i
  *     cdef int dice
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             dice = t.in_hand[rows[i], 0]
+ *             dice = t.in_hand[rows[i], kind]
 */
   {
       PyThreadState * _save;
@@ -20897,11 +21040,11 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":193
+        /* "pickomino_rules/batch/_fused.pyx":203
  *     cdef int dice
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
- *             dice = t.in_hand[rows[i], 0]
+ *             dice = t.in_hand[rows[i], kind]
  *             first[i] = start[dice]
 */
 
@@ -20911,21 +21054,21 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":194
+          /* "pickomino_rules/batch/_fused.pyx":204
  *     with nogil:
  *         for i in range(rows.shape[0]):
- *             dice = t.in_hand[rows[i], 0]             # <<<<<<<<<<<<<<
+ *             dice = t.in_hand[rows[i], kind]             # <<<<<<<<<<<<<<
  *             first[i] = start[dice]
  *             high[i] = sides[dice]
 */
           __pyx_t_4 = __pyx_v_i;
           __pyx_t_5 = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
-          __pyx_t_6 = 0;
+          __pyx_t_6 = __pyx_v_kind;
           __pyx_v_dice = (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_5 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_6 * __pyx_v_t->in_hand.strides[1]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":195
+          /* "pickomino_rules/batch/_fused.pyx":205
  *         for i in range(rows.shape[0]):
- *             dice = t.in_hand[rows[i], 0]
+ *             dice = t.in_hand[rows[i], kind]
  *             first[i] = start[dice]             # <<<<<<<<<<<<<<
  *             high[i] = sides[dice]
  * 
@@ -20934,8 +21077,8 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
           __pyx_t_6 = __pyx_v_i;
           *((int64_t *) ( /* dim=0 */ (__pyx_v_first.data + __pyx_t_6 * __pyx_v_first.strides[0]) )) = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_start.data + __pyx_t_4 * __pyx_v_start.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":196
- *             dice = t.in_hand[rows[i], 0]
+          /* "pickomino_rules/batch/_fused.pyx":206
+ *             dice = t.in_hand[rows[i], kind]
  *             first[i] = start[dice]
  *             high[i] = sides[dice]             # <<<<<<<<<<<<<<
  * 
@@ -20948,12 +21091,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":192
+      /* "pickomino_rules/batch/_fused.pyx":202
  *     cdef Py_ssize_t i
  *     cdef int dice
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             dice = t.in_hand[rows[i], 0]
+ *             dice = t.in_hand[rows[i], kind]
 */
       /*finally:*/ {
         /*normal exit:*/{
@@ -20965,12 +21108,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":187
+  /* "pickomino_rules/batch/_fused.pyx":196
  * 
  * 
- * def bounds(Table t, const int64_t[:] rows, const int64_t[:] start, const int64_t[:] sides,             # <<<<<<<<<<<<<<
- *            int64_t[:] first, int64_t[:] high):
- *     """For each row's dice in hand: where its rolls start in the lookup, and how many ways."""
+ * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
+ *            const int64_t[:] sides, int64_t[:] first, int64_t[:] high):
+ *     """For each row's dice of ``kind`` in hand: where its rolls start in the lookup, and how
 */
 
   /* function exit code */
@@ -20982,7 +21125,318 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":199
+/* "pickomino_rules/batch/_fused.pyx":209
+ * 
+ * 
+ * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
+ *          const int16_t[:] drawn):
+ *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``; the last kind shown moves the
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_5show(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_4show, "`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``; the last kind shown moves the\n    rows to phase choose and counts the roll as a move.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_5show = {"show", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_5show, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_4show};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_5show(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
+  __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  int __pyx_v_kind;
+  __Pyx_memviewslice __pyx_v_rolls = { 0, 0, { 0 }, { 0 }, { 0 } };
+  __Pyx_memviewslice __pyx_v_drawn = { 0, 0, { 0 }, { 0 }, { 0 } };
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[5] = {0,0,0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("show (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_rolls,&__pyx_mstate_global->__pyx_n_u_drawn,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 209, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  5:
+        values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 209, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  4:
+        values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 209, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 209, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 209, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 209, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "show", 0) < (0)) __PYX_ERR(0, 209, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 5; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, i); __PYX_ERR(0, 209, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 5)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 209, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 209, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 209, __pyx_L3_error)
+      values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 209, __pyx_L3_error)
+      values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 209, __pyx_L3_error)
+    }
+    __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 209, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 209, __pyx_L3_error)
+    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[3], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 209, __pyx_L3_error)
+    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[4], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 210, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 209, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rolls, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_drawn, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.show", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 209, __pyx_L1_error)
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_4show(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_kind, __pyx_v_rolls, __pyx_v_drawn);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = NULL;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rolls, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_drawn, 1);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, int __pyx_v_kind, __Pyx_memviewslice __pyx_v_rolls, __Pyx_memviewslice __pyx_v_drawn) {
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_r;
+  int __pyx_v_f;
+  int __pyx_v_last;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  Py_ssize_t __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  Py_ssize_t __pyx_t_4;
+  int __pyx_t_5;
+  Py_ssize_t __pyx_t_6;
+  Py_ssize_t __pyx_t_7;
+  Py_ssize_t __pyx_t_8;
+  Py_ssize_t __pyx_t_9;
+  Py_ssize_t __pyx_t_10;
+  __Pyx_RefNannySetupContext("show", 0);
+
+  /* "pickomino_rules/batch/_fused.pyx":215
+ *     cdef Py_ssize_t i, r
+ *     cdef int f
+ *     cdef bint last = kind == t.kinds - 1             # <<<<<<<<<<<<<<
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+*/
+  __pyx_v_last = (__pyx_v_kind == (__pyx_v_t->kinds - 1));
+
+  /* "pickomino_rules/batch/_fused.pyx":216
+ *     cdef int f
+ *     cdef bint last = kind == t.kinds - 1
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "pickomino_rules/batch/_fused.pyx":217
+ *     cdef bint last = kind == t.kinds - 1
+ *     with nogil:
+ *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
+ *             r = rows[i]
+ *             for f in range(6):
+*/
+
+        __pyx_t_1 = (__pyx_v_rows.shape[0]);
+        __pyx_t_2 = __pyx_t_1;
+
+        for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+          __pyx_v_i = __pyx_t_3;
+
+          /* "pickomino_rules/batch/_fused.pyx":218
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]             # <<<<<<<<<<<<<<
+ *             for f in range(6):
+ *                 t.roll[r, kind, f] = rolls[drawn[i], f]
+*/
+          __pyx_t_4 = __pyx_v_i;
+          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
+
+          /* "pickomino_rules/batch/_fused.pyx":219
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+ *             for f in range(6):             # <<<<<<<<<<<<<<
+ *                 t.roll[r, kind, f] = rolls[drawn[i], f]
+ *             if last:
+*/
+          for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
+            __pyx_v_f = __pyx_t_5;
+
+            /* "pickomino_rules/batch/_fused.pyx":220
+ *             r = rows[i]
+ *             for f in range(6):
+ *                 t.roll[r, kind, f] = rolls[drawn[i], f]             # <<<<<<<<<<<<<<
+ *             if last:
+ *                 t.phase[r] = CHOOSE
+*/
+            __pyx_t_4 = __pyx_v_i;
+            __pyx_t_6 = (*((int16_t const  *) ( /* dim=0 */ (__pyx_v_drawn.data + __pyx_t_4 * __pyx_v_drawn.strides[0]) )));
+            __pyx_t_7 = __pyx_v_f;
+            __pyx_t_8 = __pyx_v_r;
+            __pyx_t_9 = __pyx_v_kind;
+            __pyx_t_10 = __pyx_v_f;
+            *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_8 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_9 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_10 * __pyx_v_t->roll.strides[2]) )) = (*((int8_t const  *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_rolls.data + __pyx_t_6 * __pyx_v_rolls.strides[0]) ) + __pyx_t_7 * __pyx_v_rolls.strides[1]) )));
+          }
+
+          /* "pickomino_rules/batch/_fused.pyx":221
+ *             for f in range(6):
+ *                 t.roll[r, kind, f] = rolls[drawn[i], f]
+ *             if last:             # <<<<<<<<<<<<<<
+ *                 t.phase[r] = CHOOSE
+ *                 t.moves[r] += 1
+*/
+          if (__pyx_v_last) {
+
+            /* "pickomino_rules/batch/_fused.pyx":222
+ *                 t.roll[r, kind, f] = rolls[drawn[i], f]
+ *             if last:
+ *                 t.phase[r] = CHOOSE             # <<<<<<<<<<<<<<
+ *                 t.moves[r] += 1
+ * 
+*/
+            __pyx_t_4 = __pyx_v_r;
+            *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 1;
+
+            /* "pickomino_rules/batch/_fused.pyx":223
+ *             if last:
+ *                 t.phase[r] = CHOOSE
+ *                 t.moves[r] += 1             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+            __pyx_t_4 = __pyx_v_r;
+            *((int32_t *) ( /* dim=0 */ (__pyx_v_t->moves.data + __pyx_t_4 * __pyx_v_t->moves.strides[0]) )) += 1;
+
+            /* "pickomino_rules/batch/_fused.pyx":221
+ *             for f in range(6):
+ *                 t.roll[r, kind, f] = rolls[drawn[i], f]
+ *             if last:             # <<<<<<<<<<<<<<
+ *                 t.phase[r] = CHOOSE
+ *                 t.moves[r] += 1
+*/
+          }
+        }
+
+      }
+
+      /* "pickomino_rules/batch/_fused.pyx":216
+ *     cdef int f
+ *     cdef bint last = kind == t.kinds - 1
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L5;
+        }
+        __pyx_L5:;
+      }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":209
+ * 
+ * 
+ * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
+ *          const int16_t[:] drawn):
+ *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``; the last kind shown moves the
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":226
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
@@ -20991,16 +21445,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_5land(PyObject *__pyx_self, 
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_7land(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_4land, "`steps.roll` then `steps.after_roll`: the dice show ``rolls[drawn]``; a roll that\n    offers nothing busts (C5). The rows that roll next (the next player\047s) go to ``rolling``;\n    returns how many.");
-static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_5land = {"land", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_5land, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_4land};
-static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_5land(PyObject *__pyx_self, 
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_6land, "`steps.roll` then `steps.after_roll`: the dice show ``rolls[drawn]``; a roll that\n    offers nothing busts (C5). The rows that roll next (the next player\047s) go to ``rolling``;\n    returns how many.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_7land = {"land", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_7land, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_6land};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_7land(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -21034,60 +21488,60 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_rolls,&__pyx_mstate_global->__pyx_n_u_drawn,&__pyx_mstate_global->__pyx_n_u_rolling,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 199, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 226, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 199, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 226, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 199, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 226, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 199, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 226, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 199, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 226, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 199, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 226, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "land", 0) < (0)) __PYX_ERR(0, 199, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "land", 0) < (0)) __PYX_ERR(0, 226, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 5; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, i); __PYX_ERR(0, 199, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, i); __PYX_ERR(0, 226, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 5)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 199, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 226, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 199, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 226, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 199, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 226, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 199, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 226, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 199, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 226, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 199, __pyx_L3_error)
-    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[2], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 199, __pyx_L3_error)
-    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[3], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 199, __pyx_L3_error)
-    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 200, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 226, __pyx_L3_error)
+    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[2], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 226, __pyx_L3_error)
+    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[3], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 226, __pyx_L3_error)
+    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 227, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 199, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 226, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21102,8 +21556,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 199, __pyx_L1_error)
-  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_4land(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_rolls, __pyx_v_drawn, __pyx_v_rolling);
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 226, __pyx_L1_error)
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_6land(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_rolls, __pyx_v_drawn, __pyx_v_rolling);
 
   /* function exit code */
   goto __pyx_L0;
@@ -21126,7 +21580,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_rolls, __Pyx_memviewslice __pyx_v_drawn, __Pyx_memviewslice __pyx_v_rolling) {
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_rolls, __Pyx_memviewslice __pyx_v_drawn, __Pyx_memviewslice __pyx_v_rolling) {
   Py_ssize_t __pyx_v_i;
   Py_ssize_t __pyx_v_r;
   Py_ssize_t __pyx_v_out;
@@ -21150,7 +21604,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("land", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":204
+  /* "pickomino_rules/batch/_fused.pyx":231
  *     offers nothing busts (C5). The rows that roll next (the next player's) go to ``rolling``;
  *     returns how many."""
  *     cdef Py_ssize_t i, r, out = 0             # <<<<<<<<<<<<<<
@@ -21159,7 +21613,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
 */
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":208
+  /* "pickomino_rules/batch/_fused.pyx":235
  *     cdef bint offered
  *     cdef int8_t shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21172,7 +21626,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":209
+        /* "pickomino_rules/batch/_fused.pyx":236
  *     cdef int8_t shown
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -21186,7 +21640,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":210
+          /* "pickomino_rules/batch/_fused.pyx":237
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -21196,7 +21650,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":211
+          /* "pickomino_rules/batch/_fused.pyx":238
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             offered = False             # <<<<<<<<<<<<<<
@@ -21205,7 +21659,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
 */
           __pyx_v_offered = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":212
+          /* "pickomino_rules/batch/_fused.pyx":239
  *             r = rows[i]
  *             offered = False
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -21215,7 +21669,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":213
+            /* "pickomino_rules/batch/_fused.pyx":240
  *             offered = False
  *             for f in range(6):
  *                 shown = rolls[drawn[i], f]             # <<<<<<<<<<<<<<
@@ -21227,7 +21681,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
             __pyx_t_7 = __pyx_v_f;
             __pyx_v_shown = (*((int8_t const  *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_rolls.data + __pyx_t_6 * __pyx_v_rolls.strides[0]) ) + __pyx_t_7 * __pyx_v_rolls.strides[1]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":214
+            /* "pickomino_rules/batch/_fused.pyx":241
  *             for f in range(6):
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown             # <<<<<<<<<<<<<<
@@ -21239,7 +21693,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
             __pyx_t_6 = __pyx_v_f;
             *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[2]) )) = __pyx_v_shown;
 
-            /* "pickomino_rules/batch/_fused.pyx":215
+            /* "pickomino_rules/batch/_fused.pyx":242
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -21267,7 +21721,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
             if (__pyx_t_8) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":216
+              /* "pickomino_rules/batch/_fused.pyx":243
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:
  *                     offered = True             # <<<<<<<<<<<<<<
@@ -21276,7 +21730,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
 */
               __pyx_v_offered = 1;
 
-              /* "pickomino_rules/batch/_fused.pyx":215
+              /* "pickomino_rules/batch/_fused.pyx":242
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -21286,7 +21740,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
             }
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":217
+          /* "pickomino_rules/batch/_fused.pyx":244
  *                 if shown > 0 and t.set_aside[r, f] == 0:
  *                     offered = True
  *             t.phase[r] = CHOOSE             # <<<<<<<<<<<<<<
@@ -21296,21 +21750,21 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
           __pyx_t_7 = __pyx_v_r;
           *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_7 * __pyx_v_t->phase.strides[0]) )) = 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":218
+          /* "pickomino_rules/batch/_fused.pyx":245
  *                     offered = True
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1             # <<<<<<<<<<<<<<
  *             if not offered:
- *                 bust(t, r)
+ *                 bust_row(t, r)
 */
           __pyx_t_7 = __pyx_v_r;
           *((int32_t *) ( /* dim=0 */ (__pyx_v_t->moves.data + __pyx_t_7 * __pyx_v_t->moves.strides[0]) )) += 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":219
+          /* "pickomino_rules/batch/_fused.pyx":246
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1
  *             if not offered:             # <<<<<<<<<<<<<<
- *                 bust(t, r)
+ *                 bust_row(t, r)
  *                 if finish_turn(t, r):
 */
           __pyx_t_8 = (!__pyx_v_offered);
@@ -21318,18 +21772,18 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
           if (__pyx_t_8) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":220
+            /* "pickomino_rules/batch/_fused.pyx":247
  *             t.moves[r] += 1
  *             if not offered:
- *                 bust(t, r)             # <<<<<<<<<<<<<<
+ *                 bust_row(t, r)             # <<<<<<<<<<<<<<
  *                 if finish_turn(t, r):
  *                     rolling[out] = r
 */
-            __pyx_f_15pickomino_rules_5batch_6_fused_bust(__pyx_v_t, __pyx_v_r);
+            __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(__pyx_v_t, __pyx_v_r);
 
-            /* "pickomino_rules/batch/_fused.pyx":221
+            /* "pickomino_rules/batch/_fused.pyx":248
  *             if not offered:
- *                 bust(t, r)
+ *                 bust_row(t, r)
  *                 if finish_turn(t, r):             # <<<<<<<<<<<<<<
  *                     rolling[out] = r
  *                     out += 1
@@ -21339,8 +21793,8 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
             if (__pyx_t_8) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":222
- *                 bust(t, r)
+              /* "pickomino_rules/batch/_fused.pyx":249
+ *                 bust_row(t, r)
  *                 if finish_turn(t, r):
  *                     rolling[out] = r             # <<<<<<<<<<<<<<
  *                     out += 1
@@ -21349,7 +21803,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
               __pyx_t_7 = __pyx_v_out;
               *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_7 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-              /* "pickomino_rules/batch/_fused.pyx":223
+              /* "pickomino_rules/batch/_fused.pyx":250
  *                 if finish_turn(t, r):
  *                     rolling[out] = r
  *                     out += 1             # <<<<<<<<<<<<<<
@@ -21358,20 +21812,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
 */
               __pyx_v_out = (__pyx_v_out + 1);
 
-              /* "pickomino_rules/batch/_fused.pyx":221
+              /* "pickomino_rules/batch/_fused.pyx":248
  *             if not offered:
- *                 bust(t, r)
+ *                 bust_row(t, r)
  *                 if finish_turn(t, r):             # <<<<<<<<<<<<<<
  *                     rolling[out] = r
  *                     out += 1
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":219
+            /* "pickomino_rules/batch/_fused.pyx":246
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1
  *             if not offered:             # <<<<<<<<<<<<<<
- *                 bust(t, r)
+ *                 bust_row(t, r)
  *                 if finish_turn(t, r):
 */
           }
@@ -21379,7 +21833,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":208
+      /* "pickomino_rules/batch/_fused.pyx":235
  *     cdef bint offered
  *     cdef int8_t shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21396,14 +21850,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":224
+  /* "pickomino_rules/batch/_fused.pyx":251
  *                     rolling[out] = r
  *                     out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 224, __pyx_L1_error)
+  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 251, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
   {
     PyObject *__pyx_temp;
@@ -21416,7 +21870,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
   __pyx_t_10 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":199
+  /* "pickomino_rules/batch/_fused.pyx":226
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
@@ -21441,7 +21895,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":227
+/* "pickomino_rules/batch/_fused.pyx":254
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
@@ -21450,16 +21904,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4land(CYTHON_UNUSED P
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_7derive(PyObject *__pyx_self, 
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_9derive(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_6derive, "`steps.derive` for every game: a roll\047s takes (C4), or a stop\047s claims and the\n    decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``.");
-static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_7derive = {"derive", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_7derive, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_6derive};
-static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_7derive(PyObject *__pyx_self, 
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_8derive, "`steps.derive` for every game: a roll\047s takes (C4), or a stop\047s claims and the\n    decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_9derive = {"derive", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_9derive, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_8derive};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_9derive(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -21490,39 +21944,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_mask,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 227, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 254, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 227, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 254, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 227, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 254, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "derive", 0) < (0)) __PYX_ERR(0, 227, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "derive", 0) < (0)) __PYX_ERR(0, 254, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, i); __PYX_ERR(0, 227, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, i); __PYX_ERR(0, 254, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 227, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 254, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 227, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 254, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 227, __pyx_L3_error)
+    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 254, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 227, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 254, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21534,8 +21988,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 227, __pyx_L1_error)
-  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_6derive(__pyx_self, __pyx_v_t, __pyx_v_mask);
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 254, __pyx_L1_error)
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_8derive(__pyx_self, __pyx_v_t, __pyx_v_mask);
 
   /* function exit code */
   goto __pyx_L0;
@@ -21555,7 +22009,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_mask) {
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_mask) {
   Py_ssize_t __pyx_v_r;
   Py_ssize_t __pyx_v_n;
   int __pyx_v_f;
@@ -21587,7 +22041,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
   int __pyx_t_15;
   __Pyx_RefNannySetupContext("derive", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":230
+  /* "pickomino_rules/batch/_fused.pyx":257
  *     """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
  *     decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
  *     cdef Py_ssize_t r, n = t.phase.shape[0]             # <<<<<<<<<<<<<<
@@ -21596,7 +22050,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
   __pyx_v_n = (__pyx_v_t->phase.shape[0]);
 
-  /* "pickomino_rules/batch/_fused.pyx":234
+  /* "pickomino_rules/batch/_fused.pyx":261
  *     cdef int64_t total, index, grill, claim, victim
  *     cdef bint worm, rollable
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21609,7 +22063,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":235
+        /* "pickomino_rules/batch/_fused.pyx":262
  *     cdef bint worm, rollable
  *     with nogil:
  *         for r in range(n):             # <<<<<<<<<<<<<<
@@ -21623,7 +22077,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_r = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":236
+          /* "pickomino_rules/batch/_fused.pyx":263
  *     with nogil:
  *         for r in range(n):
  *             if t.phase[r] == CHOOSE:             # <<<<<<<<<<<<<<
@@ -21636,7 +22090,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":237
+            /* "pickomino_rules/batch/_fused.pyx":264
  *         for r in range(n):
  *             if t.phase[r] == CHOOSE:
  *                 for f in range(6):             # <<<<<<<<<<<<<<
@@ -21646,7 +22100,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
             for (__pyx_t_6 = 0; __pyx_t_6 < 6; __pyx_t_6+=1) {
               __pyx_v_f = __pyx_t_6;
 
-              /* "pickomino_rules/batch/_fused.pyx":238
+              /* "pickomino_rules/batch/_fused.pyx":265
  *             if t.phase[r] == CHOOSE:
  *                 for f in range(6):
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
@@ -21680,7 +22134,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":236
+            /* "pickomino_rules/batch/_fused.pyx":263
  *     with nogil:
  *         for r in range(n):
  *             if t.phase[r] == CHOOSE:             # <<<<<<<<<<<<<<
@@ -21690,7 +22144,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
             goto __pyx_L8;
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":239
+          /* "pickomino_rules/batch/_fused.pyx":266
  *                 for f in range(6):
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
  *             elif t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -21703,7 +22157,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":240
+            /* "pickomino_rules/batch/_fused.pyx":267
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
  *             elif t.phase[r] == DECIDE:
  *                 total = 0             # <<<<<<<<<<<<<<
@@ -21712,7 +22166,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
             __pyx_v_total = 0;
 
-            /* "pickomino_rules/batch/_fused.pyx":241
+            /* "pickomino_rules/batch/_fused.pyx":268
  *             elif t.phase[r] == DECIDE:
  *                 total = 0
  *                 rollable = False             # <<<<<<<<<<<<<<
@@ -21721,7 +22175,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
             __pyx_v_rollable = 0;
 
-            /* "pickomino_rules/batch/_fused.pyx":242
+            /* "pickomino_rules/batch/_fused.pyx":269
  *                 total = 0
  *                 rollable = False
  *                 for f in range(6):             # <<<<<<<<<<<<<<
@@ -21731,7 +22185,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
             for (__pyx_t_6 = 0; __pyx_t_6 < 6; __pyx_t_6+=1) {
               __pyx_v_f = __pyx_t_6;
 
-              /* "pickomino_rules/batch/_fused.pyx":243
+              /* "pickomino_rules/batch/_fused.pyx":270
  *                 rollable = False
  *                 for f in range(6):
  *                     total += t.set_aside[r, f] * t.points[f]             # <<<<<<<<<<<<<<
@@ -21743,7 +22197,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
               __pyx_t_4 = __pyx_v_f;
               __pyx_v_total = (__pyx_v_total + ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_9 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_8 * __pyx_v_t->set_aside.strides[1]) ))) * (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->points.data + __pyx_t_4 * __pyx_v_t->points.strides[0]) )))));
 
-              /* "pickomino_rules/batch/_fused.pyx":244
+              /* "pickomino_rules/batch/_fused.pyx":271
  *                 for f in range(6):
  *                     total += t.set_aside[r, f] * t.points[f]
  *                     if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -21757,7 +22211,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
               if (__pyx_t_5) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":245
+                /* "pickomino_rules/batch/_fused.pyx":272
  *                     total += t.set_aside[r, f] * t.points[f]
  *                     if t.set_aside[r, f] == 0:
  *                         rollable = True             # <<<<<<<<<<<<<<
@@ -21766,7 +22220,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
                 __pyx_v_rollable = 1;
 
-                /* "pickomino_rules/batch/_fused.pyx":244
+                /* "pickomino_rules/batch/_fused.pyx":271
  *                 for f in range(6):
  *                     total += t.set_aside[r, f] * t.points[f]
  *                     if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -21776,7 +22230,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
               }
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":246
+            /* "pickomino_rules/batch/_fused.pyx":273
  *                     if t.set_aside[r, f] == 0:
  *                         rollable = True
  *                 worm = t.set_aside[r, WORM] > 0             # <<<<<<<<<<<<<<
@@ -21787,7 +22241,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
             __pyx_t_4 = 5;
             __pyx_v_worm = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_8 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_4 * __pyx_v_t->set_aside.strides[1]) ))) > 0);
 
-            /* "pickomino_rules/batch/_fused.pyx":247
+            /* "pickomino_rules/batch/_fused.pyx":274
  *                         rollable = True
  *                 worm = t.set_aside[r, WORM] > 0
  *                 claim = -1             # <<<<<<<<<<<<<<
@@ -21796,7 +22250,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
             __pyx_v_claim = -1L;
 
-            /* "pickomino_rules/batch/_fused.pyx":248
+            /* "pickomino_rules/batch/_fused.pyx":275
  *                 worm = t.set_aside[r, WORM] > 0
  *                 claim = -1
  *                 victim = -1             # <<<<<<<<<<<<<<
@@ -21805,7 +22259,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
             __pyx_v_victim = -1L;
 
-            /* "pickomino_rules/batch/_fused.pyx":249
+            /* "pickomino_rules/batch/_fused.pyx":276
  *                 claim = -1
  *                 victim = -1
  *                 if worm:  # stop_total, then claims (C7, C8)             # <<<<<<<<<<<<<<
@@ -21814,7 +22268,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
             if (__pyx_v_worm) {
 
-              /* "pickomino_rules/batch/_fused.pyx":250
+              /* "pickomino_rules/batch/_fused.pyx":277
  *                 victim = -1
  *                 if worm:  # stop_total, then claims (C7, C8)
  *                     grill = t.grill[r]             # <<<<<<<<<<<<<<
@@ -21824,7 +22278,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
               __pyx_t_4 = __pyx_v_r;
               __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_4 * __pyx_v_t->grill.strides[0]) )));
 
-              /* "pickomino_rules/batch/_fused.pyx":251
+              /* "pickomino_rules/batch/_fused.pyx":278
  *                 if worm:  # stop_total, then claims (C7, C8)
  *                     grill = t.grill[r]
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1             # <<<<<<<<<<<<<<
@@ -21844,7 +22298,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 
               __pyx_v_index = __pyx_t_10;
 
-              /* "pickomino_rules/batch/_fused.pyx":252
+              /* "pickomino_rules/batch/_fused.pyx":279
  *                     grill = t.grill[r]
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -21870,7 +22324,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
               if (__pyx_t_5) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":253
+                /* "pickomino_rules/batch/_fused.pyx":280
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                     if index >= 0 and (grill >> index) & 1:
  *                         claim = index             # <<<<<<<<<<<<<<
@@ -21879,7 +22333,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
                 __pyx_v_claim = __pyx_v_index;
 
-                /* "pickomino_rules/batch/_fused.pyx":252
+                /* "pickomino_rules/batch/_fused.pyx":279
  *                     grill = t.grill[r]
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -21889,7 +22343,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
                 goto __pyx_L17;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":255
+              /* "pickomino_rules/batch/_fused.pyx":282
  *                         claim = index
  *                     else:
  *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]             # <<<<<<<<<<<<<<
@@ -21916,7 +22370,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
                 __pyx_v_claim = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_8 * __pyx_v_t->highest_of.strides[0]) )));
 
 
-                /* "pickomino_rules/batch/_fused.pyx":256
+                /* "pickomino_rules/batch/_fused.pyx":283
  *                     else:
  *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *                         me = t.player[r]             # <<<<<<<<<<<<<<
@@ -21926,7 +22380,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
                 __pyx_t_4 = __pyx_v_r;
                 __pyx_v_me = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_4 * __pyx_v_t->player.strides[0]) )));
 
-                /* "pickomino_rules/batch/_fused.pyx":257
+                /* "pickomino_rules/batch/_fused.pyx":284
  *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *                         me = t.player[r]
  *                         for p in range(t.players):             # <<<<<<<<<<<<<<
@@ -21940,7 +22394,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
                 for (__pyx_t_15 = 0; __pyx_t_15 < __pyx_t_14; __pyx_t_15+=1) {
                   __pyx_v_p = __pyx_t_15;
 
-                  /* "pickomino_rules/batch/_fused.pyx":258
+                  /* "pickomino_rules/batch/_fused.pyx":285
  *                         me = t.player[r]
  *                         for p in range(t.players):
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -21980,7 +22434,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
                   if (__pyx_t_5) {
 
 
-                    /* "pickomino_rules/batch/_fused.pyx":259
+                    /* "pickomino_rules/batch/_fused.pyx":286
  *                         for p in range(t.players):
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *                                 victim = p             # <<<<<<<<<<<<<<
@@ -21989,7 +22443,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
                     __pyx_v_victim = __pyx_v_p;
 
-                    /* "pickomino_rules/batch/_fused.pyx":260
+                    /* "pickomino_rules/batch/_fused.pyx":287
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *                                 victim = p
  *                                 break             # <<<<<<<<<<<<<<
@@ -21998,7 +22452,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
                     goto __pyx_L21_break;
 
-                    /* "pickomino_rules/batch/_fused.pyx":258
+                    /* "pickomino_rules/batch/_fused.pyx":285
  *                         me = t.player[r]
  *                         for p in range(t.players):
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -22012,7 +22466,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
               }
               __pyx_L17:;
 
-              /* "pickomino_rules/batch/_fused.pyx":249
+              /* "pickomino_rules/batch/_fused.pyx":276
  *                 claim = -1
  *                 victim = -1
  *                 if worm:  # stop_total, then claims (C7, C8)             # <<<<<<<<<<<<<<
@@ -22021,7 +22475,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":261
+            /* "pickomino_rules/batch/_fused.pyx":288
  *                                 victim = p
  *                                 break
  *                 t.grill_claim[r] = claim             # <<<<<<<<<<<<<<
@@ -22031,7 +22485,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
             __pyx_t_4 = __pyx_v_r;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill_claim.data + __pyx_t_4 * __pyx_v_t->grill_claim.strides[0]) )) = __pyx_v_claim;
 
-            /* "pickomino_rules/batch/_fused.pyx":262
+            /* "pickomino_rules/batch/_fused.pyx":289
  *                                 break
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim             # <<<<<<<<<<<<<<
@@ -22041,7 +22495,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
             __pyx_t_4 = __pyx_v_r;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_t->victim.data + __pyx_t_4 * __pyx_v_t->victim.strides[0]) )) = __pyx_v_victim;
 
-            /* "pickomino_rules/batch/_fused.pyx":263
+            /* "pickomino_rules/batch/_fused.pyx":290
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)             # <<<<<<<<<<<<<<
@@ -22067,7 +22521,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_8 * __pyx_v_mask.strides[0]) ) + __pyx_t_4 * __pyx_v_mask.strides[1]) )) = __pyx_t_7;
 
 
-            /* "pickomino_rules/batch/_fused.pyx":264
+            /* "pickomino_rules/batch/_fused.pyx":291
  *                 t.victim[r] = victim
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
  *                 mask[r, t.stop] = True             # <<<<<<<<<<<<<<
@@ -22078,35 +22532,39 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
             __pyx_t_8 = __pyx_v_t->stop;
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_4 * __pyx_v_mask.strides[0]) ) + __pyx_t_8 * __pyx_v_mask.strides[1]) )) = 1;
 
-            /* "pickomino_rules/batch/_fused.pyx":265
+            /* "pickomino_rules/batch/_fused.pyx":292
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
  *                 mask[r, t.stop] = True
  *                 if victim >= 0:             # <<<<<<<<<<<<<<
  *                     mask[r, t.steal + victim] = True
+ * 
 */
             __pyx_t_5 = (__pyx_v_victim >= 0);
 
             if (__pyx_t_5) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":266
+              /* "pickomino_rules/batch/_fused.pyx":293
  *                 mask[r, t.stop] = True
  *                 if victim >= 0:
  *                     mask[r, t.steal + victim] = True             # <<<<<<<<<<<<<<
+ * 
+ * 
 */
               __pyx_t_8 = __pyx_v_r;
               __pyx_t_4 = (__pyx_v_t->steal + __pyx_v_victim);
               *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_8 * __pyx_v_mask.strides[0]) ) + __pyx_t_4 * __pyx_v_mask.strides[1]) )) = 1;
 
-              /* "pickomino_rules/batch/_fused.pyx":265
+              /* "pickomino_rules/batch/_fused.pyx":292
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
  *                 mask[r, t.stop] = True
  *                 if victim >= 0:             # <<<<<<<<<<<<<<
  *                     mask[r, t.steal + victim] = True
+ * 
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":239
+            /* "pickomino_rules/batch/_fused.pyx":266
  *                 for f in range(6):
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
  *             elif t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -22119,7 +22577,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":234
+      /* "pickomino_rules/batch/_fused.pyx":261
  *     cdef int64_t total, index, grill, claim, victim
  *     cdef bint worm, rollable
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22136,7 +22594,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":227
+  /* "pickomino_rules/batch/_fused.pyx":254
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
@@ -22163,24 +22621,4110 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6derive(CYTHON_UNUSED
   return __pyx_r;
 }
 
-/* "(tree fragment)":4
- *     int __Pyx_CheckUnpickleChecksum(long, long, long, long, const char*) except -1
- *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
- * def __pyx_unpickle_Table(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
- *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x2e30d1a, 0x5fc0f28, 0x78698fa, b'below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, moves, phase, player, players, points, roll, set_aside, stacks, steal, stop, tiles, tops, turns, victim')
+/* "pickomino_rules/batch/_fused.pyx":304
+ * 
+ * 
+ * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
+ *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+ *     cdef Table t = table.compiled
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_9__pyx_unpickle_Table(PyObject *__pyx_self, 
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_11roll_actions(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_9__pyx_unpickle_Table = {"__pyx_unpickle_Table", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_9__pyx_unpickle_Table, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_9__pyx_unpickle_Table(PyObject *__pyx_self, 
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_10roll_actions, "`turn.roll_actions` (C4): take each face shown that was not set aside earlier.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_11roll_actions = {"roll_actions", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_11roll_actions, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_10roll_actions};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_11roll_actions(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_table = 0;
+  __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[2] = {0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("roll_actions (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 304, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 304, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 304, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "roll_actions", 0) < (0)) __PYX_ERR(0, 304, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, i); __PYX_ERR(0, 304, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 2)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 304, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 304, __pyx_L3_error)
+    }
+    __pyx_v_table = values[0];
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 304, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 304, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.roll_actions", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(__pyx_self, __pyx_v_table, __pyx_v_rows);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows) {
+  struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
+  PyObject *__pyx_v_mask = NULL;
+  __Pyx_memviewslice __pyx_v_out = { 0, 0, { 0 }, { 0 }, { 0 } };
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_r;
+  int __pyx_v_f;
+  int __pyx_v_k;
+  int __pyx_v_shown;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  size_t __pyx_t_6;
+  PyObject *__pyx_t_7 = NULL;
+  PyObject *__pyx_t_8 = NULL;
+  __Pyx_memviewslice __pyx_t_9 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  Py_ssize_t __pyx_t_10;
+  Py_ssize_t __pyx_t_11;
+  Py_ssize_t __pyx_t_12;
+  Py_ssize_t __pyx_t_13;
+  int __pyx_t_14;
+  int __pyx_t_15;
+  int __pyx_t_16;
+  int __pyx_t_17;
+  Py_ssize_t __pyx_t_18;
+  Py_ssize_t __pyx_t_19;
+  int8_t __pyx_t_20;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("roll_actions", 0);
+
+  /* "pickomino_rules/batch/_fused.pyx":306
+ * def roll_actions(table, const int64_t[:] rows):
+ *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+ *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
+ *     if t is None:
+ *         return _numpy.roll_actions(table, rows)
+*/
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 306, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 306, __pyx_L1_error)
+  __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":307
+ *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.roll_actions(table, rows)
+ *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
+*/
+  __pyx_t_2 = (((PyObject *)__pyx_v_t) == Py_None);
+  if (__pyx_t_2) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":308
+ *     cdef Table t = table.compiled
+ *     if t is None:
+ *         return _numpy.roll_actions(table, rows)             # <<<<<<<<<<<<<<
+ *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
+ *     cdef int8_t[:, :] out = mask.view(np.int8)
+*/
+    __pyx_t_3 = NULL;
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 308, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 308, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 308, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_6 = 1;
+    #if CYTHON_UNPACK_METHODS
+    if (unlikely(PyMethod_Check(__pyx_t_5))) {
+      __pyx_t_3 = PyMethod_GET_SELF(__pyx_t_5);
+      assert(__pyx_t_3);
+      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_5);
+      __Pyx_INCREF(__pyx_t_3);
+      __Pyx_INCREF(__pyx__function);
+      __Pyx_DECREF_SET(__pyx_t_5, __pyx__function);
+      __pyx_t_6 = 0;
+    }
+    #endif
+    {
+      PyObject *__pyx_callargs[3] = {__pyx_t_3, __pyx_v_table, __pyx_t_4};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_6, (3-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 308, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+    }
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __pyx_r = __pyx_t_1;
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    __pyx_t_1 = 0;
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":307
+ *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.roll_actions(table, rows)
+ *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":309
+ *     if t is None:
+ *         return _numpy.roll_actions(table, rows)
+ *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
+ *     cdef int8_t[:, :] out = mask.view(np.int8)
+ *     cdef Py_ssize_t i, r
+*/
+  __pyx_t_5 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_8);
+  __Pyx_GIVEREF(__pyx_t_4);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_4) != (0)) __PYX_ERR(0, 309, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_7);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 309, __pyx_L1_error);
+  __pyx_t_4 = 0;
+  __pyx_t_7 = 0;
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+  #if CYTHON_VECTORCALL
+  #endif
+  __pyx_t_6 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_3))) {
+    __pyx_t_5 = PyMethod_GET_SELF(__pyx_t_3);
+    assert(__pyx_t_5);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_3);
+    __Pyx_INCREF(__pyx_t_5);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_3, __pyx__function);
+    __pyx_t_6 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_8, __pyx_t_4};
+    #if CYTHON_VECTORCALL
+    __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[2];
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 309, __pyx_L1_error)
+    __Pyx_INCREF(__pyx_t_7);
+    #else
+    {
+      PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
+      __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 309, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_7);
+    }
+    #endif
+    __pyx_t_1 = __Pyx_Object_VectorcallKwds((PyObject*)__pyx_t_3, __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET), __pyx_t_7);
+    __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+    #if CYTHON_VECTORCALL
+    #endif
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 309, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  __pyx_v_mask = __pyx_t_1;
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":310
+ *         return _numpy.roll_actions(table, rows)
+ *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
+ *     cdef int8_t[:, :] out = mask.view(np.int8)             # <<<<<<<<<<<<<<
+ *     cdef Py_ssize_t i, r
+ *     cdef int f, k, shown
+*/
+  __pyx_t_3 = __pyx_v_mask;
+  __Pyx_INCREF(__pyx_t_3);
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 310, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 310, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+  __pyx_t_6 = 0;
+  {
+    PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_t_4};
+    __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_view, __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 310, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 310, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_v_out = __pyx_t_9;
+  __pyx_t_9.memview = NULL;
+  __pyx_t_9.data = NULL;
+
+  /* "pickomino_rules/batch/_fused.pyx":313
+ *     cdef Py_ssize_t i, r
+ *     cdef int f, k, shown
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "pickomino_rules/batch/_fused.pyx":314
+ *     cdef int f, k, shown
+ *     with nogil:
+ *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
+ *             r = rows[i]
+ *             for f in range(6):
+*/
+
+        __pyx_t_10 = (__pyx_v_rows.shape[0]);
+        __pyx_t_11 = __pyx_t_10;
+
+        for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
+          __pyx_v_i = __pyx_t_12;
+
+          /* "pickomino_rules/batch/_fused.pyx":315
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]             # <<<<<<<<<<<<<<
+ *             for f in range(6):
+ *                 shown = 0
+*/
+          __pyx_t_13 = __pyx_v_i;
+          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
+
+          /* "pickomino_rules/batch/_fused.pyx":316
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+ *             for f in range(6):             # <<<<<<<<<<<<<<
+ *                 shown = 0
+ *                 for k in range(t.kinds):
+*/
+          for (__pyx_t_14 = 0; __pyx_t_14 < 6; __pyx_t_14+=1) {
+            __pyx_v_f = __pyx_t_14;
+
+            /* "pickomino_rules/batch/_fused.pyx":317
+ *             r = rows[i]
+ *             for f in range(6):
+ *                 shown = 0             # <<<<<<<<<<<<<<
+ *                 for k in range(t.kinds):
+ *                     shown += t.roll[r, k, f]
+*/
+            __pyx_v_shown = 0;
+
+            /* "pickomino_rules/batch/_fused.pyx":318
+ *             for f in range(6):
+ *                 shown = 0
+ *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *                     shown += t.roll[r, k, f]
+ *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
+*/
+
+            __pyx_t_15 = __pyx_v_t->kinds;
+            __pyx_t_16 = __pyx_t_15;
+
+            for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
+              __pyx_v_k = __pyx_t_17;
+
+              /* "pickomino_rules/batch/_fused.pyx":319
+ *                 shown = 0
+ *                 for k in range(t.kinds):
+ *                     shown += t.roll[r, k, f]             # <<<<<<<<<<<<<<
+ *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
+ *     return mask
+*/
+              __pyx_t_13 = __pyx_v_r;
+              __pyx_t_18 = __pyx_v_k;
+              __pyx_t_19 = __pyx_v_f;
+              __pyx_v_shown = (__pyx_v_shown + (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_13 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_18 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_19 * __pyx_v_t->roll.strides[2]) ))));
+            }
+
+
+            /* "pickomino_rules/batch/_fused.pyx":320
+ *                 for k in range(t.kinds):
+ *                     shown += t.roll[r, k, f]
+ *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
+ *     return mask
+ * 
+*/
+            __pyx_t_2 = (__pyx_v_shown > 0);
+
+            if (__pyx_t_2) {
+
+            } else {
+
+              __pyx_t_20 = __pyx_t_2;
+
+              goto __pyx_L13_bool_binop_done;
+            }
+            __pyx_t_19 = __pyx_v_r;
+            __pyx_t_18 = __pyx_v_f;
+            __pyx_t_2 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_19 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_18 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
+
+
+            __pyx_t_20 = __pyx_t_2;
+
+            __pyx_L13_bool_binop_done:;
+            __pyx_t_18 = __pyx_v_i;
+            __pyx_t_19 = (1 + __pyx_v_f);
+            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_18 * __pyx_v_out.strides[0]) ) + __pyx_t_19 * __pyx_v_out.strides[1]) )) = __pyx_t_20;
+
+          }
+        }
+
+      }
+
+      /* "pickomino_rules/batch/_fused.pyx":313
+ *     cdef Py_ssize_t i, r
+ *     cdef int f, k, shown
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L6;
+        }
+        __pyx_L6:;
+      }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":321
+ *                     shown += t.roll[r, k, f]
+ *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
+ *     return mask             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __Pyx_INCREF(__pyx_v_mask);
+      __pyx_r = __pyx_v_mask;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  goto __pyx_L0;
+
+  /* "pickomino_rules/batch/_fused.pyx":304
+ * 
+ * 
+ * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
+ *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+ *     cdef Table t = table.compiled
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_XDECREF(__pyx_t_8);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_9, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.roll_actions", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XDECREF((PyObject *)__pyx_v_t);
+  __Pyx_XDECREF(__pyx_v_mask);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_out, 1);
+
+
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":324
+ * 
+ * 
+ * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
+ *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
+ *     cdef Table t = table.compiled
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_13set_aside(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_12set_aside, "`turn.set_aside` (C4): every die of the roll showing the face is set aside.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_13set_aside = {"set_aside", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_13set_aside, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_12set_aside};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_13set_aside(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_table = 0;
+  __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  __Pyx_memviewslice __pyx_v_faces = { 0, 0, { 0 }, { 0 }, { 0 } };
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[3] = {0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("set_aside (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_faces,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 324, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 324, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 324, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 324, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_aside", 0) < (0)) __PYX_ERR(0, 324, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, i); __PYX_ERR(0, 324, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 3)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 324, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 324, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 324, __pyx_L3_error)
+    }
+    __pyx_v_table = values[0];
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 324, __pyx_L3_error)
+    __pyx_v_faces = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_faces.memview)) __PYX_ERR(0, 324, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 324, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_faces, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.set_aside", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(__pyx_self, __pyx_v_table, __pyx_v_rows, __pyx_v_faces);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_faces, 1);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_faces) {
+  struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_r;
+  int __pyx_v_f;
+  int __pyx_v_k;
+  int __pyx_v_g;
+  int __pyx_v_shown;
+  int __pyx_v_total;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  size_t __pyx_t_7;
+  Py_ssize_t __pyx_t_8;
+  Py_ssize_t __pyx_t_9;
+  Py_ssize_t __pyx_t_10;
+  Py_ssize_t __pyx_t_11;
+  int __pyx_t_12;
+  int __pyx_t_13;
+  int __pyx_t_14;
+  Py_ssize_t __pyx_t_15;
+  Py_ssize_t __pyx_t_16;
+  int __pyx_t_17;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("set_aside", 0);
+
+  /* "pickomino_rules/batch/_fused.pyx":326
+ * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):
+ *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
+ *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
+ *     if t is None:
+ *         return _numpy.set_aside(table, rows, faces)
+*/
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 326, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 326, __pyx_L1_error)
+  __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":327
+ *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.set_aside(table, rows, faces)
+ *     cdef Py_ssize_t i, r
+*/
+  __pyx_t_2 = (((PyObject *)__pyx_v_t) == Py_None);
+  if (__pyx_t_2) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":328
+ *     cdef Table t = table.compiled
+ *     if t is None:
+ *         return _numpy.set_aside(table, rows, faces)             # <<<<<<<<<<<<<<
+ *     cdef Py_ssize_t i, r
+ *     cdef int f, k, g, shown, total
+*/
+    __pyx_t_3 = NULL;
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 328, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 328, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 328, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_faces, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 328, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7 = 1;
+    #if CYTHON_UNPACK_METHODS
+    if (unlikely(PyMethod_Check(__pyx_t_5))) {
+      __pyx_t_3 = PyMethod_GET_SELF(__pyx_t_5);
+      assert(__pyx_t_3);
+      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_5);
+      __Pyx_INCREF(__pyx_t_3);
+      __Pyx_INCREF(__pyx__function);
+      __Pyx_DECREF_SET(__pyx_t_5, __pyx__function);
+      __pyx_t_7 = 0;
+    }
+    #endif
+    {
+      PyObject *__pyx_callargs[4] = {__pyx_t_3, __pyx_v_table, __pyx_t_4, __pyx_t_6};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_7, (4-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 328, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+    }
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __pyx_r = __pyx_t_1;
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    __pyx_t_1 = 0;
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":327
+ *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.set_aside(table, rows, faces)
+ *     cdef Py_ssize_t i, r
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":331
+ *     cdef Py_ssize_t i, r
+ *     cdef int f, k, g, shown, total
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "pickomino_rules/batch/_fused.pyx":332
+ *     cdef int f, k, g, shown, total
+ *     with nogil:
+ *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
+ *             r = rows[i]
+ *             f = faces[i]
+*/
+
+        __pyx_t_8 = (__pyx_v_rows.shape[0]);
+        __pyx_t_9 = __pyx_t_8;
+
+        for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
+          __pyx_v_i = __pyx_t_10;
+
+          /* "pickomino_rules/batch/_fused.pyx":333
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]             # <<<<<<<<<<<<<<
+ *             f = faces[i]
+ *             total = 0
+*/
+          __pyx_t_11 = __pyx_v_i;
+          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_11 * __pyx_v_rows.strides[0]) )));
+
+          /* "pickomino_rules/batch/_fused.pyx":334
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+ *             f = faces[i]             # <<<<<<<<<<<<<<
+ *             total = 0
+ *             for k in range(t.kinds):
+*/
+          __pyx_t_11 = __pyx_v_i;
+          __pyx_v_f = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_faces.data + __pyx_t_11 * __pyx_v_faces.strides[0]) )));
+
+          /* "pickomino_rules/batch/_fused.pyx":335
+ *             r = rows[i]
+ *             f = faces[i]
+ *             total = 0             # <<<<<<<<<<<<<<
+ *             for k in range(t.kinds):
+ *                 shown = t.roll[r, k, f]
+*/
+          __pyx_v_total = 0;
+
+          /* "pickomino_rules/batch/_fused.pyx":336
+ *             f = faces[i]
+ *             total = 0
+ *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *                 shown = t.roll[r, k, f]
+ *                 total += shown
+*/
+
+          __pyx_t_12 = __pyx_v_t->kinds;
+          __pyx_t_13 = __pyx_t_12;
+
+          for (__pyx_t_14 = 0; __pyx_t_14 < __pyx_t_13; __pyx_t_14+=1) {
+            __pyx_v_k = __pyx_t_14;
+
+            /* "pickomino_rules/batch/_fused.pyx":337
+ *             total = 0
+ *             for k in range(t.kinds):
+ *                 shown = t.roll[r, k, f]             # <<<<<<<<<<<<<<
+ *                 total += shown
+ *                 t.in_hand[r, k] -= shown
+*/
+            __pyx_t_11 = __pyx_v_r;
+            __pyx_t_15 = __pyx_v_k;
+            __pyx_t_16 = __pyx_v_f;
+            __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_11 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_15 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_16 * __pyx_v_t->roll.strides[2]) )));
+
+            /* "pickomino_rules/batch/_fused.pyx":338
+ *             for k in range(t.kinds):
+ *                 shown = t.roll[r, k, f]
+ *                 total += shown             # <<<<<<<<<<<<<<
+ *                 t.in_hand[r, k] -= shown
+ *                 for g in range(6):
+*/
+            __pyx_v_total = (__pyx_v_total + __pyx_v_shown);
+
+            /* "pickomino_rules/batch/_fused.pyx":339
+ *                 shown = t.roll[r, k, f]
+ *                 total += shown
+ *                 t.in_hand[r, k] -= shown             # <<<<<<<<<<<<<<
+ *                 for g in range(6):
+ *                     t.roll[r, k, g] = 0
+*/
+            __pyx_t_16 = __pyx_v_r;
+            __pyx_t_15 = __pyx_v_k;
+            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_16 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_15 * __pyx_v_t->in_hand.strides[1]) )) -= __pyx_v_shown;
+
+            /* "pickomino_rules/batch/_fused.pyx":340
+ *                 total += shown
+ *                 t.in_hand[r, k] -= shown
+ *                 for g in range(6):             # <<<<<<<<<<<<<<
+ *                     t.roll[r, k, g] = 0
+ *             t.set_aside[r, f] = total
+*/
+            for (__pyx_t_17 = 0; __pyx_t_17 < 6; __pyx_t_17+=1) {
+              __pyx_v_g = __pyx_t_17;
+
+              /* "pickomino_rules/batch/_fused.pyx":341
+ *                 t.in_hand[r, k] -= shown
+ *                 for g in range(6):
+ *                     t.roll[r, k, g] = 0             # <<<<<<<<<<<<<<
+ *             t.set_aside[r, f] = total
+ *             t.phase[r] = DECIDE
+*/
+              __pyx_t_15 = __pyx_v_r;
+              __pyx_t_16 = __pyx_v_k;
+              __pyx_t_11 = __pyx_v_g;
+              *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_15 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_16 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_11 * __pyx_v_t->roll.strides[2]) )) = 0;
+            }
+          }
+
+
+          /* "pickomino_rules/batch/_fused.pyx":342
+ *                 for g in range(6):
+ *                     t.roll[r, k, g] = 0
+ *             t.set_aside[r, f] = total             # <<<<<<<<<<<<<<
+ *             t.phase[r] = DECIDE
+ * 
+*/
+          __pyx_t_11 = __pyx_v_r;
+          __pyx_t_16 = __pyx_v_f;
+          *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_11 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_16 * __pyx_v_t->set_aside.strides[1]) )) = __pyx_v_total;
+
+          /* "pickomino_rules/batch/_fused.pyx":343
+ *                     t.roll[r, k, g] = 0
+ *             t.set_aside[r, f] = total
+ *             t.phase[r] = DECIDE             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+          __pyx_t_16 = __pyx_v_r;
+          *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_16 * __pyx_v_t->phase.strides[0]) )) = 2;
+        }
+
+      }
+
+      /* "pickomino_rules/batch/_fused.pyx":331
+ *     cdef Py_ssize_t i, r
+ *     cdef int f, k, g, shown, total
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L6;
+        }
+        __pyx_L6:;
+      }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":324
+ * 
+ * 
+ * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
+ *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
+ *     cdef Table t = table.compiled
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.set_aside", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XDECREF((PyObject *)__pyx_v_t);
+
+
+
+
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":346
+ * 
+ * 
+ * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
+ *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+ *     cdef Table t = table.compiled
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_15stop_total(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_14stop_total, "`turn.stop_total` (C7): the points set aside, or -1 without a worm among them.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_15stop_total = {"stop_total", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_15stop_total, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_14stop_total};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_15stop_total(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_table = 0;
+  __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[2] = {0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("stop_total (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 346, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 346, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 346, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "stop_total", 0) < (0)) __PYX_ERR(0, 346, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, i); __PYX_ERR(0, 346, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 2)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 346, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 346, __pyx_L3_error)
+    }
+    __pyx_v_table = values[0];
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 346, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 346, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.stop_total", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(__pyx_self, __pyx_v_table, __pyx_v_rows);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows) {
+  struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
+  PyObject *__pyx_v_totals = NULL;
+  __Pyx_memviewslice __pyx_v_out = { 0, 0, { 0 }, { 0 }, { 0 } };
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_r;
+  int __pyx_v_f;
+  int64_t __pyx_v_total;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  size_t __pyx_t_6;
+  PyObject *__pyx_t_7 = NULL;
+  PyObject *__pyx_t_8 = NULL;
+  __Pyx_memviewslice __pyx_t_9 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  Py_ssize_t __pyx_t_10;
+  Py_ssize_t __pyx_t_11;
+  Py_ssize_t __pyx_t_12;
+  Py_ssize_t __pyx_t_13;
+  Py_ssize_t __pyx_t_14;
+  int __pyx_t_15;
+  Py_ssize_t __pyx_t_16;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("stop_total", 0);
+
+  /* "pickomino_rules/batch/_fused.pyx":348
+ * def stop_total(table, const int64_t[:] rows):
+ *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+ *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
+ *     if t is None:
+ *         return _numpy.stop_total(table, rows)
+*/
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 348, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 348, __pyx_L1_error)
+  __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":349
+ *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.stop_total(table, rows)
+ *     totals = np.empty(rows.shape[0], dtype=np.int64)
+*/
+  __pyx_t_2 = (((PyObject *)__pyx_v_t) == Py_None);
+  if (__pyx_t_2) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":350
+ *     cdef Table t = table.compiled
+ *     if t is None:
+ *         return _numpy.stop_total(table, rows)             # <<<<<<<<<<<<<<
+ *     totals = np.empty(rows.shape[0], dtype=np.int64)
+ *     cdef int64_t[:] out = totals
+*/
+    __pyx_t_3 = NULL;
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 350, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 350, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 350, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_6 = 1;
+    #if CYTHON_UNPACK_METHODS
+    if (unlikely(PyMethod_Check(__pyx_t_5))) {
+      __pyx_t_3 = PyMethod_GET_SELF(__pyx_t_5);
+      assert(__pyx_t_3);
+      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_5);
+      __Pyx_INCREF(__pyx_t_3);
+      __Pyx_INCREF(__pyx__function);
+      __Pyx_DECREF_SET(__pyx_t_5, __pyx__function);
+      __pyx_t_6 = 0;
+    }
+    #endif
+    {
+      PyObject *__pyx_callargs[3] = {__pyx_t_3, __pyx_v_table, __pyx_t_4};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_6, (3-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 350, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+    }
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __pyx_r = __pyx_t_1;
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    __pyx_t_1 = 0;
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":349
+ *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.stop_total(table, rows)
+ *     totals = np.empty(rows.shape[0], dtype=np.int64)
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":351
+ *     if t is None:
+ *         return _numpy.stop_total(table, rows)
+ *     totals = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
+ *     cdef int64_t[:] out = totals
+ *     cdef Py_ssize_t i, r
+*/
+  __pyx_t_5 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_8);
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+  #if CYTHON_VECTORCALL
+  #endif
+  __pyx_t_6 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_3))) {
+    __pyx_t_5 = PyMethod_GET_SELF(__pyx_t_3);
+    assert(__pyx_t_5);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_3);
+    __Pyx_INCREF(__pyx_t_5);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_3, __pyx__function);
+    __pyx_t_6 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_4, __pyx_t_8};
+    #if CYTHON_VECTORCALL
+    __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[2];
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 351, __pyx_L1_error)
+    __Pyx_INCREF(__pyx_t_7);
+    #else
+    {
+      PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
+      __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 351, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_7);
+    }
+    #endif
+    __pyx_t_1 = __Pyx_Object_VectorcallKwds((PyObject*)__pyx_t_3, __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET), __pyx_t_7);
+    __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    #if CYTHON_VECTORCALL
+    #endif
+    __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 351, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  __pyx_v_totals = __pyx_t_1;
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":352
+ *         return _numpy.stop_total(table, rows)
+ *     totals = np.empty(rows.shape[0], dtype=np.int64)
+ *     cdef int64_t[:] out = totals             # <<<<<<<<<<<<<<
+ *     cdef Py_ssize_t i, r
+ *     cdef int f
+*/
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_totals, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 352, __pyx_L1_error)
+  __pyx_v_out = __pyx_t_9;
+  __pyx_t_9.memview = NULL;
+  __pyx_t_9.data = NULL;
+
+  /* "pickomino_rules/batch/_fused.pyx":356
+ *     cdef int f
+ *     cdef int64_t total
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "pickomino_rules/batch/_fused.pyx":357
+ *     cdef int64_t total
+ *     with nogil:
+ *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
+ *             r = rows[i]
+ *             if t.set_aside[r, WORM] == 0:
+*/
+
+        __pyx_t_10 = (__pyx_v_rows.shape[0]);
+        __pyx_t_11 = __pyx_t_10;
+
+        for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
+          __pyx_v_i = __pyx_t_12;
+
+          /* "pickomino_rules/batch/_fused.pyx":358
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]             # <<<<<<<<<<<<<<
+ *             if t.set_aside[r, WORM] == 0:
+ *                 out[i] = -1
+*/
+          __pyx_t_13 = __pyx_v_i;
+          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
+
+          /* "pickomino_rules/batch/_fused.pyx":359
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+ *             if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
+ *                 out[i] = -1
+ *                 continue
+*/
+          __pyx_t_13 = __pyx_v_r;
+          __pyx_t_14 = 5;
+          __pyx_t_2 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_13 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_14 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
+
+          if (__pyx_t_2) {
+
+
+            /* "pickomino_rules/batch/_fused.pyx":360
+ *             r = rows[i]
+ *             if t.set_aside[r, WORM] == 0:
+ *                 out[i] = -1             # <<<<<<<<<<<<<<
+ *                 continue
+ *             total = 0
+*/
+            __pyx_t_14 = __pyx_v_i;
+            *((int64_t *) ( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) )) = -1L;
+
+            /* "pickomino_rules/batch/_fused.pyx":361
+ *             if t.set_aside[r, WORM] == 0:
+ *                 out[i] = -1
+ *                 continue             # <<<<<<<<<<<<<<
+ *             total = 0
+ *             for f in range(6):
+*/
+            goto __pyx_L7_continue;
+
+            /* "pickomino_rules/batch/_fused.pyx":359
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+ *             if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
+ *                 out[i] = -1
+ *                 continue
+*/
+          }
+
+          /* "pickomino_rules/batch/_fused.pyx":362
+ *                 out[i] = -1
+ *                 continue
+ *             total = 0             # <<<<<<<<<<<<<<
+ *             for f in range(6):
+ *                 total += t.set_aside[r, f] * t.points[f]
+*/
+          __pyx_v_total = 0;
+
+          /* "pickomino_rules/batch/_fused.pyx":363
+ *                 continue
+ *             total = 0
+ *             for f in range(6):             # <<<<<<<<<<<<<<
+ *                 total += t.set_aside[r, f] * t.points[f]
+ *             out[i] = total
+*/
+          for (__pyx_t_15 = 0; __pyx_t_15 < 6; __pyx_t_15+=1) {
+            __pyx_v_f = __pyx_t_15;
+
+            /* "pickomino_rules/batch/_fused.pyx":364
+ *             total = 0
+ *             for f in range(6):
+ *                 total += t.set_aside[r, f] * t.points[f]             # <<<<<<<<<<<<<<
+ *             out[i] = total
+ *     return totals
+*/
+            __pyx_t_14 = __pyx_v_r;
+            __pyx_t_13 = __pyx_v_f;
+            __pyx_t_16 = __pyx_v_f;
+            __pyx_v_total = (__pyx_v_total + ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_14 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_13 * __pyx_v_t->set_aside.strides[1]) ))) * (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->points.data + __pyx_t_16 * __pyx_v_t->points.strides[0]) )))));
+          }
+
+          /* "pickomino_rules/batch/_fused.pyx":365
+ *             for f in range(6):
+ *                 total += t.set_aside[r, f] * t.points[f]
+ *             out[i] = total             # <<<<<<<<<<<<<<
+ *     return totals
+ * 
+*/
+          __pyx_t_16 = __pyx_v_i;
+          *((int64_t *) ( /* dim=0 */ (__pyx_v_out.data + __pyx_t_16 * __pyx_v_out.strides[0]) )) = __pyx_v_total;
+          __pyx_L7_continue:;
+        }
+
+      }
+
+      /* "pickomino_rules/batch/_fused.pyx":356
+ *     cdef int f
+ *     cdef int64_t total
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L6;
+        }
+        __pyx_L6:;
+      }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":366
+ *                 total += t.set_aside[r, f] * t.points[f]
+ *             out[i] = total
+ *     return totals             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __Pyx_INCREF(__pyx_v_totals);
+      __pyx_r = __pyx_v_totals;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  goto __pyx_L0;
+
+  /* "pickomino_rules/batch/_fused.pyx":346
+ * 
+ * 
+ * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
+ *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+ *     cdef Table t = table.compiled
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_XDECREF(__pyx_t_8);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_9, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.stop_total", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XDECREF((PyObject *)__pyx_v_t);
+  __Pyx_XDECREF(__pyx_v_totals);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_out, 1);
+
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":369
+ * 
+ * 
+ * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
+ *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
+ *     cdef Table t = table.compiled
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_17claims(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_16claims, "`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_17claims = {"claims", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_17claims, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_16claims};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_17claims(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_table = 0;
+  __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  __Pyx_memviewslice __pyx_v_totals = { 0, 0, { 0 }, { 0 }, { 0 } };
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[3] = {0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("claims (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_totals,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 369, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 369, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 369, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 369, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "claims", 0) < (0)) __PYX_ERR(0, 369, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, i); __PYX_ERR(0, 369, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 3)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 369, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 369, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 369, __pyx_L3_error)
+    }
+    __pyx_v_table = values[0];
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 369, __pyx_L3_error)
+    __pyx_v_totals = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_totals.memview)) __PYX_ERR(0, 369, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 369, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_totals, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.claims", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_16claims(__pyx_self, __pyx_v_table, __pyx_v_rows, __pyx_v_totals);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_totals, 1);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_totals) {
+  struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
+  PyObject *__pyx_v_tiles = NULL;
+  PyObject *__pyx_v_victims = NULL;
+  __Pyx_memviewslice __pyx_v_tile_out = { 0, 0, { 0 }, { 0 }, { 0 } };
+  __Pyx_memviewslice __pyx_v_victim_out = { 0, 0, { 0 }, { 0 }, { 0 } };
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_r;
+  int __pyx_v_p;
+  int __pyx_v_me;
+  int64_t __pyx_v_total;
+  int64_t __pyx_v_index;
+  int64_t __pyx_v_grill;
+  int64_t __pyx_v_claim;
+  int64_t __pyx_v_victim;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  size_t __pyx_t_7;
+  PyObject *__pyx_t_8 = NULL;
+  __Pyx_memviewslice __pyx_t_9 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  Py_ssize_t __pyx_t_10;
+  Py_ssize_t __pyx_t_11;
+  Py_ssize_t __pyx_t_12;
+  Py_ssize_t __pyx_t_13;
+  int64_t __pyx_t_14;
+  int __pyx_t_15;
+  Py_ssize_t __pyx_t_16;
+  Py_ssize_t __pyx_t_17;
+  Py_ssize_t __pyx_t_18;
+  int __pyx_t_19;
+  int __pyx_t_20;
+  int __pyx_t_21;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("claims", 0);
+
+  /* "pickomino_rules/batch/_fused.pyx":371
+ * def claims(table, const int64_t[:] rows, const int64_t[:] totals):
+ *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
+ *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
+ *     if t is None:
+ *         return _numpy.claims(table, rows, totals)
+*/
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 371, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 371, __pyx_L1_error)
+  __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":372
+ *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.claims(table, rows, totals)
+ *     tiles = np.empty(rows.shape[0], dtype=np.int64)
+*/
+  __pyx_t_2 = (((PyObject *)__pyx_v_t) == Py_None);
+  if (__pyx_t_2) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":373
+ *     cdef Table t = table.compiled
+ *     if t is None:
+ *         return _numpy.claims(table, rows, totals)             # <<<<<<<<<<<<<<
+ *     tiles = np.empty(rows.shape[0], dtype=np.int64)
+ *     victims = np.empty(rows.shape[0], dtype=np.int64)
+*/
+    __pyx_t_3 = NULL;
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 373, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 373, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 373, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_totals, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 373, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7 = 1;
+    #if CYTHON_UNPACK_METHODS
+    if (unlikely(PyMethod_Check(__pyx_t_5))) {
+      __pyx_t_3 = PyMethod_GET_SELF(__pyx_t_5);
+      assert(__pyx_t_3);
+      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_5);
+      __Pyx_INCREF(__pyx_t_3);
+      __Pyx_INCREF(__pyx__function);
+      __Pyx_DECREF_SET(__pyx_t_5, __pyx__function);
+      __pyx_t_7 = 0;
+    }
+    #endif
+    {
+      PyObject *__pyx_callargs[4] = {__pyx_t_3, __pyx_v_table, __pyx_t_4, __pyx_t_6};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_7, (4-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 373, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+    }
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __pyx_r = __pyx_t_1;
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    __pyx_t_1 = 0;
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":372
+ *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.claims(table, rows, totals)
+ *     tiles = np.empty(rows.shape[0], dtype=np.int64)
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":374
+ *     if t is None:
+ *         return _numpy.claims(table, rows, totals)
+ *     tiles = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
+ *     victims = np.empty(rows.shape[0], dtype=np.int64)
+ *     cdef int64_t[:] tile_out = tiles
+*/
+  __pyx_t_5 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_t_6 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_8);
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  #if CYTHON_VECTORCALL
+  #endif
+  __pyx_t_7 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_4))) {
+    __pyx_t_5 = PyMethod_GET_SELF(__pyx_t_4);
+    assert(__pyx_t_5);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_4);
+    __Pyx_INCREF(__pyx_t_5);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_4, __pyx__function);
+    __pyx_t_7 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_6, __pyx_t_8};
+    #if CYTHON_VECTORCALL
+    __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 374, __pyx_L1_error)
+    __Pyx_INCREF(__pyx_t_3);
+    #else
+    {
+      PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
+      __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 374, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_3);
+    }
+    #endif
+    __pyx_t_1 = __Pyx_Object_VectorcallKwds((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET), __pyx_t_3);
+    __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    #if CYTHON_VECTORCALL
+    #endif
+    __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 374, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  __pyx_v_tiles = __pyx_t_1;
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":375
+ *         return _numpy.claims(table, rows, totals)
+ *     tiles = np.empty(rows.shape[0], dtype=np.int64)
+ *     victims = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
+ *     cdef int64_t[:] tile_out = tiles
+ *     cdef int64_t[:] victim_out = victims
+*/
+  __pyx_t_4 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_8);
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  #if CYTHON_VECTORCALL
+  #endif
+  __pyx_t_7 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_8))) {
+    __pyx_t_4 = PyMethod_GET_SELF(__pyx_t_8);
+    assert(__pyx_t_4);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_8);
+    __Pyx_INCREF(__pyx_t_4);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_8, __pyx__function);
+    __pyx_t_7 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[3] = {__pyx_t_4, __pyx_t_3, __pyx_t_5};
+    #if CYTHON_VECTORCALL
+    __pyx_t_6 = __pyx_mstate_global->__pyx_tuple[2];
+    if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 375, __pyx_L1_error)
+    __Pyx_INCREF(__pyx_t_6);
+    #else
+    {
+      PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
+      __pyx_t_6 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
+      if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 375, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_6);
+    }
+    #endif
+    __pyx_t_1 = __Pyx_Object_VectorcallKwds((PyObject*)__pyx_t_8, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET), __pyx_t_6);
+    __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    #if CYTHON_VECTORCALL
+    #endif
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 375, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  __pyx_v_victims = __pyx_t_1;
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":376
+ *     tiles = np.empty(rows.shape[0], dtype=np.int64)
+ *     victims = np.empty(rows.shape[0], dtype=np.int64)
+ *     cdef int64_t[:] tile_out = tiles             # <<<<<<<<<<<<<<
+ *     cdef int64_t[:] victim_out = victims
+ *     cdef Py_ssize_t i, r
+*/
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_tiles, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 376, __pyx_L1_error)
+  __pyx_v_tile_out = __pyx_t_9;
+  __pyx_t_9.memview = NULL;
+  __pyx_t_9.data = NULL;
+
+  /* "pickomino_rules/batch/_fused.pyx":377
+ *     victims = np.empty(rows.shape[0], dtype=np.int64)
+ *     cdef int64_t[:] tile_out = tiles
+ *     cdef int64_t[:] victim_out = victims             # <<<<<<<<<<<<<<
+ *     cdef Py_ssize_t i, r
+ *     cdef int p, me
+*/
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victims, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 377, __pyx_L1_error)
+  __pyx_v_victim_out = __pyx_t_9;
+  __pyx_t_9.memview = NULL;
+  __pyx_t_9.data = NULL;
+
+  /* "pickomino_rules/batch/_fused.pyx":381
+ *     cdef int p, me
+ *     cdef int64_t total, index, grill, claim, victim
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "pickomino_rules/batch/_fused.pyx":382
+ *     cdef int64_t total, index, grill, claim, victim
+ *     with nogil:
+ *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
+ *             r = rows[i]
+ *             total = totals[i]
+*/
+
+        __pyx_t_10 = (__pyx_v_rows.shape[0]);
+        __pyx_t_11 = __pyx_t_10;
+
+        for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
+          __pyx_v_i = __pyx_t_12;
+
+          /* "pickomino_rules/batch/_fused.pyx":383
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]             # <<<<<<<<<<<<<<
+ *             total = totals[i]
+ *             claim = -1
+*/
+          __pyx_t_13 = __pyx_v_i;
+          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
+
+          /* "pickomino_rules/batch/_fused.pyx":384
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+ *             total = totals[i]             # <<<<<<<<<<<<<<
+ *             claim = -1
+ *             victim = -1
+*/
+          __pyx_t_13 = __pyx_v_i;
+          __pyx_v_total = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_totals.data + __pyx_t_13 * __pyx_v_totals.strides[0]) )));
+
+          /* "pickomino_rules/batch/_fused.pyx":385
+ *             r = rows[i]
+ *             total = totals[i]
+ *             claim = -1             # <<<<<<<<<<<<<<
+ *             victim = -1
+ *             if total >= 0:
+*/
+          __pyx_v_claim = -1L;
+
+          /* "pickomino_rules/batch/_fused.pyx":386
+ *             total = totals[i]
+ *             claim = -1
+ *             victim = -1             # <<<<<<<<<<<<<<
+ *             if total >= 0:
+ *                 grill = t.grill[r]
+*/
+          __pyx_v_victim = -1L;
+
+          /* "pickomino_rules/batch/_fused.pyx":387
+ *             claim = -1
+ *             victim = -1
+ *             if total >= 0:             # <<<<<<<<<<<<<<
+ *                 grill = t.grill[r]
+ *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
+*/
+          __pyx_t_2 = (__pyx_v_total >= 0);
+
+          if (__pyx_t_2) {
+
+
+            /* "pickomino_rules/batch/_fused.pyx":388
+ *             victim = -1
+ *             if total >= 0:
+ *                 grill = t.grill[r]             # <<<<<<<<<<<<<<
+ *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
+ *                 if index >= 0 and (grill >> index) & 1:
+*/
+            __pyx_t_13 = __pyx_v_r;
+            __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_13 * __pyx_v_t->grill.strides[0]) )));
+
+            /* "pickomino_rules/batch/_fused.pyx":389
+ *             if total >= 0:
+ *                 grill = t.grill[r]
+ *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1             # <<<<<<<<<<<<<<
+ *                 if index >= 0 and (grill >> index) & 1:
+ *                     claim = index
+*/
+            __pyx_t_2 = (__pyx_v_total < (__pyx_v_t->index_of.shape[0]));
+
+            if (__pyx_t_2) {
+              __pyx_t_13 = __pyx_v_total;
+
+              __pyx_t_14 = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->index_of.data + __pyx_t_13 * __pyx_v_t->index_of.strides[0]) )));
+            } else {
+
+              __pyx_t_14 = -1L;
+            }
+
+            __pyx_v_index = __pyx_t_14;
+
+            /* "pickomino_rules/batch/_fused.pyx":390
+ *                 grill = t.grill[r]
+ *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
+ *                 if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
+ *                     claim = index
+ *                 else:
+*/
+            __pyx_t_15 = (__pyx_v_index >= 0);
+
+            if (__pyx_t_15) {
+
+            } else {
+
+              __pyx_t_2 = __pyx_t_15;
+
+              goto __pyx_L11_bool_binop_done;
+            }
+            __pyx_t_15 = (((__pyx_v_grill >> __pyx_v_index) & 1) != 0);
+
+
+            __pyx_t_2 = __pyx_t_15;
+
+            __pyx_L11_bool_binop_done:;
+            if (__pyx_t_2) {
+
+
+              /* "pickomino_rules/batch/_fused.pyx":391
+ *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
+ *                 if index >= 0 and (grill >> index) & 1:
+ *                     claim = index             # <<<<<<<<<<<<<<
+ *                 else:
+ *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
+*/
+              __pyx_v_claim = __pyx_v_index;
+
+              /* "pickomino_rules/batch/_fused.pyx":390
+ *                 grill = t.grill[r]
+ *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
+ *                 if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
+ *                     claim = index
+ *                 else:
+*/
+              goto __pyx_L10;
+            }
+
+            /* "pickomino_rules/batch/_fused.pyx":393
+ *                     claim = index
+ *                 else:
+ *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]             # <<<<<<<<<<<<<<
+ *                     me = t.player[r]
+ *                     for p in range(t.players):
+*/
+            /*else*/ {
+
+              __pyx_t_16 = ((__pyx_v_t->below.shape[0]) - 1);
+
+              __pyx_t_14 = __pyx_v_total;
+              __pyx_t_2 = (__pyx_t_16 < __pyx_t_14);
+
+              if (__pyx_t_2) {
+
+                __pyx_t_17 = __pyx_t_16;
+              } else {
+
+                __pyx_t_17 = __pyx_t_14;
+              }
+
+              __pyx_t_13 = __pyx_t_17;
+              __pyx_t_18 = (__pyx_v_grill & (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->below.data + __pyx_t_13 * __pyx_v_t->below.strides[0]) ))));
+              __pyx_v_claim = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_18 * __pyx_v_t->highest_of.strides[0]) )));
+
+
+              /* "pickomino_rules/batch/_fused.pyx":394
+ *                 else:
+ *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
+ *                     me = t.player[r]             # <<<<<<<<<<<<<<
+ *                     for p in range(t.players):
+ *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+*/
+              __pyx_t_13 = __pyx_v_r;
+              __pyx_v_me = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_13 * __pyx_v_t->player.strides[0]) )));
+
+              /* "pickomino_rules/batch/_fused.pyx":395
+ *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
+ *                     me = t.player[r]
+ *                     for p in range(t.players):             # <<<<<<<<<<<<<<
+ *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+ *                             victim = p
+*/
+
+              __pyx_t_19 = __pyx_v_t->players;
+              __pyx_t_20 = __pyx_t_19;
+
+              for (__pyx_t_21 = 0; __pyx_t_21 < __pyx_t_20; __pyx_t_21+=1) {
+                __pyx_v_p = __pyx_t_21;
+
+                /* "pickomino_rules/batch/_fused.pyx":396
+ *                     me = t.player[r]
+ *                     for p in range(t.players):
+ *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
+ *                             victim = p
+ *                             break
+*/
+                __pyx_t_15 = (__pyx_v_p != __pyx_v_me);
+
+                if (__pyx_t_15) {
+
+                } else {
+
+                  __pyx_t_2 = __pyx_t_15;
+
+                  goto __pyx_L16_bool_binop_done;
+                }
+                __pyx_t_13 = __pyx_v_r;
+                __pyx_t_18 = __pyx_v_p;
+                __pyx_t_15 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_13 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_18 * __pyx_v_t->heights.strides[1]) ))) > 0);
+
+                if (__pyx_t_15) {
+
+                } else {
+
+                  __pyx_t_2 = __pyx_t_15;
+
+                  goto __pyx_L16_bool_binop_done;
+                }
+                __pyx_t_18 = __pyx_v_r;
+                __pyx_t_13 = __pyx_v_p;
+                __pyx_t_15 = ((*((int64_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->tops.data + __pyx_t_18 * __pyx_v_t->tops.strides[0]) ) + __pyx_t_13 * __pyx_v_t->tops.strides[1]) ))) == __pyx_v_total);
+
+
+                __pyx_t_2 = __pyx_t_15;
+
+                __pyx_L16_bool_binop_done:;
+                if (__pyx_t_2) {
+
+
+                  /* "pickomino_rules/batch/_fused.pyx":397
+ *                     for p in range(t.players):
+ *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+ *                             victim = p             # <<<<<<<<<<<<<<
+ *                             break
+ *             tile_out[i] = claim
+*/
+                  __pyx_v_victim = __pyx_v_p;
+
+                  /* "pickomino_rules/batch/_fused.pyx":398
+ *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+ *                             victim = p
+ *                             break             # <<<<<<<<<<<<<<
+ *             tile_out[i] = claim
+ *             victim_out[i] = victim
+*/
+                  goto __pyx_L14_break;
+
+                  /* "pickomino_rules/batch/_fused.pyx":396
+ *                     me = t.player[r]
+ *                     for p in range(t.players):
+ *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
+ *                             victim = p
+ *                             break
+*/
+                }
+              }
+              __pyx_L14_break:;
+
+            }
+            __pyx_L10:;
+
+            /* "pickomino_rules/batch/_fused.pyx":387
+ *             claim = -1
+ *             victim = -1
+ *             if total >= 0:             # <<<<<<<<<<<<<<
+ *                 grill = t.grill[r]
+ *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
+*/
+          }
+
+          /* "pickomino_rules/batch/_fused.pyx":399
+ *                             victim = p
+ *                             break
+ *             tile_out[i] = claim             # <<<<<<<<<<<<<<
+ *             victim_out[i] = victim
+ *     return tiles, victims
+*/
+          __pyx_t_13 = __pyx_v_i;
+          *((int64_t *) ( /* dim=0 */ (__pyx_v_tile_out.data + __pyx_t_13 * __pyx_v_tile_out.strides[0]) )) = __pyx_v_claim;
+
+          /* "pickomino_rules/batch/_fused.pyx":400
+ *                             break
+ *             tile_out[i] = claim
+ *             victim_out[i] = victim             # <<<<<<<<<<<<<<
+ *     return tiles, victims
+ * 
+*/
+          __pyx_t_13 = __pyx_v_i;
+          *((int64_t *) ( /* dim=0 */ (__pyx_v_victim_out.data + __pyx_t_13 * __pyx_v_victim_out.strides[0]) )) = __pyx_v_victim;
+        }
+
+      }
+
+      /* "pickomino_rules/batch/_fused.pyx":381
+ *     cdef int p, me
+ *     cdef int64_t total, index, grill, claim, victim
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L6;
+        }
+        __pyx_L6:;
+      }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":401
+ *             tile_out[i] = claim
+ *             victim_out[i] = victim
+ *     return tiles, victims             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 401, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __Pyx_INCREF(__pyx_v_tiles);
+  __Pyx_GIVEREF(__pyx_v_tiles);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_tiles) != (0)) __PYX_ERR(0, 401, __pyx_L1_error);
+  __Pyx_INCREF(__pyx_v_victims);
+  __Pyx_GIVEREF(__pyx_v_victims);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_victims) != (0)) __PYX_ERR(0, 401, __pyx_L1_error);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_1;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_1 = 0;
+  goto __pyx_L0;
+
+  /* "pickomino_rules/batch/_fused.pyx":369
+ * 
+ * 
+ * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
+ *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
+ *     cdef Table t = table.compiled
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_8);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_9, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.claims", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XDECREF((PyObject *)__pyx_v_t);
+  __Pyx_XDECREF(__pyx_v_tiles);
+  __Pyx_XDECREF(__pyx_v_victims);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_tile_out, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_victim_out, 1);
+
+
+
+
+
+
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":404
+ * 
+ * 
+ * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
+ *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
+ *     cdef Table t = table.compiled
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_19decide_actions(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_18decide_actions, "`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_19decide_actions = {"decide_actions", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_19decide_actions, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_18decide_actions};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_19decide_actions(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_table = 0;
+  __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  __Pyx_memviewslice __pyx_v_victims = { 0, 0, { 0 }, { 0 }, { 0 } };
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[3] = {0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("decide_actions (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_victims,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 404, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 404, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 404, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 404, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide_actions", 0) < (0)) __PYX_ERR(0, 404, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, i); __PYX_ERR(0, 404, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 3)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 404, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 404, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 404, __pyx_L3_error)
+    }
+    __pyx_v_table = values[0];
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 404, __pyx_L3_error)
+    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 404, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 404, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_victims, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.decide_actions", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(__pyx_self, __pyx_v_table, __pyx_v_rows, __pyx_v_victims);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_victims, 1);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_victims) {
+  struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
+  PyObject *__pyx_v_mask = NULL;
+  __Pyx_memviewslice __pyx_v_out = { 0, 0, { 0 }, { 0 }, { 0 } };
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_r;
+  int __pyx_v_f;
+  int __pyx_v_k;
+  int __pyx_v_held;
+  int __pyx_v_open_face;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  size_t __pyx_t_7;
+  __Pyx_memviewslice __pyx_t_8 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  Py_ssize_t __pyx_t_9;
+  Py_ssize_t __pyx_t_10;
+  Py_ssize_t __pyx_t_11;
+  Py_ssize_t __pyx_t_12;
+  int __pyx_t_13;
+  Py_ssize_t __pyx_t_14;
+  int __pyx_t_15;
+  int __pyx_t_16;
+  int __pyx_t_17;
+  int8_t __pyx_t_18;
+  Py_ssize_t __pyx_t_19;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("decide_actions", 0);
+
+  /* "pickomino_rules/batch/_fused.pyx":406
+ * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):
+ *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
+ *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
+ *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
+ *     cdef int8_t[:, :] out = mask.view(np.int8)
+*/
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 406, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 406, __pyx_L1_error)
+  __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":407
+ *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
+ *     cdef Table t = table.compiled
+ *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
+ *     cdef int8_t[:, :] out = mask.view(np.int8)
+ *     cdef Py_ssize_t i, r
+*/
+  __pyx_t_2 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __Pyx_GIVEREF(__pyx_t_3);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 407, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_5);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 407, __pyx_L1_error);
+  __pyx_t_3 = 0;
+  __pyx_t_5 = 0;
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  #if CYTHON_VECTORCALL
+  #endif
+  __pyx_t_7 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_4))) {
+    __pyx_t_2 = PyMethod_GET_SELF(__pyx_t_4);
+    assert(__pyx_t_2);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_4);
+    __Pyx_INCREF(__pyx_t_2);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_4, __pyx__function);
+    __pyx_t_7 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_6, __pyx_t_3};
+    #if CYTHON_VECTORCALL
+    __pyx_t_5 = __pyx_mstate_global->__pyx_tuple[2];
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 407, __pyx_L1_error)
+    __Pyx_INCREF(__pyx_t_5);
+    #else
+    {
+      PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
+      __pyx_t_5 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 407, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_5);
+    }
+    #endif
+    __pyx_t_1 = __Pyx_Object_VectorcallKwds((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET), __pyx_t_5);
+    __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    #if CYTHON_VECTORCALL
+    #endif
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 407, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  __pyx_v_mask = __pyx_t_1;
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":408
+ *     cdef Table t = table.compiled
+ *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
+ *     cdef int8_t[:, :] out = mask.view(np.int8)             # <<<<<<<<<<<<<<
+ *     cdef Py_ssize_t i, r
+ *     cdef int f, k, held
+*/
+  __pyx_t_4 = __pyx_v_mask;
+  __Pyx_INCREF(__pyx_t_4);
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 408, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 408, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  __pyx_t_7 = 0;
+  {
+    PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_t_3};
+    __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_view, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 408, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 408, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_v_out = __pyx_t_8;
+  __pyx_t_8.memview = NULL;
+  __pyx_t_8.data = NULL;
+
+  /* "pickomino_rules/batch/_fused.pyx":412
+ *     cdef int f, k, held
+ *     cdef bint open_face
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "pickomino_rules/batch/_fused.pyx":413
+ *     cdef bint open_face
+ *     with nogil:
+ *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
+ *             r = rows[i]
+ *             open_face = False
+*/
+
+        __pyx_t_9 = (__pyx_v_rows.shape[0]);
+        __pyx_t_10 = __pyx_t_9;
+
+        for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
+          __pyx_v_i = __pyx_t_11;
+
+          /* "pickomino_rules/batch/_fused.pyx":414
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]             # <<<<<<<<<<<<<<
+ *             open_face = False
+ *             for f in range(6):
+*/
+          __pyx_t_12 = __pyx_v_i;
+          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_12 * __pyx_v_rows.strides[0]) )));
+
+          /* "pickomino_rules/batch/_fused.pyx":415
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+ *             open_face = False             # <<<<<<<<<<<<<<
+ *             for f in range(6):
+ *                 if t.set_aside[r, f] == 0:
+*/
+          __pyx_v_open_face = 0;
+
+          /* "pickomino_rules/batch/_fused.pyx":416
+ *             r = rows[i]
+ *             open_face = False
+ *             for f in range(6):             # <<<<<<<<<<<<<<
+ *                 if t.set_aside[r, f] == 0:
+ *                     open_face = True
+*/
+          for (__pyx_t_13 = 0; __pyx_t_13 < 6; __pyx_t_13+=1) {
+            __pyx_v_f = __pyx_t_13;
+
+            /* "pickomino_rules/batch/_fused.pyx":417
+ *             open_face = False
+ *             for f in range(6):
+ *                 if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
+ *                     open_face = True
+ *             held = 0
+*/
+            __pyx_t_12 = __pyx_v_r;
+            __pyx_t_14 = __pyx_v_f;
+            __pyx_t_15 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_12 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_14 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
+
+            if (__pyx_t_15) {
+
+
+              /* "pickomino_rules/batch/_fused.pyx":418
+ *             for f in range(6):
+ *                 if t.set_aside[r, f] == 0:
+ *                     open_face = True             # <<<<<<<<<<<<<<
+ *             held = 0
+ *             for k in range(t.kinds):
+*/
+              __pyx_v_open_face = 1;
+
+              /* "pickomino_rules/batch/_fused.pyx":417
+ *             open_face = False
+ *             for f in range(6):
+ *                 if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
+ *                     open_face = True
+ *             held = 0
+*/
+            }
+          }
+
+          /* "pickomino_rules/batch/_fused.pyx":419
+ *                 if t.set_aside[r, f] == 0:
+ *                     open_face = True
+ *             held = 0             # <<<<<<<<<<<<<<
+ *             for k in range(t.kinds):
+ *                 held += t.in_hand[r, k]
+*/
+          __pyx_v_held = 0;
+
+          /* "pickomino_rules/batch/_fused.pyx":420
+ *                     open_face = True
+ *             held = 0
+ *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *                 held += t.in_hand[r, k]
+ *             out[i, 0] = open_face and held > 0
+*/
+
+          __pyx_t_13 = __pyx_v_t->kinds;
+          __pyx_t_16 = __pyx_t_13;
+
+          for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
+            __pyx_v_k = __pyx_t_17;
+
+            /* "pickomino_rules/batch/_fused.pyx":421
+ *             held = 0
+ *             for k in range(t.kinds):
+ *                 held += t.in_hand[r, k]             # <<<<<<<<<<<<<<
+ *             out[i, 0] = open_face and held > 0
+ *             out[i, t.stop] = True
+*/
+            __pyx_t_14 = __pyx_v_r;
+            __pyx_t_12 = __pyx_v_k;
+            __pyx_v_held = (__pyx_v_held + (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_14 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_12 * __pyx_v_t->in_hand.strides[1]) ))));
+          }
+
+
+          /* "pickomino_rules/batch/_fused.pyx":422
+ *             for k in range(t.kinds):
+ *                 held += t.in_hand[r, k]
+ *             out[i, 0] = open_face and held > 0             # <<<<<<<<<<<<<<
+ *             out[i, t.stop] = True
+ *             if victims[i] >= 0:
+*/
+          if (__pyx_v_open_face) {
+          } else {
+
+            __pyx_t_18 = __pyx_v_open_face;
+            goto __pyx_L13_bool_binop_done;
+          }
+          __pyx_t_15 = (__pyx_v_held > 0);
+
+
+          __pyx_t_18 = __pyx_t_15;
+
+          __pyx_L13_bool_binop_done:;
+          __pyx_t_12 = __pyx_v_i;
+          __pyx_t_14 = 0;
+          *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_12 * __pyx_v_out.strides[0]) ) + __pyx_t_14 * __pyx_v_out.strides[1]) )) = __pyx_t_18;
+
+
+          /* "pickomino_rules/batch/_fused.pyx":423
+ *                 held += t.in_hand[r, k]
+ *             out[i, 0] = open_face and held > 0
+ *             out[i, t.stop] = True             # <<<<<<<<<<<<<<
+ *             if victims[i] >= 0:
+ *                 out[i, t.steal + victims[i]] = True
+*/
+          __pyx_t_14 = __pyx_v_i;
+          __pyx_t_12 = __pyx_v_t->stop;
+          *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) ) + __pyx_t_12 * __pyx_v_out.strides[1]) )) = 1;
+
+          /* "pickomino_rules/batch/_fused.pyx":424
+ *             out[i, 0] = open_face and held > 0
+ *             out[i, t.stop] = True
+ *             if victims[i] >= 0:             # <<<<<<<<<<<<<<
+ *                 out[i, t.steal + victims[i]] = True
+ *     return mask
+*/
+          __pyx_t_12 = __pyx_v_i;
+          __pyx_t_15 = ((*((int64_t const  *) ( /* dim=0 */ (__pyx_v_victims.data + __pyx_t_12 * __pyx_v_victims.strides[0]) ))) >= 0);
+
+          if (__pyx_t_15) {
+
+
+            /* "pickomino_rules/batch/_fused.pyx":425
+ *             out[i, t.stop] = True
+ *             if victims[i] >= 0:
+ *                 out[i, t.steal + victims[i]] = True             # <<<<<<<<<<<<<<
+ *     return mask
+ * 
+*/
+            __pyx_t_12 = __pyx_v_i;
+            __pyx_t_14 = __pyx_v_i;
+            __pyx_t_19 = (__pyx_v_t->steal + (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_victims.data + __pyx_t_12 * __pyx_v_victims.strides[0]) ))));
+            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) ) + __pyx_t_19 * __pyx_v_out.strides[1]) )) = 1;
+
+            /* "pickomino_rules/batch/_fused.pyx":424
+ *             out[i, 0] = open_face and held > 0
+ *             out[i, t.stop] = True
+ *             if victims[i] >= 0:             # <<<<<<<<<<<<<<
+ *                 out[i, t.steal + victims[i]] = True
+ *     return mask
+*/
+          }
+        }
+
+      }
+
+      /* "pickomino_rules/batch/_fused.pyx":412
+ *     cdef int f, k, held
+ *     cdef bint open_face
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L5;
+        }
+        __pyx_L5:;
+      }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":426
+ *             if victims[i] >= 0:
+ *                 out[i, t.steal + victims[i]] = True
+ *     return mask             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __Pyx_INCREF(__pyx_v_mask);
+      __pyx_r = __pyx_v_mask;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  goto __pyx_L0;
+
+  /* "pickomino_rules/batch/_fused.pyx":404
+ * 
+ * 
+ * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
+ *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
+ *     cdef Table t = table.compiled
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_8, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.decide_actions", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XDECREF((PyObject *)__pyx_v_t);
+  __Pyx_XDECREF(__pyx_v_mask);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_out, 1);
+
+
+
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":429
+ * 
+ * 
+ * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
+ *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
+ *     cdef Table t = table.compiled
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_21take_tile(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_20take_tile, "`turn.take_tile` (C8, C9): the claimed tile on top of the player\047s stack.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_21take_tile = {"take_tile", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_21take_tile, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_20take_tile};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_21take_tile(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_table = 0;
+  __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  __Pyx_memviewslice __pyx_v_tiles = { 0, 0, { 0 }, { 0 }, { 0 } };
+  __Pyx_memviewslice __pyx_v_victims = { 0, 0, { 0 }, { 0 }, { 0 } };
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[4] = {0,0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("take_tile (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_tiles,&__pyx_mstate_global->__pyx_n_u_victims,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 429, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  4:
+        values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 429, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 429, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 429, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 429, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "take_tile", 0) < (0)) __PYX_ERR(0, 429, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, i); __PYX_ERR(0, 429, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 4)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 429, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 429, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 429, __pyx_L3_error)
+      values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 429, __pyx_L3_error)
+    }
+    __pyx_v_table = values[0];
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 429, __pyx_L3_error)
+    __pyx_v_tiles = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_tiles.memview)) __PYX_ERR(0, 429, __pyx_L3_error)
+    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 429, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 429, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_tiles, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_victims, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.take_tile", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(__pyx_self, __pyx_v_table, __pyx_v_rows, __pyx_v_tiles, __pyx_v_victims);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_tiles, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_victims, 1);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_tiles, __Pyx_memviewslice __pyx_v_victims) {
+  struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
+  Py_ssize_t __pyx_v_i;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7 = NULL;
+  size_t __pyx_t_8;
+  Py_ssize_t __pyx_t_9;
+  Py_ssize_t __pyx_t_10;
+  Py_ssize_t __pyx_t_11;
+  Py_ssize_t __pyx_t_12;
+  Py_ssize_t __pyx_t_13;
+  Py_ssize_t __pyx_t_14;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("take_tile", 0);
+
+  /* "pickomino_rules/batch/_fused.pyx":431
+ * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):
+ *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
+ *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
+ *     if t is None:
+ *         return _numpy.take_tile(table, rows, tiles, victims)
+*/
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 431, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 431, __pyx_L1_error)
+  __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":432
+ *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.take_tile(table, rows, tiles, victims)
+ *     cdef Py_ssize_t i
+*/
+  __pyx_t_2 = (((PyObject *)__pyx_v_t) == Py_None);
+  if (__pyx_t_2) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":433
+ *     cdef Table t = table.compiled
+ *     if t is None:
+ *         return _numpy.take_tile(table, rows, tiles, victims)             # <<<<<<<<<<<<<<
+ *     cdef Py_ssize_t i
+ *     with nogil:
+*/
+    __pyx_t_3 = NULL;
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_victims, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __pyx_t_8 = 1;
+    #if CYTHON_UNPACK_METHODS
+    if (unlikely(PyMethod_Check(__pyx_t_5))) {
+      __pyx_t_3 = PyMethod_GET_SELF(__pyx_t_5);
+      assert(__pyx_t_3);
+      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_5);
+      __Pyx_INCREF(__pyx_t_3);
+      __Pyx_INCREF(__pyx__function);
+      __Pyx_DECREF_SET(__pyx_t_5, __pyx__function);
+      __pyx_t_8 = 0;
+    }
+    #endif
+    {
+      PyObject *__pyx_callargs[5] = {__pyx_t_3, __pyx_v_table, __pyx_t_4, __pyx_t_6, __pyx_t_7};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_8, (5-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+      __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 433, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+    }
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __pyx_r = __pyx_t_1;
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    __pyx_t_1 = 0;
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":432
+ *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.take_tile(table, rows, tiles, victims)
+ *     cdef Py_ssize_t i
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":435
+ *         return _numpy.take_tile(table, rows, tiles, victims)
+ *     cdef Py_ssize_t i
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             take_tile_row(t, rows[i], tiles[i], victims[i])
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "pickomino_rules/batch/_fused.pyx":436
+ *     cdef Py_ssize_t i
+ *     with nogil:
+ *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
+ *             take_tile_row(t, rows[i], tiles[i], victims[i])
+ * 
+*/
+
+        __pyx_t_9 = (__pyx_v_rows.shape[0]);
+        __pyx_t_10 = __pyx_t_9;
+
+        for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
+          __pyx_v_i = __pyx_t_11;
+
+          /* "pickomino_rules/batch/_fused.pyx":437
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             take_tile_row(t, rows[i], tiles[i], victims[i])             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+          __pyx_t_12 = __pyx_v_i;
+          __pyx_t_13 = __pyx_v_i;
+          __pyx_t_14 = __pyx_v_i;
+          __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(__pyx_v_t, (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_12 * __pyx_v_rows.strides[0]) ))), (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_tiles.data + __pyx_t_13 * __pyx_v_tiles.strides[0]) ))), (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_victims.data + __pyx_t_14 * __pyx_v_victims.strides[0]) ))));
+        }
+
+      }
+
+      /* "pickomino_rules/batch/_fused.pyx":435
+ *         return _numpy.take_tile(table, rows, tiles, victims)
+ *     cdef Py_ssize_t i
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             take_tile_row(t, rows[i], tiles[i], victims[i])
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L6;
+        }
+        __pyx_L6:;
+      }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":429
+ * 
+ * 
+ * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
+ *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
+ *     cdef Table t = table.compiled
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.take_tile", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XDECREF((PyObject *)__pyx_v_t);
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":440
+ * 
+ * 
+ * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
+ *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
+ *     cdef Table t = table.compiled
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_23bust(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_22bust, "`turn.bust` (C10): return the top tile; turn the highest unless it is that tile.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_23bust = {"bust", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_23bust, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_22bust};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_23bust(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_table = 0;
+  __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[2] = {0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("bust (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 440, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 440, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 440, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bust", 0) < (0)) __PYX_ERR(0, 440, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, i); __PYX_ERR(0, 440, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 2)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 440, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 440, __pyx_L3_error)
+    }
+    __pyx_v_table = values[0];
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 440, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 440, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.bust", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_22bust(__pyx_self, __pyx_v_table, __pyx_v_rows);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows) {
+  struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
+  Py_ssize_t __pyx_v_i;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  size_t __pyx_t_6;
+  Py_ssize_t __pyx_t_7;
+  Py_ssize_t __pyx_t_8;
+  Py_ssize_t __pyx_t_9;
+  Py_ssize_t __pyx_t_10;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("bust", 0);
+
+  /* "pickomino_rules/batch/_fused.pyx":442
+ * def bust(table, const int64_t[:] rows):
+ *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
+ *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
+ *     if t is None:
+ *         return _numpy.bust(table, rows)
+*/
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 442, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 442, __pyx_L1_error)
+  __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
+  __pyx_t_1 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":443
+ *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.bust(table, rows)
+ *     cdef Py_ssize_t i
+*/
+  __pyx_t_2 = (((PyObject *)__pyx_v_t) == Py_None);
+  if (__pyx_t_2) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":444
+ *     cdef Table t = table.compiled
+ *     if t is None:
+ *         return _numpy.bust(table, rows)             # <<<<<<<<<<<<<<
+ *     cdef Py_ssize_t i
+ *     with nogil:
+*/
+    __pyx_t_3 = NULL;
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 444, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 444, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 444, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_6 = 1;
+    #if CYTHON_UNPACK_METHODS
+    if (unlikely(PyMethod_Check(__pyx_t_5))) {
+      __pyx_t_3 = PyMethod_GET_SELF(__pyx_t_5);
+      assert(__pyx_t_3);
+      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_5);
+      __Pyx_INCREF(__pyx_t_3);
+      __Pyx_INCREF(__pyx__function);
+      __Pyx_DECREF_SET(__pyx_t_5, __pyx__function);
+      __pyx_t_6 = 0;
+    }
+    #endif
+    {
+      PyObject *__pyx_callargs[3] = {__pyx_t_3, __pyx_v_table, __pyx_t_4};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_6, (3-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 444, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+    }
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __pyx_r = __pyx_t_1;
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    __pyx_t_1 = 0;
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":443
+ *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
+ *     cdef Table t = table.compiled
+ *     if t is None:             # <<<<<<<<<<<<<<
+ *         return _numpy.bust(table, rows)
+ *     cdef Py_ssize_t i
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":446
+ *         return _numpy.bust(table, rows)
+ *     cdef Py_ssize_t i
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             bust_row(t, rows[i])
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "pickomino_rules/batch/_fused.pyx":447
+ *     cdef Py_ssize_t i
+ *     with nogil:
+ *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
+ *             bust_row(t, rows[i])
+ * 
+*/
+
+        __pyx_t_7 = (__pyx_v_rows.shape[0]);
+        __pyx_t_8 = __pyx_t_7;
+
+        for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
+          __pyx_v_i = __pyx_t_9;
+
+          /* "pickomino_rules/batch/_fused.pyx":448
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             bust_row(t, rows[i])             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+          __pyx_t_10 = __pyx_v_i;
+          __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(__pyx_v_t, (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_10 * __pyx_v_rows.strides[0]) ))));
+        }
+
+      }
+
+      /* "pickomino_rules/batch/_fused.pyx":446
+ *         return _numpy.bust(table, rows)
+ *     cdef Py_ssize_t i
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             bust_row(t, rows[i])
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L6;
+        }
+        __pyx_L6:;
+      }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":440
+ * 
+ * 
+ * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
+ *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
+ *     cdef Table t = table.compiled
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.bust", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XDECREF((PyObject *)__pyx_v_t);
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":451
+ * 
+ * 
+ * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
+ *     """`steps.finish_turn`'s first part: the turn counted and, for ``end_turn``, shown over."""
+ *     cdef Py_ssize_t i, r
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_25turn_over(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_24turn_over, "`steps.finish_turn`\047s first part: the turn counted and, for ``end_turn``, shown over.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_25turn_over = {"turn_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_25turn_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_24turn_over};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_25turn_over(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
+  __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  int __pyx_v_tidies;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[3] = {0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("turn_over (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_tidies,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 451, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 451, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 451, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 451, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "turn_over", 0) < (0)) __PYX_ERR(0, 451, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, i); __PYX_ERR(0, 451, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 3)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 451, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 451, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 451, __pyx_L3_error)
+    }
+    __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 451, __pyx_L3_error)
+    __pyx_v_tidies = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_tidies == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 451, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 451, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.turn_over", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 451, __pyx_L1_error)
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_tidies);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = NULL;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, int __pyx_v_tidies) {
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_r;
+  int __pyx_v_k;
+  int __pyx_v_f;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  Py_ssize_t __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  Py_ssize_t __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+  int __pyx_t_8;
+  Py_ssize_t __pyx_t_9;
+  Py_ssize_t __pyx_t_10;
+  __Pyx_RefNannySetupContext("turn_over", 0);
+
+  /* "pickomino_rules/batch/_fused.pyx":455
+ *     cdef Py_ssize_t i, r
+ *     cdef int k, f
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "pickomino_rules/batch/_fused.pyx":456
+ *     cdef int k, f
+ *     with nogil:
+ *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
+ *             r = rows[i]
+ *             t.turns[r] += 1
+*/
+
+        __pyx_t_1 = (__pyx_v_rows.shape[0]);
+        __pyx_t_2 = __pyx_t_1;
+
+        for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+          __pyx_v_i = __pyx_t_3;
+
+          /* "pickomino_rules/batch/_fused.pyx":457
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]             # <<<<<<<<<<<<<<
+ *             t.turns[r] += 1
+ *             if tidies:
+*/
+          __pyx_t_4 = __pyx_v_i;
+          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
+
+          /* "pickomino_rules/batch/_fused.pyx":458
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+ *             t.turns[r] += 1             # <<<<<<<<<<<<<<
+ *             if tidies:
+ *                 t.phase[r] = TURN_OVER
+*/
+          __pyx_t_4 = __pyx_v_r;
+          *((int32_t *) ( /* dim=0 */ (__pyx_v_t->turns.data + __pyx_t_4 * __pyx_v_t->turns.strides[0]) )) += 1;
+
+          /* "pickomino_rules/batch/_fused.pyx":459
+ *             r = rows[i]
+ *             t.turns[r] += 1
+ *             if tidies:             # <<<<<<<<<<<<<<
+ *                 t.phase[r] = TURN_OVER
+ *                 for k in range(t.kinds):
+*/
+          if (__pyx_v_tidies) {
+
+            /* "pickomino_rules/batch/_fused.pyx":460
+ *             t.turns[r] += 1
+ *             if tidies:
+ *                 t.phase[r] = TURN_OVER             # <<<<<<<<<<<<<<
+ *                 for k in range(t.kinds):
+ *                     for f in range(6):
+*/
+            __pyx_t_4 = __pyx_v_r;
+            *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 3;
+
+            /* "pickomino_rules/batch/_fused.pyx":461
+ *             if tidies:
+ *                 t.phase[r] = TURN_OVER
+ *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *                     for f in range(6):
+ *                         t.roll[r, k, f] = 0
+*/
+
+            __pyx_t_5 = __pyx_v_t->kinds;
+            __pyx_t_6 = __pyx_t_5;
+
+            for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+              __pyx_v_k = __pyx_t_7;
+
+              /* "pickomino_rules/batch/_fused.pyx":462
+ *                 t.phase[r] = TURN_OVER
+ *                 for k in range(t.kinds):
+ *                     for f in range(6):             # <<<<<<<<<<<<<<
+ *                         t.roll[r, k, f] = 0
+ * 
+*/
+              for (__pyx_t_8 = 0; __pyx_t_8 < 6; __pyx_t_8+=1) {
+                __pyx_v_f = __pyx_t_8;
+
+                /* "pickomino_rules/batch/_fused.pyx":463
+ *                 for k in range(t.kinds):
+ *                     for f in range(6):
+ *                         t.roll[r, k, f] = 0             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+                __pyx_t_4 = __pyx_v_r;
+                __pyx_t_9 = __pyx_v_k;
+                __pyx_t_10 = __pyx_v_f;
+                *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_9 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_10 * __pyx_v_t->roll.strides[2]) )) = 0;
+              }
+            }
+
+
+            /* "pickomino_rules/batch/_fused.pyx":459
+ *             r = rows[i]
+ *             t.turns[r] += 1
+ *             if tidies:             # <<<<<<<<<<<<<<
+ *                 t.phase[r] = TURN_OVER
+ *                 for k in range(t.kinds):
+*/
+          }
+        }
+
+      }
+
+      /* "pickomino_rules/batch/_fused.pyx":455
+ *     cdef Py_ssize_t i, r
+ *     cdef int k, f
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L5;
+        }
+        __pyx_L5:;
+      }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":451
+ * 
+ * 
+ * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
+ *     """`steps.finish_turn`'s first part: the turn counted and, for ``end_turn``, shown over."""
+ *     cdef Py_ssize_t i, r
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":466
+ * 
+ * 
+ * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
+ *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:
+ *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_27pass_on(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_26pass_on, "`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:\n    the game ends on an empty grill (C12), else the next player takes the dice. The rows\n    that start a turn go to ``going``; returns how many.");
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on = {"pass_on", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_27pass_on, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_26pass_on};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_27pass_on(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
+  __Pyx_memviewslice __pyx_v_rows = { 0, 0, { 0 }, { 0 }, { 0 } };
+  __Pyx_memviewslice __pyx_v_going = { 0, 0, { 0 }, { 0 }, { 0 } };
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[3] = {0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("pass_on (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_going,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 466, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 466, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 466, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 466, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "pass_on", 0) < (0)) __PYX_ERR(0, 466, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, i); __PYX_ERR(0, 466, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 3)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 466, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 466, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 466, __pyx_L3_error)
+    }
+    __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 466, __pyx_L3_error)
+    __pyx_v_going = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_going.memview)) __PYX_ERR(0, 466, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 466, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_going, 1);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.pass_on", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 466, __pyx_L1_error)
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_going);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = NULL;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_rows, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_going, 1);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_going) {
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_r;
+  Py_ssize_t __pyx_v_out;
+  int __pyx_v_k;
+  int __pyx_v_f;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  Py_ssize_t __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  Py_ssize_t __pyx_t_4;
+  int __pyx_t_5;
+  Py_ssize_t __pyx_t_6;
+  int __pyx_t_7;
+  int __pyx_t_8;
+  int __pyx_t_9;
+  Py_ssize_t __pyx_t_10;
+  int __pyx_t_11;
+  PyObject *__pyx_t_12 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("pass_on", 0);
+
+  /* "pickomino_rules/batch/_fused.pyx":470
+ *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
+ *     that start a turn go to ``going``; returns how many."""
+ *     cdef Py_ssize_t i, r, out = 0             # <<<<<<<<<<<<<<
+ *     cdef int k, f
+ *     with nogil:
+*/
+  __pyx_v_out = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":472
+ *     cdef Py_ssize_t i, r, out = 0
+ *     cdef int k, f
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "pickomino_rules/batch/_fused.pyx":473
+ *     cdef int k, f
+ *     with nogil:
+ *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
+ *             r = rows[i]
+ *             for f in range(6):
+*/
+
+        __pyx_t_1 = (__pyx_v_rows.shape[0]);
+        __pyx_t_2 = __pyx_t_1;
+
+        for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+          __pyx_v_i = __pyx_t_3;
+
+          /* "pickomino_rules/batch/_fused.pyx":474
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]             # <<<<<<<<<<<<<<
+ *             for f in range(6):
+ *                 t.set_aside[r, f] = 0
+*/
+          __pyx_t_4 = __pyx_v_i;
+          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
+
+          /* "pickomino_rules/batch/_fused.pyx":475
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+ *             for f in range(6):             # <<<<<<<<<<<<<<
+ *                 t.set_aside[r, f] = 0
+ *             for k in range(t.kinds):
+*/
+          for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
+            __pyx_v_f = __pyx_t_5;
+
+            /* "pickomino_rules/batch/_fused.pyx":476
+ *             r = rows[i]
+ *             for f in range(6):
+ *                 t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
+ *             for k in range(t.kinds):
+ *                 for f in range(6):
+*/
+            __pyx_t_4 = __pyx_v_r;
+            __pyx_t_6 = __pyx_v_f;
+            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_4 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_6 * __pyx_v_t->set_aside.strides[1]) )) = 0;
+          }
+
+          /* "pickomino_rules/batch/_fused.pyx":477
+ *             for f in range(6):
+ *                 t.set_aside[r, f] = 0
+ *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *                 for f in range(6):
+ *                     t.roll[r, k, f] = 0
+*/
+
+          __pyx_t_5 = __pyx_v_t->kinds;
+          __pyx_t_7 = __pyx_t_5;
+
+          for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
+            __pyx_v_k = __pyx_t_8;
+
+            /* "pickomino_rules/batch/_fused.pyx":478
+ *                 t.set_aside[r, f] = 0
+ *             for k in range(t.kinds):
+ *                 for f in range(6):             # <<<<<<<<<<<<<<
+ *                     t.roll[r, k, f] = 0
+ *             if t.grill[r] == 0:
+*/
+            for (__pyx_t_9 = 0; __pyx_t_9 < 6; __pyx_t_9+=1) {
+              __pyx_v_f = __pyx_t_9;
+
+              /* "pickomino_rules/batch/_fused.pyx":479
+ *             for k in range(t.kinds):
+ *                 for f in range(6):
+ *                     t.roll[r, k, f] = 0             # <<<<<<<<<<<<<<
+ *             if t.grill[r] == 0:
+ *                 t.phase[r] = GAME_OVER
+*/
+              __pyx_t_6 = __pyx_v_r;
+              __pyx_t_4 = __pyx_v_k;
+              __pyx_t_10 = __pyx_v_f;
+              *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_6 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_4 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_10 * __pyx_v_t->roll.strides[2]) )) = 0;
+            }
+          }
+
+
+          /* "pickomino_rules/batch/_fused.pyx":480
+ *                 for f in range(6):
+ *                     t.roll[r, k, f] = 0
+ *             if t.grill[r] == 0:             # <<<<<<<<<<<<<<
+ *                 t.phase[r] = GAME_OVER
+ *                 for k in range(t.kinds):
+*/
+          __pyx_t_10 = __pyx_v_r;
+          __pyx_t_11 = ((*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_10 * __pyx_v_t->grill.strides[0]) ))) == 0);
+
+          if (__pyx_t_11) {
+
+
+            /* "pickomino_rules/batch/_fused.pyx":481
+ *                     t.roll[r, k, f] = 0
+ *             if t.grill[r] == 0:
+ *                 t.phase[r] = GAME_OVER             # <<<<<<<<<<<<<<
+ *                 for k in range(t.kinds):
+ *                     t.in_hand[r, k] = 0
+*/
+            __pyx_t_10 = __pyx_v_r;
+            *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_10 * __pyx_v_t->phase.strides[0]) )) = 4;
+
+            /* "pickomino_rules/batch/_fused.pyx":482
+ *             if t.grill[r] == 0:
+ *                 t.phase[r] = GAME_OVER
+ *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *                     t.in_hand[r, k] = 0
+ *                 continue
+*/
+
+            __pyx_t_5 = __pyx_v_t->kinds;
+            __pyx_t_7 = __pyx_t_5;
+
+            for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
+              __pyx_v_k = __pyx_t_8;
+
+              /* "pickomino_rules/batch/_fused.pyx":483
+ *                 t.phase[r] = GAME_OVER
+ *                 for k in range(t.kinds):
+ *                     t.in_hand[r, k] = 0             # <<<<<<<<<<<<<<
+ *                 continue
+ *             t.player[r] = (t.player[r] + 1) % t.players
+*/
+              __pyx_t_10 = __pyx_v_r;
+              __pyx_t_4 = __pyx_v_k;
+              *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_10 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_4 * __pyx_v_t->in_hand.strides[1]) )) = 0;
+            }
+
+
+            /* "pickomino_rules/batch/_fused.pyx":484
+ *                 for k in range(t.kinds):
+ *                     t.in_hand[r, k] = 0
+ *                 continue             # <<<<<<<<<<<<<<
+ *             t.player[r] = (t.player[r] + 1) % t.players
+ *             t.phase[r] = ROLL
+*/
+            goto __pyx_L6_continue;
+
+            /* "pickomino_rules/batch/_fused.pyx":480
+ *                 for f in range(6):
+ *                     t.roll[r, k, f] = 0
+ *             if t.grill[r] == 0:             # <<<<<<<<<<<<<<
+ *                 t.phase[r] = GAME_OVER
+ *                 for k in range(t.kinds):
+*/
+          }
+
+          /* "pickomino_rules/batch/_fused.pyx":485
+ *                     t.in_hand[r, k] = 0
+ *                 continue
+ *             t.player[r] = (t.player[r] + 1) % t.players             # <<<<<<<<<<<<<<
+ *             t.phase[r] = ROLL
+ *             for k in range(t.kinds):
+*/
+          __pyx_t_4 = __pyx_v_r;
+          __pyx_t_10 = __pyx_v_r;
+          *((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_10 * __pyx_v_t->player.strides[0]) )) = (((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_4 * __pyx_v_t->player.strides[0]) ))) + 1) % __pyx_v_t->players);
+
+          /* "pickomino_rules/batch/_fused.pyx":486
+ *                 continue
+ *             t.player[r] = (t.player[r] + 1) % t.players
+ *             t.phase[r] = ROLL             # <<<<<<<<<<<<<<
+ *             for k in range(t.kinds):
+ *                 t.in_hand[r, k] = t.start_dice[k]
+*/
+          __pyx_t_4 = __pyx_v_r;
+          *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 0;
+
+          /* "pickomino_rules/batch/_fused.pyx":487
+ *             t.player[r] = (t.player[r] + 1) % t.players
+ *             t.phase[r] = ROLL
+ *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *                 t.in_hand[r, k] = t.start_dice[k]
+ *             going[out] = r
+*/
+
+          __pyx_t_5 = __pyx_v_t->kinds;
+          __pyx_t_7 = __pyx_t_5;
+
+          for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
+            __pyx_v_k = __pyx_t_8;
+
+            /* "pickomino_rules/batch/_fused.pyx":488
+ *             t.phase[r] = ROLL
+ *             for k in range(t.kinds):
+ *                 t.in_hand[r, k] = t.start_dice[k]             # <<<<<<<<<<<<<<
+ *             going[out] = r
+ *             out += 1
+*/
+            __pyx_t_4 = __pyx_v_k;
+            __pyx_t_10 = __pyx_v_r;
+            __pyx_t_6 = __pyx_v_k;
+            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_10 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_6 * __pyx_v_t->in_hand.strides[1]) )) = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->start_dice.data + __pyx_t_4 * __pyx_v_t->start_dice.strides[0]) )));
+          }
+
+
+          /* "pickomino_rules/batch/_fused.pyx":489
+ *             for k in range(t.kinds):
+ *                 t.in_hand[r, k] = t.start_dice[k]
+ *             going[out] = r             # <<<<<<<<<<<<<<
+ *             out += 1
+ *     return out
+*/
+          __pyx_t_4 = __pyx_v_out;
+          *((int64_t *) ( /* dim=0 */ (__pyx_v_going.data + __pyx_t_4 * __pyx_v_going.strides[0]) )) = __pyx_v_r;
+
+          /* "pickomino_rules/batch/_fused.pyx":490
+ *                 t.in_hand[r, k] = t.start_dice[k]
+ *             going[out] = r
+ *             out += 1             # <<<<<<<<<<<<<<
+ *     return out
+ * 
+*/
+          __pyx_v_out = (__pyx_v_out + 1);
+          __pyx_L6_continue:;
+        }
+
+      }
+
+      /* "pickomino_rules/batch/_fused.pyx":472
+ *     cdef Py_ssize_t i, r, out = 0
+ *     cdef int k, f
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         for i in range(rows.shape[0]):
+ *             r = rows[i]
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L5;
+        }
+        __pyx_L5:;
+      }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":491
+ *             going[out] = r
+ *             out += 1
+ *     return out             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 491, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_12);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_12;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_12 = 0;
+  goto __pyx_L0;
+
+  /* "pickomino_rules/batch/_fused.pyx":466
+ * 
+ * 
+ * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
+ *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:
+ *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_12);
+  __Pyx_AddTraceback("pickomino_rules.batch._fused.pass_on", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "(tree fragment)":4
+ *     int __Pyx_CheckUnpickleChecksum(long, long, long, long, const char*) except -1
+ *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
+ * def __pyx_unpickle_Table(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
+ *     cdef object __pyx_result
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x01fddd8, 0x2c9ca55, 0x7fe60ea, b'actions, below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, kinds, moves, phase, player, players, points, roll, set_aside, stacks, start_dice, steal, stop, tiles, tops, turns, victim')
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_29__pyx_unpickle_Table(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_29__pyx_unpickle_Table = {"__pyx_unpickle_Table", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_29__pyx_unpickle_Table, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_29__pyx_unpickle_Table(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -22263,7 +26807,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return NULL;
   __pyx_L4_argument_unpacking_done:;
   if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v___pyx_state), (&PyTuple_Type), 1, "__pyx_state", 1))) __PYX_ERR(1, 4, __pyx_L1_error)
-  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_8__pyx_unpickle_Table(__pyx_self, __pyx_v___pyx_type, __pyx_v___pyx_checksum, __pyx_v___pyx_state);
+  __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_28__pyx_unpickle_Table(__pyx_self, __pyx_v___pyx_type, __pyx_v___pyx_checksum, __pyx_v___pyx_state);
 
   /* function exit code */
   goto __pyx_L0;
@@ -22283,7 +26827,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8__pyx_unpickle_Table(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state) {
+static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_28__pyx_unpickle_Table(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_v___pyx_result = 0;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
@@ -22300,16 +26844,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8__pyx_unpickle_Table
   /* "(tree fragment)":6
  * def __pyx_unpickle_Table(__pyx_type, long __pyx_checksum, tuple __pyx_state):
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x2e30d1a, 0x5fc0f28, 0x78698fa, b'below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, moves, phase, player, players, points, roll, set_aside, stacks, steal, stop, tiles, tops, turns, victim')             # <<<<<<<<<<<<<<
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x01fddd8, 0x2c9ca55, 0x7fe60ea, b'actions, below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, kinds, moves, phase, player, players, points, roll, set_aside, stacks, start_dice, steal, stop, tiles, tops, turns, victim')             # <<<<<<<<<<<<<<
  *     __pyx_result = Table.__new__(__pyx_type)
  *     if __pyx_state is not None:
 */
-  __pyx_t_1 = __Pyx_CheckUnpickleChecksum(__pyx_v___pyx_checksum, 0x2e30d1a, 0x5fc0f28, 0x78698fa, __pyx_k_below_count_dice_face_down_face); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 6, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_CheckUnpickleChecksum(__pyx_v___pyx_checksum, 0x01fddd8, 0x2c9ca55, 0x7fe60ea, __pyx_k_actions_below_count_dice_face_do); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 6, __pyx_L1_error)
 
 
   /* "(tree fragment)":7
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x2e30d1a, 0x5fc0f28, 0x78698fa, b'below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, moves, phase, player, players, points, roll, set_aside, stacks, steal, stop, tiles, tops, turns, victim')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x01fddd8, 0x2c9ca55, 0x7fe60ea, b'actions, below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, kinds, moves, phase, player, players, points, roll, set_aside, stacks, start_dice, steal, stop, tiles, tops, turns, victim')
  *     __pyx_result = Table.__new__(__pyx_type)             # <<<<<<<<<<<<<<
  *     if __pyx_state is not None:
  *         __pyx_unpickle_Table__set_state(<Table> __pyx_result, __pyx_state)
@@ -22328,7 +26872,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8__pyx_unpickle_Table
   __pyx_t_2 = 0;
 
   /* "(tree fragment)":8
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x2e30d1a, 0x5fc0f28, 0x78698fa, b'below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, moves, phase, player, players, points, roll, set_aside, stacks, steal, stop, tiles, tops, turns, victim')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x01fddd8, 0x2c9ca55, 0x7fe60ea, b'actions, below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, kinds, moves, phase, player, players, points, roll, set_aside, stacks, start_dice, steal, stop, tiles, tops, turns, victim')
  *     __pyx_result = Table.__new__(__pyx_type)
  *     if __pyx_state is not None:             # <<<<<<<<<<<<<<
  *         __pyx_unpickle_Table__set_state(<Table> __pyx_result, __pyx_state)
@@ -22354,7 +26898,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8__pyx_unpickle_Table
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
     /* "(tree fragment)":8
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x2e30d1a, 0x5fc0f28, 0x78698fa, b'below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, moves, phase, player, players, points, roll, set_aside, stacks, steal, stop, tiles, tops, turns, victim')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x01fddd8, 0x2c9ca55, 0x7fe60ea, b'actions, below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, kinds, moves, phase, player, players, points, roll, set_aside, stacks, start_dice, steal, stop, tiles, tops, turns, victim')
  *     __pyx_result = Table.__new__(__pyx_type)
  *     if __pyx_state is not None:             # <<<<<<<<<<<<<<
  *         __pyx_unpickle_Table__set_state(<Table> __pyx_result, __pyx_state)
@@ -22367,7 +26911,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8__pyx_unpickle_Table
  *         __pyx_unpickle_Table__set_state(<Table> __pyx_result, __pyx_state)
  *     return __pyx_result             # <<<<<<<<<<<<<<
  * cdef __pyx_unpickle_Table__set_state(Table __pyx_result, __pyx_state: tuple):
- *     __pyx_result.below = __pyx_state[0]; __pyx_result.count = __pyx_state[1]; __pyx_result.dice = __pyx_state[2]; __pyx_result.face_down = __pyx_state[3]; __pyx_result.face_down_count = __pyx_state[4]; __pyx_result.grill = __pyx_state[5]; __pyx_result.grill_claim = __pyx_state[6]; __pyx_result.heights = __pyx_state[7]; __pyx_result.highest_of = __pyx_state[8]; __pyx_result.in_hand = __pyx_state[9]; __pyx_result.index_of = __pyx_state[10]; __pyx_result.moves = __pyx_state[11]; __pyx_result.phase = __pyx_state[12]; __pyx_result.player = __pyx_state[13]; __pyx_result.players = __pyx_state[14]; __pyx_result.points = __pyx_state[15]; __pyx_result.roll = __pyx_state[16]; __pyx_result.set_aside = __pyx_state[17]; __pyx_result.stacks = __pyx_state[18]; __pyx_result.steal = __pyx_state[19]; __pyx_result.stop = __pyx_state[20]; __pyx_result.tiles = __pyx_state[21]; __pyx_result.tops = __pyx_state[22]; __pyx_result.turns = __pyx_state[23]; __pyx_result.victim = __pyx_state[24]
+ *     __pyx_result.actions = __pyx_state[0]; __pyx_result.below = __pyx_state[1]; __pyx_result.count = __pyx_state[2]; __pyx_result.dice = __pyx_state[3]; __pyx_result.face_down = __pyx_state[4]; __pyx_result.face_down_count = __pyx_state[5]; __pyx_result.grill = __pyx_state[6]; __pyx_result.grill_claim = __pyx_state[7]; __pyx_result.heights = __pyx_state[8]; __pyx_result.highest_of = __pyx_state[9]; __pyx_result.in_hand = __pyx_state[10]; __pyx_result.index_of = __pyx_state[11]; __pyx_result.kinds = __pyx_state[12]; __pyx_result.moves = __pyx_state[13]; __pyx_result.phase = __pyx_state[14]; __pyx_result.player = __pyx_state[15]; __pyx_result.players = __pyx_state[16]; __pyx_result.points = __pyx_state[17]; __pyx_result.roll = __pyx_state[18]; __pyx_result.set_aside = __pyx_state[19]; __pyx_result.stacks = __pyx_state[20]; __pyx_result.start_dice = __pyx_state[21]; __pyx_result.steal = __pyx_state[22]; __pyx_result.stop = __pyx_state[23]; __pyx_result.tiles = __pyx_state[24]; __pyx_result.tops = __pyx_state[25]; __pyx_result.turns = __pyx_state[26]; __pyx_result.victim = __pyx_state[27]
 */
   {
     PyObject *__pyx_temp;
@@ -22385,7 +26929,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8__pyx_unpickle_Table
  *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
  * def __pyx_unpickle_Table(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x2e30d1a, 0x5fc0f28, 0x78698fa, b'below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, moves, phase, player, players, points, roll, set_aside, stacks, steal, stop, tiles, tops, turns, victim')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x01fddd8, 0x2c9ca55, 0x7fe60ea, b'actions, below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, kinds, moves, phase, player, players, points, roll, set_aside, stacks, start_dice, steal, stop, tiles, tops, turns, victim')
 */
 
   /* function exit code */
@@ -22405,15 +26949,15 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8__pyx_unpickle_Table
  *         __pyx_unpickle_Table__set_state(<Table> __pyx_result, __pyx_state)
  *     return __pyx_result
  * cdef __pyx_unpickle_Table__set_state(Table __pyx_result, __pyx_state: tuple):             # <<<<<<<<<<<<<<
- *     __pyx_result.below = __pyx_state[0]; __pyx_result.count = __pyx_state[1]; __pyx_result.dice = __pyx_state[2]; __pyx_result.face_down = __pyx_state[3]; __pyx_result.face_down_count = __pyx_state[4]; __pyx_result.grill = __pyx_state[5]; __pyx_result.grill_claim = __pyx_state[6]; __pyx_result.heights = __pyx_state[7]; __pyx_result.highest_of = __pyx_state[8]; __pyx_result.in_hand = __pyx_state[9]; __pyx_result.index_of = __pyx_state[10]; __pyx_result.moves = __pyx_state[11]; __pyx_result.phase = __pyx_state[12]; __pyx_result.player = __pyx_state[13]; __pyx_result.players = __pyx_state[14]; __pyx_result.points = __pyx_state[15]; __pyx_result.roll = __pyx_state[16]; __pyx_result.set_aside = __pyx_state[17]; __pyx_result.stacks = __pyx_state[18]; __pyx_result.steal = __pyx_state[19]; __pyx_result.stop = __pyx_state[20]; __pyx_result.tiles = __pyx_state[21]; __pyx_result.tops = __pyx_state[22]; __pyx_result.turns = __pyx_state[23]; __pyx_result.victim = __pyx_state[24]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 25)
+ *     __pyx_result.actions = __pyx_state[0]; __pyx_result.below = __pyx_state[1]; __pyx_result.count = __pyx_state[2]; __pyx_result.dice = __pyx_state[3]; __pyx_result.face_down = __pyx_state[4]; __pyx_result.face_down_count = __pyx_state[5]; __pyx_result.grill = __pyx_state[6]; __pyx_result.grill_claim = __pyx_state[7]; __pyx_result.heights = __pyx_state[8]; __pyx_result.highest_of = __pyx_state[9]; __pyx_result.in_hand = __pyx_state[10]; __pyx_result.index_of = __pyx_state[11]; __pyx_result.kinds = __pyx_state[12]; __pyx_result.moves = __pyx_state[13]; __pyx_result.phase = __pyx_state[14]; __pyx_result.player = __pyx_state[15]; __pyx_result.players = __pyx_state[16]; __pyx_result.points = __pyx_state[17]; __pyx_result.roll = __pyx_state[18]; __pyx_result.set_aside = __pyx_state[19]; __pyx_result.stacks = __pyx_state[20]; __pyx_result.start_dice = __pyx_state[21]; __pyx_result.steal = __pyx_state[22]; __pyx_result.stop = __pyx_state[23]; __pyx_result.tiles = __pyx_state[24]; __pyx_result.tops = __pyx_state[25]; __pyx_result.turns = __pyx_state[26]; __pyx_result.victim = __pyx_state[27]
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 28)
 */
 
 static PyObject *__pyx_f_15pickomino_rules_5batch_6_fused___pyx_unpickle_Table__set_state(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v___pyx_result, PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
-  __Pyx_memviewslice __pyx_t_1 = { 0, 0, { 0 }, { 0 }, { 0 } };
-  int __pyx_t_2;
+  int __pyx_t_1;
+  __Pyx_memviewslice __pyx_t_2 = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_t_3 = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_t_4 = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_t_5 = { 0, 0, { 0 }, { 0 }, { 0 } };
@@ -22427,141 +26971,150 @@ static PyObject *__pyx_f_15pickomino_rules_5batch_6_fused___pyx_unpickle_Table__
   /* "(tree fragment)":12
  *     return __pyx_result
  * cdef __pyx_unpickle_Table__set_state(Table __pyx_result, __pyx_state: tuple):
- *     __pyx_result.below = __pyx_state[0]; __pyx_result.count = __pyx_state[1]; __pyx_result.dice = __pyx_state[2]; __pyx_result.face_down = __pyx_state[3]; __pyx_result.face_down_count = __pyx_state[4]; __pyx_result.grill = __pyx_state[5]; __pyx_result.grill_claim = __pyx_state[6]; __pyx_result.heights = __pyx_state[7]; __pyx_result.highest_of = __pyx_state[8]; __pyx_result.in_hand = __pyx_state[9]; __pyx_result.index_of = __pyx_state[10]; __pyx_result.moves = __pyx_state[11]; __pyx_result.phase = __pyx_state[12]; __pyx_result.player = __pyx_state[13]; __pyx_result.players = __pyx_state[14]; __pyx_result.points = __pyx_state[15]; __pyx_result.roll = __pyx_state[16]; __pyx_result.set_aside = __pyx_state[17]; __pyx_result.stacks = __pyx_state[18]; __pyx_result.steal = __pyx_state[19]; __pyx_result.stop = __pyx_state[20]; __pyx_result.tiles = __pyx_state[21]; __pyx_result.tops = __pyx_state[22]; __pyx_result.turns = __pyx_state[23]; __pyx_result.victim = __pyx_state[24]             # <<<<<<<<<<<<<<
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 25)
+ *     __pyx_result.actions = __pyx_state[0]; __pyx_result.below = __pyx_state[1]; __pyx_result.count = __pyx_state[2]; __pyx_result.dice = __pyx_state[3]; __pyx_result.face_down = __pyx_state[4]; __pyx_result.face_down_count = __pyx_state[5]; __pyx_result.grill = __pyx_state[6]; __pyx_result.grill_claim = __pyx_state[7]; __pyx_result.heights = __pyx_state[8]; __pyx_result.highest_of = __pyx_state[9]; __pyx_result.in_hand = __pyx_state[10]; __pyx_result.index_of = __pyx_state[11]; __pyx_result.kinds = __pyx_state[12]; __pyx_result.moves = __pyx_state[13]; __pyx_result.phase = __pyx_state[14]; __pyx_result.player = __pyx_state[15]; __pyx_result.players = __pyx_state[16]; __pyx_result.points = __pyx_state[17]; __pyx_result.roll = __pyx_state[18]; __pyx_result.set_aside = __pyx_state[19]; __pyx_result.stacks = __pyx_state[20]; __pyx_result.start_dice = __pyx_state[21]; __pyx_result.steal = __pyx_state[22]; __pyx_result.stop = __pyx_state[23]; __pyx_result.tiles = __pyx_state[24]; __pyx_result.tops = __pyx_state[25]; __pyx_result.turns = __pyx_state[26]; __pyx_result.victim = __pyx_state[27]             # <<<<<<<<<<<<<<
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 28)
 */
-  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 0), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 0)); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->actions = __pyx_t_1;
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 1), PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->below, 0);
-  __pyx_v___pyx_result->below = __pyx_t_1;
-  __pyx_t_1.memview = NULL;
-  __pyx_t_1.data = NULL;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 1)); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __pyx_v___pyx_result->count = __pyx_t_2;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 2)); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __pyx_v___pyx_result->dice = __pyx_t_2;
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 3), PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->below = __pyx_t_2;
+  __pyx_t_2.memview = NULL;
+  __pyx_t_2.data = NULL;
+  __pyx_t_1 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 2)); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->count = __pyx_t_1;
+  __pyx_t_1 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 3)); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->dice = __pyx_t_1;
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 4), PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->face_down, 0);
   __pyx_v___pyx_result->face_down = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 4), PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 5), PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->face_down_count, 0);
   __pyx_v___pyx_result->face_down_count = __pyx_t_4;
   __pyx_t_4.memview = NULL;
   __pyx_t_4.data = NULL;
-  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 5), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 6), PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->grill, 0);
-  __pyx_v___pyx_result->grill = __pyx_t_1;
-  __pyx_t_1.memview = NULL;
-  __pyx_t_1.data = NULL;
-  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 6), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->grill = __pyx_t_2;
+  __pyx_t_2.memview = NULL;
+  __pyx_t_2.data = NULL;
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 7), PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->grill_claim, 0);
-  __pyx_v___pyx_result->grill_claim = __pyx_t_1;
-  __pyx_t_1.memview = NULL;
-  __pyx_t_1.data = NULL;
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 7), PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->grill_claim = __pyx_t_2;
+  __pyx_t_2.memview = NULL;
+  __pyx_t_2.data = NULL;
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 8), PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->heights, 0);
   __pyx_v___pyx_result->heights = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
-  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 8), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 9), PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->highest_of, 0);
-  __pyx_v___pyx_result->highest_of = __pyx_t_1;
-  __pyx_t_1.memview = NULL;
-  __pyx_t_1.data = NULL;
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 9), PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->highest_of = __pyx_t_2;
+  __pyx_t_2.memview = NULL;
+  __pyx_t_2.data = NULL;
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 10), PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->in_hand, 0);
   __pyx_v___pyx_result->in_hand = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
-  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 10), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 11), PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->index_of, 0);
-  __pyx_v___pyx_result->index_of = __pyx_t_1;
-  __pyx_t_1.memview = NULL;
-  __pyx_t_1.data = NULL;
-  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 11), PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->index_of = __pyx_t_2;
+  __pyx_t_2.memview = NULL;
+  __pyx_t_2.data = NULL;
+  __pyx_t_1 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 12)); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->kinds = __pyx_t_1;
+  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 13), PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->moves, 0);
   __pyx_v___pyx_result->moves = __pyx_t_5;
   __pyx_t_5.memview = NULL;
   __pyx_t_5.data = NULL;
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 12), PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 14), PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->phase, 0);
   __pyx_v___pyx_result->phase = __pyx_t_4;
   __pyx_t_4.memview = NULL;
   __pyx_t_4.data = NULL;
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 13), PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 15), PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->player, 0);
   __pyx_v___pyx_result->player = __pyx_t_4;
   __pyx_t_4.memview = NULL;
   __pyx_t_4.data = NULL;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 14)); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __pyx_v___pyx_result->players = __pyx_t_2;
-  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 15), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 16)); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->players = __pyx_t_1;
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 17), PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->points, 0);
-  __pyx_v___pyx_result->points = __pyx_t_1;
-  __pyx_t_1.memview = NULL;
-  __pyx_t_1.data = NULL;
-  __pyx_t_6 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 16), PyBUF_WRITABLE); if (unlikely(!__pyx_t_6.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->points = __pyx_t_2;
+  __pyx_t_2.memview = NULL;
+  __pyx_t_2.data = NULL;
+  __pyx_t_6 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 18), PyBUF_WRITABLE); if (unlikely(!__pyx_t_6.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->roll, 0);
   __pyx_v___pyx_result->roll = __pyx_t_6;
   __pyx_t_6.memview = NULL;
   __pyx_t_6.data = NULL;
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 17), PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 19), PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->set_aside, 0);
   __pyx_v___pyx_result->set_aside = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
-  __pyx_t_6 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 18), PyBUF_WRITABLE); if (unlikely(!__pyx_t_6.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 20), PyBUF_WRITABLE); if (unlikely(!__pyx_t_6.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->stacks, 0);
   __pyx_v___pyx_result->stacks = __pyx_t_6;
   __pyx_t_6.memview = NULL;
   __pyx_t_6.data = NULL;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 19)); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __pyx_v___pyx_result->steal = __pyx_t_2;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 20)); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __pyx_v___pyx_result->stop = __pyx_t_2;
-  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 21), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 21), PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->start_dice, 0);
+  __pyx_v___pyx_result->start_dice = __pyx_t_4;
+  __pyx_t_4.memview = NULL;
+  __pyx_t_4.data = NULL;
+  __pyx_t_1 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 22)); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->steal = __pyx_t_1;
+  __pyx_t_1 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 23)); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->stop = __pyx_t_1;
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 24), PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->tiles, 0);
-  __pyx_v___pyx_result->tiles = __pyx_t_1;
-  __pyx_t_1.memview = NULL;
-  __pyx_t_1.data = NULL;
-  __pyx_t_7 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 22), PyBUF_WRITABLE); if (unlikely(!__pyx_t_7.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->tiles = __pyx_t_2;
+  __pyx_t_2.memview = NULL;
+  __pyx_t_2.data = NULL;
+  __pyx_t_7 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 25), PyBUF_WRITABLE); if (unlikely(!__pyx_t_7.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->tops, 0);
   __pyx_v___pyx_result->tops = __pyx_t_7;
   __pyx_t_7.memview = NULL;
   __pyx_t_7.data = NULL;
-  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 23), PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 26), PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->turns, 0);
   __pyx_v___pyx_result->turns = __pyx_t_5;
   __pyx_t_5.memview = NULL;
   __pyx_t_5.data = NULL;
-  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 24), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 27), PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->victim, 0);
-  __pyx_v___pyx_result->victim = __pyx_t_1;
-  __pyx_t_1.memview = NULL;
-  __pyx_t_1.data = NULL;
+  __pyx_v___pyx_result->victim = __pyx_t_2;
+  __pyx_t_2.memview = NULL;
+  __pyx_t_2.data = NULL;
 
   /* "(tree fragment)":13
  * cdef __pyx_unpickle_Table__set_state(Table __pyx_result, __pyx_state: tuple):
- *     __pyx_result.below = __pyx_state[0]; __pyx_result.count = __pyx_state[1]; __pyx_result.dice = __pyx_state[2]; __pyx_result.face_down = __pyx_state[3]; __pyx_result.face_down_count = __pyx_state[4]; __pyx_result.grill = __pyx_state[5]; __pyx_result.grill_claim = __pyx_state[6]; __pyx_result.heights = __pyx_state[7]; __pyx_result.highest_of = __pyx_state[8]; __pyx_result.in_hand = __pyx_state[9]; __pyx_result.index_of = __pyx_state[10]; __pyx_result.moves = __pyx_state[11]; __pyx_result.phase = __pyx_state[12]; __pyx_result.player = __pyx_state[13]; __pyx_result.players = __pyx_state[14]; __pyx_result.points = __pyx_state[15]; __pyx_result.roll = __pyx_state[16]; __pyx_result.set_aside = __pyx_state[17]; __pyx_result.stacks = __pyx_state[18]; __pyx_result.steal = __pyx_state[19]; __pyx_result.stop = __pyx_state[20]; __pyx_result.tiles = __pyx_state[21]; __pyx_result.tops = __pyx_state[22]; __pyx_result.turns = __pyx_state[23]; __pyx_result.victim = __pyx_state[24]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 25)             # <<<<<<<<<<<<<<
+ *     __pyx_result.actions = __pyx_state[0]; __pyx_result.below = __pyx_state[1]; __pyx_result.count = __pyx_state[2]; __pyx_result.dice = __pyx_state[3]; __pyx_result.face_down = __pyx_state[4]; __pyx_result.face_down_count = __pyx_state[5]; __pyx_result.grill = __pyx_state[6]; __pyx_result.grill_claim = __pyx_state[7]; __pyx_result.heights = __pyx_state[8]; __pyx_result.highest_of = __pyx_state[9]; __pyx_result.in_hand = __pyx_state[10]; __pyx_result.index_of = __pyx_state[11]; __pyx_result.kinds = __pyx_state[12]; __pyx_result.moves = __pyx_state[13]; __pyx_result.phase = __pyx_state[14]; __pyx_result.player = __pyx_state[15]; __pyx_result.players = __pyx_state[16]; __pyx_result.points = __pyx_state[17]; __pyx_result.roll = __pyx_state[18]; __pyx_result.set_aside = __pyx_state[19]; __pyx_result.stacks = __pyx_state[20]; __pyx_result.start_dice = __pyx_state[21]; __pyx_result.steal = __pyx_state[22]; __pyx_result.stop = __pyx_state[23]; __pyx_result.tiles = __pyx_state[24]; __pyx_result.tops = __pyx_state[25]; __pyx_result.turns = __pyx_state[26]; __pyx_result.victim = __pyx_state[27]
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 28)             # <<<<<<<<<<<<<<
 */
-  __pyx_t_2 = __Pyx_UpdateUnpickledDict(((PyObject *)__pyx_v___pyx_result), __pyx_v___pyx_state, 25); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 13, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_UpdateUnpickledDict(((PyObject *)__pyx_v___pyx_result), __pyx_v___pyx_state, 28); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 13, __pyx_L1_error)
 
 
   /* "(tree fragment)":11
  *         __pyx_unpickle_Table__set_state(<Table> __pyx_result, __pyx_state)
  *     return __pyx_result
  * cdef __pyx_unpickle_Table__set_state(Table __pyx_result, __pyx_state: tuple):             # <<<<<<<<<<<<<<
- *     __pyx_result.below = __pyx_state[0]; __pyx_result.count = __pyx_state[1]; __pyx_result.dice = __pyx_state[2]; __pyx_result.face_down = __pyx_state[3]; __pyx_result.face_down_count = __pyx_state[4]; __pyx_result.grill = __pyx_state[5]; __pyx_result.grill_claim = __pyx_state[6]; __pyx_result.heights = __pyx_state[7]; __pyx_result.highest_of = __pyx_state[8]; __pyx_result.in_hand = __pyx_state[9]; __pyx_result.index_of = __pyx_state[10]; __pyx_result.moves = __pyx_state[11]; __pyx_result.phase = __pyx_state[12]; __pyx_result.player = __pyx_state[13]; __pyx_result.players = __pyx_state[14]; __pyx_result.points = __pyx_state[15]; __pyx_result.roll = __pyx_state[16]; __pyx_result.set_aside = __pyx_state[17]; __pyx_result.stacks = __pyx_state[18]; __pyx_result.steal = __pyx_state[19]; __pyx_result.stop = __pyx_state[20]; __pyx_result.tiles = __pyx_state[21]; __pyx_result.tops = __pyx_state[22]; __pyx_result.turns = __pyx_state[23]; __pyx_result.victim = __pyx_state[24]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 25)
+ *     __pyx_result.actions = __pyx_state[0]; __pyx_result.below = __pyx_state[1]; __pyx_result.count = __pyx_state[2]; __pyx_result.dice = __pyx_state[3]; __pyx_result.face_down = __pyx_state[4]; __pyx_result.face_down_count = __pyx_state[5]; __pyx_result.grill = __pyx_state[6]; __pyx_result.grill_claim = __pyx_state[7]; __pyx_result.heights = __pyx_state[8]; __pyx_result.highest_of = __pyx_state[9]; __pyx_result.in_hand = __pyx_state[10]; __pyx_result.index_of = __pyx_state[11]; __pyx_result.kinds = __pyx_state[12]; __pyx_result.moves = __pyx_state[13]; __pyx_result.phase = __pyx_state[14]; __pyx_result.player = __pyx_state[15]; __pyx_result.players = __pyx_state[16]; __pyx_result.points = __pyx_state[17]; __pyx_result.roll = __pyx_state[18]; __pyx_result.set_aside = __pyx_state[19]; __pyx_result.stacks = __pyx_state[20]; __pyx_result.start_dice = __pyx_state[21]; __pyx_result.steal = __pyx_state[22]; __pyx_result.stop = __pyx_state[23]; __pyx_result.tiles = __pyx_state[24]; __pyx_result.tops = __pyx_state[25]; __pyx_result.turns = __pyx_state[26]; __pyx_result.victim = __pyx_state[27]
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 28)
 */
 
   /* function exit code */
   __pyx_r = Py_None; __Pyx_INCREF(Py_None);
   goto __pyx_L0;
   __pyx_L1_error:;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_t_1, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_2, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_t_3, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_t_4, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_t_5, 1);
@@ -22624,6 +27177,8 @@ static PyObject *__pyx_tp_new__initialisation_15pickomino_rules_5batch_6_fused_T
   p->highest_of.memview = NULL;
   p->points.data = NULL;
   p->points.memview = NULL;
+  p->start_dice.data = NULL;
+  p->start_dice.memview = NULL;
   return o;
 }
 
@@ -22704,6 +27259,7 @@ static void __pyx_tp_dealloc_15pickomino_rules_5batch_6_fused_Table(PyObject *o)
   __PYX_XCLEAR_MEMVIEW(&p->below, 1);; p->below.memview = NULL; p->below.data = NULL;
   __PYX_XCLEAR_MEMVIEW(&p->highest_of, 1);; p->highest_of.memview = NULL; p->highest_of.data = NULL;
   __PYX_XCLEAR_MEMVIEW(&p->points, 1);; p->points.memview = NULL; p->points.data = NULL;
+  __PYX_XCLEAR_MEMVIEW(&p->start_dice, 1);; p->start_dice.memview = NULL; p->start_dice.data = NULL;
   PyTypeObject *tp = Py_TYPE(o);
   #if CYTHON_USE_TYPE_SLOTS
   (*tp->tp_free)(o);
@@ -23986,14 +28542,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_15pickomino_rules_5batch_6_fused_Tabl
   __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_15pickomino_rules_5batch_6_fused_Table", 0);
   /*--- Exttype __pyx_obj_15pickomino_rules_5batch_6_fused_Table ---*/
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_15pickomino_rules_5batch_6_fused_Table_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table)) __PYX_ERR(0, 24, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_15pickomino_rules_5batch_6_fused_Table_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table)) __PYX_ERR(0, 29, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table = &__pyx_type_15pickomino_rules_5batch_6_fused_Table;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 24, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 29, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table);
@@ -24003,8 +28559,8 @@ static int __Pyx_modinit_Exttype___pyx_obj_15pickomino_rules_5batch_6_fused_Tabl
     __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Table, (PyObject *) __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 24, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 24, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Table, (PyObject *) __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 29, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 29, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -24420,6 +28976,7 @@ static CYTHON_SMALL_CODE int __pyx_pymod_exec__fused(PyObject *__pyx_pyinit_modu
   size_t __pyx_t_6;
   static PyThread_type_lock __pyx_t_7[8];
   int __pyx_t_8;
+  Py_ssize_t __pyx_t_9;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -25006,6 +29563,48 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Enum, __pyx_t_4) < (0)) __PYX_ERR(1, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
+  /* "pickomino_rules/batch/_fused.pyx":17
+ * from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+ * 
+ * import numpy as np             # <<<<<<<<<<<<<<
+ * 
+ * from pickomino_rules.batch import _core as _numpy
+*/
+  __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_numpy_2, 0, 0, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 17, __pyx_L1_error)
+  __pyx_t_4 = __pyx_t_1;
+  __Pyx_GOTREF(__pyx_t_4);
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_np, __pyx_t_4) < (0)) __PYX_ERR(0, 17, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":19
+ * import numpy as np
+ * 
+ * from pickomino_rules.batch import _core as _numpy             # <<<<<<<<<<<<<<
+ * 
+ * DEF ROLL = 0
+*/
+  {
+    PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_core};
+    __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_pickomino_rules_batch, __pyx_imported_names, 1, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 19, __pyx_L1_error)
+  }
+  __pyx_t_4 = __pyx_t_1;
+  __Pyx_GOTREF(__pyx_t_4);
+  {
+    PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_core};
+    __pyx_t_9 = 0; {
+      __pyx_t_5 = __Pyx_ImportFrom(__pyx_t_4, __pyx_imported_names[__pyx_t_9]); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 19, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_5);
+      switch (__pyx_t_9) {
+        case 0:
+        if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_numpy, __pyx_t_5) < (0)) __PYX_ERR(0, 19, __pyx_L1_error)
+        break;
+        default:;
+      }
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    }
+  }
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
   /* "(tree fragment)":1
  * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
  *     cdef tuple state
@@ -25021,7 +29620,7 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
 
   /* "(tree fragment)":17
  *     else:
- *         return __pyx_unpickle_Table, (type(self), 0x2e30d1a, state)
+ *         return __pyx_unpickle_Table, (type(self), 0x01fddd8, state)
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     __pyx_unpickle_Table__set_state(self, __pyx_state)
 */
@@ -25033,64 +29632,290 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
   if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_4) < (0)) __PYX_ERR(1, 17, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":142
+  /* "pickomino_rules/batch/_fused.pyx":151
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
  *     """`steps.apply` on the core's decisions: take, roll, stop, steal. The rows that roll next.
  * 
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_1decide, 0, __pyx_mstate_global->__pyx_n_u_decide, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 142, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_1decide, 0, __pyx_mstate_global->__pyx_n_u_decide, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 151, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide, __pyx_t_4) < (0)) __PYX_ERR(0, 142, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide, __pyx_t_4) < (0)) __PYX_ERR(0, 151, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":187
+  /* "pickomino_rules/batch/_fused.pyx":196
  * 
  * 
- * def bounds(Table t, const int64_t[:] rows, const int64_t[:] start, const int64_t[:] sides,             # <<<<<<<<<<<<<<
- *            int64_t[:] first, int64_t[:] high):
- *     """For each row's dice in hand: where its rolls start in the lookup, and how many ways."""
+ * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
+ *            const int64_t[:] sides, int64_t[:] first, int64_t[:] high):
+ *     """For each row's dice of ``kind`` in hand: where its rolls start in the lookup, and how
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_3bounds, 0, __pyx_mstate_global->__pyx_n_u_bounds, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 187, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_3bounds, 0, __pyx_mstate_global->__pyx_n_u_bounds, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 196, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bounds, __pyx_t_4) < (0)) __PYX_ERR(0, 187, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bounds, __pyx_t_4) < (0)) __PYX_ERR(0, 196, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":199
+  /* "pickomino_rules/batch/_fused.pyx":209
+ * 
+ * 
+ * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
+ *          const int16_t[:] drawn):
+ *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``; the last kind shown moves the
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_5show, 0, __pyx_mstate_global->__pyx_n_u_show, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 209, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_show, __pyx_t_4) < (0)) __PYX_ERR(0, 209, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":226
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
  *          int64_t[:] rolling):
  *     """`steps.roll` then `steps.after_roll`: the dice show ``rolls[drawn]``; a roll that
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_5land, 0, __pyx_mstate_global->__pyx_n_u_land, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 199, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_7land, 0, __pyx_mstate_global->__pyx_n_u_land, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 226, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_land, __pyx_t_4) < (0)) __PYX_ERR(0, 199, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_land, __pyx_t_4) < (0)) __PYX_ERR(0, 226, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":227
+  /* "pickomino_rules/batch/_fused.pyx":254
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
  *     """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
  *     decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_7derive, 0, __pyx_mstate_global->__pyx_n_u_derive, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_9derive, 0, __pyx_mstate_global->__pyx_n_u_derive, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 254, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_derive, __pyx_t_4) < (0)) __PYX_ERR(0, 227, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_derive, __pyx_t_4) < (0)) __PYX_ERR(0, 254, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":304
+ * 
+ * 
+ * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
+ *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+ *     cdef Table t = table.compiled
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_11roll_actions, 0, __pyx_mstate_global->__pyx_n_u_roll_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 304, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 304, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":324
+ * 
+ * 
+ * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
+ *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
+ *     cdef Table t = table.compiled
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_13set_aside, 0, __pyx_mstate_global->__pyx_n_u_set_aside, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 324, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_4) < (0)) __PYX_ERR(0, 324, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":346
+ * 
+ * 
+ * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
+ *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+ *     cdef Table t = table.compiled
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_15stop_total, 0, __pyx_mstate_global->__pyx_n_u_stop_total, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 346, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_4) < (0)) __PYX_ERR(0, 346, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":369
+ * 
+ * 
+ * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
+ *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
+ *     cdef Table t = table.compiled
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_17claims, 0, __pyx_mstate_global->__pyx_n_u_claims, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 369, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_4) < (0)) __PYX_ERR(0, 369, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":404
+ * 
+ * 
+ * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
+ *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
+ *     cdef Table t = table.compiled
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_19decide_actions, 0, __pyx_mstate_global->__pyx_n_u_decide_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 404, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 404, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":429
+ * 
+ * 
+ * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
+ *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
+ *     cdef Table t = table.compiled
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_21take_tile, 0, __pyx_mstate_global->__pyx_n_u_take_tile, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 429, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_4) < (0)) __PYX_ERR(0, 429, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":440
+ * 
+ * 
+ * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
+ *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
+ *     cdef Table t = table.compiled
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_23bust, 0, __pyx_mstate_global->__pyx_n_u_bust, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 440, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_4) < (0)) __PYX_ERR(0, 440, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":451
+ * 
+ * 
+ * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
+ *     """`steps.finish_turn`'s first part: the turn counted and, for ``end_turn``, shown over."""
+ *     cdef Py_ssize_t i, r
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_25turn_over, 0, __pyx_mstate_global->__pyx_n_u_turn_over, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 451, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_turn_over, __pyx_t_4) < (0)) __PYX_ERR(0, 451, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":466
+ * 
+ * 
+ * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
+ *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:
+ *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on, 0, __pyx_mstate_global->__pyx_n_u_pass_on, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 466, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pass_on, __pyx_t_4) < (0)) __PYX_ERR(0, 466, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":495
+ * 
+ * CORE_TWINS = {
+ *     "take_tile": take_tile,             # <<<<<<<<<<<<<<
+ *     "bust": bust,
+ *     "roll_actions": roll_actions,
+*/
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":496
+ * CORE_TWINS = {
+ *     "take_tile": take_tile,
+ *     "bust": bust,             # <<<<<<<<<<<<<<
+ *     "roll_actions": roll_actions,
+ *     "set_aside": set_aside,
+*/
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 496, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":497
+ *     "take_tile": take_tile,
+ *     "bust": bust,
+ *     "roll_actions": roll_actions,             # <<<<<<<<<<<<<<
+ *     "set_aside": set_aside,
+ *     "stop_total": stop_total,
+*/
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 497, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":498
+ *     "bust": bust,
+ *     "roll_actions": roll_actions,
+ *     "set_aside": set_aside,             # <<<<<<<<<<<<<<
+ *     "stop_total": stop_total,
+ *     "claims": claims,
+*/
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 498, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":499
+ *     "roll_actions": roll_actions,
+ *     "set_aside": set_aside,
+ *     "stop_total": stop_total,             # <<<<<<<<<<<<<<
+ *     "claims": claims,
+ * }
+*/
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 499, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":500
+ *     "set_aside": set_aside,
+ *     "stop_total": stop_total,
+ *     "claims": claims,             # <<<<<<<<<<<<<<
+ * }
+ * """The compiled core twins, by hook name: they stand innermost in the batch's chains."""
+*/
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 500, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CORE_TWINS, __pyx_t_4) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "(tree fragment)":4
@@ -25098,9 +29923,9 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
  *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
  * def __pyx_unpickle_Table(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x2e30d1a, 0x5fc0f28, 0x78698fa, b'below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, moves, phase, player, players, points, roll, set_aside, stacks, steal, stop, tiles, tops, turns, victim')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x01fddd8, 0x2c9ca55, 0x7fe60ea, b'actions, below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, kinds, moves, phase, player, players, points, roll, set_aside, stacks, start_dice, steal, stop, tiles, tops, turns, victim')
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_9__pyx_unpickle_Table, 0, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Table, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 4, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_29__pyx_unpickle_Table, 0, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Table, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[16])); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 4, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
@@ -25222,10 +30047,24 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_slice[0]);
   if (__Pyx_PyTuple_SET_ITEM(__pyx_mstate_global->__pyx_tuple[1], 0, __pyx_mstate_global->__pyx_slice[0]) != (0)) __PYX_ERR(1, 763, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
+
+  /* "pickomino_rules/batch/_fused.pyx":309
+ *     if t is None:
+ *         return _numpy.roll_actions(table, rows)
+ *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
+ *     cdef int8_t[:, :] out = mask.view(np.int8)
+ *     cdef Py_ssize_t i, r
+*/
+  {
+    PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 309, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
+  }
+  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
   #if CYTHON_IMMORTAL_CONSTANTS
   {
     PyObject **table = __pyx_mstate->__pyx_tuple;
-    for (Py_ssize_t i=0; i<2; ++i) {
+    for (Py_ssize_t i=0; i<3; ++i) {
       #if PY_VERSION_HEX >= 0x030F0000
       PyUnstable_SetImmortal(table[i]);
       #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -25282,38 +30121,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{15},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{50},{36},{30},{37},{5},{8},{8},{5},{23},{25},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{12},{11},{10},{19},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{13},{1},{3},{15},{18},{4},{5},{6},{1},{6},{5},{18},{5},{6},{6},{4},{5},{15},{6},{9},{5},{1},{4},{9},{15},{5},{5},{6},{7},{5},{11},{7},{4},{10},{1},{2},{7},{5},{8},{5},{8},{4},{4},{2},{7},{4},{5},{6},{1},{4},{4},{3},{7},{3},{1},{4},{5},{5},{28},{6},{7},{6},{3},{1},{8},{4},{8},{7},{5},{4},{4},{9},{10},{5},{5},{5},{4},{6},{5},{5},{5},{4},{4},{6},{1},{5},{5},{4},{5},{5},{6},{6},{12},{6},{6},{4},{1}};
-    const struct { const unsigned int length: 9; } bytes_length_index[] = {{1},{11},{55},{483},{373},{184},{67},{416}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{15},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{50},{36},{30},{37},{5},{10},{8},{8},{5},{23},{25},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{12},{11},{10},{19},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{5},{13},{6},{1},{3},{15},{18},{4},{5},{5},{6},{4},{1},{6},{5},{6},{18},{8},{5},{6},{14},{6},{4},{5},{5},{15},{5},{6},{8},{9},{5},{1},{4},{9},{15},{5},{5},{5},{6},{7},{1},{5},{5},{11},{7},{4},{4},{10},{1},{2},{7},{5},{8},{5},{4},{5},{8},{1},{4},{5},{4},{4},{4},{2},{7},{4},{5},{6},{1},{4},{4},{2},{11},{5},{3},{7},{9},{3},{1},{4},{5},{7},{5},{21},{28},{6},{7},{6},{3},{1},{8},{4},{12},{8},{7},{5},{4},{4},{9},{10},{5},{4},{5},{5},{4},{6},{5},{5},{5},{4},{4},{10},{6},{1},{5},{9},{6},{8},{5},{4},{5},{6},{9},{5},{6},{6},{12},{6},{6},{10},{7},{4},{4},{1},{5}};
+    const struct { const unsigned int length: 9; } bytes_length_index[] = {{1},{11},{64},{349},{174},{80},{172},{186},{220},{55},{483},{245},{99},{414},{184},{111},{416},{67}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1973 bytes) */
-static const char cstring[] = "x\332}TKs\333F\022\026_\226\312\326\256E\213\262\351XY\203\321\306Z\357\306thg\355T\222\312\232\226hY\345r,\212\262\344\207b\324\020\030\220\220@\200\304\014(2\233\255\362\321G\034q\234#\2168\342\310\243\216<\342\250\237\340\237\220n@\324\303\311\206U\230\257\3313\323\323\375\365C\"\\\372z Y\315=\252\360\037\377\301mJ%\315&\255\0165\371\355\362w\322\017\317i\307\262\207\333:=\220,M\372A\261L\256\267\034\313a\0221UI\325m\274\367\251Z7\047\033\214\333\272J\3253\207%\313\376\323\375\363\272\223\223?\376g\205\230\246\305%\302\230\3362%nI6%\352\035\3134\206R\047v\262\017N\256\233}b\350\252\324\261T\372\225D\007]\270\013\246\226\225e|wY\263ln\023s\371+\251\005\246&\207Y\233t)<%\221\201\316\244\237,N%\336\006bV\206\274m\231\022\350Tj\350Mj\023N\3415\364\017\254\332x\310\2246j\033w\276\371\366\233\330[\233\"\215LbNS1\300Q\312\220\264\246\243\033\034\254\363a\227\262\262\264\256IC\313\221L\n~A\024]8w\366\002oSSb\224\243 -\3071\023\256[\246\014\327u\263\265|L\223\336\247x\373\t1\030-\023U\225\341\034U,\303\300=\313de\322TT\235\221\246A\251\211kK\321Y\"\251\246\005\001i\3041\270$\3136U\035\205\312\262\244:\261E\3232\357@\200}\235\030\260\253\350\246\316e\231\331\312\335\256\256\354[\035\335\264d\3331(\273\333$\\i\337\2255\207Q\265\334\035\016\234\3308\232 \206a)\300\225Dl\233\014%\225pR\376\203\335\204v\344-\3118+W\033+\353\3535\303\320\273Lg\r\332s\250\251\320-\274\030/\345\023o\22583\262<Q\003_\014h:\335\300\202-\237\326\256,o\014\007\360\255B\342\344\237\350\200oRM\226\217\311\205\340!P\244\377ThQ\256s\332A\205\212w\340\2479\246\202\330\232\274\005?\275\323\205\212B\251Ct3FK\005vP2I\047A|^\226\201!YiSe\2379\235\344\237M\031\244 \221\217-\242\210e\222H\216\211\234\203\265\2329\271s\242\212#Ot}\236\310\262\334s\2101yv\222\327\337qv\242\240\003\374\003\324\235\270\312\316\204\366;Je\231S\306\047\204\350LV,\333r\240\260)\201Z\233dUn:\232\006\235\302\206\246\242[\345\2233\254I\030mR\303:hZ\216\2512Ei[P\217\300\266\336Q\0148 \003\177\320\233\nm\022e_\2013\\\245\n\316\001\n\305H""\341M\252\332\344\300Tcz\340\365dd\201\005\350t\n\374\304\335Im\333\2625\r\254\340\047\253\326\201y\"\310\261QM\267\031\327\014\322b0\013:\204\037O\204\226\255\033F\274\310\261Km\252\267\332\234\265a\305\017\003\2674]W\301Ihz\000\225\016\342\005\325P(,Y~\241\006\354v\010\333\207\221D;8\221p\022u\254>e\260@\377\232\3105\030\350\200\377\0262EU \250\333\205\240q\022\310\3356\360\364I\253\225\343V+\047\255\3265\310\220\332\311\312\272\226nrX\273\266M[:\343\030\277a\340\207%\201\010O\"0\333:\200\361bh\230n\302\260\333(?\036\002q\037\2626P\024\3531\n\310<\024*\254vR\004`\031\006\r\247]\306-\370lG\341<\256:\256\203\177\261\016:\311\340\216m2(Q\270\354t\241\355)8|RH0k\035\312\372P<z\347\000\270\037\274x\237\212\262K\242\"\236\370\245\367\251\243\354M\2577\226\276\016.\205\337\217\366\307\365\315(;\357\376\333\233\021)\221\217\262\323\357\177u\037z\245hfY\364\374\231\340\257!\211\262\227>T\336\247>^\230\312-z\025\357\211\270\345\247\374\374\307\231\251\213\227\242\231\331\0175w\301%n/\232\275\374\241\347^\000\221yK^=\232+\2705o\301#^/*\024\275\2247\357=\366\232\"\047\352\202\372\025\177\305g\301R\260\031\330a!\254\207{\207\251\303\371\303\225C6\336lD\371+\356\255\370\374\n\\\235\203\253\321\334\r\257r\316\336\347^\335\333\003\047\346\301\216\035\344\203\3450\037\226\242\3025\267\347]\024%q_(\260U\215\212\020r4w\252\325\374\307>\211\346\256{\371h\3563\010qn\336\255D\205E\257\352m\0037\325D|-\210\370%\270\n\236\345\303\333\243\007\207\371\303\333\343\306\026\032\357{\r\221\026_\212\276\337\010\246q?*J\"u\204\213\270\341W\375\355\340^P\017\264\2606\272\006\361\\=\354\217_n\217\267_\217_\277\035\277\335\215\212\350t\013\302\047Qq\321\253\211\005x\247\347\247\242\305\233\236-\346\305\212\340@\313\323\240\0324\302Lx/\334\014\371\2502\252\301\363K\207\215\361F\003}\220n\373\371H\002\277\363\356\"\030\243\030]\336\275\006d\001/HP\325mx9\210@\365K\376\267A%X\tX\370EX\235l\245\274\353\"\216\372a\234\241\343\264T\275\035\361X\354\005)H1\344\364\006\346>\357\026\334W\336\226(\372\005""\177\047X\rgG\253\343\247o\306o\336\215\337icmo\2747\030\017~\37585\365\277\324Z\032`-\375\014\341Y\372\025\302\253\364.\302nZC\320\322{\010{i\007\301I\017\021\206\351j\006\240\232\251!\3242\317\021\236g\352\010\365\314\033\2047\231w\010\3572m\204v\306@02\016\202\223\031\"\0143\217\262\000\217\262\253\010\253\331\r\204\215\354\026\302V\366g\204\237\263\004\201du\004=\333A\350d9\002\317\016\020\006\331G9\264\222[EX\315=Cx\226{\201\360\"\267\203\260\223{\213\3606\267\233\213f\346\334i\250\250\013\236\341\227\260[\372\037v\2400\013\300\347\314\025\027\250\203r;\302\005\367z\321\314\345\361\345[q>\036\006\377\nwF\325\243\363\232:\220~q*W\022\251O\372\211{\017D\036\2625;\347f!y\365h\366\252K\360_\316}\351\225\260\037\212\220\352\270\010\304*\224\021\024\302\302q\357\275L\222\374\300\273\342\335\203\034\346\305?\2418\033A&\270\037\220\250\3607(\225\331\277|\330v+\340v~\">\201\254C\003s\267rR,h\343{\3507\006\346\n\320\201\336\032\324\033\n\223yp\361\217\035\206\246r\237BU\341\313\177\207j\237\315\273y\367K\327\001U\035\003H\301q\n\346\252`bv*w\323\323p,\371\337\005u\2300\211\305\365\343\030\317\206[@\037\317\t\030\"\224o\322\367\027bO\227D=*bC]\001_\343\306\3046c\376\222\017\372\353\336g@\326\212\030\370\203\240\207\177\213\340\341\222\330\306V9\323\223\321\342\347Ha<E\026`^\300\301\253^\017\047Wt\375\206w\337;\247\201\307zb\032.\241\020-\340~Sd\241\237\024?\357\337\n\262\320\317\333a%\\\t\331\250\224\314\227]\330(%#\214\212\0070\247\326\240Q\327\340L\365t\306,\211\035\230l`\264\024{\330\360\247\375\336Q\021o7D\n\217\3757\366\217\374\371\363\313A!\236G\325\2601\312\214*\311\233\212(\200\275\264\377\005\324D\375\377\233\302\024\377\006S\336\345]";
-    PyObject *data = __Pyx_DecompressString(cstring, 1973, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2740 bytes) */
+static const char cstring[] = "x\332\225V;w\333F\026\216DR\326\332\316F\264([\266\225\r\024%\326:\233(\241\343\330>IN\366P\262${\223\215MQ\017?\262\301\001\201!\t\t\004H\314\220\242\234-\\\252D\211\022%J\224,Y\252d\211\322?\301?a\277; )K\221\343,\317\341\334\301<\356\334\307w\277\031E\023\312W\035\305)\3572]\374\360w\3412\246T\\\255Zg\266\270\271\364\255\362\375\277Y\335q\017\266M\266\2578\025\345{\335\261\205Ym9-\256h\266\241\030\246K\373N\017\233\366p\202\013\3274\230\361\306b\305q\377p\376\344\330h\345\017\377\\\321l\333\021\212\306\271Y\265\025\341(.\323\214/\034\333:P\352\322\3106\214|h\2675\3134\224\272c\260\317\025\326i`/T-\352\213t\356b\305q\205\253\331\213\237+U\250\032.\3465\255\301p\224\242uL\256\374\354\010\246\210\032\002\263r j\216\255`\314`\226Yf\256&\030N#\373\240\325\245E\266\362x\365\361\027\267\357\335\226\326\272\214\302\310\025\336*\353\026\014e\234\202Vn\231\226\200vq\320`|IyXQ\016\234\226b3\330\005/\032X\367\346\006Qc\266\302\231\240\216\262(}\326\204\351\330*\266\233vuq\020&\263\315h\367\232fq\266\244\031\206\212uLw,\213\346\034\233/ie\3350\271V\266\030\263\251\255\352&Oz\206\355\300\241\212\326\262\204\242\252.3Z:SU\305hI\215\266c\177\001\007\333\246faV7mS\250*w\365/\033\246\276\347\324M\333Q\335\226\305\370\227eM\350\265/\325J\2133c\251q\320iI\345\244B\263,GG\254\024\315u\265\003\305\320\204\266t\306l\022v\212[\222q\276T(\255<|\270\362hcU\335\334y\370si\325\262\314\0067y\2115[\314\326\331&\251\220\315\322\310n]\346HU\207\303\210\034G\300\216\047\010\272K\307(V\325\307\007\035\374\357#\205\352\317\254#6XEU\007aF\030\3402%\342\270Se\302\024\254N\003\006\355\301\257\322\262u\222\325\341Y\370\231\365\006\260E\275\272f\332R:\006\342D=[\253\047\222\216WU\304J\325kL\337\343\255z\362\3452\216d$\375\201F\352\022`\222^\313\246\350C\333\252=\3343\032\222\236\047cm\221\364U\265\331\322\254\341\261\303\014\377.f\243\001\326\241\017\204nd*\177\303\265\337\205TU\005\343\344\253\356\270,\211\212\311\351\303i\001\347L\205\215\215\003\r\000\034\246Z-\267*\025\224\017?\260u\323Y\032\255""\344e\215\2632\263\234\375\262\343Xj\331i\331\006/\267\270\320\365\232\003\264\"\003f]6\\\267H3\"\213\372\325YY\323\367t\247\3360\201f\035\273\204\301t\342\014\331\252ZR\002\006\003\214\031\314c\206\253\355\333\006\205S6dm\302x\254\336\020\0078\007l![\024\030\203\365\262\322\231\353:n\245\202\323\350\257\032\316\276=\352\250\362P\372\344\025\323\345\242biU\016r\251kb@1\325\252\003eU\327\264,\331\250\322\215\0323\2535\301k\3142j\350\321\237\"\351TL\023g\253\340\023\010\203udC\303\266\270s\033\315=\202 O\232\027lo\017\363\364\347\0266\000\245\242\256\361=\220 \253\023\007\022\367\325\2356\343h`\203M9\205\336\272\335 \360\014\202#s\204 8\224\030f8\rf\253\344\017\022\323h \272DK\252l\034\273QC\232N\225\377\222,\3773\007\227\022NhX\332\001s\223\2267\020\r\201\266\341\272\254jrA\301\265,\372\017\r\242>\241\227$\254&\201\261}p\242U!dj\234(\202\211\001sI\362\3405,\300\337\226s\024\032\000\025u\205\326M0\213\223\300\220\2025\270p\344_\025(t\214\270-]\010Y.B\333c\252\000\222\004r\200\r\350\251\210\002\311\301&l\030\354j\271\266\212\310\272\324\341\250@\034\326j\200\337\030\034\036\325\t.\225\026\343m\224\205YOZ\322\227\3648%h\037@\351\274\200\247\374\321\313\2618\275\020\344\203\265p\376\345\330\253\364\264\367\215\217\221s/\335\303\351\303B<\371\301a\333\333\362\347\375\273\301\374\253\277\234\217\047/\036\256z3\236\346\t\377N\220\r\346\343\2139\257\340\225\374\264_\360\213o\333\277\203\311\035: N_<\\>\254`\307\246\177\331o\006i\014~\034\026\342\364_\017\313\336\304H\353\047A%\\\016\2658\375\221\337\214\323\363A\366\365\344{\347/\234q\366\224\227\206\256\"\031\261\006\033\363\361\305\031\372\272\354i\361E:\270\004S\246f\3751y\330\240{5\230\017\276\r\267\243[Q12\273\355^\261g\0365\343\251i\357\216?\355/\373,\270\023N\207\3534\035\347\346\374\302+j\374\347\341Xx9t\243lt\243\233\351\356\364\n\275\355\243;\375\342F\177c\253\277\265\323\337y\022\347\256\372Y\177Q\232\225\233\3653\376\026\216\311\007\205x\366\272\177\313/\005\251\340v\320\014\047\243\261h:Z\211\334\356\245\356""\355n\263\227\301\351\372\321\364\321\n,\230\3734(\306s\037&\001E\304\245\033^\313Gt.\034\336\365\336\232\234gp\355\\\320\016\213\257\047\336\021\244)/\343\025)48!\371\242\304\346q\202\014\314\214\257\371<X\200\025S\360%\236\312z\263pi\301\337\016\362\361T\316[\225\013\232qnFn\373\332\327\203\231\000\312\336?|\3465\375\224\377\r\002\214\217m/\217\245\331wY\273\023\025\316\206\323Uy\346\246D\001\013\363\341\375\350\\\324\354\216\275M\337\363`,\270\022b\364\375\303\r|\026=\303\277\201\241\\\260\035\336\n\213q\372\232?\377N\360|p\330\364\316K\227*\301J \261\220\047<!\004\247c%C\343\177\026\024\202R\230\242\023\302*`\244%:\020]\312U\376m\266\376\007\220\270KEp\341\360\026\342tkT\004\205\340y4\021\225\273\3300\347\337\0172A1(\207c\177*\237\003\253f\t\350\243\034!\023\271\017\375\"\260\234\207C\034GJ\227V<\327\277\204<M@\373x\370I\250\205/\272\331\356B\267\324K\365\362\247-\377\2236\276+\266d\330\233\206\222\035\377\032\000\255\204\274\345\024\202\rF\317\000\344,t\021\034epS0\353\274\304\004\345u0\224\367\036\372\362c\037\207s\340\2468\364\264\351\237\363]B\006\312\2669\362\r|\322W\276\212.t\277\353\355\241zc\351\354$\360\222\245T\375\327\273\213\244O.\312B\375kW\033lC\0362s\260j-\270\001u\247\271\250\231\3302ql\300\033\245B^\020\251\224e\274\010\316+!\217\026\242\r0@\256[\354\356\036\215\311\352\347\375\215R\234\275\344\335\220\353W\2605\311\350u\377d\351QRwa\3044\364\020\031-\"\177\340\233+p\367<\300\365u\240c\n\234\263@%{<\232\260iR\325\327\374\004\r\222\334\250\266\301Q\262\3734\320\202\027\321eX\226\355\336\354\3359\312\036\335\354\2276Iy\033\3745\036|\212\252-\241\0301\037\317\"k\257\250\t\256\207\205\001\227V\272\253\275+\360\347\362Q\273\277\265\335\337~\332\177\372\274\377\374\227x\226\214\256\302}-\236\235\363W\2114\020\340\261x\356#$h\032\370\024\010\313\203\250\020\225\272\251\356\255\356FW\364\362\275U\034\277pT\352?.\221\r\312\3150\033+T\217\336\\\002k\352^I8\213\002D7P\006\036\030\341|x/\312\203ay\367\343na8%I\237\274\276+34H\013\335I\313\301n\004nAN3\363p""\351LF:\253\336\262\3365 b\305o\005\247\231\364\355Dy\n&Y\3572\022\2249\201\030*\334\031\357\t|L\366\020\001\275\177\270\203\343\267\241}]\226\263\213\024#\235@\3651\333\236\262a\310\334t\007}\227,\315zYo\221\026R\352\007\270~W\355&\352\211\010\311\366\267[<\272\356\342\331\253\243[d\213\236\023t\304u\252\251\254\227\003\365\213\340^x;\354D\242{\267\367I\317\352o\000&\265~\315\352[\242/:\257\337{\357`l}\034b}\374G\022?\216o\221\330\032\177J\342\351x\205De|\227\304\356\270 !\306;$:\343+)\210\225\324:\211\365\324#\022\217R%\022\245\324s\022\317S*\t5U%QM\355\221\330K\t\022\"\325!\321I-\247!\226\323k$\326\322\217H<J\227H\224\322\317H<K\377J\342\327\364.\211\335\264M\302N\357\223\330O\377F\342\267\364\203\014\304\203\314O$~\312l\222\330\314<!\361$\243\222P3:\t=\263Gb/\343\220p2m\022\355\314\013\022/2\313\023d\313\304\032\211\265\211\365\211xr\312;\207\370O\370\026\335!\347^\266\001\214U?\207tL^\362\020c\324\373+jh\256\211\033\247\377\301\rY\020w\243\177\320\213\345\325\311\021<\326^\237\227\250\177\047\016\344s\352\304e\223\031\\.\367Q\307\200\305\314\000\325[I\225\335\301-sK^\341\237\201\035JQ*\372\032Wd\356o\276v\002\262\047\340%\274\344\026\243\272$\035\337I\030\201\333\256\047\300\227\235!p/\276\227\271\014c\026$\261l\340\306\376?\3526\261\365\006\010\031\010\r\277\301\203,\027\025\177\017\360\244;\341k\311q\037\341i\200\367k\370mt\374\314z8P\372\246\376\341;\364\270\223\274+\013\tIO\214\236X\263\304~\227\250d\210E\211\023y\270\200\213\r\025tM\226y\007u\322\244\317\344\026\334&^{\203@\361R\2245G\224?\003r\307B\272\247q\315\304W\257\203sN\214\3400zu5e\047\236\241\3712\256\364e\354\315\2067\2424\310w\273\233\357\256tyo>\271\014~\301\304\374\360\021\221<\210\363\321:\326\024\216/\204\205`\007\327\020\224\342\341*/\036\254I.\205\351@.\373M\332\247\375\361\361\213\024\177\\\036\205\3013$7/\375\335\224,WFz\262oW5\202\303\231\370\245\207\300\003\370\222\274%\265\204\003?\245\027\265/A1\206\345\214\010\363\177\022^\351\034";
+    PyObject *data = __Pyx_DecompressString(cstring, 2740, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (2606 bytes) */
-static const char cstring[] = "\377 at 0x o\377bject>(t\377ree frag\377ment).: \377<MemoryV\377iew of <\377contiguo\377us and d\263ir4\001\007\rin\021\005s\277trided\"\010 7or \004\031><(\tA\006\377>?Cannot\377 assign \377to read-\277only m\240\002v\376\242\000Invalid\377 mode, esxp\324\000|\000\047c\047t\001\377\047fortran\317\047, gH\000%\005sh\367ape\222\000 axi\377s Note t\375h\226 Cython\375 \021\000delibe\317ratek\000\320\001ct\373er!\001n PEPo-484\212\"re\303!\177s subcl\246\000\373es\261!built\375i\260\000ypes. \377If you n\311e\224 \303\000p\316\000%\tth\277en set\200\000e\373 \047\357\002ation\377_typing\047\366\355$iv\242\000o Fa\377lse.add_>\231 ecoll\305@+\000\377s.abcdis\277ableen\002\001g\367cis\004\003dno \377default \377__reduce\337__ duM\002no{n-\262@vial\033\000\377cinit__s\377rc/picko\377mino_rul\377es/batch\377/_fused.\317pyxub\002\225Aal\367loc\251  arr\377ay data.\360\013\020\361#\303a\240cs.AS\377CIIEllip\377sisSequeOnceT\300\001\000\002.\245\006\315c\225B__\017\005\255 st\322\233@_\021\005\255\204\001.\262\204\007__\367Pyx\001\000Dict\377_NextRef\263__\326$\372\000__\253B_\375_\001\005getite\345m\r\001d0\001\027\000fun\341c\035\001\030\000f\003+\000imp\274\317`3\001main\003\002o\271d\233 E\001namU\002n\363ewT\001\237 _che\317cksuT\000\n\001re\rs\200@__\026\001K\004!\001\345@\355e\017\003un\360!le_\303En,\005\n\006\221\"6\003vt<\342A\270\001qualo\005\320EL\243.\352Fex\354\001\350`_\243\005\370\276&\206 \302.__tes\372\211`_\214\"is_co\377routinea\374\351`\354E_buffe\377rasyncio\375.\033\006sbaseb\377elowboun\177dscchos\334@\277laimclB\000_\376\275 traceba\367ckc!\000tdec\276\270\207\001erive\202@e?drawnd\232\"{\000<\255\210\003\236`odee\235 \231\206\002\177errorffC\000\276\000\001_down\000\006_\376P\002firstfl\377agsforma}t\213\207\004grill\000\002\376\206aimheigh\307tsh\003\000\000\001\365\001ofwiid\342@han\004\000_dexin\002\000_\024\000\372\246`s\252asizel\377andmaskm\317emem\216\210\001\206\210\001mo\367ves\002\000ingn\376\223andimobjmo\246!ed\302 pp\362\000N\206\207""\001_ph\245 \334\205\014.\346\205\002\375.\345\205\003player~\000\003spoint\003\000\377prregist~\374\001llroll\365\206\001\356\004\001ing\013\001sro\277wsself\353Aa\177sideset\376\206\004\306\372\210\002sh\251 \023\002\302\001st~\202@sstart\323\205\002\366W\000al\\\000psto\276\001\000ructt\361bt\367ile\016\003otal\177turnsun\311\001\377updateus\373e_\224\206\005value\377svictimw\376\371 xO\200\001\330\004#\377\2401\240F\250!\200\001\377\340\004\037\230q\320 0\377\260\013\270;\300k\320Q\377R\330\004\023\2205\230\010\377\240\001\240\021\330\004\007\200\377|\2207\230!\330\010\047\377\240q\250\010\260\016\270a\377\330\004\013\2101\200\001\360\377\006\000\005\034\2301\230F\377\240&\250\001\250\021\360\010\377\000\n\013\330\010\014\210E\377\220\025\220a\220q\330\014\337\017\210q\220\006\010\000s\230\377#\230Q\330\020\024\220E\377\230\025\230a\230q\330\024\377\030\230\001\230\023\230B\230\377b\240\005\240Q\240e\250\3771\250C\250s\260#\260\377R\260r\270\024\270Q\270\377j\310\001\310\023\310C\310\377s\320RS\330\021\022\220\325&+\002C8\000\0208\000\330\020\367\033\2301C\n\035\230Q\230\365j\202\000\023E\000r\260\021\260\377\047\270\021\270!\330\024\027\377\220q\230\n\240!\2403\377\240c\250\023\250A\330\030\366\360\000\330\020\014\007f\250B\250\377a\330\020\031\230\021\330\020\375\032\340\000\020\023\2201\330\024_\034\230A\230V\231 A\005\003\177Y\240a\240z\260\026\227\000\377\021\270)\3006\310\021\310\357)\320STY\001v\230S\377\240\002\240%\240v\250S\373\260\007\034\001\330\030 \240\001\375\340\001\001\240\033\250A\250V\377\2602\260Q\260f\270E\373\300\027\315\000\026\310v\320U\377V\320VY\320Y[\320\257[\\\330\030\261\001g\374\000a\177\330\030\034\230E\240\025e\000\377q\250\001\330\034\037\230r\277\240\023\240C\240t\224 H\377\260A\260S\270\003\2702\377\270R\270t\3001\300E~|\000#\310S\320PS\200\001\377 )\250\021\330 !\330o\020\021\220\034\377\000e\240\223 \307\021\220\027\332 \345 \355!A\220\377S\230\005\230Y\240d\250\377!\2508\2601\260C\260\337s\270\"\270A\023\005\001\230\213\031""\240;\000\023\335@\236A\220DA\377\230W\240B\240j\260\001\364\340@\321@\033\370A\021\220\024\220\377X\230T\240\030\250\024\250\377W\260D\270\014\300D\320\377HZ\320Z^\320^f\377\320fj\320jx\320x\377|\360\000\000}\001G\002\356\004\000G\002K\003\001K\002X\356\n\001X\002\\\021\001\\\002f\356\030\001f\002j\037\001j\002u\356&\001u\002y-\001y\002A\335\003<\000A\003E\003\001E\003\335M\n\001M\003Q\021\001Q\003\335Z\030\001Z\003^\037\001^\003\335h&\001h\003l-\001l\003\335u4\001u\003y;\001y\003\273@\004\202\000@\004D\003\001D\273\004P\n\001P\004T\021\001T\273\004]\030\001]\004a\037\001a\273\004i&\001i\004m-\001m\273\004t4\001t\004x;\001x\267\004@\005B\001\005D\003\001D\273\005K\n\001K\005O\021\001O\273\005W\030\001W\005[\037\001[\377\005\\\005\330\010\020\220\007\276\345`\006\230l\250!\252\205\001v\377\210W\220E\230\024\230Q\377\330\010\022\220!\330\010\027\347\220q\340\001\001\306\205\001q\330\010\357\017\320\017&\213B7\260+\337\270W\300A\340\004\013Q\200\377\001\360\n\000\005!\240\001\276\301\205\014t\2306\240\021\253@\014\377\020\220\004\220A\220Q\330\337\014\026\220a\330\013\000\005\220\327U\230!\214\205\001\030\350@Q\230\246\202`\240D\304`\221`\025\365\205\004U\276\337C6\230\022\2302\301@\021\377\240*\250A\250S\260\003\377\2603\260a\330\024\036\230\376D\000\r\210V\2201\220E\357\230\021\330\014\005\003F\230!\356\275\206\001t\2201\244f\330\020\023\277\220;\230a\230s\261`\024\037\033\2301\230G\355`\005\001\210\207\005\351\n\364\206\n\250\006\023W\000H\230A\366u\002$\240\261\000\021\220\021\220\277%\220u\230A\230\303\000\020\377\220\001\220\025\220e\2301\377\230A\200\001\360\014\000\005\367\037\230f\223\210\001\250:\260Q\313\360\006\314\207\004I\335\004\343\t\024\220\371F\362\003\000\006\023\2206\230\023\353\230A\362\206\003\006\245\002#\240Q;\330\030\315\205\001\022\2401\231\206\002\342\205\002\357s\250#\250\025\000\031\230\032\377\2401\240C\240x\250x\177\260q\330\030\031\230\030\337 \347#\240V\247\205\001\211\206\010\330\034\035\273\230U\277\207\004\025\250a%\001\026\373\230q""\266\210\001\330\031\033\2303y\230\005\nj\000q\240\007\240L\000\337\037\230q\330\025\034\001b\240\377\004\240B\240c\250\021\250\377&\260\004\260A\260V\270\1771\270C\270s\300!\345\207\003\335\\\026\000!\330\024\277\210\001e\240\3776\250\023\250G\2601\260\365G!\000A\332\207\007#\240W\250\353C\250\241\000!\235\002S\250\007\357\250q\340\030\245\210\001S\240\001\332\344\210\001{\341\210\002a\330b\032\047\260\375\024\213\210\002A\270S\300\003\300\3751n\003c\240\024\240S\250\337\002\250\"\250A\221 \024\027\001\2205\023\357\212\001";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 2606, 3250);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3689 bytes) */
+static const char cstring[] = "\377 at 0x o\377bject>(t\377ree frag\377ment).: \377<MemoryV\377iew of <\377contiguo\377us and d\263ir4\001\007\rin\021\005s\277trided\"\010 7or \004\031><(\tA\006\377>?Cannot\377 assign \377to read-\277only m\240\002v\376\242\000Invalid\377 mode, esxp\324\000|\000\047c\047t\001\377\047fortran\317\047, gH\000%\005sh\367ape\222\000 axi\377s Note t\375h\226 Cython\375 \021\000delibe\317ratek\000\320\001ct\373er!\001n PEPo-484\212\"re\303!\177s subcl\246\000\373es\261!built\375i\260\000ypes. \377If you n\311e\224 \303\000p\316\000%\tth\277en set\200\000e\373 \047\357\002ation\377_typing\047\366\355$iv\242\000o Fa\377lse.add_>\231 ecoll\305@+\000\377s.abcdis\277ableen\002\001g\367cis\004\003dno \377default \377__reduce\337__ duM\002no{n-\262@vial\033\000\377cinit__s\377rc/picko\377mino_rul\377es/batch\377/_fused.\317pyxub\002\225Aal\367loc\251  arr\377ay data.\360\013\020\361#\303a\240cs.AS\377CIICORE_\377TWINSEll\377ipsisSeq?uenceT\312\001\000\0025.\257\006c\237B__\017\005\267 Kst\245@_\021\005\267\204\001.\274\204\007\337__Pyx\001\000Di\377ct_NextR\317ef__\340$\204 __\366\265B__\001\005geti\227tem\r\001d0\001\027\000f\207unc\035\001\030\000f\003+\000i\363mp\331`3\001main\346\003\002od\245 E\001nam\316U\002newT\001\251 _c?hecksuT\000\n\0017res\212@__\026\001K\004\264!\001\357@e\017\003un\372!l\017e_En,\005\n\006\221\"6\003\363vt\354A\270\001qual0o\005\332E\243.\364Fex\354\001\362`\341_\243\005\276&\206 \302.__t\373es\223`_core\355_\221\"is\t\001out\357ine_\241\000pya\374\376`\201e_buffe\377rasyncio\371.4\000$\003sbase\377belowboo\377l_bounds\377bustccho}s\360@laimc\001\001\347sclV\001\327 tra\377cebackco\177mpiledc3\000\317tdec\344\207\001\001\002_a\375c\255\205\001sderiv\375e\262@edrawn\311d\313!\000\002_\253\000\354\210\003emwpty\330`ode\001\002\317inge\337 \345\206\002er\237rorffk\000\000\001_/down\000\006_p\002\030\001\377sfirstfl\377agsforma\375t\334\207\004ggoing\237grill\000\002\323ai\377mheights\037heldh\007\000\000\001\306!\337ofiid\263`ha}n\004\000dexin\002""\000\375_\024\000nt64in\353t8\377as\000\002ize\337kkind\000\001sl\377andlastm\377askmemem|\200\211\001\370\210\001moves\002\000\357ingn\373andi\307mnp\271a\226$\237Bob\373jo\225Aedope3n_\350\001\300@pp\333 \223\210\001=_\000\002onph\244@\360\206\014\351.\372\206\002\000\022.\216\207\003pla\267yer\000\003sp\213 t\376\003\000prregis\375t\331!llrollp\246E\010\001\252\210\001\020\001ing\027\001\377srowssel\375f\226\204\001asides3et\263\210\004\257\212\002sh\036\000\001\000\265n\027\002s\230 st\227`s\237start\202\207\002g\000a\275ll\000psto\000\001p\357_tot\016\001ruc\373tt\252\205\002take_\265t\307`t\201@es\006\001_\207out\016\001.\004.\000/\004u\267rn_\327 rt\006\000s\373un\245!updat\337euse_\363\207\005va\377luesvict\303im\000\003L\001\n\003\024\000ew\375w\246`xzeros\377O\200\001\330\004#\2401\377\240F\250!\200\001\340\004\357\023\2205\230\017\000\007\200r\377\210\023\210A\330\010\017\210\377v\220U\230!\2307\240\377!\340\t\n\330\010\014\210\377E\220\025\220a\220t\230\3776\240\021\240!\330\014\024\377\220A\220S\230\004\230A\253\230Q(\025W\032\000W]\001\330\277\004\014\210B\210f/\000T\277\230\026\230q\240\004s\000\"\377\250A\330\004\016\210b\220\375\006M\006$\240f\250B\250\377a\330\004\037\230q\330\004\377!\240\021\360\010\000\n\013\256i\020\020\220\004{\000Q\201\001F\276\241\0001\330\014\025\220\013\000\026\257\220a\330\014\265\001S\310\000\020\267\030\230\001h\002\001\330\006\002\031\377\240!\240:\250V\2602\377\260Q\260i\270v\300Q\377\300i\310q\330\020\023\220\3776\230\023\230B\230e\240\3376\250\023\250G\033\001\330\024\357\034\230A\340\001\001\230[\250\377\001\250\026\250r\260\021\260\377&\270\005\270W\300A\300\377V\3106\320QR\320R\377U\320UW\320WX\330\277\024\031\230\021\230\047\216\"\024\337\030\230\005\230Ud\0001\240\377A\330\030\033\2302\230S\377\240\003\2404\240q\250\010\377\260\001\260\023\260C\260r\377\270\022\2704\270q\300\005\276{\000c\310\023\310C\177\000\034?%\240Q\330\034\035\313#\357 \273\330\014\304\000\220u\230\233 \013\327\2107\220\204VZ\305 \007\240""\337v\250Q\360\006\206<\020\220g\005\220Q\227!\260@\330\014\n\001\362\325A1_\000\237\"\025\230a\230\327s\240#\203\000\020\311\000\330\020\367\021\220\030\320\000#\230V\240\1771\330\020\024\220E\230\035\001\357q\330\024\025\213b3\230c\367\240\025\240\345 \r\210Z\220\377q\230\003\2305\240\001\330\277\014\r\210V\2201(\000\021\234\263u\246\005W\260A\271s\303!#\373\230T\331`$\240e\2501\377\250D\260\007\260q\270\001\376\203\204\025[\240\001\240\027\250\001\177\330\004\r\210R\210v\334\000\367d\230&\020\000\024\240V\250\3772\250Q\330\004\032\230!\376\234~\017\210q\220\n\230!\177\2303\230f\240C\240\207bC1\220\315`\200 \332\204\002\241(\330\227!\377\230*\240A\240S\250\003\246^\001\250g\304`\351bq\332!\330\257\004\013\2101\257\205\025]\367`7k\250! \0012\245 2\220\375\204\005\377A\240[\260\006\260b\270\377\001\330\004\034\230D\240\005?\240Q\240b\250\001\253\202\"\275B\370\324\204\002\231H\207@\024\035\230Q\230\327e\2401\316\000sp\000\020\023\276\224@C\220r\230\022\245@\006\376[\000\002\250$\250a\250z\377\270\021\270#\270S\300\003\233\3001\252\r\013\210\177\"\371\205\035\030S\230\001\262*\204\001J\342dS\265@\343\024 \263a\233\000\376p\030\240\021\372\212\204\002\014\235A\003\2205\230\n\361\240\220a\324A\014\0041\220I\230\375Q\347\206\001w\220a\220s\230\371#\n\000\343\004q\230\007\230r\336\226a\250\026\250q\215F\037\230\377q\320 0\260\013\270;\277\300k\320QR\330\351\210\002\010\376\300`\021\330\004\007\200|\220\2777\230!\330\010\047\244\206\002\016\373\270a\306D\360\006\000\005\034\377\2301\230F\240&\250\001\025\250\374\207\rq\346\207\001q\270\210\002z\004\240\205\010\344\367\207\001\321\207\001b\317B\313\204\001C\250s\377\260#\260R\260r\270\024\277\270Q\270j\310\001\371\206\002s\377\320RS\330\021\022\220&\377\230\001\230\023\230C\230q\346\313D\033\230\355\205\013\321Aj\250\001\257\250\023\250C\210\210\002\047\275@!\337\330\024\027\220q\231 !\240\3773\240c\250\023\250A\330C\030#\257\206\001\014\007\310\211\003\320\206\003\032\340\000\330\212a\330\210\002\330\206\001\240A\005\003Y""\240\177a\240z\260\026\260r\221`\377)\3006\310\021\310)\320\373STY\001v\230S\240\002\377\240%\240v\250S\260\007\326\034\001\330\030\263@\340\001\001\240\033\373\250A\305\211\004f\270E\300\027\376\315\000\026\310v\320UV\320\377VY\320Y[\320[\\\373\330\030\206\204\001g\240Q\240a\337\330\030\034\230E\261\207\001\240q\337\250\001\330\034\037\236@\023\240\377C\240t\2501\250H\260\377A\260S\270\003\2702\270\177R\270t\3001\300E|\000\277#\310S\320PS\200\001 \277)\250\021\330 !\217\210\001\034\034\321\204\003\232\210\001\027\230\001\217\210\001\230\210\001\376\213\001\377\005\230Y\240d\250!\250\3778\2601\260C\260s\270\367\"\270A\023\005\001\230\031\240\322;\000\023\335@\237a\024\221CA\230\377W\240B\240j\260\001\200\377\001\360\010\000\005!\240\001\320\313\214\023\334\213\006\251\211\006\230\211\001\032\217`C\230Gu\240A\273\211\014\217\211\027\343\207\001\006\236\204\007\177\021\220\026\220q\230\005\257\204\001|\324\211\006\265\206\001\025\220X\230Q\326\211\004\373\020\021\317\211\001W\220A\220V\272\376`G\312\206\002r\250\023\231\215\001\250\341q\343\211\010\277\212\014\262\212\005\200\214\001;\250a~\047\001\021\220\021\220\047\230L\000\000\347\205\001\237\210\003\264\215\036\307\212\003\205\211\001\376\205\001\215\213\001\234\023^\346\214\006\330\030\031\230\276\213\005U\313\217\001\372\264\216\001\033\320\205\001\021\220\024\220Z\377\230t\2408\2504\250x\377\260t\2707\300$\300l\373\320R\244`h\320hl\320\377lt\320tx\360\000\000\357y\001G\002\004\000G\002K\356\003\001K\002U\n\001U\002Y\356\021\001Y\002f\030\001f\002j\356\037\001j\002t&\001t\002x\336-\001x\002C\003<\000C\003\335G\003\001G\003O\n\001O\003\335S\021\001S\003[\030\001[\003\335_\037\001_\003g&\001g\003\335k-\001k\003t4\001t\003\275x;\001x\003B\004\202\000B\273\004F\003\001F\004O\n\001O\273\004S\021\001S\004Z\030\001Z\273\004^\037\001^\004j&\001j\273\004n-\001n\004w4\001w{\004{;\001{\004H\005\310\000wH\005L\003\001L\005T\n\001wT\005X\021\001X\005_\030\001w_\005c\037\001c\005k&\001wk\005o-\001o\005v4\001\367v\005z;\001z""\005B\006\366\210\001\006F\003\001F\006G\006\377\330\010\020\220\007\220q\230\367\006\230l\300\213\001\007\200v\210\377W\220E\230\024\230Q\330\377\010\022\220!\330\010\027\220\363q\340\001\001\307\210\001q\330\010\017w\320\017&\214\205\0027\260+\256\220\001}\340\004\013Q\200\001\360\n\361\204\002\340\274\221\036\312\221\002\362\204\010\333\220\001\327\213\003D\250\001\352\244\217\001\025\367\211\004U\340\205\0036\230\022\373\2302\276\216\002*\250A\250S\377\260\003\2603\260a\330\024\347\036\230a\246\204\n\322jt\2201\272\231\222\003\023\213\220\001\023\220;\210\220\002!\307\330\024\033\363\204\003\004\002\211\212\005\014\000\357\005\026\220U\353\212\001\230g\240\217R\240q\330\204\224\022\242\206\023\246\003&\377\240\005\240U\250!\2505_\260\001\260\024\260\276\213\002q\324\204\n~\230\206\003\006\230a\200\001\360l\000w\037\230f\235\225\001\250:\260\335\221\007\265I\223\225\0021\221\217\n\024\220\202\224\003\020T\000\006\322\223\003A\237\212\003\006\332\221\006\030\372\210\001\347\022\2401\306\211\002\217\211\002s\250#\353\250Q\276\205\001\032\261\216\002x\250x\223\260q\315\205\001\200\215\003V\324\210\001\266\211\010\330s\034\035\336\223\002\357\212\001\025\250a\366\205\001\376\315\225\001\005\240Q\330\031\033\230\3633\230\005\nj\000q\240\007\240\364L\000\315\225\001\025\034\001b\240\004\240\377B\240c\250\021\250&\260\377\004\260A\260V\2701\270_C\270s\300!\222\213\003\\\026\000s!\330\276\217\004\213\225\0031\260G!\000\375A\207\213\007#\240W\250C\250\356\241\000%\240Q\364\213\002G\2601z\217\213\003\023\320\213\001\027\220{\240\217\214\001\353a\330b\032\047\374!\260f\270\255A\200\220\004\024!\361\216\002T\341\210\002b\217\260\001\260\021\334\214\0015\023\301\210\004\014\334\207\227\023\357\220\001H\230A\305\223\004a\330\345\014\200\211\001%\316\225\001\260\217\001\020\220\001\377\220\025\220e\2301\230A";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3689, 5250);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (3250 bytes) */
-static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/pickomino_rules/batch/_fused.pyxunable to allocate array data.unable to allocate shape and strides.ASCIIEllipsisSequenceTableTable.__reduce_cython__Table.__setstate_cython__View.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_unpickle_Table__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___dict_is_coroutineaabcallocate_bufferasyncio.coroutinesbasebelowboundscchosenclaimcline_in_tracebackcountdecidederivedicedrawndtype_is_objectencodeenumerateerrorffaceface_downface_down_countfirstflagsformatfortrangrillgrill_claimheightshighhighest_ofiidin_handindexindex_ofitemsitemsizelandmaskmememviewmodemovesmovingnnamendimobjofferedoutppackpass_phasepickomino_rules.batch._fusedplayerplayerspointspoprregisterrollrollablerollingrollsrowsselfset_asidesetdefaultshapeshownsidessizestacksstartstatestealstepstopstructttabletilestopstotalturnsunpackupdateuse_setstatevaluesvictimwormxO\200\001\330\004#\2401\240F\250!\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\006\000\005\034\2301\230F\240&\250\001\250\021\360\010\000\n\013\330\010\014\210E\220\025\220a""\220q\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\024\220E\230\025\230a\230q\330\024\030\230\001\230\023\230B\230b\240\005\240Q\240e\2501\250C\250s\260#\260R\260r\270\024\270Q\270j\310\001\310\023\310C\310s\320RS\330\021\022\220&\230\001\230\023\230C\230q\330\020\030\230\001\330\020\033\2301\330\020\024\220E\230\025\230a\230q\330\024\035\230Q\230j\250\001\250\023\250C\250r\260\021\260\047\270\021\270!\330\024\027\220q\230\n\240!\2403\240c\250\023\250A\330\030#\2401\330\020\027\220q\230\n\240!\2403\240f\250B\250a\330\020\031\230\021\330\020\032\230!\330\020\023\2201\330\024\034\230A\230V\2401\240A\330\024\034\230A\230Y\240a\240z\260\026\260r\270\021\270)\3006\310\021\310)\320ST\330\024\027\220v\230S\240\002\240%\240v\250S\260\007\260r\270\021\330\030 \240\001\340\030 \240\001\240\033\250A\250V\2602\260Q\260f\270E\300\027\310\001\310\026\310v\320UV\320VY\320Y[\320[\\\330\030\035\230Q\230g\240Q\240a\330\030\034\230E\240\025\240a\240q\250\001\330\034\037\230r\240\023\240C\240t\2501\250H\260A\260S\270\003\2702\270R\270t\3001\300E\310\021\310#\310S\320PS\320ST\330 )\250\021\330 !\330\020\021\220\034\230Q\230e\2401\330\020\021\220\027\230\001\230\025\230a\330\020\024\220A\220S\230\005\230Y\240d\250!\2508\2601\260C\260s\270\"\270A\330\020\024\220A\220S\230\001\230\031\240!\330\020\023\2207\230#\230Q\330\024\030\230\001\230\023\230A\230W\240B\240j\260\001\200\001\360\010\000\n\033\230!\330\010\021\220\024\220X\230T\240\030\250\024\250W\260D\270\014\300D\320HZ\320Z^\320^f\320fj\320jx\320x|\360\000\000}\001G\002\360\000\000G\002K\002\360\000\000K\002X\002\360\000\000X\002\\\002\360\000\000\\\002f\002\360\000\000f\002j\002\360\000\000j\002u\002\360\000\000u\002y\002\360\000\000y\002A\003\360\000\000A\003E\003\360\000\000E\003M\003\360\000\000M\003Q\003\360\000\000Q\003Z\003\360\000\000Z\003^\003\360\000\000^\003h\003\360\000\000h\003l\003\360\000\000l\003u\003\360\000\000u\003y\003\360\000\000y\003@\004\360\000\000@\004D\004\360\000\000D\004P\004\360\000\000P\004T\004""\360\000\000T\004]\004\360\000\000]\004a\004\360\000\000a\004i\004\360\000\000i\004m\004\360\000\000m\004t\004\360\000\000t\004x\004\360\000\000x\004@\005\360\000\000@\005D\005\360\000\000D\005K\005\360\000\000K\005O\005\360\000\000O\005W\005\360\000\000W\005[\005\360\000\000[\005\\\005\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\n\000\005!\240\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\026\220a\330\014\020\220\005\220U\230!\2301\330\020\030\230\005\230Q\230e\2401\240D\250\001\330\020\021\220\025\220a\220s\230#\230U\240!\330\020\023\2206\230\022\2302\230T\240\021\240*\250A\250S\260\003\2603\260a\330\024\036\230a\330\014\r\210V\2201\220E\230\021\330\014\r\210V\2201\220F\230!\330\014\017\210t\2201\330\020\024\220A\220S\230\001\330\020\023\220;\230a\230s\240!\330\024\033\2301\230G\2401\330\024\033\2301\330\004\013\2101\200\001\360\n\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\023\2201\220H\230A\230T\240\021\240$\240a\330\014\021\220\021\220%\220u\230A\230Q\330\014\020\220\001\220\025\220e\2301\230A\200\001\360\014\000\005\037\230f\240F\250!\250:\260Q\360\006\000\n\013\330\010\014\210I\220U\230!\2301\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2301\330\020\024\220F\230!\2301\330\020\023\2206\230\023\230A\330\024\027\220q\230\006\230a\230s\240#\240Q\330\030\037\230r\240\022\2401\330\030 \240\001\240\025\240a\240s\250#\250Q\330\030\031\230\032\2401\240C\240x\250x\260q\330\030\031\230\030\240\021\240#\240V\2508\2601\330\030\034\230E\240\025\240a\240q\330\034\035\230U\240!\2403\240c\250\025\250a\330\030\031\230\026\230q\240\005\240Q\330\031\033\2303\230a\330\030\031\230\026\230q\240\005\240Q\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303""\230b\240\004\240B\240c\250\021\250&\260\004\260A\260V\2701\270C\270s\300!\330\024\034\230A\230\\\250\021\250!\330\024\035\230Q\230e\2406\250\023\250G\2601\260G\2701\270A\330\024\027\220v\230S\240\002\240#\240W\250C\250q\330\030!\240\021\240#\240S\250\007\250q\340\030\034\230A\230S\240\001\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250\047\260\024\260Q\260f\270A\270S\300\003\3001\330\024\035\230Q\230c\240\024\240S\250\002\250\"\250A\250Q\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\004\013\2101";
+    #else /* compression: none (5250 bytes) */
+static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/pickomino_rules/batch/_fused.pyxunable to allocate array data.unable to allocate shape and strides.ASCIICORE_TWINSEllipsisSequenceTableTable.__reduce_cython__Table.__setstate_cython__View.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_unpickle_Table__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___core_dict_is_coroutine_numpyaabcallocate_bufferasyncio.coroutinesbasebelowbool_boundsbustcchosenclaimclaimscline_in_tracebackcompiledcountdecidedecide_actionsderivedicedrawndtypedtype_is_objectemptyencodeencodingenumerateerrorffaceface_downface_down_countfacesfirstflagsformatfortranggoinggrillgrill_claimheightsheldhighhighest_ofiidin_handindexindex_ofint64int8itemsitemsizekkindkindslandlastmaskmememviewmodemovesmovingnnamendimnpnum_actionsnumpyobjofferedopen_faceoutppackpass_pass_onphasepickomino_rules.batchpickomino_rules.batch._fusedplayerplayerspointspoprregisterrollroll_actionsrollablerollingrollsrowsselfset_asidesetdefaultshapeshowshownsidessizestacksstartstatestealstepstopstop_totalstructttabletake_tiletidiestile_outtilestopstotaltotalsturn_overturnsunpackupdateuse_setstatevaluesvictimvictim_outvictimsviewwormxzerosO\200\001\330\004#\2401\240F\250!\200\001\340\004\023\2205\230""\001\330\004\007\200r\210\023\210A\330\010\017\210v\220U\230!\2307\240!\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\024\220A\220S\230\004\230A\230Q\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220W\230A\230W\240F\250!\330\004\014\210B\210f\220A\220T\230\026\230q\240\004\240F\250\"\250A\330\004\016\210b\220\006\220a\220t\2306\240\021\240$\240f\250B\250a\330\004\037\230q\330\004!\240\021\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\024\220F\230!\2301\330\014\025\220Q\330\014\026\220a\330\014\017\210v\220S\230\001\330\020\030\230\001\230\026\230q\240\001\330\020\030\230\001\230\031\240!\240:\250V\2602\260Q\260i\270v\300Q\300i\310q\330\020\023\2206\230\023\230B\230e\2406\250\023\250G\2602\260Q\330\024\034\230A\340\024\034\230A\230[\250\001\250\026\250r\260\021\260&\270\005\270W\300A\300V\3106\320QR\320RU\320UW\320WX\330\024\031\230\021\230\047\240\021\240!\330\024\030\230\005\230U\240!\2401\240A\330\030\033\2302\230S\240\003\2404\240q\250\010\260\001\260\023\260C\260r\270\022\2704\270q\300\005\300Q\300c\310\023\310C\310q\330\034%\240Q\330\034\035\330\014\024\220A\220U\230!\330\014\026\220a\220u\230A\330\004\013\2107\220!\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250Q\360\006\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220Q\220a\330\014\024\220A\330\014\020\220\005\220U\230!\2301\230A\330\020\030\230\001\230\025\230a\230s\240#\240Q\330\020\031\230\021\330\020\021\220\030\230\021\230#\230V\2401\330\020\024\220E\230\025\230a\230q\330\024\025\220U\230!\2303\230c\240\025\240a\330\014\r\210Z\220q\230\003\2305\240\001\330\014\r\210V\2201\220E\230\021\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250W\260A\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330""\014\031\230\021\230#\230T\240\021\240$\240e\2501\250D\260\007\260q\270\001\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220[\240\001\240\027\250\001\330\004\r\210R\210v\220Q\220d\230&\240\001\240\024\240V\2502\250Q\330\004\032\230!\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\017\210q\220\n\230!\2303\230f\240C\240q\330\020\023\2201\220F\230!\330\020\021\330\014\024\220A\330\014\020\220\005\220U\230!\2301\330\020\031\230\021\230*\240A\240S\250\003\2502\250Q\250g\260Q\260a\330\014\017\210q\220\005\220Q\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220]\240!\2407\250!\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\360\006\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\030\230\001\330\020\024\220E\230\025\230a\230q\240\001\330\024\035\230Q\230e\2401\240C\240s\250!\330\020\023\2201\220C\220r\230\022\2305\240\006\240b\250\002\250$\250a\250z\270\021\270#\270S\300\003\3001\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\030\230\001\330\014\020\220\005\220U\230!\2301\330\020\023\2201\220J\230a\230s\240#\240S\250\001\330\024 \240\001\330\014\023\2201\330\014\020\220\005\220U\230!\2301\230A\330\020\030\230\001\230\030\240\021\240#\240Q\330\014\017\210q\220\003\2205\230\n\240$\240e\2502\250Q\330\014\017\210q\220\003\2201\220I\230Q\330\014\017\210w\220a\220s\230#\230Q\330\020\023\2201\220C\220q\230\007\230r\240\027\250\001\250\026\250q\330\004\013\2101\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010""\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\006\000\005\034\2301\230F\240&\250\001\250\021\360\010\000\n\013\330\010\014\210E\220\025\220a\220q\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\024\220E\230\025\230a\230q\330\024\030\230\001\230\023\230B\230b\240\005\240Q\240e\2501\250C\250s\260#\260R\260r\270\024\270Q\270j\310\001\310\023\310C\310s\320RS\330\021\022\220&\230\001\230\023\230C\230q\330\020\030\230\001\330\020\033\2301\330\020\024\220E\230\025\230a\230q\330\024\035\230Q\230j\250\001\250\023\250C\250r\260\021\260\047\270\021\270!\330\024\027\220q\230\n\240!\2403\240c\250\023\250A\330\030#\2401\330\020\027\220q\230\n\240!\2403\240f\250B\250a\330\020\031\230\021\330\020\032\230!\330\020\023\2201\330\024\034\230A\230V\2401\240A\330\024\034\230A\230Y\240a\240z\260\026\260r\270\021\270)\3006\310\021\310)\320ST\330\024\027\220v\230S\240\002\240%\240v\250S\260\007\260r\270\021\330\030 \240\001\340\030 \240\001\240\033\250A\250V\2602\260Q\260f\270E\300\027\310\001\310\026\310v\320UV\320VY\320Y[\320[\\\330\030\035\230Q\230g\240Q\240a\330\030\034\230E\240\025\240a\240q\250\001\330\034\037\230r\240\023\240C\240t\2501\250H\260A\260S\270\003\2702\270R\270t\3001\300E\310\021\310#\310S\320PS\320ST\330 )\250\021\330 !\330\020\021\220\034\230Q\230e\2401\330\020\021\220\027\230\001\230\025\230a\330\020\024\220A\220S\230\005\230Y\240d\250!\2508\2601\260C\260s\270\"\270A\330\020\024\220A\220S\230\001\230\031\240!\330\020\023\2207\230#\230Q\330\024\030\230\001\230\023\230A\230W\240B\240j\260\001\200\001\360\010\000\005!\240\001\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\032\2301\230C\230u\240A\330\014\020\220\005\220U\230!\2301\230A\330\020\024\220E\230\025\230a\230q\330\024\025\220U\230!\2303\230c\240\025\240a\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\021\220\026\220q\230\005\230Q\330\020\024""\220E\230\025\230a\230q\240\001\330\024\025\220X\230Q\230c\240\025\240a\330\020\021\330\014\r\210W\220A\220V\2301\230G\2401\240C\240r\250\023\250B\250a\250q\330\014\r\210V\2201\220E\230\021\330\014\020\220\005\220U\230!\2301\230A\330\020\021\220\030\230\021\230#\230U\240!\240;\250a\250q\330\014\021\220\021\220\047\230\021\330\014\023\2201\330\004\013\2101\200\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\r\210V\2201\220F\230!\330\014\017\210q\330\020\021\220\026\220q\230\005\230Q\330\020\024\220E\230\025\230a\230q\240\001\330\024\030\230\005\230U\240!\2401\330\030\031\230\025\230a\230s\240#\240U\250!\200\001\360\010\000\n\033\230!\330\010\021\220\024\220Z\230t\2408\2504\250x\260t\2707\300$\300l\320RV\320Vh\320hl\320lt\320tx\360\000\000y\001G\002\360\000\000G\002K\002\360\000\000K\002U\002\360\000\000U\002Y\002\360\000\000Y\002f\002\360\000\000f\002j\002\360\000\000j\002t\002\360\000\000t\002x\002\360\000\000x\002C\003\360\000\000C\003G\003\360\000\000G\003O\003\360\000\000O\003S\003\360\000\000S\003[\003\360\000\000[\003_\003\360\000\000_\003g\003\360\000\000g\003k\003\360\000\000k\003t\003\360\000\000t\003x\003\360\000\000x\003B\004\360\000\000B\004F\004\360\000\000F\004O\004\360\000\000O\004S\004\360\000\000S\004Z\004\360\000\000Z\004^\004\360\000\000^\004j\004\360\000\000j\004n\004\360\000\000n\004w\004\360\000\000w\004{\004\360\000\000{\004H\005\360\000\000H\005L\005\360\000\000L\005T\005\360\000\000T\005X\005\360\000\000X\005_\005\360\000\000_\005c\005\360\000\000c\005k\005\360\000\000k\005o\005\360\000\000o\005v\005\360\000\000v\005z\005\360\000\000z\005B\006\360\000\000B\006F\006\360\000\000F\006G\006\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\n\000\005!\240\001\360\010\000\n\013""\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\026\220a\330\014\020\220\005\220U\230!\2301\330\020\030\230\005\230Q\230e\2401\240D\250\001\330\020\021\220\025\220a\220s\230#\230U\240!\330\020\023\2206\230\022\2302\230T\240\021\240*\250A\250S\260\003\2603\260a\330\024\036\230a\330\014\r\210V\2201\220E\230\021\330\014\r\210V\2201\220F\230!\330\014\017\210t\2201\330\020\030\230\001\230\023\230A\330\020\023\220;\230a\230s\240!\330\024\033\2301\230G\2401\330\024\033\2301\330\004\013\2101\200\001\360\014\000\005\026\220U\230#\230Q\230g\240R\240q\330\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\025\220a\220s\230&\240\005\240U\250!\2505\260\001\260\024\260Q\330\014\017\210q\330\020\021\220\026\220q\230\005\230Q\330\020\021\220\026\220q\230\006\230a\200\001\360\014\000\005\037\230f\240F\250!\250:\260Q\360\006\000\n\013\330\010\014\210I\220U\230!\2301\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2301\330\020\024\220F\230!\2301\330\020\023\2206\230\023\230A\330\024\027\220q\230\006\230a\230s\240#\240Q\330\030\037\230r\240\022\2401\330\030 \240\001\240\025\240a\240s\250#\250Q\330\030\031\230\032\2401\240C\240x\250x\260q\330\030\031\230\030\240\021\240#\240V\2508\2601\330\030\034\230E\240\025\240a\240q\330\034\035\230U\240!\2403\240c\250\025\250a\330\030\031\230\026\230q\240\005\240Q\330\031\033\2303\230a\330\030\031\230\026\230q\240\005\240Q\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250&\260\004\260A\260V\2701\270C\270s\300!\330\024\034\230A\230\\\250\021\250!\330\024\035\230Q\230e\2406\250\023\250G\2601\260G\2701\270A\330\024\027\220v\230S\240\002\240#\240W\250C\250q\330\030%\240Q\240c\250\023\250G\2601\340\030 \240\001\240\023\240A\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250\047\260\024\260Q""\260f\270A\270S\300\003\3001\330\024!\240\021\240#\240T\250\023\250B\250b\260\001\260\021\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\004\013\2101\200\001\360\014\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\023\2201\220H\230A\230T\240\021\240$\240a\330\014\021\220\021\220%\220u\230A\230Q\330\014\020\220\001\220\025\220e\2301\230A";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 159; i++) {
+    for (int i = 0; i < 198; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 27) PyUnicode_InternInPlace(&string);
@@ -25324,8 +30163,8 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 159; i < 167; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-159].length;
+    for (int i = 198; i < 216; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-198].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -25335,15 +30174,15 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 167; i++) {
+    for (Py_ssize_t i = 0; i < 216; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 159;
-      for (Py_ssize_t i=0; i<8; ++i) {
+      PyObject **table = stringtab + 198;
+      for (Py_ssize_t i=0; i<18; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -25367,7 +30206,7 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
   {
     PyObject **numbertab = __pyx_mstate->__pyx_number_tab + 0;
     int8_t const cint_constants_1[] = {0,-1};
-    int32_t const cint_constants_4[] = {48434458L,136983863L};
+    int32_t const cint_constants_4[] = {2088408L,136983863L};
     for (int i = 0; i < 4; i++) {
       numbertab[i] = PyLong_FromLong((i < 2 ? cint_constants_1[i - 0] : cint_constants_4[i - 2]));
       if (unlikely(!numbertab[i])) __PYX_ERR(0, 1, __pyx_L1_error)
@@ -25408,9 +30247,9 @@ typedef struct {
     unsigned int argcount : 3;
     unsigned int num_posonly_args : 1;
     unsigned int num_kwonly_args : 1;
-    unsigned int nlocals : 4;
+    unsigned int nlocals : 5;
     unsigned int flags : 10;
-    unsigned int first_line : 8;
+    unsigned int first_line : 9;
 } __Pyx_PyCode_New_function_description;
 #ifdef __cplusplus
 } /* anonymous namespace */
@@ -25432,7 +30271,7 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_state, __pyx_mstate->__pyx_n_u_dict_2, __pyx_mstate->__pyx_n_u_use_setstate};
-    __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_XT_WD_DHZZ_ffjjxx_G_G_K_K_X_X_f, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Zt84xt7_lRVVhhllttx_y_G_G_K_K_U, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 17};
@@ -25440,29 +30279,79 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_1F, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 142};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 151};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_moving, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_a, __pyx_mstate->__pyx_n_u_face, __pyx_mstate->__pyx_n_u_shown, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_victim, __pyx_mstate->__pyx_n_u_pass, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide, __pyx_mstate->__pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 187};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_start, __pyx_mstate->__pyx_n_u_sides, __pyx_mstate->__pyx_n_u_first, __pyx_mstate->__pyx_n_u_high, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_dice};
+    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 196};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_start, __pyx_mstate->__pyx_n_u_sides, __pyx_mstate->__pyx_n_u_first, __pyx_mstate->__pyx_n_u_high, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_dice};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_bounds, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 199};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_offered, __pyx_mstate->__pyx_n_u_shown};
-    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_land, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 209};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_last};
+    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_show, __pyx_mstate->__pyx_kp_b_iso88591_U_QgRq_E_at6_AQ_U_1_as_U_5_Q_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 227};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 226};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_offered, __pyx_mstate->__pyx_n_u_shown};
+    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_land, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 254};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_me, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_claim, __pyx_mstate->__pyx_n_u_victim, __pyx_mstate->__pyx_n_u_worm, __pyx_mstate->__pyx_n_u_rollable};
-    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_derive, __pyx_mstate->__pyx_kp_b_iso88591_1F_E_aq_q_as_Q_E_aq_Bb_Qe1Cs_Rr, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_derive, __pyx_mstate->__pyx_kp_b_iso88591_1F_E_aq_q_as_Q_E_aq_Bb_Qe1Cs_Rr, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 304};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_shown};
+    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_roll_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_7_2V2T_q_A_b_D_Qb_E_at6, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 324};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_faces, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_g, __pyx_mstate->__pyx_n_u_shown, __pyx_mstate->__pyx_n_u_total};
+    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_set_aside, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_AQ_Qa_A_U_1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 346};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_total};
+    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_stop_total, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_AQ_q_3fC, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 17, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 369};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_tile_out, __pyx_mstate->__pyx_n_u_victim_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_me, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_claim, __pyx_mstate->__pyx_n_u_victim};
+    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_claims, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vWAWF_BfAT_q_F_A_b_at6_fB, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 404};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_held, __pyx_mstate->__pyx_n_u_open_face};
+    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_AQ_U_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 429};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
+    __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_take_tile, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vWA_E_at6_T_e1D_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 440};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
+    __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_bust, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vU_7_E_at6_AS_AQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 451};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_tidies, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_f};
+    __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_turn_over, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_V1F_q_q_Q_E_aq_U_1_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 466};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_going, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_f};
+    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_pass_on, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_U_1_1CuA_U_1A_E_aq_U_3, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 4};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_pyx_type, __pyx_mstate->__pyx_n_u_pyx_checksum, __pyx_mstate->__pyx_n_u_pyx_state, __pyx_mstate->__pyx_n_u_pyx_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_pyx_unpickle_Table, __pyx_mstate->__pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[16] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_pyx_unpickle_Table, __pyx_mstate->__pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[16])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -28751,6 +33640,41 @@ static CYTHON_INLINE long __Pyx_div_long(long a, long b, int b_is_constant) {
     return q - adapt_python;
 }
 
+/* PyObjectVectorcallKwds */
+#if CYTHON_VECTORCALL
+CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject *kwnames, Py_ssize_t i) {
+    PyObject *key = __Pyx_PyTuple_GET_ITEM(kwnames, i);
+#if !CYTHON_ASSUME_SAFE_MACROS
+    if (unlikely(!key)) return -1;
+#endif
+    if (unlikely(!PyUnicode_Check(key))) {
+        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
+        return -1;
+    }
+    return 0;
+}
+#else
+CYTHON_UNUSED static PyObject *__Pyx_MakeKwargDict(PyObject **keys, PyObject **values, Py_ssize_t n) {
+    PyObject *out = PyDict_New();
+    if (unlikely(!out)) return NULL;
+    for (Py_ssize_t i=0; i<n; ++i) {
+        if (unlikely(PyDict_SetItem(out, keys[i], values[i]) < 0)) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject **kwnames, Py_ssize_t i) {
+    PyObject *key = kwnames[i];
+    if (unlikely(!PyUnicode_Check(key))) {
+        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
+        return -1;
+    }
+    return 0;
+}
+#endif
+
 /* AllocateExtensionType */
 static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final) {
     if (is_final || likely(!__Pyx_PyType_HasFeature(t, Py_TPFLAGS_IS_ABSTRACT))) {
@@ -29567,6 +34491,45 @@ static int __Pyx_SetVtable(PyTypeObject *type, void *vtable) {
 bad:
     Py_XDECREF(ob);
     return -1;
+}
+
+/* ImportFrom */
+static PyObject* __Pyx_ImportFrom(PyObject* module, PyObject* name) {
+    PyObject* value = __Pyx_PyObject_GetAttrStr(module, name);
+    if (unlikely(!value) && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        const char* module_name_str = 0;
+        PyObject* module_name = 0;
+        PyObject* module_dot = 0;
+        PyObject* full_name = 0;
+        PyErr_Clear();
+        module_name_str = PyModule_GetName(module);
+        if (unlikely(!module_name_str)) { goto modbad; }
+        module_name = PyUnicode_FromString(module_name_str);
+        if (unlikely(!module_name)) { goto modbad; }
+        module_dot = PyUnicode_Concat(module_name, __pyx_mstate_global->__pyx_kp_u__3);
+        if (unlikely(!module_dot)) { goto modbad; }
+        full_name = PyUnicode_Concat(module_dot, name);
+        if (unlikely(!full_name)) { goto modbad; }
+        #if (CYTHON_COMPILING_IN_PYPY && PYPY_VERSION_NUM  < 0x07030400) ||\
+                CYTHON_COMPILING_IN_GRAAL
+        {
+            PyObject *modules = PyImport_GetModuleDict();
+            if (unlikely(!modules))
+                goto modbad;
+            value = PyObject_GetItem(modules, full_name);
+        }
+        #else
+        value = PyImport_GetModule(full_name);
+        #endif
+      modbad:
+        Py_XDECREF(full_name);
+        Py_XDECREF(module_dot);
+        Py_XDECREF(module_name);
+    }
+    if (unlikely(!value)) {
+        PyErr_Format(PyExc_ImportError, "cannot import name %S", name);
+    }
+    return value;
 }
 
 /* dict_setdefault (used by FetchCommonType) */
@@ -32667,6 +37630,11 @@ __pyx_fail:
     return result;
 }
 
+/* MemviewDtypeToObject */
+static CYTHON_INLINE PyObject *__pyx_memview_get_nn_int64_t__const__(const char *itemp) {
+    return (PyObject *) __Pyx_PyLong_From_int64_t(*(int64_t const   *) itemp);
+}
+
 /* MemviewSliceCopy */
 static __Pyx_memviewslice
 __pyx_memoryview_copy_new_contig(const __Pyx_memviewslice *from_mvs,
@@ -32737,41 +37705,6 @@ no_fail:
     return new_mvs;
 }
 
-/* PyObjectVectorcallKwds (used by PyObjectVectorcallMethodKwds) */
-#if CYTHON_VECTORCALL
-CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject *kwnames, Py_ssize_t i) {
-    PyObject *key = __Pyx_PyTuple_GET_ITEM(kwnames, i);
-#if !CYTHON_ASSUME_SAFE_MACROS
-    if (unlikely(!key)) return -1;
-#endif
-    if (unlikely(!PyUnicode_Check(key))) {
-        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
-        return -1;
-    }
-    return 0;
-}
-#else
-CYTHON_UNUSED static PyObject *__Pyx_MakeKwargDict(PyObject **keys, PyObject **values, Py_ssize_t n) {
-    PyObject *out = PyDict_New();
-    if (unlikely(!out)) return NULL;
-    for (Py_ssize_t i=0; i<n; ++i) {
-        if (unlikely(PyDict_SetItem(out, keys[i], values[i]) < 0)) {
-            Py_DECREF(out);
-            return NULL;
-        }
-    }
-    return out;
-}
-CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject **kwnames, Py_ssize_t i) {
-    PyObject *key = kwnames[i];
-    if (unlikely(!PyUnicode_Check(key))) {
-        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
-        return -1;
-    }
-    return 0;
-}
-#endif
-
 /* PyObjectVectorcallMethodKwds (used by CIntToPy) */
 #if !CYTHON_VECTORCALL
 static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
@@ -32784,386 +37717,6 @@ static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *con
     return result;
 }
 #endif
-
-/* CIntToPy */
-static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int64_t(int64_t value) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const int64_t neg_one = (int64_t) -1, const_zero = (int64_t) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        if (sizeof(int64_t) < sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(int64_t) <= sizeof(unsigned long)) {
-            return PyLong_FromUnsignedLong((unsigned long) value);
-#if !CYTHON_COMPILING_IN_PYPY
-        } else if (sizeof(int64_t) <= sizeof(unsigned PY_LONG_LONG)) {
-            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
-#endif
-        }
-    } else {
-        if (sizeof(int64_t) <= sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(int64_t) <= sizeof(PY_LONG_LONG)) {
-            return PyLong_FromLongLong((PY_LONG_LONG) value);
-        }
-    }
-    {
-        unsigned char *bytes = (unsigned char *)&value;
-#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
-        if (is_unsigned) {
-            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
-        } else {
-            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
-        }
-#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        return _PyLong_FromByteArray(bytes, sizeof(int64_t),
-                                     little, !is_unsigned);
-#else
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        PyObject *result = NULL, *kwds = NULL;
-        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
-        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(int64_t));
-        if (!py_bytes) goto limited_bad;
-        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
-        if (!from_bytes_str) goto limited_bad;
-        order_str = PyUnicode_FromString(little ? "little" : "big");
-        if (!order_str) goto limited_bad;
-        {
-            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
-            if (!is_unsigned) {
-                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
-                if (!signed_str) goto limited_bad;
-#if CYTHON_VECTORCALL
-                kwds = PyTuple_Pack(1, signed_str);
-#else
-                {
-                    PyObject *keys[] = {signed_str};
-                    PyObject *values[] = {Py_True};
-                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
-                }
-#endif
-                Py_DECREF(signed_str);
-                if (unlikely(!kwds)) goto limited_bad;
-            }
-            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
-        }
-        limited_bad:
-        Py_XDECREF(kwds);
-        Py_XDECREF(order_str);
-        Py_XDECREF(py_bytes);
-        Py_XDECREF(from_bytes_str);
-        return result;
-#endif
-    }
-}
-
-/* CIntFromPy */
-static int64_t __Pyx_LargePyLong___Pyx_PyLong_As_int64_t(PyObject *x);
-static int64_t __Pyx_raise_neg_overflow___Pyx_PyLong_As_int64_t(void) {
-    const char* type_name = "int64_t";
-    PyErr_Format(PyExc_OverflowError,
-        "can't convert negative value to %.200s", type_name);
-    return (int64_t) -1;
-}
-static int64_t __Pyx_raise_overflow___Pyx_PyLong_As_int64_t(void) {
-    const char* type_name = "int64_t";
-    PyErr_Format(PyExc_OverflowError,
-        "value too large to convert to %.200s", type_name);
-    return (int64_t) -1;
-}
-static CYTHON_INLINE int64_t __Pyx_PyULong___Pyx_PyLong_As_int64_t(PyObject *x) {
-    const int is_unsigned = 1;
-#if CYTHON_USE_PYLONG_INTERNALS
-    {
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        if (size == 2 && (8 * sizeof(int64_t) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 2 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int64_t) >= 2 * PyLong_SHIFT)) {
-                return (int64_t) (((((int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(int64_t) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 3 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int64_t) >= 3 * PyLong_SHIFT)) {
-                return (int64_t) (((((((int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(int64_t) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 4 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int64_t) >= 4 * PyLong_SHIFT)) {
-                return (int64_t) (((((((((int64_t)digits[3]) << PyLong_SHIFT) | (int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
-            }
-        } else
-        {}
-    }
-#elif CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A7
-    if (unlikely(Py_SIZE(x) < 0)) {
-        goto raise_neg_overflow;
-    }
-#else
-    {
-        int result = PyObject_RichCompareBool(x, Py_False, Py_LT);
-        if (unlikely(result < 0))
-            return (int64_t) -1;
-        if (unlikely(result == 1))
-            goto raise_neg_overflow;
-    }
-#endif
-    if ((sizeof(int64_t) <= sizeof(unsigned long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(int64_t, unsigned long, PyLong_AsUnsignedLong(x))
-    } else if ((sizeof(int64_t) <= sizeof(unsigned PY_LONG_LONG))) {
-        __PYX_VERIFY_RETURN_INT_EXC(int64_t, unsigned PY_LONG_LONG, PyLong_AsUnsignedLongLong(x))
-    }
-    return __Pyx_LargePyLong___Pyx_PyLong_As_int64_t(x);
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int64_t();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_int64_t();
-}
-static CYTHON_INLINE int64_t __Pyx_PySLong___Pyx_PyLong_As_int64_t(PyObject *x) {
-    const int is_unsigned = 0;
-#if CYTHON_USE_PYLONG_INTERNALS
-    if (__Pyx_PyLong_IsNeg(x)) {
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        if (size == 2 && (8 * sizeof(int64_t) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
-                long ival = - (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(int64_t, long, ival)
-            } else if ((8 * sizeof(int64_t) - 1 > 2 * PyLong_SHIFT)) {
-                return (int64_t) (((int64_t) -1) * (((((int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0])));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(int64_t) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
-                long ival = - (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(int64_t, long, ival)
-            } else if ((8 * sizeof(int64_t) - 1 > 3 * PyLong_SHIFT)) {
-                return (int64_t) (((int64_t) -1) * (((((((int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0])));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(int64_t) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
-                long ival = - (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(int64_t, long, ival)
-            } else if ((8 * sizeof(int64_t) - 1 > 4 * PyLong_SHIFT)) {
-                return (int64_t) (((int64_t) -1) * (((((((((int64_t)digits[3]) << PyLong_SHIFT) | (int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0])));
-            }
-        } else
-        {}
-    } else {
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        if (size == 2 && (8 * sizeof(int64_t) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int64_t) - 1 > 2 * PyLong_SHIFT)) {
-                return (int64_t) (((((int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(int64_t) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int64_t) - 1 > 3 * PyLong_SHIFT)) {
-                return (int64_t) (((((((int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(int64_t) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int64_t) - 1 > 4 * PyLong_SHIFT)) {
-                return (int64_t) (((((((((int64_t)digits[3]) << PyLong_SHIFT) | (int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
-            }
-        } else
-        {}
-    }
-#endif
-    #if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-    if ((sizeof(int64_t) <= sizeof(int)) && (sizeof(int) < sizeof(long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(int64_t, int, PyLong_AsInt(x))
-    } else
-    #endif
-    if ((sizeof(int64_t) <= sizeof(long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(int64_t, long, PyLong_AsLong(x))
-    } else if ((sizeof(int64_t) <= sizeof(PY_LONG_LONG))) {
-        __PYX_VERIFY_RETURN_INT_EXC(int64_t, PY_LONG_LONG, PyLong_AsLongLong(x))
-    }
-    return __Pyx_LargePyLong___Pyx_PyLong_As_int64_t(x);
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int64_t();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_int64_t();
-}
-static int64_t __Pyx_LargePyLong___Pyx_PyLong_As_int64_t(PyObject *x) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const int64_t neg_one = (int64_t) -1, const_zero = (int64_t) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    int64_t val;
-    int ret = -1;
-#if PY_VERSION_HEX >= 0x030d00A6 && !CYTHON_COMPILING_IN_LIMITED_API
-    Py_ssize_t bytes_copied = PyLong_AsNativeBytes(
-        x, &val, sizeof(val), Py_ASNATIVEBYTES_NATIVE_ENDIAN | (is_unsigned ? Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE : 0));
-    if (unlikely(bytes_copied == -1)) {
-    } else if (unlikely(bytes_copied > (Py_ssize_t) sizeof(val))) {
-        goto raise_overflow;
-    } else {
-        ret = 0;
-    }
-#elif PY_VERSION_HEX < 0x030d0000 && !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API) || defined(_PyLong_AsByteArray)
-    int one = 1; int is_little = (int)*(unsigned char *)&one;
-    unsigned char *bytes = (unsigned char *)&val;
-    ret = _PyLong_AsByteArray((PyLongObject *)x,
-                                bytes, sizeof(val),
-                                is_little, !is_unsigned);
-    if ((0)) goto raise_overflow;
-#else
-    PyObject *v;
-    PyObject *stepval = NULL, *mask = NULL, *shift = NULL;
-    int bits, remaining_bits, is_negative = 0;
-    int chunk_size = (sizeof(long) < 8) ? 30 : 62;
-    if (likely(PyLong_CheckExact(x))) {
-        v = __Pyx_NewRef(x);
-    } else {
-        v = PyNumber_Long(x);
-        if (unlikely(!v)) return (int64_t) -1;
-        assert(PyLong_CheckExact(v));
-    }
-    {
-        int result = PyObject_RichCompareBool(v, Py_False, Py_LT);
-        if (unlikely(result < 0)) {
-            Py_DECREF(v);
-            return (int64_t) -1;
-        }
-        is_negative = result == 1;
-    }
-    if (is_unsigned && unlikely(is_negative)) {
-        Py_DECREF(v);
-        PyErr_SetString(PyExc_OverflowError,
-            "can't convert negative value to int64_t");
-        return (int64_t) -1;
-    } else if (is_negative) {
-        stepval = PyNumber_Invert(v);
-        Py_DECREF(v);
-        if (unlikely(!stepval))
-            return (int64_t) -1;
-    } else {
-        stepval = v;
-    }
-    v = NULL;
-    val = (int64_t) 0;
-    mask = PyLong_FromLong((1L << chunk_size) - 1); if (unlikely(!mask)) goto done;
-    shift = PyLong_FromLong(chunk_size); if (unlikely(!shift)) goto done;
-    for (bits = 0; bits < (int) sizeof(int64_t) * 8 - chunk_size; bits += chunk_size) {
-        PyObject *tmp, *digit;
-        long idigit;
-        digit = PyNumber_And(stepval, mask);
-        if (unlikely(!digit)) goto done;
-        idigit = PyLong_AsLong(digit);
-        Py_DECREF(digit);
-        if (unlikely(idigit < 0)) goto done;
-        val |= ((int64_t) idigit) << bits;
-        tmp = PyNumber_Rshift(stepval, shift);
-        if (unlikely(!tmp)) goto done;
-        Py_DECREF(stepval); stepval = tmp;
-    }
-    Py_DECREF(shift); shift = NULL;
-    Py_DECREF(mask); mask = NULL;
-    {
-        long idigit = PyLong_AsLong(stepval);
-        if (unlikely(idigit < 0)) goto done;
-        remaining_bits = ((int) sizeof(int64_t) * 8) - bits - (is_unsigned ? 0 : 1);
-        if (unlikely(idigit >= (1L << remaining_bits)))
-            goto raise_overflow;
-        val |= ((int64_t) idigit) << bits;
-    }
-    if (!is_unsigned) {
-        if (unlikely(val & (((int64_t) 1) << (sizeof(int64_t) * 8 - 1))))
-            goto raise_overflow;
-        if (is_negative)
-            val = ~val;
-    }
-    ret = 0;
-done:
-    Py_XDECREF(shift);
-    Py_XDECREF(mask);
-    Py_XDECREF(stepval);
-#endif
-    if (unlikely(ret))
-        return (int64_t) -1;
-    return val;
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_int64_t();
-}
-static CYTHON_INLINE int64_t __Pyx_PyLong___Pyx_PyLong_As_int64_t(PyObject *x) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const int64_t neg_one = (int64_t) -1, const_zero = (int64_t) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (unlikely(__Pyx_PyLong_IsNeg(x))) {
-            goto raise_neg_overflow;
-        } else if (__Pyx_PyLong_IsCompact(x)) {
-            __PYX_VERIFY_RETURN_INT(int64_t, __Pyx_compact_upylong, __Pyx_PyLong_CompactValueUnsigned(x))
-        } else
-        #endif
-        {
-            return __Pyx_PyULong___Pyx_PyLong_As_int64_t(x);
-        }
-    } else {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (__Pyx_PyLong_IsCompact(x)) {
-            __PYX_VERIFY_RETURN_INT(int64_t, __Pyx_compact_pylong, __Pyx_PyLong_CompactValue(x))
-        } else
-        #endif
-        {
-            return __Pyx_PySLong___Pyx_PyLong_As_int64_t(x);
-        }
-    }
-#if CYTHON_USE_PYLONG_INTERNALS
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int64_t();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_int64_t();
-#endif
-}
-static int64_t __Pyx_NonPyLong___Pyx_PyLong_As_int64_t(PyObject *x) {
-    int64_t val;
-    PyObject *tmp = __Pyx_PyNumber_Long(x);
-    if (!tmp) return (int64_t) -1;
-    val = __Pyx_PyLong_As_int64_t(tmp);
-    Py_DECREF(tmp);
-    return val;
-}
-static CYTHON_INLINE int64_t __Pyx_PyLong_As_int64_t(PyObject *x) {
-    if (likely(PyLong_Check(x))) {
-        return __Pyx_PyLong___Pyx_PyLong_As_int64_t(x);
-    } else {
-        return __Pyx_NonPyLong___Pyx_PyLong_As_int64_t(x);
-    }
-}
 
 /* CIntToPy */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value) {
@@ -33542,6 +38095,386 @@ static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *x) {
         return __Pyx_PyLong___Pyx_PyLong_As_int(x);
     } else {
         return __Pyx_NonPyLong___Pyx_PyLong_As_int(x);
+    }
+}
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int64_t(int64_t value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int64_t neg_one = (int64_t) -1, const_zero = (int64_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(int64_t) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int64_t) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(int64_t) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(int64_t) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int64_t) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(int64_t),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(int64_t));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
+
+/* CIntFromPy */
+static int64_t __Pyx_LargePyLong___Pyx_PyLong_As_int64_t(PyObject *x);
+static int64_t __Pyx_raise_neg_overflow___Pyx_PyLong_As_int64_t(void) {
+    const char* type_name = "int64_t";
+    PyErr_Format(PyExc_OverflowError,
+        "can't convert negative value to %.200s", type_name);
+    return (int64_t) -1;
+}
+static int64_t __Pyx_raise_overflow___Pyx_PyLong_As_int64_t(void) {
+    const char* type_name = "int64_t";
+    PyErr_Format(PyExc_OverflowError,
+        "value too large to convert to %.200s", type_name);
+    return (int64_t) -1;
+}
+static CYTHON_INLINE int64_t __Pyx_PyULong___Pyx_PyLong_As_int64_t(PyObject *x) {
+    const int is_unsigned = 1;
+#if CYTHON_USE_PYLONG_INTERNALS
+    {
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        if (size == 2 && (8 * sizeof(int64_t) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 2 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int64_t) >= 2 * PyLong_SHIFT)) {
+                return (int64_t) (((((int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(int64_t) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 3 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int64_t) >= 3 * PyLong_SHIFT)) {
+                return (int64_t) (((((((int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(int64_t) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 4 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int64_t) >= 4 * PyLong_SHIFT)) {
+                return (int64_t) (((((((((int64_t)digits[3]) << PyLong_SHIFT) | (int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
+            }
+        } else
+        {}
+    }
+#elif CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A7
+    if (unlikely(Py_SIZE(x) < 0)) {
+        goto raise_neg_overflow;
+    }
+#else
+    {
+        int result = PyObject_RichCompareBool(x, Py_False, Py_LT);
+        if (unlikely(result < 0))
+            return (int64_t) -1;
+        if (unlikely(result == 1))
+            goto raise_neg_overflow;
+    }
+#endif
+    if ((sizeof(int64_t) <= sizeof(unsigned long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(int64_t, unsigned long, PyLong_AsUnsignedLong(x))
+    } else if ((sizeof(int64_t) <= sizeof(unsigned PY_LONG_LONG))) {
+        __PYX_VERIFY_RETURN_INT_EXC(int64_t, unsigned PY_LONG_LONG, PyLong_AsUnsignedLongLong(x))
+    }
+    return __Pyx_LargePyLong___Pyx_PyLong_As_int64_t(x);
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int64_t();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_int64_t();
+}
+static CYTHON_INLINE int64_t __Pyx_PySLong___Pyx_PyLong_As_int64_t(PyObject *x) {
+    const int is_unsigned = 0;
+#if CYTHON_USE_PYLONG_INTERNALS
+    if (__Pyx_PyLong_IsNeg(x)) {
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        if (size == 2 && (8 * sizeof(int64_t) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
+                long ival = - (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(int64_t, long, ival)
+            } else if ((8 * sizeof(int64_t) - 1 > 2 * PyLong_SHIFT)) {
+                return (int64_t) (((int64_t) -1) * (((((int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0])));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(int64_t) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
+                long ival = - (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(int64_t, long, ival)
+            } else if ((8 * sizeof(int64_t) - 1 > 3 * PyLong_SHIFT)) {
+                return (int64_t) (((int64_t) -1) * (((((((int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0])));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(int64_t) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
+                long ival = - (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(int64_t, long, ival)
+            } else if ((8 * sizeof(int64_t) - 1 > 4 * PyLong_SHIFT)) {
+                return (int64_t) (((int64_t) -1) * (((((((((int64_t)digits[3]) << PyLong_SHIFT) | (int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0])));
+            }
+        } else
+        {}
+    } else {
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        if (size == 2 && (8 * sizeof(int64_t) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int64_t) - 1 > 2 * PyLong_SHIFT)) {
+                return (int64_t) (((((int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(int64_t) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int64_t) - 1 > 3 * PyLong_SHIFT)) {
+                return (int64_t) (((((((int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(int64_t) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int64_t, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int64_t) - 1 > 4 * PyLong_SHIFT)) {
+                return (int64_t) (((((((((int64_t)digits[3]) << PyLong_SHIFT) | (int64_t)digits[2]) << PyLong_SHIFT) | (int64_t)digits[1]) << PyLong_SHIFT) | (int64_t)digits[0]));
+            }
+        } else
+        {}
+    }
+#endif
+    #if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+    if ((sizeof(int64_t) <= sizeof(int)) && (sizeof(int) < sizeof(long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(int64_t, int, PyLong_AsInt(x))
+    } else
+    #endif
+    if ((sizeof(int64_t) <= sizeof(long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(int64_t, long, PyLong_AsLong(x))
+    } else if ((sizeof(int64_t) <= sizeof(PY_LONG_LONG))) {
+        __PYX_VERIFY_RETURN_INT_EXC(int64_t, PY_LONG_LONG, PyLong_AsLongLong(x))
+    }
+    return __Pyx_LargePyLong___Pyx_PyLong_As_int64_t(x);
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int64_t();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_int64_t();
+}
+static int64_t __Pyx_LargePyLong___Pyx_PyLong_As_int64_t(PyObject *x) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int64_t neg_one = (int64_t) -1, const_zero = (int64_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    int64_t val;
+    int ret = -1;
+#if PY_VERSION_HEX >= 0x030d00A6 && !CYTHON_COMPILING_IN_LIMITED_API
+    Py_ssize_t bytes_copied = PyLong_AsNativeBytes(
+        x, &val, sizeof(val), Py_ASNATIVEBYTES_NATIVE_ENDIAN | (is_unsigned ? Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE : 0));
+    if (unlikely(bytes_copied == -1)) {
+    } else if (unlikely(bytes_copied > (Py_ssize_t) sizeof(val))) {
+        goto raise_overflow;
+    } else {
+        ret = 0;
+    }
+#elif PY_VERSION_HEX < 0x030d0000 && !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API) || defined(_PyLong_AsByteArray)
+    int one = 1; int is_little = (int)*(unsigned char *)&one;
+    unsigned char *bytes = (unsigned char *)&val;
+    ret = _PyLong_AsByteArray((PyLongObject *)x,
+                                bytes, sizeof(val),
+                                is_little, !is_unsigned);
+    if ((0)) goto raise_overflow;
+#else
+    PyObject *v;
+    PyObject *stepval = NULL, *mask = NULL, *shift = NULL;
+    int bits, remaining_bits, is_negative = 0;
+    int chunk_size = (sizeof(long) < 8) ? 30 : 62;
+    if (likely(PyLong_CheckExact(x))) {
+        v = __Pyx_NewRef(x);
+    } else {
+        v = PyNumber_Long(x);
+        if (unlikely(!v)) return (int64_t) -1;
+        assert(PyLong_CheckExact(v));
+    }
+    {
+        int result = PyObject_RichCompareBool(v, Py_False, Py_LT);
+        if (unlikely(result < 0)) {
+            Py_DECREF(v);
+            return (int64_t) -1;
+        }
+        is_negative = result == 1;
+    }
+    if (is_unsigned && unlikely(is_negative)) {
+        Py_DECREF(v);
+        PyErr_SetString(PyExc_OverflowError,
+            "can't convert negative value to int64_t");
+        return (int64_t) -1;
+    } else if (is_negative) {
+        stepval = PyNumber_Invert(v);
+        Py_DECREF(v);
+        if (unlikely(!stepval))
+            return (int64_t) -1;
+    } else {
+        stepval = v;
+    }
+    v = NULL;
+    val = (int64_t) 0;
+    mask = PyLong_FromLong((1L << chunk_size) - 1); if (unlikely(!mask)) goto done;
+    shift = PyLong_FromLong(chunk_size); if (unlikely(!shift)) goto done;
+    for (bits = 0; bits < (int) sizeof(int64_t) * 8 - chunk_size; bits += chunk_size) {
+        PyObject *tmp, *digit;
+        long idigit;
+        digit = PyNumber_And(stepval, mask);
+        if (unlikely(!digit)) goto done;
+        idigit = PyLong_AsLong(digit);
+        Py_DECREF(digit);
+        if (unlikely(idigit < 0)) goto done;
+        val |= ((int64_t) idigit) << bits;
+        tmp = PyNumber_Rshift(stepval, shift);
+        if (unlikely(!tmp)) goto done;
+        Py_DECREF(stepval); stepval = tmp;
+    }
+    Py_DECREF(shift); shift = NULL;
+    Py_DECREF(mask); mask = NULL;
+    {
+        long idigit = PyLong_AsLong(stepval);
+        if (unlikely(idigit < 0)) goto done;
+        remaining_bits = ((int) sizeof(int64_t) * 8) - bits - (is_unsigned ? 0 : 1);
+        if (unlikely(idigit >= (1L << remaining_bits)))
+            goto raise_overflow;
+        val |= ((int64_t) idigit) << bits;
+    }
+    if (!is_unsigned) {
+        if (unlikely(val & (((int64_t) 1) << (sizeof(int64_t) * 8 - 1))))
+            goto raise_overflow;
+        if (is_negative)
+            val = ~val;
+    }
+    ret = 0;
+done:
+    Py_XDECREF(shift);
+    Py_XDECREF(mask);
+    Py_XDECREF(stepval);
+#endif
+    if (unlikely(ret))
+        return (int64_t) -1;
+    return val;
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_int64_t();
+}
+static CYTHON_INLINE int64_t __Pyx_PyLong___Pyx_PyLong_As_int64_t(PyObject *x) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int64_t neg_one = (int64_t) -1, const_zero = (int64_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (unlikely(__Pyx_PyLong_IsNeg(x))) {
+            goto raise_neg_overflow;
+        } else if (__Pyx_PyLong_IsCompact(x)) {
+            __PYX_VERIFY_RETURN_INT(int64_t, __Pyx_compact_upylong, __Pyx_PyLong_CompactValueUnsigned(x))
+        } else
+        #endif
+        {
+            return __Pyx_PyULong___Pyx_PyLong_As_int64_t(x);
+        }
+    } else {
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (__Pyx_PyLong_IsCompact(x)) {
+            __PYX_VERIFY_RETURN_INT(int64_t, __Pyx_compact_pylong, __Pyx_PyLong_CompactValue(x))
+        } else
+        #endif
+        {
+            return __Pyx_PySLong___Pyx_PyLong_As_int64_t(x);
+        }
+    }
+#if CYTHON_USE_PYLONG_INTERNALS
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int64_t();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_int64_t();
+#endif
+}
+static int64_t __Pyx_NonPyLong___Pyx_PyLong_As_int64_t(PyObject *x) {
+    int64_t val;
+    PyObject *tmp = __Pyx_PyNumber_Long(x);
+    if (!tmp) return (int64_t) -1;
+    val = __Pyx_PyLong_As_int64_t(tmp);
+    Py_DECREF(tmp);
+    return val;
+}
+static CYTHON_INLINE int64_t __Pyx_PyLong_As_int64_t(PyObject *x) {
+    if (likely(PyLong_Check(x))) {
+        return __Pyx_PyLong___Pyx_PyLong_As_int64_t(x);
+    } else {
+        return __Pyx_NonPyLong___Pyx_PyLong_As_int64_t(x);
     }
 }
 
@@ -34656,6 +39589,18 @@ static int __Pyx_UpdateUnpickledDict(PyObject *obj, PyObject *state, Py_ssize_t 
     return __Pyx__UpdateUnpickledDict(obj, state, index);
 }
 
+/* CheckUnpickleChecksum */
+static int __Pyx_CheckUnpickleChecksum(long checksum, long checksum1, long checksum2, long checksum3, const char *members) {
+    int found = 0;
+    found |= checksum1 == checksum;
+    found |= checksum2 == checksum;
+    found |= checksum3 == checksum;
+    if (likely(found))
+        return 0;
+    __Pyx_RaiseUnpickleChecksumError(checksum, checksum1, checksum2, checksum3, members);
+    return -1;
+}
+
 /* CIntToPy */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value) {
 #ifdef __Pyx_HAS_GCC_DIAGNOSTIC
@@ -34733,18 +39678,6 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value) {
         return result;
 #endif
     }
-}
-
-/* CheckUnpickleChecksum */
-static int __Pyx_CheckUnpickleChecksum(long checksum, long checksum1, long checksum2, long checksum3, const char *members) {
-    int found = 0;
-    found |= checksum1 == checksum;
-    found |= checksum2 == checksum;
-    found |= checksum3 == checksum;
-    if (likely(found))
-        return 0;
-    __Pyx_RaiseUnpickleChecksumError(checksum, checksum1, checksum2, checksum3, members);
-    return -1;
 }
 
 /* CIntFromPy */

@@ -14,9 +14,14 @@ default classic rules through both this loop (the compiled backend) and the nump
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
 
+import numpy as np
+
+from pickomino_rules.batch import _core as _numpy
+
 DEF ROLL = 0
 DEF CHOOSE = 1
 DEF DECIDE = 2
+DEF TURN_OVER = 3
 DEF GAME_OVER = 4
 DEF WORM = 5
 
@@ -44,7 +49,8 @@ cdef class Table:
     cdef int64_t[:] below
     cdef int64_t[:] highest_of
     cdef int64_t[:] points
-    cdef int players, dice, stop, steal, count
+    cdef int8_t[:] start_dice
+    cdef int players, dice, stop, steal, count, kinds, actions
 
     def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):
         self.grill = table.grill
@@ -72,6 +78,9 @@ cdef class Table:
         self.stop = stop
         self.steal = steal
         self.count = len(table.tiles)
+        self.kinds = table.kinds
+        self.start_dice = table.dice
+        self.actions = table.encoding.num_actions
 
 
 cdef inline void push(Table t, Py_ssize_t r, int p, int64_t tile) noexcept nogil:
@@ -97,7 +106,7 @@ cdef inline void turn_face_down(Table t, Py_ssize_t r) noexcept nogil:
     t.face_down_count[r] += 1
 
 
-cdef inline void take_tile(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:
+cdef inline void take_tile_row(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:
     """`turn.take_tile`: the claimed tile on top of the player's stack."""
     cdef int p = t.player[r]
     if victim >= 0:
@@ -107,7 +116,7 @@ cdef inline void take_tile(Table t, Py_ssize_t r, int64_t index, int64_t victim)
         push(t, r, p, t.tiles[index])
 
 
-cdef inline void bust(Table t, Py_ssize_t r) noexcept nogil:
+cdef inline void bust_row(Table t, Py_ssize_t r) noexcept nogil:
     """`turn.bust`: return the top tile; turn the highest unless it is that tile."""
     cdef int p = t.player[r]
     cdef int64_t tile
@@ -170,30 +179,48 @@ def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:]
                     grill = t.grill_claim[r]
                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
                     if grill >= 0 or victim >= 0:
-                        take_tile(t, r, grill, victim)
+                        take_tile_row(t, r, grill, victim)
                     else:
-                        bust(t, r)
+                        bust_row(t, r)
                     if finish_turn(t, r):
                         rolling[out] = r
                         out += 1
                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
-                    take_tile(t, r, -1, a - t.steal)
+                    take_tile_row(t, r, -1, a - t.steal)
                     if finish_turn(t, r):
                         rolling[out] = r
                         out += 1
     return out
 
 
-def bounds(Table t, const int64_t[:] rows, const int64_t[:] start, const int64_t[:] sides,
-           int64_t[:] first, int64_t[:] high):
-    """For each row's dice in hand: where its rolls start in the lookup, and how many ways."""
+def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,
+           const int64_t[:] sides, int64_t[:] first, int64_t[:] high):
+    """For each row's dice of ``kind`` in hand: where its rolls start in the lookup, and how
+    many ways they can fall."""
     cdef Py_ssize_t i
     cdef int dice
     with nogil:
         for i in range(rows.shape[0]):
-            dice = t.in_hand[rows[i], 0]
+            dice = t.in_hand[rows[i], kind]
             first[i] = start[dice]
             high[i] = sides[dice]
+
+
+def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,
+         const int16_t[:] drawn):
+    """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``; the last kind shown moves the
+    rows to phase choose and counts the roll as a move."""
+    cdef Py_ssize_t i, r
+    cdef int f
+    cdef bint last = kind == t.kinds - 1
+    with nogil:
+        for i in range(rows.shape[0]):
+            r = rows[i]
+            for f in range(6):
+                t.roll[r, kind, f] = rolls[drawn[i], f]
+            if last:
+                t.phase[r] = CHOOSE
+                t.moves[r] += 1
 
 
 def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,
@@ -217,7 +244,7 @@ def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t
             t.phase[r] = CHOOSE
             t.moves[r] += 1
             if not offered:
-                bust(t, r)
+                bust_row(t, r)
                 if finish_turn(t, r):
                     rolling[out] = r
                     out += 1
@@ -264,3 +291,212 @@ def derive(Table t, int8_t[:, :] mask):
                 mask[r, t.stop] = True
                 if victim >= 0:
                     mask[r, t.steal + victim] = True
+
+
+# ---------------------------------------------------------------- the core turn's twins
+#
+# The same calls as the numpy twins of ``batch/_core.py`` (``inner``-free: the innermost of
+# each chain), for any number of kinds of dice: a batch of any rules uses them inside its
+# chains when its table has a compiled view (``table.compiled``); otherwise they hand the
+# call to the numpy twin.
+
+
+def roll_actions(table, const int64_t[:] rows):
+    """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+    cdef Table t = table.compiled
+    if t is None:
+        return _numpy.roll_actions(table, rows)
+    mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
+    cdef int8_t[:, :] out = mask.view(np.int8)
+    cdef Py_ssize_t i, r
+    cdef int f, k, shown
+    with nogil:
+        for i in range(rows.shape[0]):
+            r = rows[i]
+            for f in range(6):
+                shown = 0
+                for k in range(t.kinds):
+                    shown += t.roll[r, k, f]
+                out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
+    return mask
+
+
+def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):
+    """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
+    cdef Table t = table.compiled
+    if t is None:
+        return _numpy.set_aside(table, rows, faces)
+    cdef Py_ssize_t i, r
+    cdef int f, k, g, shown, total
+    with nogil:
+        for i in range(rows.shape[0]):
+            r = rows[i]
+            f = faces[i]
+            total = 0
+            for k in range(t.kinds):
+                shown = t.roll[r, k, f]
+                total += shown
+                t.in_hand[r, k] -= shown
+                for g in range(6):
+                    t.roll[r, k, g] = 0
+            t.set_aside[r, f] = total
+            t.phase[r] = DECIDE
+
+
+def stop_total(table, const int64_t[:] rows):
+    """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+    cdef Table t = table.compiled
+    if t is None:
+        return _numpy.stop_total(table, rows)
+    totals = np.empty(rows.shape[0], dtype=np.int64)
+    cdef int64_t[:] out = totals
+    cdef Py_ssize_t i, r
+    cdef int f
+    cdef int64_t total
+    with nogil:
+        for i in range(rows.shape[0]):
+            r = rows[i]
+            if t.set_aside[r, WORM] == 0:
+                out[i] = -1
+                continue
+            total = 0
+            for f in range(6):
+                total += t.set_aside[r, f] * t.points[f]
+            out[i] = total
+    return totals
+
+
+def claims(table, const int64_t[:] rows, const int64_t[:] totals):
+    """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
+    cdef Table t = table.compiled
+    if t is None:
+        return _numpy.claims(table, rows, totals)
+    tiles = np.empty(rows.shape[0], dtype=np.int64)
+    victims = np.empty(rows.shape[0], dtype=np.int64)
+    cdef int64_t[:] tile_out = tiles
+    cdef int64_t[:] victim_out = victims
+    cdef Py_ssize_t i, r
+    cdef int p, me
+    cdef int64_t total, index, grill, claim, victim
+    with nogil:
+        for i in range(rows.shape[0]):
+            r = rows[i]
+            total = totals[i]
+            claim = -1
+            victim = -1
+            if total >= 0:
+                grill = t.grill[r]
+                index = t.index_of[total] if total < t.index_of.shape[0] else -1
+                if index >= 0 and (grill >> index) & 1:
+                    claim = index
+                else:
+                    claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
+                    me = t.player[r]
+                    for p in range(t.players):
+                        if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+                            victim = p
+                            break
+            tile_out[i] = claim
+            victim_out[i] = victim
+    return tiles, victims
+
+
+def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):
+    """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
+    cdef Table t = table.compiled
+    mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
+    cdef int8_t[:, :] out = mask.view(np.int8)
+    cdef Py_ssize_t i, r
+    cdef int f, k, held
+    cdef bint open_face
+    with nogil:
+        for i in range(rows.shape[0]):
+            r = rows[i]
+            open_face = False
+            for f in range(6):
+                if t.set_aside[r, f] == 0:
+                    open_face = True
+            held = 0
+            for k in range(t.kinds):
+                held += t.in_hand[r, k]
+            out[i, 0] = open_face and held > 0
+            out[i, t.stop] = True
+            if victims[i] >= 0:
+                out[i, t.steal + victims[i]] = True
+    return mask
+
+
+def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):
+    """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
+    cdef Table t = table.compiled
+    if t is None:
+        return _numpy.take_tile(table, rows, tiles, victims)
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(rows.shape[0]):
+            take_tile_row(t, rows[i], tiles[i], victims[i])
+
+
+def bust(table, const int64_t[:] rows):
+    """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
+    cdef Table t = table.compiled
+    if t is None:
+        return _numpy.bust(table, rows)
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(rows.shape[0]):
+            bust_row(t, rows[i])
+
+
+def turn_over(Table t, const int64_t[:] rows, bint tidies):
+    """`steps.finish_turn`'s first part: the turn counted and, for ``end_turn``, shown over."""
+    cdef Py_ssize_t i, r
+    cdef int k, f
+    with nogil:
+        for i in range(rows.shape[0]):
+            r = rows[i]
+            t.turns[r] += 1
+            if tidies:
+                t.phase[r] = TURN_OVER
+                for k in range(t.kinds):
+                    for f in range(6):
+                        t.roll[r, k, f] = 0
+
+
+def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):
+    """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:
+    the game ends on an empty grill (C12), else the next player takes the dice. The rows
+    that start a turn go to ``going``; returns how many."""
+    cdef Py_ssize_t i, r, out = 0
+    cdef int k, f
+    with nogil:
+        for i in range(rows.shape[0]):
+            r = rows[i]
+            for f in range(6):
+                t.set_aside[r, f] = 0
+            for k in range(t.kinds):
+                for f in range(6):
+                    t.roll[r, k, f] = 0
+            if t.grill[r] == 0:
+                t.phase[r] = GAME_OVER
+                for k in range(t.kinds):
+                    t.in_hand[r, k] = 0
+                continue
+            t.player[r] = (t.player[r] + 1) % t.players
+            t.phase[r] = ROLL
+            for k in range(t.kinds):
+                t.in_hand[r, k] = t.start_dice[k]
+            going[out] = r
+            out += 1
+    return out
+
+
+CORE_TWINS = {
+    "take_tile": take_tile,
+    "bust": bust,
+    "roll_actions": roll_actions,
+    "set_aside": set_aside,
+    "stop_total": stop_total,
+    "claims": claims,
+}
+"""The compiled core twins, by hook name: they stand innermost in the batch's chains."""
