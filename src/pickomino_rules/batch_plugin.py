@@ -166,9 +166,9 @@ def _roll_table(
     counts: list[tuple[int, ...]] = []
     for dice in range(most + 1):
         start[dice] = sum(len(part) for part in chosen)
-        rolls, weights = roll_counts((kind,), (dice,))
+        found, weights = roll_counts((kind,), (dice,))
         first = len(counts)
-        counts.extend(roll[0] for roll in rolls)
+        counts.extend(roll[0] for roll in found)
         chosen.append(np.repeat(np.arange(first, len(counts), dtype=np.int16), weights))
     rolls = np.array(counts, dtype=np.int8)
     lookup = np.concatenate(chosen)

@@ -41,6 +41,11 @@ if TYPE_CHECKING:
     from pickomino_rules.batch_plugin import BatchTable
     from pickomino_rules.rules import ClaimsFn, Rules, ScoresFn
 
+try:
+    _fused: Any = importlib.import_module("pickomino_rules.batch._fused")
+except ImportError:  # built without a C compiler: only the numpy twins
+    _fused = None
+
 REFERENCE = {
     "steps": steps,
     "turn": turn,
@@ -79,6 +84,18 @@ def test_the_map_of_twins_is_complete_both_ways() -> None:
     } | {name for name, value in vars(Engine).items() if isinstance(value, staticmethod)}
     named = {getattr(f, "__name__", "") for f in MIRRORS}
     assert methods - named - PLUMBING == set(), "a step of the batch the map does not name"
+    if _fused is not None:  # the compiled loop: every function it offers is someone's twin
+        offered = {
+            value
+            for name, value in vars(_fused).items()
+            if callable(value)
+            and not name.startswith("_")
+            and not isinstance(value, type)
+            and getattr(value, "__module__", None) == _fused.__name__
+        }
+        assert len(offered) > 10
+        assert offered <= set(MIRRORS), "a compiled function the map does not name"
+        assert set(_fused.CORE_TWINS) <= set(turn.HOOKS)
 
 
 @pytest.mark.parametrize("variant", sorted(registry.available_variants()))

@@ -128,18 +128,17 @@ def _robs(table: BatchTable) -> NDArray[np.int64]:
 def _pending_actions(
     inner: Callable[..., NDArray[np.bool_]], table: BatchTable, rows: Rows
 ) -> NDArray[np.bool_]:
-    choosing = table.parts[_NAME]["chooser"][rows] >= 0
-    if not choosing.any():  # mostly: nobody is choosing
+    choosing = np.flatnonzero(table.parts[_NAME]["chooser"][rows] >= 0)
+    if not choosing.size:  # mostly: nobody is choosing
         found: NDArray[np.bool_] = inner(table, rows)
         return found
+    others = np.ones(len(rows), dtype=np.bool_)
+    others[choosing] = False
+    offered = inner(table, rows[others])
     mask = table.mask(rows)
-    if (~choosing).any():
-        mask[~choosing] = inner(table, rows[~choosing])
-    if choosing.any():
-        picked = rows[choosing]
-        mask[np.flatnonzero(choosing)[:, None], _robs(table)] = table.parts[_NAME]["victims"][
-            picked
-        ]
+    if offered.any():  # the mask is empty already: copy only what the inner layers offer
+        mask[others] = offered
+    mask[choosing[:, None], _robs(table)] = table.parts[_NAME]["victims"][rows[choosing]]
     return mask
 
 

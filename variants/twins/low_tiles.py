@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["low_tiles_twin"]
 
 
-def _among(values: NDArray[np.int64], low: tuple[int, ...]) -> NDArray[np.bool_]:
+def _among(values: NDArray[Any], low: tuple[int, ...]) -> NDArray[np.bool_]:
     """Where ``values`` is one of the low tiles."""
     found = np.zeros(values.shape, dtype=np.bool_)
     for tile in low:
@@ -35,13 +35,18 @@ def low_tiles_twin(low: tuple[int, ...], *, exclusive: bool) -> BatchTwin:
         inner: Callable[..., tuple[Rows, Rows]], table: BatchTable, rows: Rows, totals: Rows
     ) -> tuple[Rows, Rows]:
         tiles, victims = inner(table, rows, totals)
-        numbers = np.where(tiles >= 0, table.tiles[np.maximum(tiles, 0)], 0)
-        low_claim, low_total = _among(numbers, low), _among(totals, low)
-        refused = low_claim & (numbers != totals)  # E3: exact only
-        if exclusive and low_claim.any():  # O4: not both
-            stacks = table.stacks[rows[low_claim], table.player[rows[low_claim]]]
-            refused[low_claim] |= _among(stacks, low).any(axis=1)
-        stolen = (victims >= 0) & low_total  # E3: never stolen
-        return np.where(refused, -1, tiles), np.where(stolen, -1, victims)
+        claimed = np.flatnonzero(_among(tiles, tuple(table.index_of[list(low)].tolist())))
+        stolen = np.flatnonzero(victims >= 0)
+        stolen = stolen[_among(totals[stolen], low)]  # E3: never stolen
+        if not (claimed.size or stolen.size):
+            return tiles, victims  # mostly: totals above the low tiles
+        refused = table.tiles[tiles[claimed]] != totals[claimed]  # E3: exact only
+        if exclusive:  # O4: not both
+            stacks = table.stacks[rows[claimed], table.player[rows[claimed]]]
+            refused |= _among(stacks, low).any(axis=1)
+        tiles, victims = tiles.copy(), victims.copy()
+        tiles[claimed[refused]] = -1
+        victims[stolen] = -1
+        return tiles, victims
 
     return BatchTwin(claims=claims)

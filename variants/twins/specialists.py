@@ -204,21 +204,20 @@ def _take_tile(inner: Hook, table: BatchTable, rows: Rows, tiles: Rows, victims:
     )
     inner(table, rows, tiles, victims)
     players = table.player[rows].astype(np.int64)
-    for at, spec in enumerate(_specs(table.rules)):
-        gaining = gained[:, at]
-        if gaining.any():
-            gain(table, rows[gaining], spec, players[gaining])
+    specs = _specs(table.rules)
+    for at in np.flatnonzero(gained.any(axis=0)).tolist():  # in the specialists' order
+        gaining = np.flatnonzero(gained[:, at])
+        gain(table, rows[gaining], specs[at], players[gaining])
 
 
 def _settle_tiles(table: BatchTable, rows: Rows) -> None:
     """Twin of ``placement._settle_tiles`` (E13): a specialist on a turned tile moves."""
     part = table.parts[_NAME]
-    for at in range(part["tile"].shape[1]):
-        tile = part["tile"][rows, at].astype(np.int64)
-        index = table.index_of[tile]
-        gone = (tile > 0) & ((table.grill[rows] >> np.maximum(index, 0)) & 1 == 0)
-        if gone.any():
-            _place_on_grill(table, rows[gone], at)
+    tiles = part["tile"][rows].astype(np.int64)
+    on_grill = (table.grill[rows, None] >> np.maximum(table.index_of[tiles], 0)) & 1 == 1
+    gone = (tiles > 0) & ~on_grill  # a specialist moved earlier keeps to face-up tiles
+    for at in np.flatnonzero(gone.any(axis=0)).tolist():
+        _place_on_grill(table, rows[gone[:, at]], at)
 
 
 def _bust(inner: Hook, table: BatchTable, rows: Rows) -> None:
@@ -226,10 +225,8 @@ def _bust(inner: Hook, table: BatchTable, rows: Rows) -> None:
     returned = table.extension(RETURNED_ON_BUST)(table, rows)
     inner(table, rows)
     _settle_tiles(table, rows)
-    for at in range(returned.shape[1]):
-        going = returned[:, at]
-        if going.any():
-            _place_on_grill(table, rows[going], at)
+    for at in np.flatnonzero(returned.any(axis=0)).tolist():
+        _place_on_grill(table, rows[returned[:, at]], at)
 
 
 def _keeps(table: BatchTable) -> NDArray[np.int64]:
@@ -240,16 +237,18 @@ def _keeps(table: BatchTable) -> NDArray[np.int64]:
 def _pending_actions(inner: Hook, table: BatchTable, rows: Rows) -> NDArray[np.bool_]:
     """Twin of ``placement._pending_actions`` (E5): keep one of two."""
     chooser = table.parts[_NAME]["chooser"][rows].astype(np.int64)
-    choosing = chooser >= 0
-    if not choosing.any():  # mostly: nobody is choosing
+    choosing = np.flatnonzero(chooser >= 0)
+    if not choosing.size:  # mostly: nobody is choosing
         found: NDArray[np.bool_] = inner(table, rows)
         return found
+    others = np.ones(len(rows), dtype=np.bool_)
+    others[choosing] = False
+    offered = inner(table, rows[others])
     mask = table.mask(rows)
-    if (~choosing).any():
-        mask[~choosing] = inner(table, rows[~choosing])
-    if choosing.any():
-        owned = _owned_by(table, rows[choosing], chooser[choosing])
-        mask[np.flatnonzero(choosing)[:, None], _keeps(table)] = owned
+    if offered.any():  # the mask is empty already: copy only what the inner layers offer
+        mask[others] = offered
+    owned = _owned_by(table, rows[choosing], chooser[choosing])
+    mask[choosing[:, None], _keeps(table)] = owned
     return mask
 
 

@@ -6,6 +6,7 @@ one's twin).
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -39,16 +40,14 @@ try:
 except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the batch engine", "batch") from None
 
-_FUSED: Any
-if os.environ.get("PICKOMINO_PURE", "") not in ("", "0"):  # as the engine's backend: pure
-    _FUSED = None
-else:
+_loops: Any = None  # the compiled loops (batch/_fused.pyx), where built and chosen
+if os.environ.get("PICKOMINO_PURE", "") in ("", "0"):  # as the engine's backend: pure if set
     try:
-        from pickomino_rules.batch import _fused as _FUSED  # built where a C compiler was
-    except ImportError:
-        _FUSED = None
+        _loops = importlib.import_module("pickomino_rules.batch._fused")
+    except ImportError:  # built without a C compiler: the numpy twins play
+        _loops = None
     else:
-        use_compiled(_FUSED.CORE_TWINS)
+        use_compiled(_loops.CORE_TWINS)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -204,7 +203,7 @@ class BatchGames:
         self._outcomes: dict[tuple[tuple[int, ...], ...], RollOutcome] = {}
         self._grill_claim = np.full(games, -1, dtype=np.int64)  # tile index a stop takes
         self._victim = np.full(games, -1, dtype=np.int64)  # player a steal robs
-        view = _fused_table(self) if _FUSED is not None and table.highest_of is not None else None
+        view = _fused_table(self) if _loops is not None and table.highest_of is not None else None
         table.compiled = view
         self._fused = view if _plain(rules, table) else None
         self.reset()
@@ -448,7 +447,7 @@ class BatchGames:
         chosen = numbers[moving]
         if self._fused is not None:  # the compiled loop: the core turn, no module's hooks
             rolling = np.empty(len(moving), dtype=np.int64)
-            count = _FUSED.decide(self._fused, moving, chosen, rolling)  # type: ignore[union-attr]
+            count = _loops.decide(self._fused, moving, chosen, rolling)
             self._roll_dice(rolling[:count])
             return self._finish(moving)
         table = self.table
@@ -490,7 +489,7 @@ class BatchGames:
         table, twins = self.table, self._twins
         mask = np.zeros((self.size, self.encoding.num_actions), dtype=np.bool_)
         if self._fused is not None:
-            _FUSED.derive(self._fused, mask.view(np.int8))  # type: ignore[union-attr]
+            _loops.derive(self._fused, mask.view(np.int8))
             return mask
         live = np.flatnonzero(table.phase != PHASE_GAME_OVER)
         if self._pending_hook:
@@ -520,7 +519,7 @@ class BatchGames:
         """`steps.decide_actions`: roll while dice and faces remain (C6); stop; steal (C8)."""
         table = self.table
         if table.compiled is not None:
-            found: NDArray[np.bool_] = _FUSED.decide_actions(table, rows, self._victim[rows])
+            found: NDArray[np.bool_] = _loops.decide_actions(table, rows, self._victim[rows])
             return found
         mask = table.mask(rows)
         mask[:, 0] = (table.set_aside[rows] == 0).any(axis=1) & (
@@ -544,8 +543,8 @@ class BatchGames:
         totals = self._twins.stop_total(self.table, rows)
         grill = np.full(len(rows), -1, dtype=np.int64)
         victim = np.full(len(rows), -1, dtype=np.int64)
-        scoring = totals >= 0
-        if scoring.any():
+        scoring = np.flatnonzero(totals >= 0)
+        if scoring.size:
             grill[scoring], victim[scoring] = self._twins.claims(
                 self.table, rows[scoring], totals[scoring]
             )
@@ -595,7 +594,7 @@ class BatchGames:
         """`steps.finish_turn`: tidy the resolved turn; pass the dice. The rows that roll next."""
         table = self.table
         if table.compiled is not None:
-            _FUSED.turn_over(table.compiled, rows, self.rules.tidies_turn_end)
+            _loops.turn_over(table.compiled, rows, self.rules.tidies_turn_end)
         else:
             self._turns[rows] += 1
             if self.rules.tidies_turn_end:
@@ -611,11 +610,11 @@ class BatchGames:
         if self._pending_hook:
             rows = rows[~_rows_with_any(self._twins.pending_actions(table, rows))]
         if table.compiled is not None:
-            going = np.empty(len(rows), dtype=np.int64)
-            going = going[: _FUSED.pass_on(table.compiled, rows, going)]
-            if self.rules.deals_own_dice and going.size:
-                table.in_hand[going] = self._twins.turn_dice(table, going)
-            return going
+            passed = np.empty(len(rows), dtype=np.int64)
+            passed = passed[: _loops.pass_on(table.compiled, rows, passed)]
+            if self.rules.deals_own_dice and passed.size:
+                table.in_hand[passed] = self._twins.turn_dice(table, passed)
+            return passed
         over = table.grill[rows] == 0
         ended = rows[over]
         table.phase[ended] = PHASE_GAME_OVER
@@ -645,19 +644,23 @@ class BatchGames:
             start, lookup, rolls = table.roll_tables[0]
             while rows.size:
                 first, high = np.empty(len(rows), np.int64), np.empty(len(rows), np.int64)
-                _FUSED.bounds(self._fused, rows, 0, start, table.sides, first, high)
+                _loops.bounds(self._fused, rows, 0, start, table.sides, first, high)
                 drawn = lookup[first + self._rng.integers(0, high)]
                 if self.on_roll is not None:
                     self.on_roll(rows, rolls[drawn])
                 rolling = np.empty(len(rows), dtype=np.int64)
-                rows = rolling[: _FUSED.land(self._fused, rows, rolls, drawn, rolling)]
+                rows = rolling[: _loops.land(self._fused, rows, rolls, drawn, rolling)]
             return
         view = table.compiled
         while rows.size and view is not None:  # each kind's dice drawn as below, then shown
-            first, high = np.empty(len(rows), np.int64), np.empty(len(rows), np.int64)
             for kind, (start, lookup, rolls) in enumerate(table.roll_tables):
-                _FUSED.bounds(view, rows, kind, start, table.sides, first, high)
-                _FUSED.show(view, rows, kind, rolls, lookup[first + self._rng.integers(0, high)])
+                # rows without dice of a kind draw nothing (numpy draws nothing for them)
+                some = rows[table.in_hand[:, kind][rows] > 0]
+                first, high = np.empty(len(some), np.int64), np.empty(len(some), np.int64)
+                _loops.bounds(view, some, kind, start, table.sides, first, high)
+                _loops.show(view, some, kind, rolls, lookup[first + self._rng.integers(0, high)])
+            table.phase[rows] = PHASE_CHOOSE
+            self._moves[rows] += 1
             if self.on_roll is not None:
                 counts = table.roll[rows]
                 self.on_roll(rows, counts[:, 0] if table.kinds == 1 else counts)
@@ -790,10 +793,13 @@ class BatchGames:
 
 
 def _rows_with_any(mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """Which rows of a mask hold any action (a whole mask is asked first: mostly none)."""
+    """Which rows of a mask hold any action (a whole mask is asked first: mostly none).
+
+    Asked of the transposed mask: numpy's ``any`` over a short last axis is many times slower.
+    """
     if not mask.any():
         return np.zeros(len(mask), dtype=np.bool_)
-    found: NDArray[np.bool_] = mask.any(axis=1)
+    found: NDArray[np.bool_] = np.asarray(np.ascontiguousarray(mask.T).any(axis=0))
     return found
 
 
@@ -811,7 +817,7 @@ def _plain(rules: Rules, table: BatchTable) -> bool:
 def _fused_table(games: BatchGames) -> object:
     """The compiled loops' view of the batch's arrays."""
     encode = games.encoding.encode
-    return _FUSED.Table(
+    return _loops.Table(
         games.table,
         games._moves,  # noqa: SLF001 (its own arrays)
         games._turns,  # noqa: SLF001

@@ -3643,7 +3643,7 @@ namespace {
     PyObject *__pyx_slice[1];
     PyObject *__pyx_tuple[3];
     PyObject *__pyx_codeobj_tab[17];
-    PyObject *__pyx_string_tab[216];
+    PyObject *__pyx_string_tab[215];
     PyObject *__pyx_number_tab[4];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3817,98 +3817,97 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_kind __pyx_string_tab[121]
 #define __pyx_n_u_kinds __pyx_string_tab[122]
 #define __pyx_n_u_land __pyx_string_tab[123]
-#define __pyx_n_u_last __pyx_string_tab[124]
-#define __pyx_n_u_mask __pyx_string_tab[125]
-#define __pyx_n_u_me __pyx_string_tab[126]
-#define __pyx_n_u_memview __pyx_string_tab[127]
-#define __pyx_n_u_mode __pyx_string_tab[128]
-#define __pyx_n_u_moves __pyx_string_tab[129]
-#define __pyx_n_u_moving __pyx_string_tab[130]
-#define __pyx_n_u_n __pyx_string_tab[131]
-#define __pyx_n_u_name __pyx_string_tab[132]
-#define __pyx_n_u_ndim __pyx_string_tab[133]
-#define __pyx_n_u_np __pyx_string_tab[134]
-#define __pyx_n_u_num_actions __pyx_string_tab[135]
-#define __pyx_n_u_numpy_2 __pyx_string_tab[136]
-#define __pyx_n_u_obj __pyx_string_tab[137]
-#define __pyx_n_u_offered __pyx_string_tab[138]
-#define __pyx_n_u_open_face __pyx_string_tab[139]
-#define __pyx_n_u_out __pyx_string_tab[140]
-#define __pyx_n_u_p __pyx_string_tab[141]
-#define __pyx_n_u_pack __pyx_string_tab[142]
-#define __pyx_n_u_pass __pyx_string_tab[143]
-#define __pyx_n_u_pass_on __pyx_string_tab[144]
-#define __pyx_n_u_phase __pyx_string_tab[145]
-#define __pyx_n_u_pickomino_rules_batch __pyx_string_tab[146]
-#define __pyx_n_u_pickomino_rules_batch__fused __pyx_string_tab[147]
-#define __pyx_n_u_player __pyx_string_tab[148]
-#define __pyx_n_u_players __pyx_string_tab[149]
-#define __pyx_n_u_points __pyx_string_tab[150]
-#define __pyx_n_u_pop __pyx_string_tab[151]
-#define __pyx_n_u_r __pyx_string_tab[152]
-#define __pyx_n_u_register __pyx_string_tab[153]
-#define __pyx_n_u_roll __pyx_string_tab[154]
-#define __pyx_n_u_roll_actions __pyx_string_tab[155]
-#define __pyx_n_u_rollable __pyx_string_tab[156]
-#define __pyx_n_u_rolling __pyx_string_tab[157]
-#define __pyx_n_u_rolls __pyx_string_tab[158]
-#define __pyx_n_u_rows __pyx_string_tab[159]
-#define __pyx_n_u_self __pyx_string_tab[160]
-#define __pyx_n_u_set_aside __pyx_string_tab[161]
-#define __pyx_n_u_setdefault __pyx_string_tab[162]
-#define __pyx_n_u_shape __pyx_string_tab[163]
-#define __pyx_n_u_show __pyx_string_tab[164]
-#define __pyx_n_u_shown __pyx_string_tab[165]
-#define __pyx_n_u_sides __pyx_string_tab[166]
-#define __pyx_n_u_size __pyx_string_tab[167]
-#define __pyx_n_u_stacks __pyx_string_tab[168]
-#define __pyx_n_u_start __pyx_string_tab[169]
-#define __pyx_n_u_state __pyx_string_tab[170]
-#define __pyx_n_u_steal __pyx_string_tab[171]
-#define __pyx_n_u_step __pyx_string_tab[172]
-#define __pyx_n_u_stop __pyx_string_tab[173]
-#define __pyx_n_u_stop_total __pyx_string_tab[174]
-#define __pyx_n_u_struct __pyx_string_tab[175]
-#define __pyx_n_u_t __pyx_string_tab[176]
-#define __pyx_n_u_table __pyx_string_tab[177]
-#define __pyx_n_u_take_tile __pyx_string_tab[178]
-#define __pyx_n_u_tidies __pyx_string_tab[179]
-#define __pyx_n_u_tile_out __pyx_string_tab[180]
-#define __pyx_n_u_tiles __pyx_string_tab[181]
-#define __pyx_n_u_tops __pyx_string_tab[182]
-#define __pyx_n_u_total __pyx_string_tab[183]
-#define __pyx_n_u_totals __pyx_string_tab[184]
-#define __pyx_n_u_turn_over __pyx_string_tab[185]
-#define __pyx_n_u_turns __pyx_string_tab[186]
-#define __pyx_n_u_unpack __pyx_string_tab[187]
-#define __pyx_n_u_update __pyx_string_tab[188]
-#define __pyx_n_u_use_setstate __pyx_string_tab[189]
-#define __pyx_n_u_values __pyx_string_tab[190]
-#define __pyx_n_u_victim __pyx_string_tab[191]
-#define __pyx_n_u_victim_out __pyx_string_tab[192]
-#define __pyx_n_u_victims __pyx_string_tab[193]
-#define __pyx_n_u_view __pyx_string_tab[194]
-#define __pyx_n_u_worm __pyx_string_tab[195]
-#define __pyx_n_u_x __pyx_string_tab[196]
-#define __pyx_n_u_zeros __pyx_string_tab[197]
-#define __pyx_n_b_O __pyx_string_tab[198]
-#define __pyx_kp_b_iso88591_1F __pyx_string_tab[199]
-#define __pyx_kp_b_iso88591_5_r_A_vU_7_E_at6_AS_AQ __pyx_string_tab[200]
-#define __pyx_kp_b_iso88591_5_r_A_vWAWF_BfAT_q_F_A_b_at6_fB __pyx_string_tab[201]
-#define __pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_AQ_Qa_A_U_1A __pyx_string_tab[202]
-#define __pyx_kp_b_iso88591_5_r_A_vZq_vWA_E_at6_T_e1D_q __pyx_string_tab[203]
-#define __pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_AQ_q_3fC __pyx_string_tab[204]
-#define __pyx_kp_b_iso88591_5_r_A_v_7_2V2T_q_A_b_D_Qb_E_at6 __pyx_string_tab[205]
-#define __pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_AQ_U_1 __pyx_string_tab[206]
-#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[207]
-#define __pyx_kp_b_iso88591_1F_E_aq_q_as_Q_E_aq_Bb_Qe1Cs_Rr __pyx_string_tab[208]
-#define __pyx_kp_b_iso88591_E_at6_AQ_U_1_1CuA_U_1A_E_aq_U_3 __pyx_string_tab[209]
-#define __pyx_kp_b_iso88591_E_at6_AQ_V1F_q_q_Q_E_aq_U_1_as __pyx_string_tab[210]
-#define __pyx_kp_b_iso88591_Zt84xt7_lRVVhhllttx_y_G_G_K_K_U __pyx_string_tab[211]
-#define __pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A __pyx_string_tab[212]
-#define __pyx_kp_b_iso88591_U_QgRq_E_at6_AQ_U_1_as_U_5_Q_q __pyx_string_tab[213]
-#define __pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as __pyx_string_tab[214]
-#define __pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A __pyx_string_tab[215]
+#define __pyx_n_u_mask __pyx_string_tab[124]
+#define __pyx_n_u_me __pyx_string_tab[125]
+#define __pyx_n_u_memview __pyx_string_tab[126]
+#define __pyx_n_u_mode __pyx_string_tab[127]
+#define __pyx_n_u_moves __pyx_string_tab[128]
+#define __pyx_n_u_moving __pyx_string_tab[129]
+#define __pyx_n_u_n __pyx_string_tab[130]
+#define __pyx_n_u_name __pyx_string_tab[131]
+#define __pyx_n_u_ndim __pyx_string_tab[132]
+#define __pyx_n_u_np __pyx_string_tab[133]
+#define __pyx_n_u_num_actions __pyx_string_tab[134]
+#define __pyx_n_u_numpy_2 __pyx_string_tab[135]
+#define __pyx_n_u_obj __pyx_string_tab[136]
+#define __pyx_n_u_offered __pyx_string_tab[137]
+#define __pyx_n_u_open_face __pyx_string_tab[138]
+#define __pyx_n_u_out __pyx_string_tab[139]
+#define __pyx_n_u_p __pyx_string_tab[140]
+#define __pyx_n_u_pack __pyx_string_tab[141]
+#define __pyx_n_u_pass __pyx_string_tab[142]
+#define __pyx_n_u_pass_on __pyx_string_tab[143]
+#define __pyx_n_u_phase __pyx_string_tab[144]
+#define __pyx_n_u_pickomino_rules_batch __pyx_string_tab[145]
+#define __pyx_n_u_pickomino_rules_batch__fused __pyx_string_tab[146]
+#define __pyx_n_u_player __pyx_string_tab[147]
+#define __pyx_n_u_players __pyx_string_tab[148]
+#define __pyx_n_u_points __pyx_string_tab[149]
+#define __pyx_n_u_pop __pyx_string_tab[150]
+#define __pyx_n_u_r __pyx_string_tab[151]
+#define __pyx_n_u_register __pyx_string_tab[152]
+#define __pyx_n_u_roll __pyx_string_tab[153]
+#define __pyx_n_u_roll_actions __pyx_string_tab[154]
+#define __pyx_n_u_rollable __pyx_string_tab[155]
+#define __pyx_n_u_rolling __pyx_string_tab[156]
+#define __pyx_n_u_rolls __pyx_string_tab[157]
+#define __pyx_n_u_rows __pyx_string_tab[158]
+#define __pyx_n_u_self __pyx_string_tab[159]
+#define __pyx_n_u_set_aside __pyx_string_tab[160]
+#define __pyx_n_u_setdefault __pyx_string_tab[161]
+#define __pyx_n_u_shape __pyx_string_tab[162]
+#define __pyx_n_u_show __pyx_string_tab[163]
+#define __pyx_n_u_shown __pyx_string_tab[164]
+#define __pyx_n_u_sides __pyx_string_tab[165]
+#define __pyx_n_u_size __pyx_string_tab[166]
+#define __pyx_n_u_stacks __pyx_string_tab[167]
+#define __pyx_n_u_start __pyx_string_tab[168]
+#define __pyx_n_u_state __pyx_string_tab[169]
+#define __pyx_n_u_steal __pyx_string_tab[170]
+#define __pyx_n_u_step __pyx_string_tab[171]
+#define __pyx_n_u_stop __pyx_string_tab[172]
+#define __pyx_n_u_stop_total __pyx_string_tab[173]
+#define __pyx_n_u_struct __pyx_string_tab[174]
+#define __pyx_n_u_t __pyx_string_tab[175]
+#define __pyx_n_u_table __pyx_string_tab[176]
+#define __pyx_n_u_take_tile __pyx_string_tab[177]
+#define __pyx_n_u_tidies __pyx_string_tab[178]
+#define __pyx_n_u_tile_out __pyx_string_tab[179]
+#define __pyx_n_u_tiles __pyx_string_tab[180]
+#define __pyx_n_u_tops __pyx_string_tab[181]
+#define __pyx_n_u_total __pyx_string_tab[182]
+#define __pyx_n_u_totals __pyx_string_tab[183]
+#define __pyx_n_u_turn_over __pyx_string_tab[184]
+#define __pyx_n_u_turns __pyx_string_tab[185]
+#define __pyx_n_u_unpack __pyx_string_tab[186]
+#define __pyx_n_u_update __pyx_string_tab[187]
+#define __pyx_n_u_use_setstate __pyx_string_tab[188]
+#define __pyx_n_u_values __pyx_string_tab[189]
+#define __pyx_n_u_victim __pyx_string_tab[190]
+#define __pyx_n_u_victim_out __pyx_string_tab[191]
+#define __pyx_n_u_victims __pyx_string_tab[192]
+#define __pyx_n_u_view __pyx_string_tab[193]
+#define __pyx_n_u_worm __pyx_string_tab[194]
+#define __pyx_n_u_x __pyx_string_tab[195]
+#define __pyx_n_u_zeros __pyx_string_tab[196]
+#define __pyx_n_b_O __pyx_string_tab[197]
+#define __pyx_kp_b_iso88591_1F __pyx_string_tab[198]
+#define __pyx_kp_b_iso88591_5_r_A_vU_7_E_at6_AS_AQ __pyx_string_tab[199]
+#define __pyx_kp_b_iso88591_5_r_A_vWAWF_BfAT_q_F_A_b_at6_fB __pyx_string_tab[200]
+#define __pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_AQ_Qa_A_U_1A __pyx_string_tab[201]
+#define __pyx_kp_b_iso88591_5_r_A_vZq_vWA_E_at6_T_e1D_q __pyx_string_tab[202]
+#define __pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_AQ_q_3fC __pyx_string_tab[203]
+#define __pyx_kp_b_iso88591_5_r_A_v_7_2V2T_q_A_b_D_Qb_E_at6 __pyx_string_tab[204]
+#define __pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_AQ_U_1 __pyx_string_tab[205]
+#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[206]
+#define __pyx_kp_b_iso88591_1F_E_aq_q_as_Q_E_aq_Bb_Qe1Cs_Rr __pyx_string_tab[207]
+#define __pyx_kp_b_iso88591_E_at6_AQ_U_1_1CuA_U_1A_E_aq_U_3 __pyx_string_tab[208]
+#define __pyx_kp_b_iso88591_E_at6_AQ_V1F_q_q_Q_E_aq_U_1_as __pyx_string_tab[209]
+#define __pyx_kp_b_iso88591_Zt84xt7_lRVVhhllttx_y_G_G_K_K_U __pyx_string_tab[210]
+#define __pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A __pyx_string_tab[211]
+#define __pyx_kp_b_iso88591_E_at6_AQ_U_1_as_U_5_Q __pyx_string_tab[212]
+#define __pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as __pyx_string_tab[213]
+#define __pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A __pyx_string_tab[214]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_neg_1 __pyx_number_tab[1]
 #define __pyx_int_2088408 __pyx_number_tab[2]
@@ -3943,7 +3942,7 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_slice[i]); }
   for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
   for (int i=0; i<17; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<216; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<215; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<4; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3983,7 +3982,7 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_slice[i]); }
   for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
   for (int i=0; i<17; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<216; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<215; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<4; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -21130,7 +21129,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
  *          const int16_t[:] drawn):
- *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``; the last kind shown moves the
+ *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``."""
 */
 
 /* Python wrapper */
@@ -21141,7 +21140,7 @@ PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_4show, "`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``; the last kind shown moves the\n    rows to phase choose and counts the roll as a move.");
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_4show, "`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``.");
 static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_5show = {"show", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_5show, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_4show};
 static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_5show(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
@@ -21272,7 +21271,6 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
   Py_ssize_t __pyx_v_i;
   Py_ssize_t __pyx_v_r;
   int __pyx_v_f;
-  int __pyx_v_last;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   Py_ssize_t __pyx_t_1;
@@ -21287,18 +21285,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
   Py_ssize_t __pyx_t_10;
   __Pyx_RefNannySetupContext("show", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":215
+  /* "pickomino_rules/batch/_fused.pyx":214
  *     cdef Py_ssize_t i, r
  *     cdef int f
- *     cdef bint last = kind == t.kinds - 1             # <<<<<<<<<<<<<<
- *     with nogil:
- *         for i in range(rows.shape[0]):
-*/
-  __pyx_v_last = (__pyx_v_kind == (__pyx_v_t->kinds - 1));
-
-  /* "pickomino_rules/batch/_fused.pyx":216
- *     cdef int f
- *     cdef bint last = kind == t.kinds - 1
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
@@ -21309,8 +21298,8 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":217
- *     cdef bint last = kind == t.kinds - 1
+        /* "pickomino_rules/batch/_fused.pyx":215
+ *     cdef int f
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
  *             r = rows[i]
@@ -21323,7 +21312,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":218
+          /* "pickomino_rules/batch/_fused.pyx":216
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -21333,22 +21322,22 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":219
+          /* "pickomino_rules/batch/_fused.pyx":217
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             for f in range(6):             # <<<<<<<<<<<<<<
  *                 t.roll[r, kind, f] = rolls[drawn[i], f]
- *             if last:
+ * 
 */
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":220
+            /* "pickomino_rules/batch/_fused.pyx":218
  *             r = rows[i]
  *             for f in range(6):
  *                 t.roll[r, kind, f] = rolls[drawn[i], f]             # <<<<<<<<<<<<<<
- *             if last:
- *                 t.phase[r] = CHOOSE
+ * 
+ * 
 */
             __pyx_t_4 = __pyx_v_i;
             __pyx_t_6 = (*((int16_t const  *) ( /* dim=0 */ (__pyx_v_drawn.data + __pyx_t_4 * __pyx_v_drawn.strides[0]) )));
@@ -21358,51 +21347,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
             __pyx_t_10 = __pyx_v_f;
             *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_8 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_9 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_10 * __pyx_v_t->roll.strides[2]) )) = (*((int8_t const  *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_rolls.data + __pyx_t_6 * __pyx_v_rolls.strides[0]) ) + __pyx_t_7 * __pyx_v_rolls.strides[1]) )));
           }
-
-          /* "pickomino_rules/batch/_fused.pyx":221
- *             for f in range(6):
- *                 t.roll[r, kind, f] = rolls[drawn[i], f]
- *             if last:             # <<<<<<<<<<<<<<
- *                 t.phase[r] = CHOOSE
- *                 t.moves[r] += 1
-*/
-          if (__pyx_v_last) {
-
-            /* "pickomino_rules/batch/_fused.pyx":222
- *                 t.roll[r, kind, f] = rolls[drawn[i], f]
- *             if last:
- *                 t.phase[r] = CHOOSE             # <<<<<<<<<<<<<<
- *                 t.moves[r] += 1
- * 
-*/
-            __pyx_t_4 = __pyx_v_r;
-            *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 1;
-
-            /* "pickomino_rules/batch/_fused.pyx":223
- *             if last:
- *                 t.phase[r] = CHOOSE
- *                 t.moves[r] += 1             # <<<<<<<<<<<<<<
- * 
- * 
-*/
-            __pyx_t_4 = __pyx_v_r;
-            *((int32_t *) ( /* dim=0 */ (__pyx_v_t->moves.data + __pyx_t_4 * __pyx_v_t->moves.strides[0]) )) += 1;
-
-            /* "pickomino_rules/batch/_fused.pyx":221
- *             for f in range(6):
- *                 t.roll[r, kind, f] = rolls[drawn[i], f]
- *             if last:             # <<<<<<<<<<<<<<
- *                 t.phase[r] = CHOOSE
- *                 t.moves[r] += 1
-*/
-          }
         }
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":216
+      /* "pickomino_rules/batch/_fused.pyx":214
+ *     cdef Py_ssize_t i, r
  *     cdef int f
- *     cdef bint last = kind == t.kinds - 1
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
@@ -21422,12 +21373,11 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
  *          const int16_t[:] drawn):
- *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``; the last kind shown moves the
+ *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``."""
 */
 
   /* function exit code */
   __pyx_r = Py_None; __Pyx_INCREF(Py_None);
-
 
 
 
@@ -21436,7 +21386,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":226
+/* "pickomino_rules/batch/_fused.pyx":221
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
@@ -21488,60 +21438,60 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_rolls,&__pyx_mstate_global->__pyx_n_u_drawn,&__pyx_mstate_global->__pyx_n_u_rolling,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 226, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 221, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 226, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 221, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 226, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 221, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 226, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 221, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 226, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 221, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 226, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 221, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "land", 0) < (0)) __PYX_ERR(0, 226, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "land", 0) < (0)) __PYX_ERR(0, 221, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 5; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, i); __PYX_ERR(0, 226, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, i); __PYX_ERR(0, 221, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 5)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 226, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 221, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 226, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 221, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 226, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 221, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 226, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 221, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 226, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 221, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 226, __pyx_L3_error)
-    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[2], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 226, __pyx_L3_error)
-    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[3], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 226, __pyx_L3_error)
-    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 227, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 221, __pyx_L3_error)
+    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[2], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 221, __pyx_L3_error)
+    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[3], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 221, __pyx_L3_error)
+    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 222, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 226, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 221, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21556,7 +21506,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 226, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 221, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_6land(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_rolls, __pyx_v_drawn, __pyx_v_rolling);
 
   /* function exit code */
@@ -21604,7 +21554,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("land", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":231
+  /* "pickomino_rules/batch/_fused.pyx":226
  *     offers nothing busts (C5). The rows that roll next (the next player's) go to ``rolling``;
  *     returns how many."""
  *     cdef Py_ssize_t i, r, out = 0             # <<<<<<<<<<<<<<
@@ -21613,7 +21563,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":235
+  /* "pickomino_rules/batch/_fused.pyx":230
  *     cdef bint offered
  *     cdef int8_t shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21626,7 +21576,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":236
+        /* "pickomino_rules/batch/_fused.pyx":231
  *     cdef int8_t shown
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -21640,7 +21590,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":237
+          /* "pickomino_rules/batch/_fused.pyx":232
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -21650,7 +21600,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":238
+          /* "pickomino_rules/batch/_fused.pyx":233
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             offered = False             # <<<<<<<<<<<<<<
@@ -21659,7 +21609,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
           __pyx_v_offered = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":239
+          /* "pickomino_rules/batch/_fused.pyx":234
  *             r = rows[i]
  *             offered = False
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -21669,7 +21619,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":240
+            /* "pickomino_rules/batch/_fused.pyx":235
  *             offered = False
  *             for f in range(6):
  *                 shown = rolls[drawn[i], f]             # <<<<<<<<<<<<<<
@@ -21681,7 +21631,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             __pyx_t_7 = __pyx_v_f;
             __pyx_v_shown = (*((int8_t const  *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_rolls.data + __pyx_t_6 * __pyx_v_rolls.strides[0]) ) + __pyx_t_7 * __pyx_v_rolls.strides[1]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":241
+            /* "pickomino_rules/batch/_fused.pyx":236
  *             for f in range(6):
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown             # <<<<<<<<<<<<<<
@@ -21693,7 +21643,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             __pyx_t_6 = __pyx_v_f;
             *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[2]) )) = __pyx_v_shown;
 
-            /* "pickomino_rules/batch/_fused.pyx":242
+            /* "pickomino_rules/batch/_fused.pyx":237
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -21721,7 +21671,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             if (__pyx_t_8) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":243
+              /* "pickomino_rules/batch/_fused.pyx":238
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:
  *                     offered = True             # <<<<<<<<<<<<<<
@@ -21730,7 +21680,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
               __pyx_v_offered = 1;
 
-              /* "pickomino_rules/batch/_fused.pyx":242
+              /* "pickomino_rules/batch/_fused.pyx":237
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -21740,7 +21690,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             }
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":244
+          /* "pickomino_rules/batch/_fused.pyx":239
  *                 if shown > 0 and t.set_aside[r, f] == 0:
  *                     offered = True
  *             t.phase[r] = CHOOSE             # <<<<<<<<<<<<<<
@@ -21750,7 +21700,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_7 = __pyx_v_r;
           *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_7 * __pyx_v_t->phase.strides[0]) )) = 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":245
+          /* "pickomino_rules/batch/_fused.pyx":240
  *                     offered = True
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1             # <<<<<<<<<<<<<<
@@ -21760,7 +21710,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_7 = __pyx_v_r;
           *((int32_t *) ( /* dim=0 */ (__pyx_v_t->moves.data + __pyx_t_7 * __pyx_v_t->moves.strides[0]) )) += 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":246
+          /* "pickomino_rules/batch/_fused.pyx":241
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1
  *             if not offered:             # <<<<<<<<<<<<<<
@@ -21772,7 +21722,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           if (__pyx_t_8) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":247
+            /* "pickomino_rules/batch/_fused.pyx":242
  *             t.moves[r] += 1
  *             if not offered:
  *                 bust_row(t, r)             # <<<<<<<<<<<<<<
@@ -21781,7 +21731,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
             __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(__pyx_v_t, __pyx_v_r);
 
-            /* "pickomino_rules/batch/_fused.pyx":248
+            /* "pickomino_rules/batch/_fused.pyx":243
  *             if not offered:
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -21793,7 +21743,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             if (__pyx_t_8) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":249
+              /* "pickomino_rules/batch/_fused.pyx":244
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):
  *                     rolling[out] = r             # <<<<<<<<<<<<<<
@@ -21803,7 +21753,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
               __pyx_t_7 = __pyx_v_out;
               *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_7 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-              /* "pickomino_rules/batch/_fused.pyx":250
+              /* "pickomino_rules/batch/_fused.pyx":245
  *                 if finish_turn(t, r):
  *                     rolling[out] = r
  *                     out += 1             # <<<<<<<<<<<<<<
@@ -21812,7 +21762,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
               __pyx_v_out = (__pyx_v_out + 1);
 
-              /* "pickomino_rules/batch/_fused.pyx":248
+              /* "pickomino_rules/batch/_fused.pyx":243
  *             if not offered:
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -21821,7 +21771,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":246
+            /* "pickomino_rules/batch/_fused.pyx":241
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1
  *             if not offered:             # <<<<<<<<<<<<<<
@@ -21833,7 +21783,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":235
+      /* "pickomino_rules/batch/_fused.pyx":230
  *     cdef bint offered
  *     cdef int8_t shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21850,14 +21800,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":251
+  /* "pickomino_rules/batch/_fused.pyx":246
  *                     rolling[out] = r
  *                     out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 251, __pyx_L1_error)
+  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 246, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
   {
     PyObject *__pyx_temp;
@@ -21870,7 +21820,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   __pyx_t_10 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":226
+  /* "pickomino_rules/batch/_fused.pyx":221
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
@@ -21895,7 +21845,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":254
+/* "pickomino_rules/batch/_fused.pyx":249
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
@@ -21944,39 +21894,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_mask,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 254, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 249, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 254, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 249, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 254, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 249, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "derive", 0) < (0)) __PYX_ERR(0, 254, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "derive", 0) < (0)) __PYX_ERR(0, 249, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, i); __PYX_ERR(0, 254, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, i); __PYX_ERR(0, 249, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 254, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 249, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 254, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 249, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 254, __pyx_L3_error)
+    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 249, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 254, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 249, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21988,7 +21938,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 254, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 249, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_8derive(__pyx_self, __pyx_v_t, __pyx_v_mask);
 
   /* function exit code */
@@ -22041,7 +21991,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
   int __pyx_t_15;
   __Pyx_RefNannySetupContext("derive", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":257
+  /* "pickomino_rules/batch/_fused.pyx":252
  *     """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
  *     decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
  *     cdef Py_ssize_t r, n = t.phase.shape[0]             # <<<<<<<<<<<<<<
@@ -22050,7 +22000,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
   __pyx_v_n = (__pyx_v_t->phase.shape[0]);
 
-  /* "pickomino_rules/batch/_fused.pyx":261
+  /* "pickomino_rules/batch/_fused.pyx":256
  *     cdef int64_t total, index, grill, claim, victim
  *     cdef bint worm, rollable
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22063,7 +22013,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":262
+        /* "pickomino_rules/batch/_fused.pyx":257
  *     cdef bint worm, rollable
  *     with nogil:
  *         for r in range(n):             # <<<<<<<<<<<<<<
@@ -22077,7 +22027,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_r = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":263
+          /* "pickomino_rules/batch/_fused.pyx":258
  *     with nogil:
  *         for r in range(n):
  *             if t.phase[r] == CHOOSE:             # <<<<<<<<<<<<<<
@@ -22090,7 +22040,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":264
+            /* "pickomino_rules/batch/_fused.pyx":259
  *         for r in range(n):
  *             if t.phase[r] == CHOOSE:
  *                 for f in range(6):             # <<<<<<<<<<<<<<
@@ -22100,7 +22050,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             for (__pyx_t_6 = 0; __pyx_t_6 < 6; __pyx_t_6+=1) {
               __pyx_v_f = __pyx_t_6;
 
-              /* "pickomino_rules/batch/_fused.pyx":265
+              /* "pickomino_rules/batch/_fused.pyx":260
  *             if t.phase[r] == CHOOSE:
  *                 for f in range(6):
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
@@ -22134,7 +22084,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":263
+            /* "pickomino_rules/batch/_fused.pyx":258
  *     with nogil:
  *         for r in range(n):
  *             if t.phase[r] == CHOOSE:             # <<<<<<<<<<<<<<
@@ -22144,7 +22094,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             goto __pyx_L8;
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":266
+          /* "pickomino_rules/batch/_fused.pyx":261
  *                 for f in range(6):
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
  *             elif t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -22157,7 +22107,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":267
+            /* "pickomino_rules/batch/_fused.pyx":262
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
  *             elif t.phase[r] == DECIDE:
  *                 total = 0             # <<<<<<<<<<<<<<
@@ -22166,7 +22116,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_v_total = 0;
 
-            /* "pickomino_rules/batch/_fused.pyx":268
+            /* "pickomino_rules/batch/_fused.pyx":263
  *             elif t.phase[r] == DECIDE:
  *                 total = 0
  *                 rollable = False             # <<<<<<<<<<<<<<
@@ -22175,7 +22125,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_v_rollable = 0;
 
-            /* "pickomino_rules/batch/_fused.pyx":269
+            /* "pickomino_rules/batch/_fused.pyx":264
  *                 total = 0
  *                 rollable = False
  *                 for f in range(6):             # <<<<<<<<<<<<<<
@@ -22185,7 +22135,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             for (__pyx_t_6 = 0; __pyx_t_6 < 6; __pyx_t_6+=1) {
               __pyx_v_f = __pyx_t_6;
 
-              /* "pickomino_rules/batch/_fused.pyx":270
+              /* "pickomino_rules/batch/_fused.pyx":265
  *                 rollable = False
  *                 for f in range(6):
  *                     total += t.set_aside[r, f] * t.points[f]             # <<<<<<<<<<<<<<
@@ -22197,7 +22147,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               __pyx_t_4 = __pyx_v_f;
               __pyx_v_total = (__pyx_v_total + ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_9 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_8 * __pyx_v_t->set_aside.strides[1]) ))) * (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->points.data + __pyx_t_4 * __pyx_v_t->points.strides[0]) )))));
 
-              /* "pickomino_rules/batch/_fused.pyx":271
+              /* "pickomino_rules/batch/_fused.pyx":266
  *                 for f in range(6):
  *                     total += t.set_aside[r, f] * t.points[f]
  *                     if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -22211,7 +22161,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               if (__pyx_t_5) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":272
+                /* "pickomino_rules/batch/_fused.pyx":267
  *                     total += t.set_aside[r, f] * t.points[f]
  *                     if t.set_aside[r, f] == 0:
  *                         rollable = True             # <<<<<<<<<<<<<<
@@ -22220,7 +22170,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
                 __pyx_v_rollable = 1;
 
-                /* "pickomino_rules/batch/_fused.pyx":271
+                /* "pickomino_rules/batch/_fused.pyx":266
  *                 for f in range(6):
  *                     total += t.set_aside[r, f] * t.points[f]
  *                     if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -22230,7 +22180,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               }
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":273
+            /* "pickomino_rules/batch/_fused.pyx":268
  *                     if t.set_aside[r, f] == 0:
  *                         rollable = True
  *                 worm = t.set_aside[r, WORM] > 0             # <<<<<<<<<<<<<<
@@ -22241,7 +22191,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             __pyx_t_4 = 5;
             __pyx_v_worm = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_8 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_4 * __pyx_v_t->set_aside.strides[1]) ))) > 0);
 
-            /* "pickomino_rules/batch/_fused.pyx":274
+            /* "pickomino_rules/batch/_fused.pyx":269
  *                         rollable = True
  *                 worm = t.set_aside[r, WORM] > 0
  *                 claim = -1             # <<<<<<<<<<<<<<
@@ -22250,7 +22200,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_v_claim = -1L;
 
-            /* "pickomino_rules/batch/_fused.pyx":275
+            /* "pickomino_rules/batch/_fused.pyx":270
  *                 worm = t.set_aside[r, WORM] > 0
  *                 claim = -1
  *                 victim = -1             # <<<<<<<<<<<<<<
@@ -22259,7 +22209,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_v_victim = -1L;
 
-            /* "pickomino_rules/batch/_fused.pyx":276
+            /* "pickomino_rules/batch/_fused.pyx":271
  *                 claim = -1
  *                 victim = -1
  *                 if worm:  # stop_total, then claims (C7, C8)             # <<<<<<<<<<<<<<
@@ -22268,7 +22218,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             if (__pyx_v_worm) {
 
-              /* "pickomino_rules/batch/_fused.pyx":277
+              /* "pickomino_rules/batch/_fused.pyx":272
  *                 victim = -1
  *                 if worm:  # stop_total, then claims (C7, C8)
  *                     grill = t.grill[r]             # <<<<<<<<<<<<<<
@@ -22278,7 +22228,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               __pyx_t_4 = __pyx_v_r;
               __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_4 * __pyx_v_t->grill.strides[0]) )));
 
-              /* "pickomino_rules/batch/_fused.pyx":278
+              /* "pickomino_rules/batch/_fused.pyx":273
  *                 if worm:  # stop_total, then claims (C7, C8)
  *                     grill = t.grill[r]
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1             # <<<<<<<<<<<<<<
@@ -22298,7 +22248,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 
               __pyx_v_index = __pyx_t_10;
 
-              /* "pickomino_rules/batch/_fused.pyx":279
+              /* "pickomino_rules/batch/_fused.pyx":274
  *                     grill = t.grill[r]
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -22324,7 +22274,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               if (__pyx_t_5) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":280
+                /* "pickomino_rules/batch/_fused.pyx":275
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                     if index >= 0 and (grill >> index) & 1:
  *                         claim = index             # <<<<<<<<<<<<<<
@@ -22333,7 +22283,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
                 __pyx_v_claim = __pyx_v_index;
 
-                /* "pickomino_rules/batch/_fused.pyx":279
+                /* "pickomino_rules/batch/_fused.pyx":274
  *                     grill = t.grill[r]
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -22343,7 +22293,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
                 goto __pyx_L17;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":282
+              /* "pickomino_rules/batch/_fused.pyx":277
  *                         claim = index
  *                     else:
  *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]             # <<<<<<<<<<<<<<
@@ -22370,7 +22320,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
                 __pyx_v_claim = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_8 * __pyx_v_t->highest_of.strides[0]) )));
 
 
-                /* "pickomino_rules/batch/_fused.pyx":283
+                /* "pickomino_rules/batch/_fused.pyx":278
  *                     else:
  *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *                         me = t.player[r]             # <<<<<<<<<<<<<<
@@ -22380,7 +22330,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
                 __pyx_t_4 = __pyx_v_r;
                 __pyx_v_me = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_4 * __pyx_v_t->player.strides[0]) )));
 
-                /* "pickomino_rules/batch/_fused.pyx":284
+                /* "pickomino_rules/batch/_fused.pyx":279
  *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *                         me = t.player[r]
  *                         for p in range(t.players):             # <<<<<<<<<<<<<<
@@ -22394,7 +22344,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
                 for (__pyx_t_15 = 0; __pyx_t_15 < __pyx_t_14; __pyx_t_15+=1) {
                   __pyx_v_p = __pyx_t_15;
 
-                  /* "pickomino_rules/batch/_fused.pyx":285
+                  /* "pickomino_rules/batch/_fused.pyx":280
  *                         me = t.player[r]
  *                         for p in range(t.players):
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -22434,7 +22384,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
                   if (__pyx_t_5) {
 
 
-                    /* "pickomino_rules/batch/_fused.pyx":286
+                    /* "pickomino_rules/batch/_fused.pyx":281
  *                         for p in range(t.players):
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *                                 victim = p             # <<<<<<<<<<<<<<
@@ -22443,7 +22393,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
                     __pyx_v_victim = __pyx_v_p;
 
-                    /* "pickomino_rules/batch/_fused.pyx":287
+                    /* "pickomino_rules/batch/_fused.pyx":282
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *                                 victim = p
  *                                 break             # <<<<<<<<<<<<<<
@@ -22452,7 +22402,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
                     goto __pyx_L21_break;
 
-                    /* "pickomino_rules/batch/_fused.pyx":285
+                    /* "pickomino_rules/batch/_fused.pyx":280
  *                         me = t.player[r]
  *                         for p in range(t.players):
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -22466,7 +22416,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               }
               __pyx_L17:;
 
-              /* "pickomino_rules/batch/_fused.pyx":276
+              /* "pickomino_rules/batch/_fused.pyx":271
  *                 claim = -1
  *                 victim = -1
  *                 if worm:  # stop_total, then claims (C7, C8)             # <<<<<<<<<<<<<<
@@ -22475,7 +22425,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":288
+            /* "pickomino_rules/batch/_fused.pyx":283
  *                                 victim = p
  *                                 break
  *                 t.grill_claim[r] = claim             # <<<<<<<<<<<<<<
@@ -22485,7 +22435,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             __pyx_t_4 = __pyx_v_r;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill_claim.data + __pyx_t_4 * __pyx_v_t->grill_claim.strides[0]) )) = __pyx_v_claim;
 
-            /* "pickomino_rules/batch/_fused.pyx":289
+            /* "pickomino_rules/batch/_fused.pyx":284
  *                                 break
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim             # <<<<<<<<<<<<<<
@@ -22495,7 +22445,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             __pyx_t_4 = __pyx_v_r;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_t->victim.data + __pyx_t_4 * __pyx_v_t->victim.strides[0]) )) = __pyx_v_victim;
 
-            /* "pickomino_rules/batch/_fused.pyx":290
+            /* "pickomino_rules/batch/_fused.pyx":285
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)             # <<<<<<<<<<<<<<
@@ -22521,7 +22471,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_8 * __pyx_v_mask.strides[0]) ) + __pyx_t_4 * __pyx_v_mask.strides[1]) )) = __pyx_t_7;
 
 
-            /* "pickomino_rules/batch/_fused.pyx":291
+            /* "pickomino_rules/batch/_fused.pyx":286
  *                 t.victim[r] = victim
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
  *                 mask[r, t.stop] = True             # <<<<<<<<<<<<<<
@@ -22532,7 +22482,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             __pyx_t_8 = __pyx_v_t->stop;
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_4 * __pyx_v_mask.strides[0]) ) + __pyx_t_8 * __pyx_v_mask.strides[1]) )) = 1;
 
-            /* "pickomino_rules/batch/_fused.pyx":292
+            /* "pickomino_rules/batch/_fused.pyx":287
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
  *                 mask[r, t.stop] = True
  *                 if victim >= 0:             # <<<<<<<<<<<<<<
@@ -22544,7 +22494,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             if (__pyx_t_5) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":293
+              /* "pickomino_rules/batch/_fused.pyx":288
  *                 mask[r, t.stop] = True
  *                 if victim >= 0:
  *                     mask[r, t.steal + victim] = True             # <<<<<<<<<<<<<<
@@ -22555,7 +22505,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               __pyx_t_4 = (__pyx_v_t->steal + __pyx_v_victim);
               *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_8 * __pyx_v_mask.strides[0]) ) + __pyx_t_4 * __pyx_v_mask.strides[1]) )) = 1;
 
-              /* "pickomino_rules/batch/_fused.pyx":292
+              /* "pickomino_rules/batch/_fused.pyx":287
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
  *                 mask[r, t.stop] = True
  *                 if victim >= 0:             # <<<<<<<<<<<<<<
@@ -22564,7 +22514,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":266
+            /* "pickomino_rules/batch/_fused.pyx":261
  *                 for f in range(6):
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
  *             elif t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -22577,7 +22527,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":261
+      /* "pickomino_rules/batch/_fused.pyx":256
  *     cdef int64_t total, index, grill, claim, victim
  *     cdef bint worm, rollable
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22594,7 +22544,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":254
+  /* "pickomino_rules/batch/_fused.pyx":249
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
@@ -22621,7 +22571,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":304
+/* "pickomino_rules/batch/_fused.pyx":299
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -22670,39 +22620,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 304, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 299, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 304, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 299, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 304, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 299, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "roll_actions", 0) < (0)) __PYX_ERR(0, 304, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "roll_actions", 0) < (0)) __PYX_ERR(0, 299, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, i); __PYX_ERR(0, 304, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, i); __PYX_ERR(0, 299, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 304, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 299, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 304, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 299, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 304, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 299, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 304, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 299, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -22761,20 +22711,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("roll_actions", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":306
+  /* "pickomino_rules/batch/_fused.pyx":301
  * def roll_actions(table, const int64_t[:] rows):
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 306, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 301, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 306, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 301, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":307
+  /* "pickomino_rules/batch/_fused.pyx":302
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -22785,7 +22735,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":308
+    /* "pickomino_rules/batch/_fused.pyx":303
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)             # <<<<<<<<<<<<<<
@@ -22793,12 +22743,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
  *     cdef int8_t[:, :] out = mask.view(np.int8)
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 308, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 303, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 308, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 303, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 308, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 303, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -22818,7 +22768,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 308, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 303, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -22832,7 +22782,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":307
+    /* "pickomino_rules/batch/_fused.pyx":302
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -22841,7 +22791,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":309
+  /* "pickomino_rules/batch/_fused.pyx":304
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
@@ -22849,26 +22799,26 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
  *     cdef Py_ssize_t i, r
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 304, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 304, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 304, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 304, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 304, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_4) != (0)) __PYX_ERR(0, 309, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_4) != (0)) __PYX_ERR(0, 304, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 309, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 304, __pyx_L1_error);
   __pyx_t_4 = 0;
   __pyx_t_7 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 304, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 304, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   #if CYTHON_VECTORCALL
@@ -22889,13 +22839,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_8, __pyx_t_4};
     #if CYTHON_VECTORCALL
     __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 309, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 304, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_7);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 309, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 304, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     #endif
@@ -22907,13 +22857,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 309, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 304, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_mask = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":310
+  /* "pickomino_rules/batch/_fused.pyx":305
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)             # <<<<<<<<<<<<<<
@@ -22922,9 +22872,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 */
   __pyx_t_3 = __pyx_v_mask;
   __Pyx_INCREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 310, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 305, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 310, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 305, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   __pyx_t_6 = 0;
@@ -22933,16 +22883,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_view, __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 310, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 305, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 310, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 305, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":313
+  /* "pickomino_rules/batch/_fused.pyx":308
  *     cdef Py_ssize_t i, r
  *     cdef int f, k, shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22955,7 +22905,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":314
+        /* "pickomino_rules/batch/_fused.pyx":309
  *     cdef int f, k, shown
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -22969,7 +22919,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":315
+          /* "pickomino_rules/batch/_fused.pyx":310
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -22979,7 +22929,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
           __pyx_t_13 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":316
+          /* "pickomino_rules/batch/_fused.pyx":311
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -22989,7 +22939,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
           for (__pyx_t_14 = 0; __pyx_t_14 < 6; __pyx_t_14+=1) {
             __pyx_v_f = __pyx_t_14;
 
-            /* "pickomino_rules/batch/_fused.pyx":317
+            /* "pickomino_rules/batch/_fused.pyx":312
  *             r = rows[i]
  *             for f in range(6):
  *                 shown = 0             # <<<<<<<<<<<<<<
@@ -22998,7 +22948,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 */
             __pyx_v_shown = 0;
 
-            /* "pickomino_rules/batch/_fused.pyx":318
+            /* "pickomino_rules/batch/_fused.pyx":313
  *             for f in range(6):
  *                 shown = 0
  *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -23012,7 +22962,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
             for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
               __pyx_v_k = __pyx_t_17;
 
-              /* "pickomino_rules/batch/_fused.pyx":319
+              /* "pickomino_rules/batch/_fused.pyx":314
  *                 shown = 0
  *                 for k in range(t.kinds):
  *                     shown += t.roll[r, k, f]             # <<<<<<<<<<<<<<
@@ -23026,7 +22976,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
             }
 
 
-            /* "pickomino_rules/batch/_fused.pyx":320
+            /* "pickomino_rules/batch/_fused.pyx":315
  *                 for k in range(t.kinds):
  *                     shown += t.roll[r, k, f]
  *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
@@ -23060,7 +23010,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":313
+      /* "pickomino_rules/batch/_fused.pyx":308
  *     cdef Py_ssize_t i, r
  *     cdef int f, k, shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23077,7 +23027,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":321
+  /* "pickomino_rules/batch/_fused.pyx":316
  *                     shown += t.roll[r, k, f]
  *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
  *     return mask             # <<<<<<<<<<<<<<
@@ -23095,7 +23045,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":304
+  /* "pickomino_rules/batch/_fused.pyx":299
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23128,7 +23078,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":324
+/* "pickomino_rules/batch/_fused.pyx":319
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
@@ -23178,46 +23128,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_faces,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 324, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 319, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 324, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 319, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 324, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 319, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 324, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 319, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_aside", 0) < (0)) __PYX_ERR(0, 324, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_aside", 0) < (0)) __PYX_ERR(0, 319, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, i); __PYX_ERR(0, 324, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, i); __PYX_ERR(0, 319, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 324, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 319, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 324, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 319, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 324, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 319, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 324, __pyx_L3_error)
-    __pyx_v_faces = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_faces.memview)) __PYX_ERR(0, 324, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 319, __pyx_L3_error)
+    __pyx_v_faces = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_faces.memview)) __PYX_ERR(0, 319, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 324, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 319, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23275,20 +23225,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("set_aside", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":326
+  /* "pickomino_rules/batch/_fused.pyx":321
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.set_aside(table, rows, faces)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 326, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 321, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 326, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 321, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":327
+  /* "pickomino_rules/batch/_fused.pyx":322
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23299,7 +23249,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":328
+    /* "pickomino_rules/batch/_fused.pyx":323
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.set_aside(table, rows, faces)             # <<<<<<<<<<<<<<
@@ -23307,14 +23257,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
  *     cdef int f, k, g, shown, total
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 328, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 323, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 328, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 323, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 328, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 323, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_faces, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 328, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_faces, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 323, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -23335,7 +23285,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 328, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 323, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -23349,7 +23299,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":327
+    /* "pickomino_rules/batch/_fused.pyx":322
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23358,7 +23308,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":331
+  /* "pickomino_rules/batch/_fused.pyx":326
  *     cdef Py_ssize_t i, r
  *     cdef int f, k, g, shown, total
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23371,7 +23321,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":332
+        /* "pickomino_rules/batch/_fused.pyx":327
  *     cdef int f, k, g, shown, total
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -23385,7 +23335,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
         for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
           __pyx_v_i = __pyx_t_10;
 
-          /* "pickomino_rules/batch/_fused.pyx":333
+          /* "pickomino_rules/batch/_fused.pyx":328
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -23395,7 +23345,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
           __pyx_t_11 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_11 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":334
+          /* "pickomino_rules/batch/_fused.pyx":329
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             f = faces[i]             # <<<<<<<<<<<<<<
@@ -23405,7 +23355,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
           __pyx_t_11 = __pyx_v_i;
           __pyx_v_f = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_faces.data + __pyx_t_11 * __pyx_v_faces.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":335
+          /* "pickomino_rules/batch/_fused.pyx":330
  *             r = rows[i]
  *             f = faces[i]
  *             total = 0             # <<<<<<<<<<<<<<
@@ -23414,7 +23364,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
 */
           __pyx_v_total = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":336
+          /* "pickomino_rules/batch/_fused.pyx":331
  *             f = faces[i]
  *             total = 0
  *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -23428,7 +23378,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
           for (__pyx_t_14 = 0; __pyx_t_14 < __pyx_t_13; __pyx_t_14+=1) {
             __pyx_v_k = __pyx_t_14;
 
-            /* "pickomino_rules/batch/_fused.pyx":337
+            /* "pickomino_rules/batch/_fused.pyx":332
  *             total = 0
  *             for k in range(t.kinds):
  *                 shown = t.roll[r, k, f]             # <<<<<<<<<<<<<<
@@ -23440,7 +23390,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
             __pyx_t_16 = __pyx_v_f;
             __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_11 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_15 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_16 * __pyx_v_t->roll.strides[2]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":338
+            /* "pickomino_rules/batch/_fused.pyx":333
  *             for k in range(t.kinds):
  *                 shown = t.roll[r, k, f]
  *                 total += shown             # <<<<<<<<<<<<<<
@@ -23449,7 +23399,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
 */
             __pyx_v_total = (__pyx_v_total + __pyx_v_shown);
 
-            /* "pickomino_rules/batch/_fused.pyx":339
+            /* "pickomino_rules/batch/_fused.pyx":334
  *                 shown = t.roll[r, k, f]
  *                 total += shown
  *                 t.in_hand[r, k] -= shown             # <<<<<<<<<<<<<<
@@ -23460,7 +23410,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
             __pyx_t_15 = __pyx_v_k;
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_16 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_15 * __pyx_v_t->in_hand.strides[1]) )) -= __pyx_v_shown;
 
-            /* "pickomino_rules/batch/_fused.pyx":340
+            /* "pickomino_rules/batch/_fused.pyx":335
  *                 total += shown
  *                 t.in_hand[r, k] -= shown
  *                 for g in range(6):             # <<<<<<<<<<<<<<
@@ -23470,7 +23420,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
             for (__pyx_t_17 = 0; __pyx_t_17 < 6; __pyx_t_17+=1) {
               __pyx_v_g = __pyx_t_17;
 
-              /* "pickomino_rules/batch/_fused.pyx":341
+              /* "pickomino_rules/batch/_fused.pyx":336
  *                 t.in_hand[r, k] -= shown
  *                 for g in range(6):
  *                     t.roll[r, k, g] = 0             # <<<<<<<<<<<<<<
@@ -23485,7 +23435,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
           }
 
 
-          /* "pickomino_rules/batch/_fused.pyx":342
+          /* "pickomino_rules/batch/_fused.pyx":337
  *                 for g in range(6):
  *                     t.roll[r, k, g] = 0
  *             t.set_aside[r, f] = total             # <<<<<<<<<<<<<<
@@ -23496,7 +23446,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
           __pyx_t_16 = __pyx_v_f;
           *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_11 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_16 * __pyx_v_t->set_aside.strides[1]) )) = __pyx_v_total;
 
-          /* "pickomino_rules/batch/_fused.pyx":343
+          /* "pickomino_rules/batch/_fused.pyx":338
  *                     t.roll[r, k, g] = 0
  *             t.set_aside[r, f] = total
  *             t.phase[r] = DECIDE             # <<<<<<<<<<<<<<
@@ -23509,7 +23459,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":331
+      /* "pickomino_rules/batch/_fused.pyx":326
  *     cdef Py_ssize_t i, r
  *     cdef int f, k, g, shown, total
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23526,7 +23476,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":324
+  /* "pickomino_rules/batch/_fused.pyx":319
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
@@ -23559,7 +23509,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":346
+/* "pickomino_rules/batch/_fused.pyx":341
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23608,39 +23558,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 346, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 341, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 346, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 341, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 346, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 341, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "stop_total", 0) < (0)) __PYX_ERR(0, 346, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "stop_total", 0) < (0)) __PYX_ERR(0, 341, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, i); __PYX_ERR(0, 346, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, i); __PYX_ERR(0, 341, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 346, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 341, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 346, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 341, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 346, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 341, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 346, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 341, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23694,20 +23644,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("stop_total", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":348
+  /* "pickomino_rules/batch/_fused.pyx":343
  * def stop_total(table, const int64_t[:] rows):
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.stop_total(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 348, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 343, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 348, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 343, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":349
+  /* "pickomino_rules/batch/_fused.pyx":344
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23718,7 +23668,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":350
+    /* "pickomino_rules/batch/_fused.pyx":345
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.stop_total(table, rows)             # <<<<<<<<<<<<<<
@@ -23726,12 +23676,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
  *     cdef int64_t[:] out = totals
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 350, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 345, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 350, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 345, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 350, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 345, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -23751,7 +23701,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 350, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 345, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -23765,7 +23715,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":349
+    /* "pickomino_rules/batch/_fused.pyx":344
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23774,7 +23724,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":351
+  /* "pickomino_rules/batch/_fused.pyx":346
  *     if t is None:
  *         return _numpy.stop_total(table, rows)
  *     totals = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -23782,16 +23732,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
  *     cdef Py_ssize_t i, r
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   #if CYTHON_VECTORCALL
@@ -23812,13 +23762,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_4, __pyx_t_8};
     #if CYTHON_VECTORCALL
     __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 351, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 346, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_7);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 351, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 346, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     #endif
@@ -23830,25 +23780,25 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 351, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 346, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_totals = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":352
+  /* "pickomino_rules/batch/_fused.pyx":347
  *         return _numpy.stop_total(table, rows)
  *     totals = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] out = totals             # <<<<<<<<<<<<<<
  *     cdef Py_ssize_t i, r
  *     cdef int f
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_totals, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 352, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_totals, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 347, __pyx_L1_error)
   __pyx_v_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":356
+  /* "pickomino_rules/batch/_fused.pyx":351
  *     cdef int f
  *     cdef int64_t total
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23861,7 +23811,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":357
+        /* "pickomino_rules/batch/_fused.pyx":352
  *     cdef int64_t total
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -23875,7 +23825,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":358
+          /* "pickomino_rules/batch/_fused.pyx":353
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -23885,7 +23835,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
           __pyx_t_13 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":359
+          /* "pickomino_rules/batch/_fused.pyx":354
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
@@ -23899,7 +23849,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
           if (__pyx_t_2) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":360
+            /* "pickomino_rules/batch/_fused.pyx":355
  *             r = rows[i]
  *             if t.set_aside[r, WORM] == 0:
  *                 out[i] = -1             # <<<<<<<<<<<<<<
@@ -23909,7 +23859,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
             __pyx_t_14 = __pyx_v_i;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) )) = -1L;
 
-            /* "pickomino_rules/batch/_fused.pyx":361
+            /* "pickomino_rules/batch/_fused.pyx":356
  *             if t.set_aside[r, WORM] == 0:
  *                 out[i] = -1
  *                 continue             # <<<<<<<<<<<<<<
@@ -23918,7 +23868,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 */
             goto __pyx_L7_continue;
 
-            /* "pickomino_rules/batch/_fused.pyx":359
+            /* "pickomino_rules/batch/_fused.pyx":354
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
@@ -23927,7 +23877,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 */
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":362
+          /* "pickomino_rules/batch/_fused.pyx":357
  *                 out[i] = -1
  *                 continue
  *             total = 0             # <<<<<<<<<<<<<<
@@ -23936,7 +23886,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 */
           __pyx_v_total = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":363
+          /* "pickomino_rules/batch/_fused.pyx":358
  *                 continue
  *             total = 0
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -23946,7 +23896,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
           for (__pyx_t_15 = 0; __pyx_t_15 < 6; __pyx_t_15+=1) {
             __pyx_v_f = __pyx_t_15;
 
-            /* "pickomino_rules/batch/_fused.pyx":364
+            /* "pickomino_rules/batch/_fused.pyx":359
  *             total = 0
  *             for f in range(6):
  *                 total += t.set_aside[r, f] * t.points[f]             # <<<<<<<<<<<<<<
@@ -23959,7 +23909,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
             __pyx_v_total = (__pyx_v_total + ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_14 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_13 * __pyx_v_t->set_aside.strides[1]) ))) * (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->points.data + __pyx_t_16 * __pyx_v_t->points.strides[0]) )))));
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":365
+          /* "pickomino_rules/batch/_fused.pyx":360
  *             for f in range(6):
  *                 total += t.set_aside[r, f] * t.points[f]
  *             out[i] = total             # <<<<<<<<<<<<<<
@@ -23973,7 +23923,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":356
+      /* "pickomino_rules/batch/_fused.pyx":351
  *     cdef int f
  *     cdef int64_t total
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23990,7 +23940,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":366
+  /* "pickomino_rules/batch/_fused.pyx":361
  *                 total += t.set_aside[r, f] * t.points[f]
  *             out[i] = total
  *     return totals             # <<<<<<<<<<<<<<
@@ -24008,7 +23958,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":346
+  /* "pickomino_rules/batch/_fused.pyx":341
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -24040,7 +23990,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":369
+/* "pickomino_rules/batch/_fused.pyx":364
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
@@ -24090,46 +24040,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_totals,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 369, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 364, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 369, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 364, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 369, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 364, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 369, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 364, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "claims", 0) < (0)) __PYX_ERR(0, 369, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "claims", 0) < (0)) __PYX_ERR(0, 364, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, i); __PYX_ERR(0, 369, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, i); __PYX_ERR(0, 364, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 369, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 364, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 369, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 364, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 369, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 364, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 369, __pyx_L3_error)
-    __pyx_v_totals = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_totals.memview)) __PYX_ERR(0, 369, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 364, __pyx_L3_error)
+    __pyx_v_totals = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_totals.memview)) __PYX_ERR(0, 364, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 369, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 364, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24197,20 +24147,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("claims", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":371
+  /* "pickomino_rules/batch/_fused.pyx":366
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 371, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 366, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 371, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 366, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":372
+  /* "pickomino_rules/batch/_fused.pyx":367
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -24221,7 +24171,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":373
+    /* "pickomino_rules/batch/_fused.pyx":368
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)             # <<<<<<<<<<<<<<
@@ -24229,14 +24179,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 373, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 368, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 373, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 368, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 373, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 368, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_totals, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 373, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_totals, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 368, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -24257,7 +24207,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 373, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 368, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -24271,7 +24221,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":372
+    /* "pickomino_rules/batch/_fused.pyx":367
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -24280,7 +24230,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":374
+  /* "pickomino_rules/batch/_fused.pyx":369
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -24288,16 +24238,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     cdef int64_t[:] tile_out = tiles
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 369, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 369, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_6 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __pyx_t_6 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 369, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 369, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 369, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -24318,13 +24268,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_6, __pyx_t_8};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 374, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 369, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 374, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 369, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -24336,13 +24286,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 374, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 369, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_tiles = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":375
+  /* "pickomino_rules/batch/_fused.pyx":370
  *         return _numpy.claims(table, rows, totals)
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)
  *     victims = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -24350,16 +24300,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     cdef int64_t[:] victim_out = victims
 */
   __pyx_t_4 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   #if CYTHON_VECTORCALL
@@ -24380,13 +24330,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     PyObject *__pyx_callargs[3] = {__pyx_t_4, __pyx_t_3, __pyx_t_5};
     #if CYTHON_VECTORCALL
     __pyx_t_6 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 375, __pyx_L1_error)
+    if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 370, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_6);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_6 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 375, __pyx_L1_error)
+      if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 370, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
     }
     #endif
@@ -24398,37 +24348,37 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 375, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 370, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_victims = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":376
+  /* "pickomino_rules/batch/_fused.pyx":371
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] tile_out = tiles             # <<<<<<<<<<<<<<
  *     cdef int64_t[:] victim_out = victims
  *     cdef Py_ssize_t i, r
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_tiles, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 376, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_tiles, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 371, __pyx_L1_error)
   __pyx_v_tile_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":377
+  /* "pickomino_rules/batch/_fused.pyx":372
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] tile_out = tiles
  *     cdef int64_t[:] victim_out = victims             # <<<<<<<<<<<<<<
  *     cdef Py_ssize_t i, r
  *     cdef int p, me
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victims, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 377, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victims, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 372, __pyx_L1_error)
   __pyx_v_victim_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":381
+  /* "pickomino_rules/batch/_fused.pyx":376
  *     cdef int p, me
  *     cdef int64_t total, index, grill, claim, victim
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -24441,7 +24391,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":382
+        /* "pickomino_rules/batch/_fused.pyx":377
  *     cdef int64_t total, index, grill, claim, victim
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -24455,7 +24405,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":383
+          /* "pickomino_rules/batch/_fused.pyx":378
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -24465,7 +24415,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
           __pyx_t_13 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":384
+          /* "pickomino_rules/batch/_fused.pyx":379
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             total = totals[i]             # <<<<<<<<<<<<<<
@@ -24475,7 +24425,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
           __pyx_t_13 = __pyx_v_i;
           __pyx_v_total = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_totals.data + __pyx_t_13 * __pyx_v_totals.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":385
+          /* "pickomino_rules/batch/_fused.pyx":380
  *             r = rows[i]
  *             total = totals[i]
  *             claim = -1             # <<<<<<<<<<<<<<
@@ -24484,7 +24434,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
           __pyx_v_claim = -1L;
 
-          /* "pickomino_rules/batch/_fused.pyx":386
+          /* "pickomino_rules/batch/_fused.pyx":381
  *             total = totals[i]
  *             claim = -1
  *             victim = -1             # <<<<<<<<<<<<<<
@@ -24493,7 +24443,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
           __pyx_v_victim = -1L;
 
-          /* "pickomino_rules/batch/_fused.pyx":387
+          /* "pickomino_rules/batch/_fused.pyx":382
  *             claim = -1
  *             victim = -1
  *             if total >= 0:             # <<<<<<<<<<<<<<
@@ -24505,7 +24455,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
           if (__pyx_t_2) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":388
+            /* "pickomino_rules/batch/_fused.pyx":383
  *             victim = -1
  *             if total >= 0:
  *                 grill = t.grill[r]             # <<<<<<<<<<<<<<
@@ -24515,7 +24465,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
             __pyx_t_13 = __pyx_v_r;
             __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_13 * __pyx_v_t->grill.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":389
+            /* "pickomino_rules/batch/_fused.pyx":384
  *             if total >= 0:
  *                 grill = t.grill[r]
  *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1             # <<<<<<<<<<<<<<
@@ -24535,7 +24485,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 
             __pyx_v_index = __pyx_t_14;
 
-            /* "pickomino_rules/batch/_fused.pyx":390
+            /* "pickomino_rules/batch/_fused.pyx":385
  *                 grill = t.grill[r]
  *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                 if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -24561,7 +24511,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
             if (__pyx_t_2) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":391
+              /* "pickomino_rules/batch/_fused.pyx":386
  *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                 if index >= 0 and (grill >> index) & 1:
  *                     claim = index             # <<<<<<<<<<<<<<
@@ -24570,7 +24520,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
               __pyx_v_claim = __pyx_v_index;
 
-              /* "pickomino_rules/batch/_fused.pyx":390
+              /* "pickomino_rules/batch/_fused.pyx":385
  *                 grill = t.grill[r]
  *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                 if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -24580,7 +24530,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
               goto __pyx_L10;
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":393
+            /* "pickomino_rules/batch/_fused.pyx":388
  *                     claim = index
  *                 else:
  *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]             # <<<<<<<<<<<<<<
@@ -24607,7 +24557,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
               __pyx_v_claim = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_18 * __pyx_v_t->highest_of.strides[0]) )));
 
 
-              /* "pickomino_rules/batch/_fused.pyx":394
+              /* "pickomino_rules/batch/_fused.pyx":389
  *                 else:
  *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *                     me = t.player[r]             # <<<<<<<<<<<<<<
@@ -24617,7 +24567,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
               __pyx_t_13 = __pyx_v_r;
               __pyx_v_me = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_13 * __pyx_v_t->player.strides[0]) )));
 
-              /* "pickomino_rules/batch/_fused.pyx":395
+              /* "pickomino_rules/batch/_fused.pyx":390
  *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *                     me = t.player[r]
  *                     for p in range(t.players):             # <<<<<<<<<<<<<<
@@ -24631,7 +24581,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
               for (__pyx_t_21 = 0; __pyx_t_21 < __pyx_t_20; __pyx_t_21+=1) {
                 __pyx_v_p = __pyx_t_21;
 
-                /* "pickomino_rules/batch/_fused.pyx":396
+                /* "pickomino_rules/batch/_fused.pyx":391
  *                     me = t.player[r]
  *                     for p in range(t.players):
  *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -24671,7 +24621,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
                 if (__pyx_t_2) {
 
 
-                  /* "pickomino_rules/batch/_fused.pyx":397
+                  /* "pickomino_rules/batch/_fused.pyx":392
  *                     for p in range(t.players):
  *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *                             victim = p             # <<<<<<<<<<<<<<
@@ -24680,7 +24630,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
                   __pyx_v_victim = __pyx_v_p;
 
-                  /* "pickomino_rules/batch/_fused.pyx":398
+                  /* "pickomino_rules/batch/_fused.pyx":393
  *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *                             victim = p
  *                             break             # <<<<<<<<<<<<<<
@@ -24689,7 +24639,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
                   goto __pyx_L14_break;
 
-                  /* "pickomino_rules/batch/_fused.pyx":396
+                  /* "pickomino_rules/batch/_fused.pyx":391
  *                     me = t.player[r]
  *                     for p in range(t.players):
  *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -24703,7 +24653,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
             }
             __pyx_L10:;
 
-            /* "pickomino_rules/batch/_fused.pyx":387
+            /* "pickomino_rules/batch/_fused.pyx":382
  *             claim = -1
  *             victim = -1
  *             if total >= 0:             # <<<<<<<<<<<<<<
@@ -24712,7 +24662,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":399
+          /* "pickomino_rules/batch/_fused.pyx":394
  *                             victim = p
  *                             break
  *             tile_out[i] = claim             # <<<<<<<<<<<<<<
@@ -24722,7 +24672,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
           __pyx_t_13 = __pyx_v_i;
           *((int64_t *) ( /* dim=0 */ (__pyx_v_tile_out.data + __pyx_t_13 * __pyx_v_tile_out.strides[0]) )) = __pyx_v_claim;
 
-          /* "pickomino_rules/batch/_fused.pyx":400
+          /* "pickomino_rules/batch/_fused.pyx":395
  *                             break
  *             tile_out[i] = claim
  *             victim_out[i] = victim             # <<<<<<<<<<<<<<
@@ -24735,7 +24685,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":381
+      /* "pickomino_rules/batch/_fused.pyx":376
  *     cdef int p, me
  *     cdef int64_t total, index, grill, claim, victim
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -24752,21 +24702,21 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":401
+  /* "pickomino_rules/batch/_fused.pyx":396
  *             tile_out[i] = claim
  *             victim_out[i] = victim
  *     return tiles, victims             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 401, __pyx_L1_error)
+  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 396, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_INCREF(__pyx_v_tiles);
   __Pyx_GIVEREF(__pyx_v_tiles);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_tiles) != (0)) __PYX_ERR(0, 401, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_tiles) != (0)) __PYX_ERR(0, 396, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_victims);
   __Pyx_GIVEREF(__pyx_v_victims);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_victims) != (0)) __PYX_ERR(0, 401, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_victims) != (0)) __PYX_ERR(0, 396, __pyx_L1_error);
   {
     PyObject *__pyx_temp;
     {
@@ -24778,7 +24728,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":369
+  /* "pickomino_rules/batch/_fused.pyx":364
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
@@ -24817,7 +24767,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":404
+/* "pickomino_rules/batch/_fused.pyx":399
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -24867,46 +24817,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_victims,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 404, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 399, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 404, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 399, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 404, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 399, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 404, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 399, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide_actions", 0) < (0)) __PYX_ERR(0, 404, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide_actions", 0) < (0)) __PYX_ERR(0, 399, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, i); __PYX_ERR(0, 404, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, i); __PYX_ERR(0, 399, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 404, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 399, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 404, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 399, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 404, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 399, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 404, __pyx_L3_error)
-    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 404, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 399, __pyx_L3_error)
+    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 399, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 404, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 399, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24967,20 +24917,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("decide_actions", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":406
+  /* "pickomino_rules/batch/_fused.pyx":401
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 406, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 401, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 406, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 401, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":407
+  /* "pickomino_rules/batch/_fused.pyx":402
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
@@ -24988,26 +24938,26 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
  *     cdef Py_ssize_t i, r
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 402, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 402, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 402, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 402, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 402, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 407, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 402, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_5);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 407, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 402, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_5 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 402, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 402, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   #if CYTHON_VECTORCALL
@@ -25028,13 +24978,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_6, __pyx_t_3};
     #if CYTHON_VECTORCALL
     __pyx_t_5 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 407, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 402, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_5);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_5 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 407, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 402, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
     }
     #endif
@@ -25046,13 +24996,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 407, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 402, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_mask = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":408
+  /* "pickomino_rules/batch/_fused.pyx":403
  *     cdef Table t = table.compiled
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)             # <<<<<<<<<<<<<<
@@ -25061,9 +25011,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 */
   __pyx_t_4 = __pyx_v_mask;
   __Pyx_INCREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 408, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 403, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 408, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 403, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_t_7 = 0;
@@ -25072,16 +25022,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_view, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 408, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 403, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 408, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 403, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_out = __pyx_t_8;
   __pyx_t_8.memview = NULL;
   __pyx_t_8.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":412
+  /* "pickomino_rules/batch/_fused.pyx":407
  *     cdef int f, k, held
  *     cdef bint open_face
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25094,7 +25044,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":413
+        /* "pickomino_rules/batch/_fused.pyx":408
  *     cdef bint open_face
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25108,7 +25058,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
         for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
           __pyx_v_i = __pyx_t_11;
 
-          /* "pickomino_rules/batch/_fused.pyx":414
+          /* "pickomino_rules/batch/_fused.pyx":409
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -25118,7 +25068,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           __pyx_t_12 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_12 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":415
+          /* "pickomino_rules/batch/_fused.pyx":410
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             open_face = False             # <<<<<<<<<<<<<<
@@ -25127,7 +25077,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 */
           __pyx_v_open_face = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":416
+          /* "pickomino_rules/batch/_fused.pyx":411
  *             r = rows[i]
  *             open_face = False
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -25137,7 +25087,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           for (__pyx_t_13 = 0; __pyx_t_13 < 6; __pyx_t_13+=1) {
             __pyx_v_f = __pyx_t_13;
 
-            /* "pickomino_rules/batch/_fused.pyx":417
+            /* "pickomino_rules/batch/_fused.pyx":412
  *             open_face = False
  *             for f in range(6):
  *                 if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -25151,7 +25101,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
             if (__pyx_t_15) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":418
+              /* "pickomino_rules/batch/_fused.pyx":413
  *             for f in range(6):
  *                 if t.set_aside[r, f] == 0:
  *                     open_face = True             # <<<<<<<<<<<<<<
@@ -25160,7 +25110,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 */
               __pyx_v_open_face = 1;
 
-              /* "pickomino_rules/batch/_fused.pyx":417
+              /* "pickomino_rules/batch/_fused.pyx":412
  *             open_face = False
  *             for f in range(6):
  *                 if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -25170,7 +25120,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
             }
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":419
+          /* "pickomino_rules/batch/_fused.pyx":414
  *                 if t.set_aside[r, f] == 0:
  *                     open_face = True
  *             held = 0             # <<<<<<<<<<<<<<
@@ -25179,7 +25129,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 */
           __pyx_v_held = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":420
+          /* "pickomino_rules/batch/_fused.pyx":415
  *                     open_face = True
  *             held = 0
  *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -25193,7 +25143,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
             __pyx_v_k = __pyx_t_17;
 
-            /* "pickomino_rules/batch/_fused.pyx":421
+            /* "pickomino_rules/batch/_fused.pyx":416
  *             held = 0
  *             for k in range(t.kinds):
  *                 held += t.in_hand[r, k]             # <<<<<<<<<<<<<<
@@ -25206,7 +25156,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           }
 
 
-          /* "pickomino_rules/batch/_fused.pyx":422
+          /* "pickomino_rules/batch/_fused.pyx":417
  *             for k in range(t.kinds):
  *                 held += t.in_hand[r, k]
  *             out[i, 0] = open_face and held > 0             # <<<<<<<<<<<<<<
@@ -25230,7 +25180,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_12 * __pyx_v_out.strides[0]) ) + __pyx_t_14 * __pyx_v_out.strides[1]) )) = __pyx_t_18;
 
 
-          /* "pickomino_rules/batch/_fused.pyx":423
+          /* "pickomino_rules/batch/_fused.pyx":418
  *                 held += t.in_hand[r, k]
  *             out[i, 0] = open_face and held > 0
  *             out[i, t.stop] = True             # <<<<<<<<<<<<<<
@@ -25241,7 +25191,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           __pyx_t_12 = __pyx_v_t->stop;
           *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) ) + __pyx_t_12 * __pyx_v_out.strides[1]) )) = 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":424
+          /* "pickomino_rules/batch/_fused.pyx":419
  *             out[i, 0] = open_face and held > 0
  *             out[i, t.stop] = True
  *             if victims[i] >= 0:             # <<<<<<<<<<<<<<
@@ -25254,7 +25204,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           if (__pyx_t_15) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":425
+            /* "pickomino_rules/batch/_fused.pyx":420
  *             out[i, t.stop] = True
  *             if victims[i] >= 0:
  *                 out[i, t.steal + victims[i]] = True             # <<<<<<<<<<<<<<
@@ -25266,7 +25216,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
             __pyx_t_19 = (__pyx_v_t->steal + (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_victims.data + __pyx_t_12 * __pyx_v_victims.strides[0]) ))));
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) ) + __pyx_t_19 * __pyx_v_out.strides[1]) )) = 1;
 
-            /* "pickomino_rules/batch/_fused.pyx":424
+            /* "pickomino_rules/batch/_fused.pyx":419
  *             out[i, 0] = open_face and held > 0
  *             out[i, t.stop] = True
  *             if victims[i] >= 0:             # <<<<<<<<<<<<<<
@@ -25278,7 +25228,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":412
+      /* "pickomino_rules/batch/_fused.pyx":407
  *     cdef int f, k, held
  *     cdef bint open_face
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25295,7 +25245,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":426
+  /* "pickomino_rules/batch/_fused.pyx":421
  *             if victims[i] >= 0:
  *                 out[i, t.steal + victims[i]] = True
  *     return mask             # <<<<<<<<<<<<<<
@@ -25313,7 +25263,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":404
+  /* "pickomino_rules/batch/_fused.pyx":399
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -25347,7 +25297,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":429
+/* "pickomino_rules/batch/_fused.pyx":424
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -25398,53 +25348,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_tiles,&__pyx_mstate_global->__pyx_n_u_victims,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 429, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 424, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 429, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 424, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 429, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 424, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 429, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 424, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 429, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 424, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "take_tile", 0) < (0)) __PYX_ERR(0, 429, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "take_tile", 0) < (0)) __PYX_ERR(0, 424, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, i); __PYX_ERR(0, 429, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, i); __PYX_ERR(0, 424, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 429, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 424, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 429, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 424, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 429, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 424, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 429, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 424, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 429, __pyx_L3_error)
-    __pyx_v_tiles = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_tiles.memview)) __PYX_ERR(0, 429, __pyx_L3_error)
-    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 429, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 424, __pyx_L3_error)
+    __pyx_v_tiles = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_tiles.memview)) __PYX_ERR(0, 424, __pyx_L3_error)
+    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 424, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 429, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 424, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25495,20 +25445,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("take_tile", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":431
+  /* "pickomino_rules/batch/_fused.pyx":426
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.take_tile(table, rows, tiles, victims)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 431, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 426, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 431, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 426, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":432
+  /* "pickomino_rules/batch/_fused.pyx":427
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25519,7 +25469,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":433
+    /* "pickomino_rules/batch/_fused.pyx":428
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.take_tile(table, rows, tiles, victims)             # <<<<<<<<<<<<<<
@@ -25527,16 +25477,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
  *     with nogil:
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 428, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 428, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 428, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 428, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_victims, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_victims, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 428, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __pyx_t_8 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -25558,7 +25508,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 433, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 428, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -25572,7 +25522,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":432
+    /* "pickomino_rules/batch/_fused.pyx":427
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25581,7 +25531,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":435
+  /* "pickomino_rules/batch/_fused.pyx":430
  *         return _numpy.take_tile(table, rows, tiles, victims)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25594,7 +25544,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":436
+        /* "pickomino_rules/batch/_fused.pyx":431
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25608,7 +25558,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
         for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
           __pyx_v_i = __pyx_t_11;
 
-          /* "pickomino_rules/batch/_fused.pyx":437
+          /* "pickomino_rules/batch/_fused.pyx":432
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             take_tile_row(t, rows[i], tiles[i], victims[i])             # <<<<<<<<<<<<<<
@@ -25623,7 +25573,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":435
+      /* "pickomino_rules/batch/_fused.pyx":430
  *         return _numpy.take_tile(table, rows, tiles, victims)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25640,7 +25590,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":429
+  /* "pickomino_rules/batch/_fused.pyx":424
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -25668,7 +25618,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":440
+/* "pickomino_rules/batch/_fused.pyx":435
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -25717,39 +25667,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 440, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 435, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 440, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 435, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 440, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 435, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bust", 0) < (0)) __PYX_ERR(0, 440, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bust", 0) < (0)) __PYX_ERR(0, 435, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, i); __PYX_ERR(0, 440, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, i); __PYX_ERR(0, 435, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 440, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 435, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 440, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 435, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 440, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 435, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 440, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 435, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25792,20 +25742,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("bust", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":442
+  /* "pickomino_rules/batch/_fused.pyx":437
  * def bust(table, const int64_t[:] rows):
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.bust(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 442, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 437, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 442, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 437, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":443
+  /* "pickomino_rules/batch/_fused.pyx":438
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25816,7 +25766,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":444
+    /* "pickomino_rules/batch/_fused.pyx":439
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.bust(table, rows)             # <<<<<<<<<<<<<<
@@ -25824,12 +25774,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
  *     with nogil:
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 444, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 439, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 444, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 439, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 444, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 439, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -25849,7 +25799,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 444, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 439, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -25863,7 +25813,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":443
+    /* "pickomino_rules/batch/_fused.pyx":438
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25872,7 +25822,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":446
+  /* "pickomino_rules/batch/_fused.pyx":441
  *         return _numpy.bust(table, rows)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25885,7 +25835,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":447
+        /* "pickomino_rules/batch/_fused.pyx":442
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25899,7 +25849,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
         for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
           __pyx_v_i = __pyx_t_9;
 
-          /* "pickomino_rules/batch/_fused.pyx":448
+          /* "pickomino_rules/batch/_fused.pyx":443
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             bust_row(t, rows[i])             # <<<<<<<<<<<<<<
@@ -25912,7 +25862,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":446
+      /* "pickomino_rules/batch/_fused.pyx":441
  *         return _numpy.bust(table, rows)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25929,7 +25879,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":440
+  /* "pickomino_rules/batch/_fused.pyx":435
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -25955,7 +25905,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":451
+/* "pickomino_rules/batch/_fused.pyx":446
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
@@ -26005,46 +25955,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_tidies,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 451, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 446, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 451, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 446, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 451, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 446, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 451, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 446, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "turn_over", 0) < (0)) __PYX_ERR(0, 451, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "turn_over", 0) < (0)) __PYX_ERR(0, 446, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, i); __PYX_ERR(0, 451, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, i); __PYX_ERR(0, 446, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 451, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 446, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 451, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 446, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 451, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 446, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 451, __pyx_L3_error)
-    __pyx_v_tidies = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_tidies == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 451, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 446, __pyx_L3_error)
+    __pyx_v_tidies = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_tidies == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 446, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 451, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 446, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -26056,7 +26006,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 451, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 446, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_tidies);
 
   /* function exit code */
@@ -26097,7 +26047,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
   Py_ssize_t __pyx_t_10;
   __Pyx_RefNannySetupContext("turn_over", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":455
+  /* "pickomino_rules/batch/_fused.pyx":450
  *     cdef Py_ssize_t i, r
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26110,7 +26060,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":456
+        /* "pickomino_rules/batch/_fused.pyx":451
  *     cdef int k, f
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -26124,7 +26074,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":457
+          /* "pickomino_rules/batch/_fused.pyx":452
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -26134,7 +26084,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":458
+          /* "pickomino_rules/batch/_fused.pyx":453
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             t.turns[r] += 1             # <<<<<<<<<<<<<<
@@ -26144,7 +26094,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
           __pyx_t_4 = __pyx_v_r;
           *((int32_t *) ( /* dim=0 */ (__pyx_v_t->turns.data + __pyx_t_4 * __pyx_v_t->turns.strides[0]) )) += 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":459
+          /* "pickomino_rules/batch/_fused.pyx":454
  *             r = rows[i]
  *             t.turns[r] += 1
  *             if tidies:             # <<<<<<<<<<<<<<
@@ -26153,7 +26103,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
 */
           if (__pyx_v_tidies) {
 
-            /* "pickomino_rules/batch/_fused.pyx":460
+            /* "pickomino_rules/batch/_fused.pyx":455
  *             t.turns[r] += 1
  *             if tidies:
  *                 t.phase[r] = TURN_OVER             # <<<<<<<<<<<<<<
@@ -26163,7 +26113,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             __pyx_t_4 = __pyx_v_r;
             *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 3;
 
-            /* "pickomino_rules/batch/_fused.pyx":461
+            /* "pickomino_rules/batch/_fused.pyx":456
  *             if tidies:
  *                 t.phase[r] = TURN_OVER
  *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -26177,7 +26127,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
               __pyx_v_k = __pyx_t_7;
 
-              /* "pickomino_rules/batch/_fused.pyx":462
+              /* "pickomino_rules/batch/_fused.pyx":457
  *                 t.phase[r] = TURN_OVER
  *                 for k in range(t.kinds):
  *                     for f in range(6):             # <<<<<<<<<<<<<<
@@ -26187,7 +26137,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
               for (__pyx_t_8 = 0; __pyx_t_8 < 6; __pyx_t_8+=1) {
                 __pyx_v_f = __pyx_t_8;
 
-                /* "pickomino_rules/batch/_fused.pyx":463
+                /* "pickomino_rules/batch/_fused.pyx":458
  *                 for k in range(t.kinds):
  *                     for f in range(6):
  *                         t.roll[r, k, f] = 0             # <<<<<<<<<<<<<<
@@ -26202,7 +26152,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             }
 
 
-            /* "pickomino_rules/batch/_fused.pyx":459
+            /* "pickomino_rules/batch/_fused.pyx":454
  *             r = rows[i]
  *             t.turns[r] += 1
  *             if tidies:             # <<<<<<<<<<<<<<
@@ -26214,7 +26164,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":455
+      /* "pickomino_rules/batch/_fused.pyx":450
  *     cdef Py_ssize_t i, r
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26231,7 +26181,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":451
+  /* "pickomino_rules/batch/_fused.pyx":446
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
@@ -26250,7 +26200,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":466
+/* "pickomino_rules/batch/_fused.pyx":461
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
@@ -26300,46 +26250,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_going,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 466, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 461, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 466, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 461, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 466, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 461, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 466, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 461, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "pass_on", 0) < (0)) __PYX_ERR(0, 466, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "pass_on", 0) < (0)) __PYX_ERR(0, 461, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, i); __PYX_ERR(0, 466, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, i); __PYX_ERR(0, 461, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 466, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 461, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 466, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 461, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 466, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 461, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 466, __pyx_L3_error)
-    __pyx_v_going = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_going.memview)) __PYX_ERR(0, 466, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 461, __pyx_L3_error)
+    __pyx_v_going = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_going.memview)) __PYX_ERR(0, 461, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 466, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 461, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -26352,7 +26302,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 466, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 461, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_going);
 
   /* function exit code */
@@ -26399,7 +26349,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("pass_on", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":470
+  /* "pickomino_rules/batch/_fused.pyx":465
  *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
  *     that start a turn go to ``going``; returns how many."""
  *     cdef Py_ssize_t i, r, out = 0             # <<<<<<<<<<<<<<
@@ -26408,7 +26358,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 */
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":472
+  /* "pickomino_rules/batch/_fused.pyx":467
  *     cdef Py_ssize_t i, r, out = 0
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26421,7 +26371,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":473
+        /* "pickomino_rules/batch/_fused.pyx":468
  *     cdef int k, f
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -26435,7 +26385,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":474
+          /* "pickomino_rules/batch/_fused.pyx":469
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -26445,7 +26395,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":475
+          /* "pickomino_rules/batch/_fused.pyx":470
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -26455,7 +26405,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":476
+            /* "pickomino_rules/batch/_fused.pyx":471
  *             r = rows[i]
  *             for f in range(6):
  *                 t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
@@ -26467,7 +26417,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_4 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_6 * __pyx_v_t->set_aside.strides[1]) )) = 0;
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":477
+          /* "pickomino_rules/batch/_fused.pyx":472
  *             for f in range(6):
  *                 t.set_aside[r, f] = 0
  *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -26481,7 +26431,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
             __pyx_v_k = __pyx_t_8;
 
-            /* "pickomino_rules/batch/_fused.pyx":478
+            /* "pickomino_rules/batch/_fused.pyx":473
  *                 t.set_aside[r, f] = 0
  *             for k in range(t.kinds):
  *                 for f in range(6):             # <<<<<<<<<<<<<<
@@ -26491,7 +26441,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             for (__pyx_t_9 = 0; __pyx_t_9 < 6; __pyx_t_9+=1) {
               __pyx_v_f = __pyx_t_9;
 
-              /* "pickomino_rules/batch/_fused.pyx":479
+              /* "pickomino_rules/batch/_fused.pyx":474
  *             for k in range(t.kinds):
  *                 for f in range(6):
  *                     t.roll[r, k, f] = 0             # <<<<<<<<<<<<<<
@@ -26506,7 +26456,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           }
 
 
-          /* "pickomino_rules/batch/_fused.pyx":480
+          /* "pickomino_rules/batch/_fused.pyx":475
  *                 for f in range(6):
  *                     t.roll[r, k, f] = 0
  *             if t.grill[r] == 0:             # <<<<<<<<<<<<<<
@@ -26519,7 +26469,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           if (__pyx_t_11) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":481
+            /* "pickomino_rules/batch/_fused.pyx":476
  *                     t.roll[r, k, f] = 0
  *             if t.grill[r] == 0:
  *                 t.phase[r] = GAME_OVER             # <<<<<<<<<<<<<<
@@ -26529,7 +26479,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             __pyx_t_10 = __pyx_v_r;
             *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_10 * __pyx_v_t->phase.strides[0]) )) = 4;
 
-            /* "pickomino_rules/batch/_fused.pyx":482
+            /* "pickomino_rules/batch/_fused.pyx":477
  *             if t.grill[r] == 0:
  *                 t.phase[r] = GAME_OVER
  *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -26543,7 +26493,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
               __pyx_v_k = __pyx_t_8;
 
-              /* "pickomino_rules/batch/_fused.pyx":483
+              /* "pickomino_rules/batch/_fused.pyx":478
  *                 t.phase[r] = GAME_OVER
  *                 for k in range(t.kinds):
  *                     t.in_hand[r, k] = 0             # <<<<<<<<<<<<<<
@@ -26556,7 +26506,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             }
 
 
-            /* "pickomino_rules/batch/_fused.pyx":484
+            /* "pickomino_rules/batch/_fused.pyx":479
  *                 for k in range(t.kinds):
  *                     t.in_hand[r, k] = 0
  *                 continue             # <<<<<<<<<<<<<<
@@ -26565,7 +26515,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 */
             goto __pyx_L6_continue;
 
-            /* "pickomino_rules/batch/_fused.pyx":480
+            /* "pickomino_rules/batch/_fused.pyx":475
  *                 for f in range(6):
  *                     t.roll[r, k, f] = 0
  *             if t.grill[r] == 0:             # <<<<<<<<<<<<<<
@@ -26574,7 +26524,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 */
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":485
+          /* "pickomino_rules/batch/_fused.pyx":480
  *                     t.in_hand[r, k] = 0
  *                 continue
  *             t.player[r] = (t.player[r] + 1) % t.players             # <<<<<<<<<<<<<<
@@ -26585,7 +26535,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           __pyx_t_10 = __pyx_v_r;
           *((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_10 * __pyx_v_t->player.strides[0]) )) = (((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_4 * __pyx_v_t->player.strides[0]) ))) + 1) % __pyx_v_t->players);
 
-          /* "pickomino_rules/batch/_fused.pyx":486
+          /* "pickomino_rules/batch/_fused.pyx":481
  *                 continue
  *             t.player[r] = (t.player[r] + 1) % t.players
  *             t.phase[r] = ROLL             # <<<<<<<<<<<<<<
@@ -26595,7 +26545,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           __pyx_t_4 = __pyx_v_r;
           *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":487
+          /* "pickomino_rules/batch/_fused.pyx":482
  *             t.player[r] = (t.player[r] + 1) % t.players
  *             t.phase[r] = ROLL
  *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -26609,7 +26559,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
             __pyx_v_k = __pyx_t_8;
 
-            /* "pickomino_rules/batch/_fused.pyx":488
+            /* "pickomino_rules/batch/_fused.pyx":483
  *             t.phase[r] = ROLL
  *             for k in range(t.kinds):
  *                 t.in_hand[r, k] = t.start_dice[k]             # <<<<<<<<<<<<<<
@@ -26623,7 +26573,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           }
 
 
-          /* "pickomino_rules/batch/_fused.pyx":489
+          /* "pickomino_rules/batch/_fused.pyx":484
  *             for k in range(t.kinds):
  *                 t.in_hand[r, k] = t.start_dice[k]
  *             going[out] = r             # <<<<<<<<<<<<<<
@@ -26633,7 +26583,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           __pyx_t_4 = __pyx_v_out;
           *((int64_t *) ( /* dim=0 */ (__pyx_v_going.data + __pyx_t_4 * __pyx_v_going.strides[0]) )) = __pyx_v_r;
 
-          /* "pickomino_rules/batch/_fused.pyx":490
+          /* "pickomino_rules/batch/_fused.pyx":485
  *                 t.in_hand[r, k] = t.start_dice[k]
  *             going[out] = r
  *             out += 1             # <<<<<<<<<<<<<<
@@ -26646,7 +26596,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":472
+      /* "pickomino_rules/batch/_fused.pyx":467
  *     cdef Py_ssize_t i, r, out = 0
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26663,14 +26613,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":491
+  /* "pickomino_rules/batch/_fused.pyx":486
  *             going[out] = r
  *             out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 491, __pyx_L1_error)
+  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 486, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_12);
   {
     PyObject *__pyx_temp;
@@ -26683,7 +26633,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
   __pyx_t_12 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":466
+  /* "pickomino_rules/batch/_fused.pyx":461
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
@@ -29667,7 +29617,7 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
  *          const int16_t[:] drawn):
- *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``; the last kind shown moves the
+ *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``."""
 */
   __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_5show, 0, __pyx_mstate_global->__pyx_n_u_show, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 209, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
@@ -29677,245 +29627,245 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_show, __pyx_t_4) < (0)) __PYX_ERR(0, 209, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":226
+  /* "pickomino_rules/batch/_fused.pyx":221
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
  *          int64_t[:] rolling):
  *     """`steps.roll` then `steps.after_roll`: the dice show ``rolls[drawn]``; a roll that
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_7land, 0, __pyx_mstate_global->__pyx_n_u_land, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 226, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_7land, 0, __pyx_mstate_global->__pyx_n_u_land, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 221, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_land, __pyx_t_4) < (0)) __PYX_ERR(0, 226, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_land, __pyx_t_4) < (0)) __PYX_ERR(0, 221, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":254
+  /* "pickomino_rules/batch/_fused.pyx":249
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
  *     """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
  *     decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_9derive, 0, __pyx_mstate_global->__pyx_n_u_derive, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 254, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_9derive, 0, __pyx_mstate_global->__pyx_n_u_derive, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 249, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_derive, __pyx_t_4) < (0)) __PYX_ERR(0, 254, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_derive, __pyx_t_4) < (0)) __PYX_ERR(0, 249, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":304
+  /* "pickomino_rules/batch/_fused.pyx":299
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_11roll_actions, 0, __pyx_mstate_global->__pyx_n_u_roll_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 304, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_11roll_actions, 0, __pyx_mstate_global->__pyx_n_u_roll_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 299, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 304, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 299, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":324
+  /* "pickomino_rules/batch/_fused.pyx":319
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_13set_aside, 0, __pyx_mstate_global->__pyx_n_u_set_aside, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 324, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_13set_aside, 0, __pyx_mstate_global->__pyx_n_u_set_aside, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 319, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_4) < (0)) __PYX_ERR(0, 324, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_4) < (0)) __PYX_ERR(0, 319, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":346
+  /* "pickomino_rules/batch/_fused.pyx":341
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_15stop_total, 0, __pyx_mstate_global->__pyx_n_u_stop_total, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 346, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_15stop_total, 0, __pyx_mstate_global->__pyx_n_u_stop_total, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 341, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_4) < (0)) __PYX_ERR(0, 346, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_4) < (0)) __PYX_ERR(0, 341, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":369
+  /* "pickomino_rules/batch/_fused.pyx":364
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_17claims, 0, __pyx_mstate_global->__pyx_n_u_claims, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 369, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_17claims, 0, __pyx_mstate_global->__pyx_n_u_claims, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 364, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_4) < (0)) __PYX_ERR(0, 369, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_4) < (0)) __PYX_ERR(0, 364, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":404
+  /* "pickomino_rules/batch/_fused.pyx":399
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_19decide_actions, 0, __pyx_mstate_global->__pyx_n_u_decide_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 404, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_19decide_actions, 0, __pyx_mstate_global->__pyx_n_u_decide_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 399, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 404, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 399, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":429
+  /* "pickomino_rules/batch/_fused.pyx":424
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_21take_tile, 0, __pyx_mstate_global->__pyx_n_u_take_tile, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 429, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_21take_tile, 0, __pyx_mstate_global->__pyx_n_u_take_tile, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 424, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_4) < (0)) __PYX_ERR(0, 429, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_4) < (0)) __PYX_ERR(0, 424, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":440
+  /* "pickomino_rules/batch/_fused.pyx":435
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_23bust, 0, __pyx_mstate_global->__pyx_n_u_bust, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 440, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_23bust, 0, __pyx_mstate_global->__pyx_n_u_bust, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 435, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_4) < (0)) __PYX_ERR(0, 440, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_4) < (0)) __PYX_ERR(0, 435, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":451
+  /* "pickomino_rules/batch/_fused.pyx":446
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
  *     """`steps.finish_turn`'s first part: the turn counted and, for ``end_turn``, shown over."""
  *     cdef Py_ssize_t i, r
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_25turn_over, 0, __pyx_mstate_global->__pyx_n_u_turn_over, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 451, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_25turn_over, 0, __pyx_mstate_global->__pyx_n_u_turn_over, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 446, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_turn_over, __pyx_t_4) < (0)) __PYX_ERR(0, 451, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_turn_over, __pyx_t_4) < (0)) __PYX_ERR(0, 446, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":466
+  /* "pickomino_rules/batch/_fused.pyx":461
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
  *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:
  *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on, 0, __pyx_mstate_global->__pyx_n_u_pass_on, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 466, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on, 0, __pyx_mstate_global->__pyx_n_u_pass_on, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 461, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pass_on, __pyx_t_4) < (0)) __PYX_ERR(0, 466, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pass_on, __pyx_t_4) < (0)) __PYX_ERR(0, 461, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":495
+  /* "pickomino_rules/batch/_fused.pyx":490
  * 
  * CORE_TWINS = {
  *     "take_tile": take_tile,             # <<<<<<<<<<<<<<
  *     "bust": bust,
  *     "roll_actions": roll_actions,
 */
-  __pyx_t_4 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 490, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 490, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":496
+  /* "pickomino_rules/batch/_fused.pyx":491
  * CORE_TWINS = {
  *     "take_tile": take_tile,
  *     "bust": bust,             # <<<<<<<<<<<<<<
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 496, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 491, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":497
+  /* "pickomino_rules/batch/_fused.pyx":492
  *     "take_tile": take_tile,
  *     "bust": bust,
  *     "roll_actions": roll_actions,             # <<<<<<<<<<<<<<
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 497, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 492, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":498
+  /* "pickomino_rules/batch/_fused.pyx":493
  *     "bust": bust,
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,             # <<<<<<<<<<<<<<
  *     "stop_total": stop_total,
  *     "claims": claims,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 498, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 493, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":499
+  /* "pickomino_rules/batch/_fused.pyx":494
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,             # <<<<<<<<<<<<<<
  *     "claims": claims,
  * }
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 499, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 494, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":500
+  /* "pickomino_rules/batch/_fused.pyx":495
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,
  *     "claims": claims,             # <<<<<<<<<<<<<<
  * }
  * """The compiled core twins, by hook name: they stand innermost in the batch's chains."""
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 500, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 495, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_5) < (0)) __PYX_ERR(0, 495, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CORE_TWINS, __pyx_t_4) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CORE_TWINS, __pyx_t_4) < (0)) __PYX_ERR(0, 489, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "(tree fragment)":4
@@ -30048,7 +29998,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   if (__Pyx_PyTuple_SET_ITEM(__pyx_mstate_global->__pyx_tuple[1], 0, __pyx_mstate_global->__pyx_slice[0]) != (0)) __PYX_ERR(1, 763, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
 
-  /* "pickomino_rules/batch/_fused.pyx":309
+  /* "pickomino_rules/batch/_fused.pyx":304
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
@@ -30057,7 +30007,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
-    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 309, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 304, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
@@ -30121,38 +30071,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{15},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{50},{36},{30},{37},{5},{10},{8},{8},{5},{23},{25},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{12},{11},{10},{19},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{5},{13},{6},{1},{3},{15},{18},{4},{5},{5},{6},{4},{1},{6},{5},{6},{18},{8},{5},{6},{14},{6},{4},{5},{5},{15},{5},{6},{8},{9},{5},{1},{4},{9},{15},{5},{5},{5},{6},{7},{1},{5},{5},{11},{7},{4},{4},{10},{1},{2},{7},{5},{8},{5},{4},{5},{8},{1},{4},{5},{4},{4},{4},{2},{7},{4},{5},{6},{1},{4},{4},{2},{11},{5},{3},{7},{9},{3},{1},{4},{5},{7},{5},{21},{28},{6},{7},{6},{3},{1},{8},{4},{12},{8},{7},{5},{4},{4},{9},{10},{5},{4},{5},{5},{4},{6},{5},{5},{5},{4},{4},{10},{6},{1},{5},{9},{6},{8},{5},{4},{5},{6},{9},{5},{6},{6},{12},{6},{6},{10},{7},{4},{4},{1},{5}};
-    const struct { const unsigned int length: 9; } bytes_length_index[] = {{1},{11},{64},{349},{174},{80},{172},{186},{220},{55},{483},{245},{99},{414},{184},{111},{416},{67}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{15},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{50},{36},{30},{37},{5},{10},{8},{8},{5},{23},{25},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{12},{11},{10},{19},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{5},{13},{6},{1},{3},{15},{18},{4},{5},{5},{6},{4},{1},{6},{5},{6},{18},{8},{5},{6},{14},{6},{4},{5},{5},{15},{5},{6},{8},{9},{5},{1},{4},{9},{15},{5},{5},{5},{6},{7},{1},{5},{5},{11},{7},{4},{4},{10},{1},{2},{7},{5},{8},{5},{4},{5},{8},{1},{4},{5},{4},{4},{2},{7},{4},{5},{6},{1},{4},{4},{2},{11},{5},{3},{7},{9},{3},{1},{4},{5},{7},{5},{21},{28},{6},{7},{6},{3},{1},{8},{4},{12},{8},{7},{5},{4},{4},{9},{10},{5},{4},{5},{5},{4},{6},{5},{5},{5},{4},{4},{10},{6},{1},{5},{9},{6},{8},{5},{4},{5},{6},{9},{5},{6},{6},{12},{6},{6},{10},{7},{4},{4},{1},{5}};
+    const struct { const unsigned int length: 9; } bytes_length_index[] = {{1},{11},{64},{349},{174},{80},{172},{186},{220},{55},{483},{245},{99},{414},{184},{69},{416},{67}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2740 bytes) */
-static const char cstring[] = "x\332\225V;w\333F\026\216DR\326\332\316F\264([\266\225\r\024%\326:\233(\241\343\330>IN\366P\262${\223\215MQ\017?\262\301\001\201!\t\t\004H\314\220\242\234-\\\252D\211\022%J\224,Y\252d\211\322?\301?a\277; )K\221\343,\317\341\334\301<\356\334\307w\277\031E\023\312W\035\305)\3572]\374\360w\3412\246T\\\255Zg\266\270\271\364\255\362\375\277Y\335q\017\266M\266\2578\025\345{\335\261\205Ym9-\256h\266\241\030\246K\373N\017\233\366p\202\013\3274\230\361\306b\305q\377p\376\344\330h\345\017\377\\\321l\333\021\212\306\271Y\265\025\341(.\323\214/\034\333:P\352\322\3106\214|h\2675\3134\224\272c\260\317\025\326i`/T-\352\213t\356b\305q\205\253\331\213\237+U\250\032.\3465\255\301p\224\242uL\256\374\354\010\246\210\032\002\263r j\216\255`\314`\226Yf\256&\030N#\373\240\325\245E\266\362x\365\361\027\267\357\335\226\326\272\214\302\310\025\336*\353\026\014e\234\202Vn\231\226\200vq\320`|IyXQ\016\234\226b3\330\005/\032X\367\346\006Qc\266\302\231\240\216\262(}\326\204\351\330*\266\233vuq\020&\263\315h\367\232fq\266\244\031\206\212uLw,\213\346\034\233/ie\3350\271V\266\030\263\251\255\352&Oz\206\355\300\241\212\326\262\204\242\252.3Z:SU\305hI\215\266c\177\001\007\333\246faV7mS\250*w\365/\033\246\276\347\324M\333Q\335\226\305\370\227eM\350\265/\325J\2133c\251q\320iI\345\244B\263,GG\254\024\315u\265\003\305\320\204\266t\306l\022v\212[\222q\276T(\255<|\270\362hcU\335\334y\370si\325\262\314\0067y\2115[\314\326\331&\251\220\315\322\310n]\346HU\207\303\210\034G\300\216\047\010\272K\307(V\325\307\007\035\374\357#\205\352\317\254#6XEU\007aF\030\3402%\342\270Se\302\024\254N\003\006\355\301\257\322\262u\222\325\341Y\370\231\365\006\260E\275\272f\332R:\006\342D=[\253\047\222\216WU\304J\325kL\337\343\255z\362\3452\216d$\375\201F\352\022`\222^\313\246\350C\333\252=\3343\032\222\236\047cm\221\364U\265\331\322\254\341\261\303\014\377.f\243\001\326\241\017\204nd*\177\303\265\337\205TU\005\343\344\253\356\270,\211\212\311\351\303i\001\347L\205\215\215\003\r\000\034\246Z-\267*\025\224\017?\260u\323Y\032\255""\344e\215\2632\263\234\375\262\343Xj\331i\331\006/\267\270\320\365\232\003\264\"\003f]6\\\267H3\"\213\372\325YY\323\367t\247\3360\201f\035\273\204\301t\342\014\331\252ZR\002\006\003\214\031\314c\206\253\355\333\006\205S6dm\302x\254\336\020\0078\007l![\024\030\203\365\262\322\231\353:n\245\202\323\350\257\032\316\276=\352\250\362P\372\344\025\323\345\242biU\016r\251kb@1\325\252\003eU\327\264,\331\250\322\215\0323\2535\301k\3142j\350\321\237\"\351TL\023g\253\340\023\010\203udC\303\266\270s\033\315=\202 O\232\027lo\017\363\364\347\0266\000\245\242\256\361=\220 \253\023\007\022\367\325\2356\343h`\203M9\205\336\272\335 \360\014\202#s\204 8\224\030f8\rf\253\344\017\022\323h \272DK\252l\034\273QC\232N\225\377\222,\3773\007\227\022NhX\332\001s\223\2267\020\r\201\266\341\272\254jrA\301\265,\372\017\r\242>\241\227$\254&\201\261}p\242U!dj\234(\202\211\001sI\362\3405,\300\337\226s\024\032\000\025u\205\326M0\213\223\300\220\2025\270p\344_\025(t\214\270-]\010Y.B\333c\252\000\222\004r\200\r\350\251\210\002\311\301&l\030\354j\271\266\212\310\272\324\341\250@\034\326j\200\337\030\034\036\325\t.\225\026\343m\224\205YOZ\322\227\3648%h\037@\351\274\200\247\374\321\313\2618\275\020\344\203\265p\376\345\330\253\364\264\367\215\217\221s/\335\303\351\303B<\371\301a\333\333\362\347\375\273\301\374\253\277\234\217\047/\036\256z3\236\346\t\377N\220\r\346\343\2139\257\340\225\374\264_\360\213o\333\277\203\311\035: N_<\\>\254`\307\246\177\331o\006i\014~\034\026\342\364_\017\313\336\304H\353\047A%\\\016\2658\375\221\337\214\323\363A\366\365\344{\347/\234q\366\224\227\206\256\"\031\261\006\033\363\361\305\031\372\272\354i\361E:\270\004S\246f\3751y\330\240{5\230\017\276\r\267\243[Q12\273\355^\261g\0365\343\251i\357\216?\355/\373,\270\023N\207\3534\035\347\346\374\302+j\374\347\341Xx9t\243lt\243\233\351\356\364\n\275\355\243;\375\342F\177c\253\277\265\323\337y\022\347\256\372Y\177Q\232\225\233\3653\376\026\216\311\007\205x\366\272\177\313/\005\251\340v\320\014\047\243\261h:Z\211\334\356\245\356""\355n\263\227\301\351\372\321\364\321\n,\230\3734(\306s\037&\001E\304\245\033^\313Gt.\034\336\365\336\232\234gp\355\\\320\016\213\257\047\336\021\244)/\343\025)48!\371\242\304\346q\202\014\314\214\257\371<X\200\025S\360%\236\312z\263pi\301\337\016\362\361T\316[\225\013\232qnFn\373\332\327\203\231\000\312\336?|\3465\375\224\377\r\002\214\217m/\217\245\331wY\273\023\025\316\206\323Uy\346\246D\001\013\363\341\375\350\\\324\354\216\275M\337\363`,\270\022b\364\375\303\r|\026=\303\277\201\241\\\260\035\336\n\213q\372\232?\377N\360|p\330\364\316K\227*\301J \261\220\047<!\004\247c%C\343\177\026\024\202R\230\242\023\302*`\244%:\020]\312U\376m\266\376\007\220\270KEp\341\360\026\342tkT\004\205\340y4\021\225\273\3300\347\337\0172A1(\207c\177*\237\003\253f\t\350\243\034!\023\271\017\375\"\260\234\207C\034GJ\227V<\327\277\204<M@\373x\370I\250\205/\272\331\356B\267\324K\365\362\247-\377\2236\276+\266d\330\233\206\222\035\377\032\000\255\204\274\345\024\202\rF\317\000\344,t\021\034epS0\353\274\304\004\345u0\224\367\036\372\362c\037\207s\340\2468\364\264\351\237\363]B\006\312\2669\362\r|\322W\276\212.t\277\353\355\241zc\351\354$\360\222\245T\375\327\273\213\244O.\312B\375kW\033lC\0362s\260j-\270\001u\247\271\250\231\3302ql\300\033\245B^\020\251\224e\274\010\316+!\217\026\242\r0@\256[\354\356\036\215\311\352\347\375\215R\234\275\344\335\220\353W\2605\311\350u\377d\351QRwa\3044\364\020\031-\"\177\340\233+p\367<\300\365u\240c\n\234\263@%{<\232\260iR\325\327\374\004\r\222\334\250\266\301Q\262\3734\320\202\027\321eX\226\355\336\354\3359\312\036\335\354\2276Iy\033\3745\036|\212\252-\241\0301\037\317\"k\257\250\t\256\207\205\001\227V\272\253\275+\360\347\362Q\273\277\265\335\337~\332\177\372\274\377\374\227x\226\214\256\302}-\236\235\363W\2114\020\340\261x\356#$h\032\370\024\010\313\203\250\020\225\272\251\356\255\356FW\364\362\275U\034\277pT\352?.\221\r\312\3150\033+T\217\336\\\002k\352^I8\213\002D7P\006\036\030\341|x/\312\203ay\367\343na8%I\237\274\276+34H\013\335I\313\301n\004nAN3\363p""\351LF:\253\336\262\3365 b\305o\005\247\231\364\355Dy\n&Y\3572\022\2249\201\030*\334\031\357\t|L\366\020\001\275\177\270\203\343\267\241}]\226\263\213\024#\235@\3651\333\236\262a\310\334t\007}\227,\315zYo\221\026R\352\007\270~W\355&\352\211\010\311\366\267[<\272\356\342\331\253\243[d\213\236\023t\304u\252\251\254\227\003\365\213\340^x;\354D\242{\267\367I\317\352o\000&\265~\315\352[\242/:\257\337{\357`l}\034b}\374G\022?\216o\221\330\032\177J\342\351x\205De|\227\304\356\270 !\306;$:\343+)\210\225\324:\211\365\324#\022\217R%\022\245\324s\022\317S*\t5U%QM\355\221\330K\t\022\"\325!\321I-\247!\226\323k$\326\322\217H<J\227H\224\322\317H<K\377J\342\327\364.\211\335\264M\302N\357\223\330O\377F\342\267\364\203\014\304\203\314O$~\312l\222\330\314<!\361$\243\222P3:\t=\263Gb/\343\220p2m\022\355\314\013\022/2\313\023d\313\304\032\211\265\211\365\211xr\312;\207\370O\370\026\335!\347^\266\001\214U?\207tL^\362\020c\324\373+jh\256\211\033\247\377\301\rY\020w\243\177\320\213\345\325\311\021<\326^\237\227\250\177\047\016\344s\352\304e\223\031\\.\367Q\307\200\305\314\000\325[I\225\335\301-sK^\341\237\201\035JQ*\372\032Wd\356o\276v\002\262\047\340%\274\344\026\243\272$\035\337I\030\201\333\256\047\300\227\235!p/\276\227\271\014c\026$\261l\340\306\376?\3526\261\365\006\010\031\010\r\277\301\203,\027\025\177\017\360\244;\341k\311q\037\341i\200\367k\370mt\374\314z8P\372\246\376\341;\364\270\223\274+\013\tIO\214\236X\263\304~\227\250d\210E\211\023y\270\200\213\r\025tM\226y\007u\322\244\317\344\026\334&^{\203@\361R\2245G\224?\003r\307B\272\247q\315\304W\257\203sN\214\3400zu5e\047\236\241\3712\256\364e\354\315\2067\2424\310w\273\233\357\256tyo>\271\014~\301\304\374\360\021\221<\210\363\321:\326\024\216/\204\205`\007\327\020\224\342\341*/\036\254I.\205\351@.\373M\332\247\375\361\361\213\024\177\\\036\205\3013$7/\375\335\224,WFz\262oW5\202\303\231\370\245\207\300\003\370\222\274%\265\204\003?\245\027\265/A1\206\345\214\010\363\177\022^\351\034";
-    PyObject *data = __Pyx_DecompressString(cstring, 2740, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2721 bytes) */
+static const char cstring[] = "x\332\215VKW\033G\0266H\302\214\355$\310\010\033\333d\334\204\304\2143\t\211\034\307\366Ir2G`\300\236db\203x\370\221I\237VwIjhuK]%!\234Yx\311\262\227\275\354e/{\251\245\226,\265\354\245\177\202\177\302|\267Z\022\206@\034\235\243\272\325\365\270u\037\337\375\252\024M(_\267\025\247\264\303t\361\343?\204\313\230Rv\265J\215\331\342\366\302w\312\017\377a5\307\335\3372\331\236\342\224\225\037t\307\026f\245\3514\271\242\331\206b\230.\355;9l\332\203\t.\\\323`\306;\213\025\307\375\323\371\343c\303\225?\376kI\263mG(\032\347f\305V\204\243\270L3\276tlk_\251I#[0\362\261\335\322,\323Pj\216\301\276PX\273\216\275P5\257\317\323\271\363e\307\025\256f\317\177\241T\240j\260\230W\265:\303Q\212\3266\271\362\213#\230\"\252\010\314\322\276\250:\266\2021\203Yf\211\271\232`8\215\354\203V\227\026\331\312\323\345\247_\336}pWZ\3532\n#Wx\263\244[0\224q\nZ\251iZ\002\332\305~\235\361\005\345qY\331w\232\212\315`\027\274\250c\335\273\033D\225\331\ng\202:\312\274\364Y\023\246c\253\330n\332\225\371~\230\314\026\243\335+\232\305\331\202f\030*\3261\335\261,\232sl\276\240\225t\303\344Z\311b\314\246\266\242\233<\351\031\266\003\207\312Z\323\022\212\252\272\314h\352LU\025\243)5\332\216\375%\034l\231\232\205Y\335\264M\241\252\334\325\277\252\233\372\256S3mGu\233\026\343_\2254\241W\277R\313M\316\214\205\372~\273)\225\223\n\315\262\034\035\261R4\327\325\366\025C\023\332\302)\263I\330)nI\306\371B\241\270\364\370\361\322\223\365euc\373\361/\305e\3132\353\334\344E\326h2[g\033\244B6\013C\273u\231#U\035\014#r\034\001;\232 \350.\034\241XU\237\356\267\361\177\210\024\252\277\260\266XgeU\355\207\031a\200\313\224\210\243N\205\tS\260\032\r\030\264\007\277r\323\326IV\006g\341g\326\352\300\026\365j\232iK\351\030\210\023\365l\255\226H:^U\021+U\2572}\2277k\311\227\3138\222\221\364\373\032\251K\200IzM\233\242\017m\313\366`\317pHz\236\214\265D\322W\325FS\263\006\307\0162\374\207\230\r\007X\233>\020\272\241\251\374\035\327\376\020RU\025\214\223\257\272\343\262$*&\247\017\247\t\2343\0256\326\3675\000p\220j\265\324,\227Q>|\337""\326Mga\270\222\2274\316J\314r\366J\216c\251%\247i\033\274\324\344B\327\253\016\320\212\014\2305\331p\335\"\315\210,\352Wg%M\337\325\235Z\335\004\232u\354\022\006\323\2113d\253jI\t\030\0140f0\217\031\256\266g\033\024N\331\220\265\t\343\261Z]\354\343\034\260\205lQ`\014\326\313Jg\256\353\270\3452N\243\277j8{\366\260\243\312C\351\223\227M\227\213\262\245U8\310\245\246\211>\305T*\016\224U\\\323\262d\243J7\252\314\254T\005\2572\313\250\242G\177\212\244S6M\234\255\202O \014\326\226\r\r\333\342\336]4\017\010\202<i^\261\335]\314\323\237[\330P\323\370.\010\220\325\210\377\210\367jN\213q48\337\246|Bg\315\256\023p\372\201\221\371A\000\034J\n3\234:\263U\362\005I\251\327\021Y\242$U6\216]\257\"E\047J\177A\226\376\251\203\013\t\037\324-m\237\271I\313\353\210\204@[w]V1\271\240\300Z\026\375\007\006Q\237\220K\022V\223\300\330\036\370\320*\023*5N\364\300D\237\265$q\360*\026\340o\3139\n\013@\212\232B\353&x\305I`G\301\352\\8\362\257\n\0249F\334\246.\204,\025\241\3552U\000E\002\361\307\006\364TD\201d\177\0236\364w5][Ed]\352pT\037\016k\326\301m\014\016\017k\004\027J\223\361\026J\302\254%-\351Kz\234\022\264\007\220\264_\301S\376\344\365H\234\236\013\362\301J8\373z\344Mz\322\373\326\307\310\371\327\356\301\344A!\036\377\350\240\345m\372\263\376\375`\366\315\337.\304\343\227\016\226\275)O\363\204\177/\310\006\263\361\245\234W\360\212~\332/\370kg\355\337\306\3446\035\020\247/\035,\036\224\261c\303\277\3427\2024\006?\t\013q\372\303\203\22276\324\372iP\016\027C-N\337\364\033qz6\310\276\035?w\341\342)gOxi\350Z##V`c>\2764E_W<-\276D\007\027a\312\304\264?\"\017\353w\257\005\263\301w\341Vt\047Z\213\314N\253\273\3265\017\033\361\304\244w\317\237\364\027}\026\334\013\047\303U\232\216s3~\341\r5\376\313p$\274\022\272Q6\272\325\311t\266\273\205\356\326\341\275\336\332zo}\263\267\271\335\333~\026\347\256\371Y\177^\232\225\233\3663\376&\216\311\007\205x\372\206\177\307/\006\251\340n\320\010\307\243\221h2Z\212\334\316\345\316\335N\243\233\301\351\372\341\344\341\022,\230\371,X\213g>N\002\212\210K7\274\246""\217\350\\<\270\357\235\231\234\027p\355|\320\n\327\336\216\275\047H\023^\306[\243\320\340\204\344\213\022\233\307\t20S\276\346\363`\016VL\300\227x\"\353M\303\2459\177+\310\307\0239oY.h\304\271)\271\355\033_\017\246\002(\373\340\340\205\327\360S\376\267\0100>\266\274<\226f\337g\355vT8\035N\327\344\231\033\022\005,\314\207\017\243\363Q\2433r\226\276\227\301Hp5\304\350\007\007\353\370\\\363\014\377\026\206r\301Vx\047\\\213\323\327\375\331\367\202\347\243\203\206wA\272T\016\226\002\211\205<\341\t!8\031+\031\032\377\363\240\020\024\303\024\235\020V\000#-\321\201\350R\256\362g\331\372_@\342>\025\301\305\203;\210\323\235a\021\024\202\227\321XT\352`\303\214\3770\310\004kA)\034\371K\371\354[5M@\037\346\010\231\310}\354\257\001\313y8\304q\244ti\311s\375\313\310\323\030\264\217\206\237\206Z\370\252\223\355\314u\212\335T7\177\322\362\277h\343\373bK\206\275k(\331\361\357>\320\212\310[N!\330`\364\024@NC\027\301Q\0067\005\263.HLP^\373Cy\357\261/?\366p8\007n\326\006\2366\374\363\276K\310@\3316\206\276\201Oz\312\327\321\305\316\367\335]To,\235\035\007^\262\224\252\377y\367\221\364\361yY\250\037v\264\3766\344!3\003\253V\202[Pw\222\213\032\211-cG\006\274S*\344\005\221JI\306\213\340\274\024\362h.Z\007\003\344:k\235\235\303\021Y\375\274\267^\214\263\227\275[r\375\022\266&\031\275\341\037/=J\352\016\214\230\204\036\"\243y\344\017|s\025\356^\000\270\276\ttL\201s\346\250d\217F\0236M\252\372\272\237\240A\222\033\32568Jv\237\007Z\360*\272\002\313\262\235\333\335{\207\331\303\333\275\342\006)o\201\277F\203\317P\265E\024#\346\343id\355\r5\301\215\260\320\347\322rg\271{\025\376\\9l\3656\267z[\317{\317_\366^\376\032O\223\321\025\270\257\305\3233\3762\221\006\002<\022\317\334D\202&\201O\201\260<\212\nQ\261\223\352\334\351\254wD7\337]\306\361s\207\305\336\323\"\331\240\334\016\263\261B\365\350\315$\260\246\356\325\204\263(@t\003e\340\201\021\316\206\017\242<\030\226w>\351\024\006S\222\364\311\353\3732C\375\264\320\235\264\030\354D\340\026\34443\013\227Ne\244\323\352-\353]\007\"\226\374fp\222I""\317&\312\0230\311zW\220\240\3141\304P\341Ny\317\340c\262\207\010\350\203\203m\034\277\005\355\253\262\234]\244\030\351\004\252\217\330\366\204\r\003\346\246;\350\373di\326\313z\363\264\220R\337\307\365\373j7QODH\266\237m\361\360\272\213\247\257\ro\221MzN\320\0217\250\246\262^\016\324/\202\007\341\335\260\035\211\316\375\356\247]\253\267\016\230T{U\253g\211\236h\277=wn\177du\024bu\364\047\022?\215n\222\330\034}N\342\371h\231Dyt\207\304\316\250 !F\333$\332\243K)\210\245\324*\211\325\324\023\022ORE\022\305\324K\022/S*\t5U!QI\355\222\330M\t\022\"\325&\321N-\246!\026\323+$V\322OH<I\027I\024\323/H\274H\377F\342\267\364\016\211\235\264M\302N\357\221\330K\377N\342\367\364\243\014\304\243\314\317$~\316l\220\330\310<#\361,\243\222P3:\t=\263Kb7\343\220p2-\022\255\314+\022\2572\213cd\313\330\n\211\225\261\325\261x|\302;\217\370\217\371\026\335!\347_\267\000\214e?\207t\214_\366\020c\324\373\033jh\256\201\033\247\367\321-Y\020\367\243\177\322\213\345\315\361\021<\326\336^\220\250\177/\016\344s\352\330e\223\351_.\017Q\307\200\305T\037\325\233I\225\335\303-sG^\341\237\203\035\212Q*\372\006Wd\356\357\276v\014\262\307\340%\274\344\026\243\272$\035\337K\030\201\333n$\300\227\235\001p/\374\365\213q`\334-00 \031~\213\027X.\"\347/\235\313\334\304\205\217Wi\370]t\364xz\334\337\371\256\222\301\353\362\250\223\274\026\013\t\365\216\r\037N\323\304i\227\251\020\210\033\211\351x8\207\353\nuq]\026o\033\350o\320gr\267m\021[\275C\213x\377\311J\"\"\237\002ec!\335\276\270<\342k7\300$\307Fp\030\275\245\032\262\023O\321|\t\027\365\"\366f\303[Q\032\224\272\325\311w\226:\274;\233P\374\257\230\230\035<\r\222gn>Z\305\232\302\021\315\317\005\333\270\\\240\024\317Qy\235`MB\365\223\201\\\366\273\264O\373\363\343\347)\310\270\022\n\375\307EnV\372\273!\271\253\204\034d\317V\325O\362\245\323\223L\327\373#\370\222\274\020\265\204\331>\243w\262/3?\202\345\214h\360\377X\326\326\241";
+    PyObject *data = __Pyx_DecompressString(cstring, 2721, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3689 bytes) */
-static const char cstring[] = "\377 at 0x o\377bject>(t\377ree frag\377ment).: \377<MemoryV\377iew of <\377contiguo\377us and d\263ir4\001\007\rin\021\005s\277trided\"\010 7or \004\031><(\tA\006\377>?Cannot\377 assign \377to read-\277only m\240\002v\376\242\000Invalid\377 mode, esxp\324\000|\000\047c\047t\001\377\047fortran\317\047, gH\000%\005sh\367ape\222\000 axi\377s Note t\375h\226 Cython\375 \021\000delibe\317ratek\000\320\001ct\373er!\001n PEPo-484\212\"re\303!\177s subcl\246\000\373es\261!built\375i\260\000ypes. \377If you n\311e\224 \303\000p\316\000%\tth\277en set\200\000e\373 \047\357\002ation\377_typing\047\366\355$iv\242\000o Fa\377lse.add_>\231 ecoll\305@+\000\377s.abcdis\277ableen\002\001g\367cis\004\003dno \377default \377__reduce\337__ duM\002no{n-\262@vial\033\000\377cinit__s\377rc/picko\377mino_rul\377es/batch\377/_fused.\317pyxub\002\225Aal\367loc\251  arr\377ay data.\360\013\020\361#\303a\240cs.AS\377CIICORE_\377TWINSEll\377ipsisSeq?uenceT\312\001\000\0025.\257\006c\237B__\017\005\267 Kst\245@_\021\005\267\204\001.\274\204\007\337__Pyx\001\000Di\377ct_NextR\317ef__\340$\204 __\366\265B__\001\005geti\227tem\r\001d0\001\027\000f\207unc\035\001\030\000f\003+\000i\363mp\331`3\001main\346\003\002od\245 E\001nam\316U\002newT\001\251 _c?hecksuT\000\n\0017res\212@__\026\001K\004\264!\001\357@e\017\003un\372!l\017e_En,\005\n\006\221\"6\003\363vt\354A\270\001qual0o\005\332E\243.\364Fex\354\001\362`\341_\243\005\276&\206 \302.__t\373es\223`_core\355_\221\"is\t\001out\357ine_\241\000pya\374\376`\201e_buffe\377rasyncio\371.4\000$\003sbase\377belowboo\377l_bounds\377bustccho}s\360@laimc\001\001\347sclV\001\327 tra\377cebackco\177mpiledc3\000\317tdec\344\207\001\001\002_a\375c\255\205\001sderiv\375e\262@edrawn\311d\313!\000\002_\253\000\354\210\003emwpty\330`ode\001\002\317inge\337 \345\206\002er\237rorffk\000\000\001_/down\000\006_p\002\030\001\377sfirstfl\377agsforma\375t\334\207\004ggoing\237grill\000\002\323ai\377mheights\037heldh\007\000\000\001\306!\337ofiid\263`ha}n\004\000dexin\002""\000\375_\024\000nt64in\353t8\377as\000\002ize\337kkind\000\001sl\377andlastm\377askmemem|\200\211\001\370\210\001moves\002\000\357ingn\373andi\307mnp\271a\226$\237Bob\373jo\225Aedope3n_\350\001\300@pp\333 \223\210\001=_\000\002onph\244@\360\206\014\351.\372\206\002\000\022.\216\207\003pla\267yer\000\003sp\213 t\376\003\000prregis\375t\331!llrollp\246E\010\001\252\210\001\020\001ing\027\001\377srowssel\375f\226\204\001asides3et\263\210\004\257\212\002sh\036\000\001\000\265n\027\002s\230 st\227`s\237start\202\207\002g\000a\275ll\000psto\000\001p\357_tot\016\001ruc\373tt\252\205\002take_\265t\307`t\201@es\006\001_\207out\016\001.\004.\000/\004u\267rn_\327 rt\006\000s\373un\245!updat\337euse_\363\207\005va\377luesvict\303im\000\003L\001\n\003\024\000ew\375w\246`xzeros\377O\200\001\330\004#\2401\377\240F\250!\200\001\340\004\357\023\2205\230\017\000\007\200r\377\210\023\210A\330\010\017\210\377v\220U\230!\2307\240\377!\340\t\n\330\010\014\210\377E\220\025\220a\220t\230\3776\240\021\240!\330\014\024\377\220A\220S\230\004\230A\253\230Q(\025W\032\000W]\001\330\277\004\014\210B\210f/\000T\277\230\026\230q\240\004s\000\"\377\250A\330\004\016\210b\220\375\006M\006$\240f\250B\250\377a\330\004\037\230q\330\004\377!\240\021\360\010\000\n\013\256i\020\020\220\004{\000Q\201\001F\276\241\0001\330\014\025\220\013\000\026\257\220a\330\014\265\001S\310\000\020\267\030\230\001h\002\001\330\006\002\031\377\240!\240:\250V\2602\377\260Q\260i\270v\300Q\377\300i\310q\330\020\023\220\3776\230\023\230B\230e\240\3376\250\023\250G\033\001\330\024\357\034\230A\340\001\001\230[\250\377\001\250\026\250r\260\021\260\377&\270\005\270W\300A\300\377V\3106\320QR\320R\377U\320UW\320WX\330\277\024\031\230\021\230\047\216\"\024\337\030\230\005\230Ud\0001\240\377A\330\030\033\2302\230S\377\240\003\2404\240q\250\010\377\260\001\260\023\260C\260r\377\270\022\2704\270q\300\005\276{\000c\310\023\310C\177\000\034?%\240Q\330\034\035\313#\357 \273\330\014\304\000\220u\230\233 \013\327\2107\220\204VZ\305 \007\240""\337v\250Q\360\006\206<\020\220g\005\220Q\227!\260@\330\014\n\001\362\325A1_\000\237\"\025\230a\230\327s\240#\203\000\020\311\000\330\020\367\021\220\030\320\000#\230V\240\1771\330\020\024\220E\230\035\001\357q\330\024\025\213b3\230c\367\240\025\240\345 \r\210Z\220\377q\230\003\2305\240\001\330\277\014\r\210V\2201(\000\021\234\263u\246\005W\260A\271s\303!#\373\230T\331`$\240e\2501\377\250D\260\007\260q\270\001\376\203\204\025[\240\001\240\027\250\001\177\330\004\r\210R\210v\334\000\367d\230&\020\000\024\240V\250\3772\250Q\330\004\032\230!\376\234~\017\210q\220\n\230!\177\2303\230f\240C\240\207bC1\220\315`\200 \332\204\002\241(\330\227!\377\230*\240A\240S\250\003\246^\001\250g\304`\351bq\332!\330\257\004\013\2101\257\205\025]\367`7k\250! \0012\245 2\220\375\204\005\377A\240[\260\006\260b\270\377\001\330\004\034\230D\240\005?\240Q\240b\250\001\253\202\"\275B\370\324\204\002\231H\207@\024\035\230Q\230\327e\2401\316\000sp\000\020\023\276\224@C\220r\230\022\245@\006\376[\000\002\250$\250a\250z\377\270\021\270#\270S\300\003\233\3001\252\r\013\210\177\"\371\205\035\030S\230\001\262*\204\001J\342dS\265@\343\024 \263a\233\000\376p\030\240\021\372\212\204\002\014\235A\003\2205\230\n\361\240\220a\324A\014\0041\220I\230\375Q\347\206\001w\220a\220s\230\371#\n\000\343\004q\230\007\230r\336\226a\250\026\250q\215F\037\230\377q\320 0\260\013\270;\277\300k\320QR\330\351\210\002\010\376\300`\021\330\004\007\200|\220\2777\230!\330\010\047\244\206\002\016\373\270a\306D\360\006\000\005\034\377\2301\230F\240&\250\001\025\250\374\207\rq\346\207\001q\270\210\002z\004\240\205\010\344\367\207\001\321\207\001b\317B\313\204\001C\250s\377\260#\260R\260r\270\024\277\270Q\270j\310\001\371\206\002s\377\320RS\330\021\022\220&\377\230\001\230\023\230C\230q\346\313D\033\230\355\205\013\321Aj\250\001\257\250\023\250C\210\210\002\047\275@!\337\330\024\027\220q\231 !\240\3773\240c\250\023\250A\330C\030#\257\206\001\014\007\310\211\003\320\206\003\032\340\000\330\212a\330\210\002\330\206\001\240A\005\003Y""\240\177a\240z\260\026\260r\221`\377)\3006\310\021\310)\320\373STY\001v\230S\240\002\377\240%\240v\250S\260\007\326\034\001\330\030\263@\340\001\001\240\033\373\250A\305\211\004f\270E\300\027\376\315\000\026\310v\320UV\320\377VY\320Y[\320[\\\373\330\030\206\204\001g\240Q\240a\337\330\030\034\230E\261\207\001\240q\337\250\001\330\034\037\236@\023\240\377C\240t\2501\250H\260\377A\260S\270\003\2702\270\177R\270t\3001\300E|\000\277#\310S\320PS\200\001 \277)\250\021\330 !\217\210\001\034\034\321\204\003\232\210\001\027\230\001\217\210\001\230\210\001\376\213\001\377\005\230Y\240d\250!\250\3778\2601\260C\260s\270\367\"\270A\023\005\001\230\031\240\322;\000\023\335@\237a\024\221CA\230\377W\240B\240j\260\001\200\377\001\360\010\000\005!\240\001\320\313\214\023\334\213\006\251\211\006\230\211\001\032\217`C\230Gu\240A\273\211\014\217\211\027\343\207\001\006\236\204\007\177\021\220\026\220q\230\005\257\204\001|\324\211\006\265\206\001\025\220X\230Q\326\211\004\373\020\021\317\211\001W\220A\220V\272\376`G\312\206\002r\250\023\231\215\001\250\341q\343\211\010\277\212\014\262\212\005\200\214\001;\250a~\047\001\021\220\021\220\047\230L\000\000\347\205\001\237\210\003\264\215\036\307\212\003\205\211\001\376\205\001\215\213\001\234\023^\346\214\006\330\030\031\230\276\213\005U\313\217\001\372\264\216\001\033\320\205\001\021\220\024\220Z\377\230t\2408\2504\250x\377\260t\2707\300$\300l\373\320R\244`h\320hl\320\377lt\320tx\360\000\000\357y\001G\002\004\000G\002K\356\003\001K\002U\n\001U\002Y\356\021\001Y\002f\030\001f\002j\356\037\001j\002t&\001t\002x\336-\001x\002C\003<\000C\003\335G\003\001G\003O\n\001O\003\335S\021\001S\003[\030\001[\003\335_\037\001_\003g&\001g\003\335k-\001k\003t4\001t\003\275x;\001x\003B\004\202\000B\273\004F\003\001F\004O\n\001O\273\004S\021\001S\004Z\030\001Z\273\004^\037\001^\004j&\001j\273\004n-\001n\004w4\001w{\004{;\001{\004H\005\310\000wH\005L\003\001L\005T\n\001wT\005X\021\001X\005_\030\001w_\005c\037\001c\005k&\001wk\005o-\001o\005v4\001\367v\005z;\001z""\005B\006\366\210\001\006F\003\001F\006G\006\377\330\010\020\220\007\220q\230\367\006\230l\300\213\001\007\200v\210\377W\220E\230\024\230Q\330\377\010\022\220!\330\010\027\220\363q\340\001\001\307\210\001q\330\010\017w\320\017&\214\205\0027\260+\256\220\001}\340\004\013Q\200\001\360\n\361\204\002\340\274\221\036\312\221\002\362\204\010\333\220\001\327\213\003D\250\001\352\244\217\001\025\367\211\004U\340\205\0036\230\022\373\2302\276\216\002*\250A\250S\377\260\003\2603\260a\330\024\347\036\230a\246\204\n\322jt\2201\272\231\222\003\023\213\220\001\023\220;\210\220\002!\307\330\024\033\363\204\003\004\002\211\212\005\014\000\357\005\026\220U\353\212\001\230g\240\217R\240q\330\204\224\022\242\206\023\246\003&\377\240\005\240U\250!\2505_\260\001\260\024\260\276\213\002q\324\204\n~\230\206\003\006\230a\200\001\360l\000w\037\230f\235\225\001\250:\260\335\221\007\265I\223\225\0021\221\217\n\024\220\202\224\003\020T\000\006\322\223\003A\237\212\003\006\332\221\006\030\372\210\001\347\022\2401\306\211\002\217\211\002s\250#\353\250Q\276\205\001\032\261\216\002x\250x\223\260q\315\205\001\200\215\003V\324\210\001\266\211\010\330s\034\035\336\223\002\357\212\001\025\250a\366\205\001\376\315\225\001\005\240Q\330\031\033\230\3633\230\005\nj\000q\240\007\240\364L\000\315\225\001\025\034\001b\240\004\240\377B\240c\250\021\250&\260\377\004\260A\260V\2701\270_C\270s\300!\222\213\003\\\026\000s!\330\276\217\004\213\225\0031\260G!\000\375A\207\213\007#\240W\250C\250\356\241\000%\240Q\364\213\002G\2601z\217\213\003\023\320\213\001\027\220{\240\217\214\001\353a\330b\032\047\374!\260f\270\255A\200\220\004\024!\361\216\002T\341\210\002b\217\260\001\260\021\334\214\0015\023\301\210\004\014\334\207\227\023\357\220\001H\230A\305\223\004a\330\345\014\200\211\001%\316\225\001\260\217\001\020\220\001\377\220\025\220e\2301\230A";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3689, 5250);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3658 bytes) */
+static const char cstring[] = "\377 at 0x o\377bject>(t\377ree frag\377ment).: \377<MemoryV\377iew of <\377contiguo\377us and d\263ir4\001\007\rin\021\005s\277trided\"\010 7or \004\031><(\tA\006\377>?Cannot\377 assign \377to read-\277only m\240\002v\376\242\000Invalid\377 mode, esxp\324\000|\000\047c\047t\001\377\047fortran\317\047, gH\000%\005sh\367ape\222\000 axi\377s Note t\375h\226 Cython\375 \021\000delibe\317ratek\000\320\001ct\373er!\001n PEPo-484\212\"re\303!\177s subcl\246\000\373es\261!built\375i\260\000ypes. \377If you n\311e\224 \303\000p\316\000%\tth\277en set\200\000e\373 \047\357\002ation\377_typing\047\366\355$iv\242\000o Fa\377lse.add_>\231 ecoll\305@+\000\377s.abcdis\277ableen\002\001g\367cis\004\003dno \377default \377__reduce\337__ duM\002no{n-\262@vial\033\000\377cinit__s\377rc/picko\377mino_rul\377es/batch\377/_fused.\317pyxub\002\225Aal\367loc\251  arr\377ay data.\360\013\020\361#\303a\240cs.AS\377CIICORE_\377TWINSEll\377ipsisSeq?uenceT\312\001\000\0025.\257\006c\237B__\017\005\267 Kst\245@_\021\005\267\204\001.\274\204\007\337__Pyx\001\000Di\377ct_NextR\317ef__\340$\204 __\366\265B__\001\005geti\227tem\r\001d0\001\027\000f\207unc\035\001\030\000f\003+\000i\363mp\331`3\001main\346\003\002od\245 E\001nam\316U\002newT\001\251 _c?hecksuT\000\n\0017res\212@__\026\001K\004\264!\001\357@e\017\003un\372!l\017e_En,\005\n\006\221\"6\003\363vt\354A\270\001qual0o\005\332E\243.\364Fex\354\001\362`\341_\243\005\276&\206 \302.__t\373es\223`_core\355_\221\"is\t\001out\357ine_\241\000pya\374\376`\201e_buffe\377rasyncio\371.4\000$\003sbase\377belowboo\377l_bounds\377bustccho}s\360@laimc\001\001\347sclV\001\327 tra\377cebackco\177mpiledc3\000\317tdec\344\207\001\001\002_a\375c\255\205\001sderiv\375e\262@edrawn\311d\313!\000\002_\253\000\354\210\003emwpty\330`ode\001\002\317inge\337 \345\206\002er\237rorffk\000\000\001_/down\000\006_p\002\030\001\377sfirstfl\377agsforma\375t\334\207\004ggoing\237grill\000\002\323ai\377mheights\037heldh\007\000\000\001\306!\337ofiid\263`ha}n\004\000dexin\002""\000\375_\024\000nt64in\353t8\377as\000\002ize\337kkind\000\001sl\377andmaskm\317emem\374\210\001\364\210\001mo\367ves\002\000ingn~\367andimnp\265a\274\222$\233Bobjo\221Ae?dopen_\344\001\274@\323pp\327 \217\210\001_\000\002on\223ph\240@\354\206\014.\366\206\002\000\022.~\212\207\003player\000\003\353sp\207 t\003\000prr\337egist\325!ll\017roll\242E\010\001\246\210\001\020\001\367ing\027\001srow\337sself\222\204\001as?ideset\257\210\004\253\212\002Ssh\036\000\001\000n\027\002s\224 \373st\223`sstar\331t\376\206\002g\000all\000ps\373to\000\001p_tot\276\016\001ructt\246\205\002t_ake_t\303`t\375 {es\006\001_out\016\001x.\004.\000/\004urn_\327 \273rt\006\000sun\245!u\377pdateuse\375_\357\207\005values\013vi\377`m\000\003L\001\n\003\024\000\367eww\242`xzer\377osO\200\001\330\004#\377\2401\240F\250!\200\001\277\340\004\023\2205\230\017\000\007\377\200r\210\023\210A\330\010\377\017\210v\220U\230!\230\3777\240!\340\t\n\330\010\377\014\210E\220\025\220a\220\377t\2306\240\021\240!\330\377\014\024\220A\220S\230\004\257\230A\230Q(\025W\032\000W\376]\001\330\004\014\210B\210f\376/\000T\230\026\230q\240\004\376s\000\"\250A\330\004\016\210\367b\220\006M\006$\240f\250\377B\250a\330\004\037\230q\377\330\004!\240\021\360\010\000\273\n\013i\020\020\220\004{\000Q\372\201\001F\241\0001\330\014\025\220\276\013\000\026\220a\330\014\265\001S\336\310\000\020\030\230\001h\002\001\330\376\006\002\031\240!\240:\250V\377\2602\260Q\260i\270v\377\300Q\300i\310q\330\020\377\023\2206\230\023\230B\230\177e\2406\250\023\250G\033\001\277\330\024\034\230A\340\001\001\230\377[\250\001\250\026\250r\260\377\021\260&\270\005\270W\300\377A\300V\3106\320QR\377\320RU\320UW\320W\377X\330\024\031\230\021\230\047~\216\"\024\030\230\005\230Ud\000\3771\240A\330\030\033\2302\377\230S\240\003\2404\240q\377\250\010\260\001\260\023\260C\377\260r\270\022\2704\270q\373\300\005{\000c\310\023\310C\376\177\000\034%\240Q\330\034\035\354\313#\357 \330\014\304\000\220u\230^\233 \013\2107\220\204VZ\305 \177\007\240v\250Q\360\006""\206<\237\020\220\005\220Q\227!\260@\330\311\014\n\001\325A1_\000\237\"\025\230_a\230s\240#\203\000\020\311\000\337\330\020\021\220\030\320\000#\230\377V\2401\330\020\024\220E\275\230\035\001q\330\024\025\213b3\337\230c\240\025\240\345 \r\210\377Z\220q\230\003\2305\240\377\001\330\014\r\210V\2201r(\000\021\263u\246\005W\260A\271s\356\303!#\230T\331`$\240e\377\2501\250D\260\007\260q\373\270\001\203\204\025[\240\001\240\027\377\250\001\330\004\r\210R\210\335v\334\000d\230&\020\000\024\240\377V\2502\250Q\330\004\032\373\230!\234~\017\210q\220\n\377\230!\2303\230f\240C\r\240\207b1\220\315`\200 \332\204\002\241(\375\330\227!\230*\240A\240S\233\250\003^\001\250g\304`\351bq\276\332!\330\004\013\2101\257\205\025]\256\367`7\250! \0012\245 2\375\220\375\204\005A\240[\260\006\260\377b\270\001\330\004\034\230D\377\240\005\240Q\240b\250\001\340\253\202\"\275B\324\204\002\231H\207@\024\035\230_Q\230e\2401\316\000sp\000\373\020\023\224@C\220r\230\022\372\245@\006[\000\002\250$\250a\377\250z\270\021\270#\270So\300\003\3001\252\r\013\210\177\"N\371\205\035\030\230\001\262*\204\001J\342d\215S\265@\024 \263a\233\000\376p\030\353\240\021\212\204\002\014\235A\003\2205\307\230\n\240\220a\324A\014\0041\220\367I\230Q\347\206\001w\220a\220\347s\230#\n\000\343\004q\230\007{\230r\226a\250\026\250q\215F\377\037\230q\320 0\260\013\377\270;\300k\320QR\330\372\351\210\002\010\300`\021\330\004\007\200\377|\2207\230!\330\010\047\356\244\206\002\016\270a\306D\360\006\000\377\005\034\2301\230F\240&W\250\001\250\374\207\rq\346\207\001q\270\210\002\220z\004\240\205\010\367\207\001\321\207\001b\317B\313\204\001C\377\250s\260#\260R\260r\377\270\024\270Q\270j\310\001\376\371\206\002s\320RS\330\021\022\377\220&\230\001\230\023\230C\233\230q\313D\033\230\355\205\013\321Aj\277\250\001\250\023\250C\210\210\002\047~\275@!\330\024\027\220q\231 \377!\2403\240c\250\023\250\017A\330\030#\257\206\001\014\007\310\211\003\320\206\003a\032\340\000\212a\330\210\002\330\206\001\240A\005\003\377Y\240a\240z\260\026\260""\375r\221`)\3006\310\021\310\357)\320STY\001v\230S\377\240\002\240%\240v\250S[\260\007\034\001\330\030\263@\340\001\001\357\240\033\250A\305\211\004f\270E\373\300\027\315\000\026\310v\320U\377V\320VY\320Y[\320\357[\\\330\030\206\204\001g\240Q\177\240a\330\030\034\230E\261\207\001\177\240q\250\001\330\034\037\236@\377\023\240C\240t\2501\250\377H\260A\260S\270\003\270\3772\270R\270t\3001\300\375E|\000#\310S\320PS\376\200\001 )\250\021\330 !r\217\210\001\034\321\204\003\232\210\001\027\230\001\217\210\001\374\230\210\001\376\213\001\005\230Y\240d\250\377!\2508\2601\260C\260\337s\270\"\270A\023\005\001\230K\031\240;\000\023\335@\237a\024\221C\377A\230W\240B\240j\260\377\001\200\001\360\010\000\005!C\240\001\313\214\023\334\213\006\251\211\006\230\211\001\032\217`\037C\230u\240A\273\211\014\217\211\027\343\207\001\375\006\236\204\007\021\220\026\220q\230\361\005\257\204\001\324\211\006\265\206\001\025\220X\230\355Q\326\211\004\020\021\317\211\001W\220A\353\220V\376`G\312\206\002r\250\023\206\231\215\001\250q\343\211\010\277\212\014\262\212\005\200\214\001;\373\250a\047\001\021\220\021\220\047\001\230L\000\347\205\001\237\210\003\264\215\036\307\212\003\205\211\001\376\205\001x\215\213\001\234\023\346\214\006\330\030\031\230\276\213\005\351U\313\217\001\264\216\001\033\320\205\001\021\220\024\377\220Z\230t\2408\2504\377\250x\260t\2707\300$\357\300l\320R\244`h\320h\377l\320lt\320tx\360\277\000\000y\001G\002\004\000G\273\002K\003\001K\002U\n\001U\273\002Y\021\001Y\002f\030\001f\273\002j\037\001j\002t&\001t{\002x-\001x\002C\003<\000wC\003G\003\001G\003O\n\001wO\003S\021\001S\003[\030\001w[\003_\037\001_\003g&\001wg\003k-\001k\003t4\001\367t\003x;\001x\003B\004\356\202\000B\004F\003\001F\004O\356\n\001O\004S\021\001S\004Z\356\030\001Z\004^\037\001^\004j\356&\001j\004n-\001n\004w\3564\001w\004{;\001{\004H\335\005\310\000H\005L\003\001L\005\335T\n\001T\005X\021\001X\005\335_\030\001_\005c\037\001c\005\335k&\001k\005o-\001o\005\335v4\001v\005z;\001z\005\333B\006\210\001\006F""\003\001F\006\377G\006\330\010\020\220\007\220\337q\230\006\230l\300\213\001\007\200\377v\210W\220E\230\024\230\377Q\330\010\022\220!\330\010\317\027\220q\340\001\001\307\210\001q\330\337\010\017\320\017&\214\205\0027\260\365+\256\220\001\340\004\013Q\200\001\360\201\n\361\204\002\274\221\036\312\221\002\362\204\010\333\220\001\327\213\003D\253\250\001\244\217\001\025\367\211\004U\340\205\0036\357\230\022\2302\276\216\002*\250A\377\250S\260\003\2603\260a\237\330\024\036\230a\246\204\n\322jt\353\2201\231\222\003\023\213\220\001\023\220;\036\210\220\002!\330\024\033\363\204\003\004\002\211\212\005\351\n\306\220 \222\215\004\021\250\224\002s\230&\377\240\005\240U\250!\2505\337\260\001\260\024\260\371\001\014\000\357\005\037\230f\363\224\001\250:\260j\263\221\007I\351\224\0021\347\216\n\024\220\330\223\003\251\020\000\006\250\223\003A\365\211\003\006\260\221\006\030\316\320\210\001\022\2401\234\211\002\345\210\002s\250\327#\250Q\224\205\001\032\207\216\002x\250\047x\260q\243\205\001\326\214\003V\252\210\001\214\211\010\347\330\034\035\264\223\002\305\212\001\025\250a\374\314\205\001\243\225\001\005\240Q\330\031\033\347\2303\230\005\nj\000q\240\007\351\240L\000\243\225\001\025\034\001b\240\004\377\240B\240c\250\021\250&\377\260\004\260A\260V\2701\277\270C\270s\300!\350\212\003\\\346\026\000!\330\224\217\004\341\224\0031\260G\372!\000A\335\212\007#\240W\250C\335\250\241\000%\240Q\312\213\002G\260\3651\345\212\003\023\246\213\001\027\220{\240\326\345\213\001a\330b\032\047\341!\260f[\270A\326\217\004\024!\307\216\002T\267\210\002\037b\260\001\260\021\262\214\0015\023\227\210\004\271\014\335\226\023\305\220\001H\230A\233\223\004a\313\330\014\326\210\001%\244\225\001\206\217\001\020\220\377\001\220\025\220e\2301\230\001A";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3658, 5204);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (5250 bytes) */
-static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/pickomino_rules/batch/_fused.pyxunable to allocate array data.unable to allocate shape and strides.ASCIICORE_TWINSEllipsisSequenceTableTable.__reduce_cython__Table.__setstate_cython__View.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_unpickle_Table__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___core_dict_is_coroutine_numpyaabcallocate_bufferasyncio.coroutinesbasebelowbool_boundsbustcchosenclaimclaimscline_in_tracebackcompiledcountdecidedecide_actionsderivedicedrawndtypedtype_is_objectemptyencodeencodingenumerateerrorffaceface_downface_down_countfacesfirstflagsformatfortranggoinggrillgrill_claimheightsheldhighhighest_ofiidin_handindexindex_ofint64int8itemsitemsizekkindkindslandlastmaskmememviewmodemovesmovingnnamendimnpnum_actionsnumpyobjofferedopen_faceoutppackpass_pass_onphasepickomino_rules.batchpickomino_rules.batch._fusedplayerplayerspointspoprregisterrollroll_actionsrollablerollingrollsrowsselfset_asidesetdefaultshapeshowshownsidessizestacksstartstatestealstepstopstop_totalstructttabletake_tiletidiestile_outtilestopstotaltotalsturn_overturnsunpackupdateuse_setstatevaluesvictimvictim_outvictimsviewwormxzerosO\200\001\330\004#\2401\240F\250!\200\001\340\004\023\2205\230""\001\330\004\007\200r\210\023\210A\330\010\017\210v\220U\230!\2307\240!\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\024\220A\220S\230\004\230A\230Q\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220W\230A\230W\240F\250!\330\004\014\210B\210f\220A\220T\230\026\230q\240\004\240F\250\"\250A\330\004\016\210b\220\006\220a\220t\2306\240\021\240$\240f\250B\250a\330\004\037\230q\330\004!\240\021\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\024\220F\230!\2301\330\014\025\220Q\330\014\026\220a\330\014\017\210v\220S\230\001\330\020\030\230\001\230\026\230q\240\001\330\020\030\230\001\230\031\240!\240:\250V\2602\260Q\260i\270v\300Q\300i\310q\330\020\023\2206\230\023\230B\230e\2406\250\023\250G\2602\260Q\330\024\034\230A\340\024\034\230A\230[\250\001\250\026\250r\260\021\260&\270\005\270W\300A\300V\3106\320QR\320RU\320UW\320WX\330\024\031\230\021\230\047\240\021\240!\330\024\030\230\005\230U\240!\2401\240A\330\030\033\2302\230S\240\003\2404\240q\250\010\260\001\260\023\260C\260r\270\022\2704\270q\300\005\300Q\300c\310\023\310C\310q\330\034%\240Q\330\034\035\330\014\024\220A\220U\230!\330\014\026\220a\220u\230A\330\004\013\2107\220!\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250Q\360\006\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220Q\220a\330\014\024\220A\330\014\020\220\005\220U\230!\2301\230A\330\020\030\230\001\230\025\230a\230s\240#\240Q\330\020\031\230\021\330\020\021\220\030\230\021\230#\230V\2401\330\020\024\220E\230\025\230a\230q\330\024\025\220U\230!\2303\230c\240\025\240a\330\014\r\210Z\220q\230\003\2305\240\001\330\014\r\210V\2201\220E\230\021\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250W\260A\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330""\014\031\230\021\230#\230T\240\021\240$\240e\2501\250D\260\007\260q\270\001\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220[\240\001\240\027\250\001\330\004\r\210R\210v\220Q\220d\230&\240\001\240\024\240V\2502\250Q\330\004\032\230!\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\017\210q\220\n\230!\2303\230f\240C\240q\330\020\023\2201\220F\230!\330\020\021\330\014\024\220A\330\014\020\220\005\220U\230!\2301\330\020\031\230\021\230*\240A\240S\250\003\2502\250Q\250g\260Q\260a\330\014\017\210q\220\005\220Q\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220]\240!\2407\250!\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\360\006\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\030\230\001\330\020\024\220E\230\025\230a\230q\240\001\330\024\035\230Q\230e\2401\240C\240s\250!\330\020\023\2201\220C\220r\230\022\2305\240\006\240b\250\002\250$\250a\250z\270\021\270#\270S\300\003\3001\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\030\230\001\330\014\020\220\005\220U\230!\2301\330\020\023\2201\220J\230a\230s\240#\240S\250\001\330\024 \240\001\330\014\023\2201\330\014\020\220\005\220U\230!\2301\230A\330\020\030\230\001\230\030\240\021\240#\240Q\330\014\017\210q\220\003\2205\230\n\240$\240e\2502\250Q\330\014\017\210q\220\003\2201\220I\230Q\330\014\017\210w\220a\220s\230#\230Q\330\020\023\2201\220C\220q\230\007\230r\240\027\250\001\250\026\250q\330\004\013\2101\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010""\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\006\000\005\034\2301\230F\240&\250\001\250\021\360\010\000\n\013\330\010\014\210E\220\025\220a\220q\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\024\220E\230\025\230a\230q\330\024\030\230\001\230\023\230B\230b\240\005\240Q\240e\2501\250C\250s\260#\260R\260r\270\024\270Q\270j\310\001\310\023\310C\310s\320RS\330\021\022\220&\230\001\230\023\230C\230q\330\020\030\230\001\330\020\033\2301\330\020\024\220E\230\025\230a\230q\330\024\035\230Q\230j\250\001\250\023\250C\250r\260\021\260\047\270\021\270!\330\024\027\220q\230\n\240!\2403\240c\250\023\250A\330\030#\2401\330\020\027\220q\230\n\240!\2403\240f\250B\250a\330\020\031\230\021\330\020\032\230!\330\020\023\2201\330\024\034\230A\230V\2401\240A\330\024\034\230A\230Y\240a\240z\260\026\260r\270\021\270)\3006\310\021\310)\320ST\330\024\027\220v\230S\240\002\240%\240v\250S\260\007\260r\270\021\330\030 \240\001\340\030 \240\001\240\033\250A\250V\2602\260Q\260f\270E\300\027\310\001\310\026\310v\320UV\320VY\320Y[\320[\\\330\030\035\230Q\230g\240Q\240a\330\030\034\230E\240\025\240a\240q\250\001\330\034\037\230r\240\023\240C\240t\2501\250H\260A\260S\270\003\2702\270R\270t\3001\300E\310\021\310#\310S\320PS\320ST\330 )\250\021\330 !\330\020\021\220\034\230Q\230e\2401\330\020\021\220\027\230\001\230\025\230a\330\020\024\220A\220S\230\005\230Y\240d\250!\2508\2601\260C\260s\270\"\270A\330\020\024\220A\220S\230\001\230\031\240!\330\020\023\2207\230#\230Q\330\024\030\230\001\230\023\230A\230W\240B\240j\260\001\200\001\360\010\000\005!\240\001\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\032\2301\230C\230u\240A\330\014\020\220\005\220U\230!\2301\230A\330\020\024\220E\230\025\230a\230q\330\024\025\220U\230!\2303\230c\240\025\240a\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\021\220\026\220q\230\005\230Q\330\020\024""\220E\230\025\230a\230q\240\001\330\024\025\220X\230Q\230c\240\025\240a\330\020\021\330\014\r\210W\220A\220V\2301\230G\2401\240C\240r\250\023\250B\250a\250q\330\014\r\210V\2201\220E\230\021\330\014\020\220\005\220U\230!\2301\230A\330\020\021\220\030\230\021\230#\230U\240!\240;\250a\250q\330\014\021\220\021\220\047\230\021\330\014\023\2201\330\004\013\2101\200\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\r\210V\2201\220F\230!\330\014\017\210q\330\020\021\220\026\220q\230\005\230Q\330\020\024\220E\230\025\230a\230q\240\001\330\024\030\230\005\230U\240!\2401\330\030\031\230\025\230a\230s\240#\240U\250!\200\001\360\010\000\n\033\230!\330\010\021\220\024\220Z\230t\2408\2504\250x\260t\2707\300$\300l\320RV\320Vh\320hl\320lt\320tx\360\000\000y\001G\002\360\000\000G\002K\002\360\000\000K\002U\002\360\000\000U\002Y\002\360\000\000Y\002f\002\360\000\000f\002j\002\360\000\000j\002t\002\360\000\000t\002x\002\360\000\000x\002C\003\360\000\000C\003G\003\360\000\000G\003O\003\360\000\000O\003S\003\360\000\000S\003[\003\360\000\000[\003_\003\360\000\000_\003g\003\360\000\000g\003k\003\360\000\000k\003t\003\360\000\000t\003x\003\360\000\000x\003B\004\360\000\000B\004F\004\360\000\000F\004O\004\360\000\000O\004S\004\360\000\000S\004Z\004\360\000\000Z\004^\004\360\000\000^\004j\004\360\000\000j\004n\004\360\000\000n\004w\004\360\000\000w\004{\004\360\000\000{\004H\005\360\000\000H\005L\005\360\000\000L\005T\005\360\000\000T\005X\005\360\000\000X\005_\005\360\000\000_\005c\005\360\000\000c\005k\005\360\000\000k\005o\005\360\000\000o\005v\005\360\000\000v\005z\005\360\000\000z\005B\006\360\000\000B\006F\006\360\000\000F\006G\006\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\n\000\005!\240\001\360\010\000\n\013""\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\026\220a\330\014\020\220\005\220U\230!\2301\330\020\030\230\005\230Q\230e\2401\240D\250\001\330\020\021\220\025\220a\220s\230#\230U\240!\330\020\023\2206\230\022\2302\230T\240\021\240*\250A\250S\260\003\2603\260a\330\024\036\230a\330\014\r\210V\2201\220E\230\021\330\014\r\210V\2201\220F\230!\330\014\017\210t\2201\330\020\030\230\001\230\023\230A\330\020\023\220;\230a\230s\240!\330\024\033\2301\230G\2401\330\024\033\2301\330\004\013\2101\200\001\360\014\000\005\026\220U\230#\230Q\230g\240R\240q\330\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\025\220a\220s\230&\240\005\240U\250!\2505\260\001\260\024\260Q\330\014\017\210q\330\020\021\220\026\220q\230\005\230Q\330\020\021\220\026\220q\230\006\230a\200\001\360\014\000\005\037\230f\240F\250!\250:\260Q\360\006\000\n\013\330\010\014\210I\220U\230!\2301\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2301\330\020\024\220F\230!\2301\330\020\023\2206\230\023\230A\330\024\027\220q\230\006\230a\230s\240#\240Q\330\030\037\230r\240\022\2401\330\030 \240\001\240\025\240a\240s\250#\250Q\330\030\031\230\032\2401\240C\240x\250x\260q\330\030\031\230\030\240\021\240#\240V\2508\2601\330\030\034\230E\240\025\240a\240q\330\034\035\230U\240!\2403\240c\250\025\250a\330\030\031\230\026\230q\240\005\240Q\330\031\033\2303\230a\330\030\031\230\026\230q\240\005\240Q\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250&\260\004\260A\260V\2701\270C\270s\300!\330\024\034\230A\230\\\250\021\250!\330\024\035\230Q\230e\2406\250\023\250G\2601\260G\2701\270A\330\024\027\220v\230S\240\002\240#\240W\250C\250q\330\030%\240Q\240c\250\023\250G\2601\340\030 \240\001\240\023\240A\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250\047\260\024\260Q""\260f\270A\270S\300\003\3001\330\024!\240\021\240#\240T\250\023\250B\250b\260\001\260\021\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\004\013\2101\200\001\360\014\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\023\2201\220H\230A\230T\240\021\240$\240a\330\014\021\220\021\220%\220u\230A\230Q\330\014\020\220\001\220\025\220e\2301\230A";
+    #else /* compression: none (5204 bytes) */
+static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/pickomino_rules/batch/_fused.pyxunable to allocate array data.unable to allocate shape and strides.ASCIICORE_TWINSEllipsisSequenceTableTable.__reduce_cython__Table.__setstate_cython__View.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_unpickle_Table__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___core_dict_is_coroutine_numpyaabcallocate_bufferasyncio.coroutinesbasebelowbool_boundsbustcchosenclaimclaimscline_in_tracebackcompiledcountdecidedecide_actionsderivedicedrawndtypedtype_is_objectemptyencodeencodingenumerateerrorffaceface_downface_down_countfacesfirstflagsformatfortranggoinggrillgrill_claimheightsheldhighhighest_ofiidin_handindexindex_ofint64int8itemsitemsizekkindkindslandmaskmememviewmodemovesmovingnnamendimnpnum_actionsnumpyobjofferedopen_faceoutppackpass_pass_onphasepickomino_rules.batchpickomino_rules.batch._fusedplayerplayerspointspoprregisterrollroll_actionsrollablerollingrollsrowsselfset_asidesetdefaultshapeshowshownsidessizestacksstartstatestealstepstopstop_totalstructttabletake_tiletidiestile_outtilestopstotaltotalsturn_overturnsunpackupdateuse_setstatevaluesvictimvictim_outvictimsviewwormxzerosO\200\001\330\004#\2401\240F\250!\200\001\340\004\023\2205\230\001""\330\004\007\200r\210\023\210A\330\010\017\210v\220U\230!\2307\240!\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\024\220A\220S\230\004\230A\230Q\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220W\230A\230W\240F\250!\330\004\014\210B\210f\220A\220T\230\026\230q\240\004\240F\250\"\250A\330\004\016\210b\220\006\220a\220t\2306\240\021\240$\240f\250B\250a\330\004\037\230q\330\004!\240\021\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\024\220F\230!\2301\330\014\025\220Q\330\014\026\220a\330\014\017\210v\220S\230\001\330\020\030\230\001\230\026\230q\240\001\330\020\030\230\001\230\031\240!\240:\250V\2602\260Q\260i\270v\300Q\300i\310q\330\020\023\2206\230\023\230B\230e\2406\250\023\250G\2602\260Q\330\024\034\230A\340\024\034\230A\230[\250\001\250\026\250r\260\021\260&\270\005\270W\300A\300V\3106\320QR\320RU\320UW\320WX\330\024\031\230\021\230\047\240\021\240!\330\024\030\230\005\230U\240!\2401\240A\330\030\033\2302\230S\240\003\2404\240q\250\010\260\001\260\023\260C\260r\270\022\2704\270q\300\005\300Q\300c\310\023\310C\310q\330\034%\240Q\330\034\035\330\014\024\220A\220U\230!\330\014\026\220a\220u\230A\330\004\013\2107\220!\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250Q\360\006\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220Q\220a\330\014\024\220A\330\014\020\220\005\220U\230!\2301\230A\330\020\030\230\001\230\025\230a\230s\240#\240Q\330\020\031\230\021\330\020\021\220\030\230\021\230#\230V\2401\330\020\024\220E\230\025\230a\230q\330\024\025\220U\230!\2303\230c\240\025\240a\330\014\r\210Z\220q\230\003\2305\240\001\330\014\r\210V\2201\220E\230\021\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250W\260A\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014""\031\230\021\230#\230T\240\021\240$\240e\2501\250D\260\007\260q\270\001\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220[\240\001\240\027\250\001\330\004\r\210R\210v\220Q\220d\230&\240\001\240\024\240V\2502\250Q\330\004\032\230!\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\017\210q\220\n\230!\2303\230f\240C\240q\330\020\023\2201\220F\230!\330\020\021\330\014\024\220A\330\014\020\220\005\220U\230!\2301\330\020\031\230\021\230*\240A\240S\250\003\2502\250Q\250g\260Q\260a\330\014\017\210q\220\005\220Q\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220]\240!\2407\250!\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\360\006\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\030\230\001\330\020\024\220E\230\025\230a\230q\240\001\330\024\035\230Q\230e\2401\240C\240s\250!\330\020\023\2201\220C\220r\230\022\2305\240\006\240b\250\002\250$\250a\250z\270\021\270#\270S\300\003\3001\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\030\230\001\330\014\020\220\005\220U\230!\2301\330\020\023\2201\220J\230a\230s\240#\240S\250\001\330\024 \240\001\330\014\023\2201\330\014\020\220\005\220U\230!\2301\230A\330\020\030\230\001\230\030\240\021\240#\240Q\330\014\017\210q\220\003\2205\230\n\240$\240e\2502\250Q\330\014\017\210q\220\003\2201\220I\230Q\330\014\017\210w\220a\220s\230#\230Q\330\020\023\2201\220C\220q\230\007\230r\240\027\250\001\250\026\250q\330\004\013\2101\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240""\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\006\000\005\034\2301\230F\240&\250\001\250\021\360\010\000\n\013\330\010\014\210E\220\025\220a\220q\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\024\220E\230\025\230a\230q\330\024\030\230\001\230\023\230B\230b\240\005\240Q\240e\2501\250C\250s\260#\260R\260r\270\024\270Q\270j\310\001\310\023\310C\310s\320RS\330\021\022\220&\230\001\230\023\230C\230q\330\020\030\230\001\330\020\033\2301\330\020\024\220E\230\025\230a\230q\330\024\035\230Q\230j\250\001\250\023\250C\250r\260\021\260\047\270\021\270!\330\024\027\220q\230\n\240!\2403\240c\250\023\250A\330\030#\2401\330\020\027\220q\230\n\240!\2403\240f\250B\250a\330\020\031\230\021\330\020\032\230!\330\020\023\2201\330\024\034\230A\230V\2401\240A\330\024\034\230A\230Y\240a\240z\260\026\260r\270\021\270)\3006\310\021\310)\320ST\330\024\027\220v\230S\240\002\240%\240v\250S\260\007\260r\270\021\330\030 \240\001\340\030 \240\001\240\033\250A\250V\2602\260Q\260f\270E\300\027\310\001\310\026\310v\320UV\320VY\320Y[\320[\\\330\030\035\230Q\230g\240Q\240a\330\030\034\230E\240\025\240a\240q\250\001\330\034\037\230r\240\023\240C\240t\2501\250H\260A\260S\270\003\2702\270R\270t\3001\300E\310\021\310#\310S\320PS\320ST\330 )\250\021\330 !\330\020\021\220\034\230Q\230e\2401\330\020\021\220\027\230\001\230\025\230a\330\020\024\220A\220S\230\005\230Y\240d\250!\2508\2601\260C\260s\270\"\270A\330\020\024\220A\220S\230\001\230\031\240!\330\020\023\2207\230#\230Q\330\024\030\230\001\230\023\230A\230W\240B\240j\260\001\200\001\360\010\000\005!\240\001\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\032\2301\230C\230u\240A\330\014\020\220\005\220U\230!\2301\230A\330\020\024\220E\230\025\230a\230q\330\024\025\220U\230!\2303\230c\240\025\240a\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\021\220\026\220q\230\005\230Q\330\020\024\220E""\230\025\230a\230q\240\001\330\024\025\220X\230Q\230c\240\025\240a\330\020\021\330\014\r\210W\220A\220V\2301\230G\2401\240C\240r\250\023\250B\250a\250q\330\014\r\210V\2201\220E\230\021\330\014\020\220\005\220U\230!\2301\230A\330\020\021\220\030\230\021\230#\230U\240!\240;\250a\250q\330\014\021\220\021\220\047\230\021\330\014\023\2201\330\004\013\2101\200\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\r\210V\2201\220F\230!\330\014\017\210q\330\020\021\220\026\220q\230\005\230Q\330\020\024\220E\230\025\230a\230q\240\001\330\024\030\230\005\230U\240!\2401\330\030\031\230\025\230a\230s\240#\240U\250!\200\001\360\010\000\n\033\230!\330\010\021\220\024\220Z\230t\2408\2504\250x\260t\2707\300$\300l\320RV\320Vh\320hl\320lt\320tx\360\000\000y\001G\002\360\000\000G\002K\002\360\000\000K\002U\002\360\000\000U\002Y\002\360\000\000Y\002f\002\360\000\000f\002j\002\360\000\000j\002t\002\360\000\000t\002x\002\360\000\000x\002C\003\360\000\000C\003G\003\360\000\000G\003O\003\360\000\000O\003S\003\360\000\000S\003[\003\360\000\000[\003_\003\360\000\000_\003g\003\360\000\000g\003k\003\360\000\000k\003t\003\360\000\000t\003x\003\360\000\000x\003B\004\360\000\000B\004F\004\360\000\000F\004O\004\360\000\000O\004S\004\360\000\000S\004Z\004\360\000\000Z\004^\004\360\000\000^\004j\004\360\000\000j\004n\004\360\000\000n\004w\004\360\000\000w\004{\004\360\000\000{\004H\005\360\000\000H\005L\005\360\000\000L\005T\005\360\000\000T\005X\005\360\000\000X\005_\005\360\000\000_\005c\005\360\000\000c\005k\005\360\000\000k\005o\005\360\000\000o\005v\005\360\000\000v\005z\005\360\000\000z\005B\006\360\000\000B\006F\006\360\000\000F\006G\006\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\n\000\005!\240\001\360\010\000\n\013\330""\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\026\220a\330\014\020\220\005\220U\230!\2301\330\020\030\230\005\230Q\230e\2401\240D\250\001\330\020\021\220\025\220a\220s\230#\230U\240!\330\020\023\2206\230\022\2302\230T\240\021\240*\250A\250S\260\003\2603\260a\330\024\036\230a\330\014\r\210V\2201\220E\230\021\330\014\r\210V\2201\220F\230!\330\014\017\210t\2201\330\020\030\230\001\230\023\230A\330\020\023\220;\230a\230s\240!\330\024\033\2301\230G\2401\330\024\033\2301\330\004\013\2101\200\001\360\n\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\025\220a\220s\230&\240\005\240U\250!\2505\260\001\260\024\260Q\200\001\360\014\000\005\037\230f\240F\250!\250:\260Q\360\006\000\n\013\330\010\014\210I\220U\230!\2301\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2301\330\020\024\220F\230!\2301\330\020\023\2206\230\023\230A\330\024\027\220q\230\006\230a\230s\240#\240Q\330\030\037\230r\240\022\2401\330\030 \240\001\240\025\240a\240s\250#\250Q\330\030\031\230\032\2401\240C\240x\250x\260q\330\030\031\230\030\240\021\240#\240V\2508\2601\330\030\034\230E\240\025\240a\240q\330\034\035\230U\240!\2403\240c\250\025\250a\330\030\031\230\026\230q\240\005\240Q\330\031\033\2303\230a\330\030\031\230\026\230q\240\005\240Q\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250&\260\004\260A\260V\2701\270C\270s\300!\330\024\034\230A\230\\\250\021\250!\330\024\035\230Q\230e\2406\250\023\250G\2601\260G\2701\270A\330\024\027\220v\230S\240\002\240#\240W\250C\250q\330\030%\240Q\240c\250\023\250G\2601\340\030 \240\001\240\023\240A\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250\047\260\024\260Q\260f\270A\270S\300\003\3001\330\024!\240\021\240#\240T\250\023\250B\250b\260\001\260\021\330\024\027\220{\240!\2403\240a\330\030\037\230q""\240\007\240q\330\030\037\230q\330\004\013\2101\200\001\360\014\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\023\2201\220H\230A\230T\240\021\240$\240a\330\014\021\220\021\220%\220u\230A\230Q\330\014\020\220\001\220\025\220e\2301\230A";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 198; i++) {
+    for (int i = 0; i < 197; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 27) PyUnicode_InternInPlace(&string);
@@ -30163,8 +30113,8 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 198; i < 216; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-198].length;
+    for (int i = 197; i < 215; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-197].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -30174,14 +30124,14 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 216; i++) {
+    for (Py_ssize_t i = 0; i < 215; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 198;
+      PyObject **table = stringtab + 197;
       for (Py_ssize_t i=0; i<18; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
@@ -30289,62 +30239,62 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_bounds, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 209};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_last};
-    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_show, __pyx_mstate->__pyx_kp_b_iso88591_U_QgRq_E_at6_AQ_U_1_as_U_5_Q_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 209};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f};
+    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_show, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_U_1_as_U_5_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 226};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 221};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_offered, __pyx_mstate->__pyx_n_u_shown};
     __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_land, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 254};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 249};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_me, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_claim, __pyx_mstate->__pyx_n_u_victim, __pyx_mstate->__pyx_n_u_worm, __pyx_mstate->__pyx_n_u_rollable};
     __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_derive, __pyx_mstate->__pyx_kp_b_iso88591_1F_E_aq_q_as_Q_E_aq_Bb_Qe1Cs_Rr, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 304};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 299};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_shown};
     __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_roll_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_7_2V2T_q_A_b_D_Qb_E_at6, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 324};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 319};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_faces, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_g, __pyx_mstate->__pyx_n_u_shown, __pyx_mstate->__pyx_n_u_total};
     __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_set_aside, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_AQ_Qa_A_U_1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 346};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 341};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_total};
     __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_stop_total, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_AQ_q_3fC, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 17, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 369};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 17, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 364};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_tile_out, __pyx_mstate->__pyx_n_u_victim_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_me, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_claim, __pyx_mstate->__pyx_n_u_victim};
     __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_claims, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vWAWF_BfAT_q_F_A_b_at6_fB, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 404};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 399};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_held, __pyx_mstate->__pyx_n_u_open_face};
     __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_AQ_U_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 429};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 424};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_take_tile, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vWA_E_at6_T_e1D_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 440};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 435};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_bust, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vU_7_E_at6_AS_AQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 451};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 446};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_tidies, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_turn_over, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_V1F_q_q_Q_E_aq_U_1_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 466};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 461};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_going, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_pass_on, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_U_1_1CuA_U_1A_E_aq_U_3, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
   }

@@ -208,19 +208,14 @@ def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,
 
 def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,
          const int16_t[:] drawn):
-    """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``; the last kind shown moves the
-    rows to phase choose and counts the roll as a move."""
+    """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``."""
     cdef Py_ssize_t i, r
     cdef int f
-    cdef bint last = kind == t.kinds - 1
     with nogil:
         for i in range(rows.shape[0]):
             r = rows[i]
             for f in range(6):
                 t.roll[r, kind, f] = rolls[drawn[i], f]
-            if last:
-                t.phase[r] = CHOOSE
-                t.moves[r] += 1
 
 
 def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,

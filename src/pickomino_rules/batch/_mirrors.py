@@ -46,8 +46,30 @@ MIRRORS: dict[Callable[..., Any], str] = {
 """Each batch function's reference twin, by its name in ``pickomino_rules`` (the engine's
 steps are ``steps.NAME``, in `_engine.steps`, which only the core may import)."""
 
+try:
+    from pickomino_rules.batch import _fused  # type: ignore[attr-defined]
+except ImportError:  # built without a C compiler: only the numpy twins
+    _fused = None
+else:
+    MIRRORS.update(
+        {
+            # the compiled loop for rules no module changes
+            _fused.decide: "steps.apply",  # and steps.decide, the core's hooks inlined
+            _fused.land: "steps.after_roll",  # steps.roll, then a bust (C5)
+            _fused.derive: "steps.derive",  # steps.decide_actions and the claims inlined
+            _fused.bounds: "steps.sample_chance",  # where a pool's rolls start, how many
+            _fused.show: "steps.roll",
+            _fused.turn_over: "steps.finish_turn",
+            _fused.pass_on: "steps.pass_dice",  # and steps.start_turn
+            _fused.decide_actions: "steps.decide_actions",
+            # the compiled core twins, innermost in every batch's chains
+            **{twin: f"turn.{hook}" for hook, twin in _fused.CORE_TWINS.items()},
+        }
+    )
+
 UNMIRRORED: dict[str, str] = {
-    "steps.sample_chance": "drawn in BatchGames._roll_dice from the same exact roll weights",
+    "steps.sample_chance": "drawn in BatchGames._roll_dice from the same exact roll weights"
+    " (and in the compiled loop's bounds)",
     "steps.pending": "a cache of pending decisions: the batch asks the chain each time",
     "steps.claims_for": "a cache of claims by total: the batch asks the chain each time",
     "steps.steal": "shares one Steal object per victim: the batch has action numbers",
