@@ -1,25 +1,24 @@
-"""Thousands of classic games in lockstep with numpy, step for step the reference rules.
+"""Thousands of games in lockstep with numpy, step for step the reference rules.
 
-[`BatchGames`][pickomino_rules.batch.BatchGames] holds N games of ``classic`` (any of the
-options O1-O3, 2 to 7 players) as a struct of arrays: the grill, the stacks, the dice,
-the phase and the player to move of every game. One call to
-[`step`][pickomino_rules.batch.BatchGames.step] plays one decision in every game, given as
-numbers of the action space of [`Encoding`][pickomino_rules.encoding.Encoding]; the dice
-that follow are rolled at once, from one seeded numpy ``Generator`` for the whole batch
-(each die uniform over its six faces, so every roll has its exact probability). After a
+[`BatchGames`][pickomino_rules.batch.BatchGames] holds N games of one variant (``classic``,
+``extended``, ``extrawurm`` with any options, 2 to 7 players, or yours) as a struct of arrays:
+the grill, the stacks, the dice, the phase, the player to move and the variant's parts of every
+game. One call to [`step`][pickomino_rules.batch.BatchGames.step] plays one decision in every
+game, given as numbers of the action space of [`Encoding`][pickomino_rules.encoding.Encoding];
+the dice that follow are rolled at once, from one seeded numpy ``Generator`` for the whole
+batch (each die uniform over its six sides, so every roll has its exact probability). After a
 step every game waits for a decision or is over.
 
-It is a second implementation of the rules, for bulk work: strategy studies over millions
-of games, vectorised environments for learning, a bot's win rate to a tight interval. The
-reference engine ([`apply`][pickomino_rules.game.apply]) stays the definition: the test
-suite drives both side by side with the same dice and actions and compares every state,
-every legal set and every result. Any row converts to a
-[`GameState`][pickomino_rules.state.GameState] and back
+It runs the rules' own hooks, each over many games at once: every rule module brings a
+vectorised twin ([`pickomino_rules.batch_plugin`][pickomino_rules.batch_plugin]), and rules
+with a module that brings none are refused, naming it. For rules no module changes (plain
+classic) a compiled loop plays the core turn. It is a declared mirror of the reference engine
+([`apply`][pickomino_rules.game.apply]), which stays the definition: the test suite drives both
+side by side with the same dice and actions and compares every state, every legal set and
+every result; [`check_twins`][pickomino_rules.batch.check_twins] does the same for your
+variant. Any row converts to a [`GameState`][pickomino_rules.state.GameState] and back
 ([`state`][pickomino_rules.batch.BatchGames.state],
 [`set_state`][pickomino_rules.batch.BatchGames.set_state]).
-
-Variants with parts (``extended``: specialists, grilled worms, low tiles, the golden die)
-are not covered: [`batch_rules`][pickomino_rules.batch.batch_rules] refuses them.
 
 Examples:
     >>> import numpy as np

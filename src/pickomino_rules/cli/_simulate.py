@@ -122,9 +122,9 @@ def _plot_path(_ctx: click.Context, _param: click.Parameter, value: str | None) 
     type=click.Choice(ENGINES),
     default="reference",
     show_default=True,
-    help="The reference engine, one game at a time, or the batch engine: classic games in "
-    "lockstep with numpy, many times faster, for bots with a vectorised form (random, "
-    "greedy). Needs the batch extra.",
+    help="The reference engine, one game at a time, or the batch engine: games of any "
+    "built-in variant in lockstep with numpy, many times faster, for bots with a vectorised "
+    "form (random, greedy). Needs the batch extra.",
 )
 @click.option("--keep-going", is_flag=True, help="Play on past failed games, count and list them.")
 @click.option(
@@ -253,7 +253,7 @@ _SHOWN_FAILURES = 10
 
 
 def _check_batch_engine(variant: str, bots: Sequence[str], option_pairs: tuple[str, ...]) -> None:
-    """``--engine batch`` plays classic with bots that have a vectorised form: a usage error."""
+    """``--engine batch`` needs rules with batch twins and bots with a vectorised form."""
     try:
         from pickomino_rules.batch import BatchRulesError, batch_rules  # noqa: PLC0415 (an extra)
         from pickomino_rules.batch_bots import UnknownVectorBotError, get_vector_bot  # noqa: PLC0415

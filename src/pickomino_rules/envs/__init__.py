@@ -6,7 +6,7 @@ Each lives in its own module and needs its own extra:
   (the ``rl`` extra): one learning seat against bots. Importing this package
   registers it as ``pickomino_rules/Pickomino-v0`` with gymnasium, when gymnasium is installed.
 - [`pickomino_rules.envs.gymnasium_vector`][pickomino_rules.envs.gymnasium_vector]
-  (the ``rl`` extra): many classic games at once on the batch engine, a
+  (the ``rl`` extra): many games of any variant at once on the batch engine, a
   gymnasium vector environment, registered as ``pickomino_rules/PickominoBatch-v0`` for
   ``gymnasium.make_vec``.
 - [`pickomino_rules.envs.pettingzoo`][pickomino_rules.envs.pettingzoo]

@@ -1,4 +1,4 @@
-"""A gymnasium vector environment on the batch engine: many classic games, one learning seat each.
+"""A gymnasium vector environment on the batch engine: many games, one learning seat each.
 
 ```python
 import gymnasium
@@ -12,12 +12,14 @@ It is the vectorised twin of [`PickominoEnv`][pickomino_rules.envs.gymnasium.Pic
 the same observations, action numbers, masks (``infos["action_mask"]``) and rewards, one row
 per game, but all games live in one [`BatchGames`][pickomino_rules.batch.BatchGames] and move
 together, so a step of 1,024 games costs about what a handful of single steps cost. It plays
-``classic`` (options O1-O3) only. The opponents are any registered bots: a bot with a
+every variant the batch engine plays: ``classic``, ``extended`` and ``extrawurm`` with any
+options, and yours when its modules bring batch twins. The opponents are any registered bots:
+a bot with a
 vectorised form ([`get_vector_bot`][pickomino_rules.batch_bots.get_vector_bot]: ``greedy``,
 ``random``) moves every game at once; any other (``optimal``, ``margin``, your own) plays its
 games' rows one by one through the reference engine, as the single environment does, at that
-bot's own speed. For other variants, ``gymnasium.make_vec("pickomino_rules/Pickomino-v0",
-...)`` vectorises the single environment.
+bot's own speed. For rules without batch twins, ``gymnasium.make_vec(
+"pickomino_rules/Pickomino-v0", ...)`` vectorises the single environment.
 
 A finished game is reset on the next step (gymnasium's ``NEXT_STEP`` autoreset): the
 observation returned with ``terminated`` or ``truncated`` is the game's last, and the action
@@ -80,13 +82,13 @@ Observation = Any  # an array, or a dict of arrays with mask_in_observation
 
 
 class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
-    """``num_envs`` classic games, one learning seat in each; the other seats are vectorised bots.
+    """``num_envs`` games, one learning seat in each; the other seats are vectorised bots.
 
     Args:
         num_envs: Number of games.
         players: Players per game, the learner included.
-        variant: ``"classic"`` or composed classic rules.
-        options: The classic options O1-O3.
+        variant: A variant's name or composed rules (see `batch_rules`).
+        options: The variant's options.
         opponents: A registered bot's name for every other seat, or one per other seat in
             seat order after the learner (vectorised where the bot has a vectorised form).
         seat: The learner's seat in every game (0 moves first), or None: a random seat in
@@ -99,7 +101,8 @@ class PickominoVectorEnv(VectorEnv[Any, Any, Any]):
         mask_in_observation: Observations as a Dict of ``observation`` and ``action_mask``.
 
     Raises:
-        InvalidSetupError: Bad rules (not classic), players, seat, opponents or settings.
+        InvalidSetupError: Bad rules (a module without a batch twin: ``BatchRulesError``),
+            players, seat, opponents or settings.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium's way)

@@ -356,7 +356,8 @@ def simulate(  # noqa: PLR0913 (a simulation's set-up)
             engine (which plays up to 4,096 games of a chunk at once).
         engine: ``"reference"`` plays each game with the reference engine;
             ``"batch"`` plays each chunk of games in lockstep on the batch engine
-            (classic only, bots with a vectorised form: ``random``, ``greedy``, or one
+            (rules whose modules bring batch twins: every built-in variant; bots with a
+            vectorised form: ``random``, ``greedy``, or one
             registered with
             [`register_vector_bot`][pickomino_rules.batch_bots.register_vector_bot]).
             Its dice come from a numpy generator per chunk, so its games are other games
