@@ -15,6 +15,8 @@ checks, as OpenSpiel's api_test and PettingZoo's api_test do for their games, th
 - chance is exact: each pool's probabilities sum to 1 and equal an independent multinomial;
 - the same seed gives the same game, and other seeds other games;
 - moves round-trip through their text, and games through JSON records;
+- the game's declared facts ([`game_info`][pickomino_rules.info.game_info]) hold: every
+  legal action is listed, no roll has more outcomes, results stay in the utility range;
 - fuzzed illegal actions are refused with
   [`IllegalActionError`][pickomino_rules.errors.IllegalActionError] and change nothing;
 - wrong argument types and states of other rules are refused with specific errors.
@@ -87,6 +89,7 @@ __all__ = [
     "check_determinism",
     "check_encoding",
     "check_ends_on_total",
+    "check_game_info",
     "check_hook_returns",
     "check_hooks_deterministic",
     "check_illegal_actions_rejected",
@@ -874,6 +877,52 @@ def check_encoding(rules: Rules, *, seed: int = 0) -> None:
                 _fail("encoding", rules, detail, state)
 
 
+def check_game_info(rules: Rules, *, seed: int = 0) -> int:
+    """The declared facts of the game (`info.game_info`) hold over random play.
+
+    Every legal action is among ``actions``, no roll has more outcomes than
+    ``max_chance_outcomes``, every result lies in the utility range and sums to
+    ``utility_sum``, the points of the dice set aside are ``points``' sum, and the game
+    ends within ``max_game_length`` moves; for the fewest and the most players allowed.
+
+    Returns:
+        States checked.
+
+    Raises:
+        ConformanceError: A fact the game breaks.
+    """
+    from pickomino_rules.encoding import returns  # noqa: PLC0415 (numpy, an extra)
+    from pickomino_rules.info import game_info  # noqa: PLC0415
+
+    checked = 0
+    for players in sorted({rules.components.min_players, min(rules.components.max_players, 4)}):
+        info = game_info(rules, players)
+        known = set(info.actions)
+        history = random_game(rules, players, seed + players)
+        for state, _ in history:
+            checked += 1
+            if state.phase is Phase.ROLL:
+                outcomes = len(rules.chance_table(state.in_hand).outcomes)
+                if outcomes > info.max_chance_outcomes:
+                    detail = f"{outcomes} outcomes, more than {info.max_chance_outcomes}"
+                    _fail("game info", rules, detail, state)
+                continue
+            stray = [str(a) for a in legal_actions(rules, state) if a not in known]
+            if stray:
+                _fail("game info", rules, f"legal actions outside the game's: {stray}", state)
+            if state.total != sum(c * p for c, p in zip(state.set_aside, info.points, strict=True)):
+                _fail("game info", rules, "the dice set aside are not worth their points", state)
+        final = history[-1][0]
+        if len(history) > info.max_game_length:
+            _fail("game info", rules, f"a game of {len(history)} moves", final)
+        results = returns(rules, final)
+        if not all(info.min_utility <= r <= info.max_utility for r in results) or not math.isclose(
+            sum(results), info.utility_sum, abs_tol=1e-9
+        ):
+            _fail("game info", rules, f"results {results} outside the declared range", final)
+    return checked
+
+
 def _candidates(rules: Rules, seen: set[Action], players: int) -> list[object]:
     """Actions to throw at states: every action seen anywhere, and more of each class."""
     moves: list[object] = sorted(seen, key=repr)
@@ -1089,6 +1138,7 @@ def _run_checks(rules: Rules, games: int, seed: int) -> tuple[int, int]:
         ("determinism", partial(check_determinism, rules, seed=seed)),
         ("round trips", partial(check_round_trips, rules, seed=seed)),
         ("encoding", partial(check_encoding, rules, seed=seed)),
+        ("game info", partial(check_game_info, rules, seed=seed)),
         ("illegal actions", partial(check_illegal_actions_rejected, rules, seed=seed)),
         ("bad arguments", partial(check_bad_arguments, rules)),
     ]

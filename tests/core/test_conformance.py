@@ -175,3 +175,35 @@ def test_a_part_that_cannot_be_hashed_is_named_not_a_raw_type_error() -> None:
     )
     with pytest.raises(kit.ConformanceError, match=r"\[parts are hashable\] .*part 'bag'"):
         kit.check_variant(variant, games=1)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_declared_facts_of_every_game_hold(name: str) -> None:
+    assert kit.check_game_info(get_variant(name).rules(), seed=3) > 100
+
+
+def test_an_action_the_declared_facts_do_not_list_is_caught() -> None:
+    """A module offers an action whose class lists no instances: not in the game's actions."""
+    import attrs  # noqa: PLC0415
+
+    from pickomino_rules.actions import Action  # noqa: PLC0415
+
+    @attrs.frozen
+    class Shout(Action):
+        keyword = "shout"
+        loud: bool = True
+
+        @classmethod
+        def instances(cls, rules, players):  # type: ignore[no-untyped-def]  # noqa: ARG003
+            return ()
+
+    def offer(inner, rules, state):  # type: ignore[no-untyped-def]
+        return (*inner(rules, state), Shout())
+
+    def shout(inner, rules, state, action):  # type: ignore[no-untyped-def]
+        return state if isinstance(action, Shout) else inner(rules, state, action)
+
+    loud = RuleModule(name="loud", action_types=(Shout,), roll_actions=offer, apply_action=shout)
+    rules = compose(classic_components(), loud, name="loud")
+    with pytest.raises(kit.ConformanceError, match=r"\[game info\].*outside the game's"):
+        kit.check_game_info(rules, seed=1)
