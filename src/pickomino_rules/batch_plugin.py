@@ -205,6 +205,8 @@ class BatchTable:
         roll: The roll on the table per kind and face (shape (N, kinds, 6)).
         set_aside: Dice set aside this turn per face (shape (N, 6)).
         parts: Each part's arrays, by part name.
+        compiled: The compiled core twins' view of these arrays (None where the batch
+            runs its numpy twins only).
     """
 
     def __init__(self, rules: Rules, encoding: Encoding, size: int, players: int) -> None:

@@ -1754,7 +1754,7 @@ struct __pyx_MemviewEnum_obj;
 struct __pyx_memoryview_obj;
 struct __pyx_memoryviewslice_obj;
 
-/* "pickomino_rules/batch/_fused.pyx":29
+/* "pickomino_rules/batch/_fused.pyx":33
  * 
  * 
  * cdef class Table:             # <<<<<<<<<<<<<<
@@ -3413,7 +3413,7 @@ static const char __pyx_k_Cannot_transpose_memoryview_with[] = "Cannot transpose
 static const char __pyx_k_Empty_shape_tuple_for_cython_arr[] = "Empty shape tuple for cython.array";
 static const char __pyx_k_Indirect_dimensions_not_supporte[] = "Indirect dimensions not supported";
 static const char __pyx_k_Out_of_bounds_on_buffer_access_a[] = "Out of bounds on buffer access (axis %zd)";
-static const char __pyx_k_The_batch_s_compiled_loop_the_co[] = "The batch\047s compiled loop: the core turn over many games, for rules no module changes.\n\nWhen no module of the rules wraps a hook (``Rules.wrapped`` is empty, nothing is pending, no\nparts: the plain classic game), the batch engine hands a step\047s work to these loops instead of\nits numpy step machine. Each function is a declared twin (``batch/_mirrors.py`` names its\nreference in ``MIRRORS``): ``decide`` of the core\047s decisions in `steps.apply` and\n`steps.decide`, ``land`` of `steps.roll` and `steps.after_roll`, ``derive`` of\n`steps.derive`, each with the core hooks of `turn` inlined (``roll_actions``, ``set_aside``,\n``stop_total``, ``claims``, ``take_tile``, ``bust``). The batch\047s tests run every game of the\ndefault classic rules through both this loop (the compiled backend) and the numpy twins\n(``PICKOMINO_PURE=1``) against the reference engine.\n";
+static const char __pyx_k_The_batch_s_compiled_loops_the_c[] = "The batch\047s compiled loops: the core turn over many games at once.\n\nTwo uses, each function a declared twin (``batch/_mirrors.py`` names its reference):\n\n- For rules no module changes (``Rules.wrapped`` is empty, nothing is pending, no parts: the\n  plain classic game), the batch hands a whole step to these loops instead of its numpy step\n  machine: ``decide`` (the core\047s decisions in `steps.apply` and `steps.decide`), ``land``\n  (`steps.roll` and `steps.after_roll`), ``derive`` (`steps.derive`), the core hooks of\n  `turn` inlined.\n- For every other rules, ``CORE_TWINS`` (the core hooks, with the numpy twins\047 calls) stand\n  innermost in the batch\047s chains, and ``turn_over``, ``pass_on``, ``bounds``, ``show`` and\n  ``decide_actions`` do the plain array work of the numpy step machine.\n\nThe batch\047s tests run every variant through these loops (the compiled backend) and through\nthe numpy twins (``PICKOMINO_PURE=1``), both against the reference engine.\n";
 static const char __pyx_k_Unable_to_convert_item_to_object[] = "Unable to convert item to object";
 static const char __pyx_k_actions_below_count_dice_face_do[] = "actions, below, count, dice, face_down, face_down_count, grill, grill_claim, heights, highest_of, in_hand, index_of, kinds, moves, phase, player, players, points, roll, set_aside, stacks, start_dice, steal, stop, tiles, tops, turns, victim";
 static const char __pyx_k_got_differing_extents_in_dimensi[] = "got differing extents in dimension %d (got %zd and %zd)";
@@ -18169,7 +18169,7 @@ static PyObject *__pyx_unpickle_Enum__set_state(struct __pyx_MemviewEnum_obj *__
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":55
+/* "pickomino_rules/batch/_fused.pyx":59
  *     cdef int players, dice, stop, steal, count, kinds, actions
  * 
  *     def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):             # <<<<<<<<<<<<<<
@@ -18221,74 +18221,74 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_moves,&__pyx_mstate_global->__pyx_n_u_turns,&__pyx_mstate_global->__pyx_n_u_grill_claim,&__pyx_mstate_global->__pyx_n_u_victim,&__pyx_mstate_global->__pyx_n_u_stop,&__pyx_mstate_global->__pyx_n_u_steal,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 55, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 59, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 55, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 59, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 55, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 59, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 55, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 59, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 55, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 59, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 55, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 59, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 55, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 59, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 55, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 59, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 55, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 59, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 7; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 7, 7, i); __PYX_ERR(0, 55, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 7, 7, i); __PYX_ERR(0, 59, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 7)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 55, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 59, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 55, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 59, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 55, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 59, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 55, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 59, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 55, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 59, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 55, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 59, __pyx_L3_error)
       values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 55, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 59, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
     __pyx_v_moves = values[1];
     __pyx_v_turns = values[2];
     __pyx_v_grill_claim = values[3];
     __pyx_v_victim = values[4];
-    __pyx_v_stop = __Pyx_PyLong_As_int(values[5]); if (unlikely((__pyx_v_stop == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 55, __pyx_L3_error)
-    __pyx_v_steal = __Pyx_PyLong_As_int(values[6]); if (unlikely((__pyx_v_steal == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 55, __pyx_L3_error)
+    __pyx_v_stop = __Pyx_PyLong_As_int(values[5]); if (unlikely((__pyx_v_stop == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 59, __pyx_L3_error)
+    __pyx_v_steal = __Pyx_PyLong_As_int(values[6]); if (unlikely((__pyx_v_steal == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 59, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__init__", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 55, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__init__", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 59, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -18329,347 +18329,347 @@ static int __pyx_pf_15pickomino_rules_5batch_6_fused_5Table___init__(struct __py
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__init__", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":56
+  /* "pickomino_rules/batch/_fused.pyx":60
  * 
  *     def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):
  *         self.grill = table.grill             # <<<<<<<<<<<<<<
  *         self.face_down = table.face_down
  *         self.face_down_count = table.face_down_count
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_grill); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 56, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_grill); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 60, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 56, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 60, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->grill, 0);
   __pyx_v_self->grill = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":57
+  /* "pickomino_rules/batch/_fused.pyx":61
  *     def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):
  *         self.grill = table.grill
  *         self.face_down = table.face_down             # <<<<<<<<<<<<<<
  *         self.face_down_count = table.face_down_count
  *         self.stacks = table.stacks
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_face_down); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 57, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_face_down); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 61, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 57, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 61, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->face_down, 0);
   __pyx_v_self->face_down = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":58
+  /* "pickomino_rules/batch/_fused.pyx":62
  *         self.grill = table.grill
  *         self.face_down = table.face_down
  *         self.face_down_count = table.face_down_count             # <<<<<<<<<<<<<<
  *         self.stacks = table.stacks
  *         self.heights = table.heights
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_face_down_count); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 58, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_face_down_count); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 62, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 58, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 62, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->face_down_count, 0);
   __pyx_v_self->face_down_count = __pyx_t_4;
   __pyx_t_4.memview = NULL;
   __pyx_t_4.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":59
+  /* "pickomino_rules/batch/_fused.pyx":63
  *         self.face_down = table.face_down
  *         self.face_down_count = table.face_down_count
  *         self.stacks = table.stacks             # <<<<<<<<<<<<<<
  *         self.heights = table.heights
  *         self.tops = table.tops
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_stacks); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 59, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_stacks); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 63, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(0, 59, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(0, 63, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->stacks, 0);
   __pyx_v_self->stacks = __pyx_t_5;
   __pyx_t_5.memview = NULL;
   __pyx_t_5.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":60
+  /* "pickomino_rules/batch/_fused.pyx":64
  *         self.face_down_count = table.face_down_count
  *         self.stacks = table.stacks
  *         self.heights = table.heights             # <<<<<<<<<<<<<<
  *         self.tops = table.tops
  *         self.player = table.player
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_heights); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 60, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_heights); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 64, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 60, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 64, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->heights, 0);
   __pyx_v_self->heights = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":61
+  /* "pickomino_rules/batch/_fused.pyx":65
  *         self.stacks = table.stacks
  *         self.heights = table.heights
  *         self.tops = table.tops             # <<<<<<<<<<<<<<
  *         self.player = table.player
  *         self.phase = table.phase
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tops); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 61, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tops); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 65, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_6 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_6.memview)) __PYX_ERR(0, 61, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_6.memview)) __PYX_ERR(0, 65, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->tops, 0);
   __pyx_v_self->tops = __pyx_t_6;
   __pyx_t_6.memview = NULL;
   __pyx_t_6.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":62
+  /* "pickomino_rules/batch/_fused.pyx":66
  *         self.heights = table.heights
  *         self.tops = table.tops
  *         self.player = table.player             # <<<<<<<<<<<<<<
  *         self.phase = table.phase
  *         self.in_hand = table.in_hand
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_player); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 62, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_player); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 66, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 62, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 66, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->player, 0);
   __pyx_v_self->player = __pyx_t_4;
   __pyx_t_4.memview = NULL;
   __pyx_t_4.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":63
+  /* "pickomino_rules/batch/_fused.pyx":67
  *         self.tops = table.tops
  *         self.player = table.player
  *         self.phase = table.phase             # <<<<<<<<<<<<<<
  *         self.in_hand = table.in_hand
  *         self.roll = table.roll
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_phase); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 63, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_phase); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 67, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 63, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 67, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->phase, 0);
   __pyx_v_self->phase = __pyx_t_4;
   __pyx_t_4.memview = NULL;
   __pyx_t_4.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":64
+  /* "pickomino_rules/batch/_fused.pyx":68
  *         self.player = table.player
  *         self.phase = table.phase
  *         self.in_hand = table.in_hand             # <<<<<<<<<<<<<<
  *         self.roll = table.roll
  *         self.set_aside = table.set_aside
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_in_hand); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 64, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_in_hand); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 68, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 64, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 68, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->in_hand, 0);
   __pyx_v_self->in_hand = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":65
+  /* "pickomino_rules/batch/_fused.pyx":69
  *         self.phase = table.phase
  *         self.in_hand = table.in_hand
  *         self.roll = table.roll             # <<<<<<<<<<<<<<
  *         self.set_aside = table.set_aside
  *         self.moves = moves
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_roll); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 65, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_roll); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 69, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(0, 65, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(0, 69, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->roll, 0);
   __pyx_v_self->roll = __pyx_t_5;
   __pyx_t_5.memview = NULL;
   __pyx_t_5.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":66
+  /* "pickomino_rules/batch/_fused.pyx":70
  *         self.in_hand = table.in_hand
  *         self.roll = table.roll
  *         self.set_aside = table.set_aside             # <<<<<<<<<<<<<<
  *         self.moves = moves
  *         self.turns = turns
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 66, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 70, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 66, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 70, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->set_aside, 0);
   __pyx_v_self->set_aside = __pyx_t_3;
   __pyx_t_3.memview = NULL;
   __pyx_t_3.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":67
+  /* "pickomino_rules/batch/_fused.pyx":71
  *         self.roll = table.roll
  *         self.set_aside = table.set_aside
  *         self.moves = moves             # <<<<<<<<<<<<<<
  *         self.turns = turns
  *         self.grill_claim = grill_claim
 */
-  __pyx_t_7 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__pyx_v_moves, PyBUF_WRITABLE); if (unlikely(!__pyx_t_7.memview)) __PYX_ERR(0, 67, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__pyx_v_moves, PyBUF_WRITABLE); if (unlikely(!__pyx_t_7.memview)) __PYX_ERR(0, 71, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->moves, 0);
   __pyx_v_self->moves = __pyx_t_7;
   __pyx_t_7.memview = NULL;
   __pyx_t_7.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":68
+  /* "pickomino_rules/batch/_fused.pyx":72
  *         self.set_aside = table.set_aside
  *         self.moves = moves
  *         self.turns = turns             # <<<<<<<<<<<<<<
  *         self.grill_claim = grill_claim
  *         self.victim = victim
 */
-  __pyx_t_7 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__pyx_v_turns, PyBUF_WRITABLE); if (unlikely(!__pyx_t_7.memview)) __PYX_ERR(0, 68, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int32_t(__pyx_v_turns, PyBUF_WRITABLE); if (unlikely(!__pyx_t_7.memview)) __PYX_ERR(0, 72, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->turns, 0);
   __pyx_v_self->turns = __pyx_t_7;
   __pyx_t_7.memview = NULL;
   __pyx_t_7.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":69
+  /* "pickomino_rules/batch/_fused.pyx":73
  *         self.moves = moves
  *         self.turns = turns
  *         self.grill_claim = grill_claim             # <<<<<<<<<<<<<<
  *         self.victim = victim
  *         self.tiles = table.tiles
 */
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_grill_claim, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 69, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_grill_claim, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 73, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->grill_claim, 0);
   __pyx_v_self->grill_claim = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":70
+  /* "pickomino_rules/batch/_fused.pyx":74
  *         self.turns = turns
  *         self.grill_claim = grill_claim
  *         self.victim = victim             # <<<<<<<<<<<<<<
  *         self.tiles = table.tiles
  *         self.index_of = table.index_of
 */
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victim, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 70, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victim, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 74, __pyx_L1_error)
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->victim, 0);
   __pyx_v_self->victim = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":71
+  /* "pickomino_rules/batch/_fused.pyx":75
  *         self.grill_claim = grill_claim
  *         self.victim = victim
  *         self.tiles = table.tiles             # <<<<<<<<<<<<<<
  *         self.index_of = table.index_of
  *         self.below = table.below
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tiles); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 71, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tiles); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 75, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 71, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 75, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->tiles, 0);
   __pyx_v_self->tiles = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":72
+  /* "pickomino_rules/batch/_fused.pyx":76
  *         self.victim = victim
  *         self.tiles = table.tiles
  *         self.index_of = table.index_of             # <<<<<<<<<<<<<<
  *         self.below = table.below
  *         self.highest_of = table.highest_of
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_index_of); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 72, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_index_of); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 76, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 72, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 76, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->index_of, 0);
   __pyx_v_self->index_of = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":73
+  /* "pickomino_rules/batch/_fused.pyx":77
  *         self.tiles = table.tiles
  *         self.index_of = table.index_of
  *         self.below = table.below             # <<<<<<<<<<<<<<
  *         self.highest_of = table.highest_of
  *         self.points = table.points
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_below); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 73, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_below); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 77, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 73, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 77, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->below, 0);
   __pyx_v_self->below = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":74
+  /* "pickomino_rules/batch/_fused.pyx":78
  *         self.index_of = table.index_of
  *         self.below = table.below
  *         self.highest_of = table.highest_of             # <<<<<<<<<<<<<<
  *         self.points = table.points
  *         self.players = table.players
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_highest_of); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 74, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_highest_of); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 78, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 74, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 78, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->highest_of, 0);
   __pyx_v_self->highest_of = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":75
+  /* "pickomino_rules/batch/_fused.pyx":79
  *         self.below = table.below
  *         self.highest_of = table.highest_of
  *         self.points = table.points             # <<<<<<<<<<<<<<
  *         self.players = table.players
  *         self.dice = int(table.dice[0])
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 75, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 79, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 75, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 79, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->points, 0);
   __pyx_v_self->points = __pyx_t_2;
   __pyx_t_2.memview = NULL;
   __pyx_t_2.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":76
+  /* "pickomino_rules/batch/_fused.pyx":80
  *         self.highest_of = table.highest_of
  *         self.points = table.points
  *         self.players = table.players             # <<<<<<<<<<<<<<
  *         self.dice = int(table.dice[0])
  *         self.stop = stop
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_players); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 76, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_players); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 80, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 76, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 80, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_self->players = __pyx_t_8;
 
-  /* "pickomino_rules/batch/_fused.pyx":77
+  /* "pickomino_rules/batch/_fused.pyx":81
  *         self.points = table.points
  *         self.players = table.players
  *         self.dice = int(table.dice[0])             # <<<<<<<<<<<<<<
  *         self.stop = stop
  *         self.steal = steal
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_dice); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 77, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_dice); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 81, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_9 = __Pyx_GetItemInt(__pyx_t_1, 0, long, 1, __Pyx_PyLong_From_long, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 77, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_GetItemInt(__pyx_t_1, 0, long, 1, __Pyx_PyLong_From_long, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 81, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_9);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_t_1 = __Pyx_PyNumber_Int(__pyx_t_9); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 77, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyNumber_Int(__pyx_t_9); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 81, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 77, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 81, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_self->dice = __pyx_t_8;
 
-  /* "pickomino_rules/batch/_fused.pyx":78
+  /* "pickomino_rules/batch/_fused.pyx":82
  *         self.players = table.players
  *         self.dice = int(table.dice[0])
  *         self.stop = stop             # <<<<<<<<<<<<<<
@@ -18678,7 +18678,7 @@ static int __pyx_pf_15pickomino_rules_5batch_6_fused_5Table___init__(struct __py
 */
   __pyx_v_self->stop = __pyx_v_stop;
 
-  /* "pickomino_rules/batch/_fused.pyx":79
+  /* "pickomino_rules/batch/_fused.pyx":83
  *         self.dice = int(table.dice[0])
  *         self.stop = stop
  *         self.steal = steal             # <<<<<<<<<<<<<<
@@ -18687,65 +18687,65 @@ static int __pyx_pf_15pickomino_rules_5batch_6_fused_5Table___init__(struct __py
 */
   __pyx_v_self->steal = __pyx_v_steal;
 
-  /* "pickomino_rules/batch/_fused.pyx":80
+  /* "pickomino_rules/batch/_fused.pyx":84
  *         self.stop = stop
  *         self.steal = steal
  *         self.count = len(table.tiles)             # <<<<<<<<<<<<<<
  *         self.kinds = table.kinds
  *         self.start_dice = table.dice
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tiles); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 80, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_tiles); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 84, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_10 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 80, __pyx_L1_error)
+  __pyx_t_10 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 84, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_self->count = __pyx_t_10;
 
-  /* "pickomino_rules/batch/_fused.pyx":81
+  /* "pickomino_rules/batch/_fused.pyx":85
  *         self.steal = steal
  *         self.count = len(table.tiles)
  *         self.kinds = table.kinds             # <<<<<<<<<<<<<<
  *         self.start_dice = table.dice
  *         self.actions = table.encoding.num_actions
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 81, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 85, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 81, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 85, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_self->kinds = __pyx_t_8;
 
-  /* "pickomino_rules/batch/_fused.pyx":82
+  /* "pickomino_rules/batch/_fused.pyx":86
  *         self.count = len(table.tiles)
  *         self.kinds = table.kinds
  *         self.start_dice = table.dice             # <<<<<<<<<<<<<<
  *         self.actions = table.encoding.num_actions
  * 
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_dice); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 82, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_dice); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 86, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 82, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 86, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->start_dice, 0);
   __pyx_v_self->start_dice = __pyx_t_4;
   __pyx_t_4.memview = NULL;
   __pyx_t_4.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":83
+  /* "pickomino_rules/batch/_fused.pyx":87
  *         self.kinds = table.kinds
  *         self.start_dice = table.dice
  *         self.actions = table.encoding.num_actions             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_encoding); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 83, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_encoding); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 87, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_9 = __Pyx_PyObject_GetAttrStr(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_num_actions); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 83, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_GetAttrStr(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_num_actions); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 87, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_9);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_9); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 83, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyLong_As_int(__pyx_t_9); if (unlikely((__pyx_t_8 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 87, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
   __pyx_v_self->actions = __pyx_t_8;
 
-  /* "pickomino_rules/batch/_fused.pyx":55
+  /* "pickomino_rules/batch/_fused.pyx":59
  *     cdef int players, dice, stop, steal, count, kinds, actions
  * 
  *     def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):             # <<<<<<<<<<<<<<
@@ -19427,7 +19427,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_5Table_4__setstate_cy
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":86
+/* "pickomino_rules/batch/_fused.pyx":90
  * 
  * 
  * cdef inline void push(Table t, Py_ssize_t r, int p, int64_t tile) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19442,7 +19442,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct _
   Py_ssize_t __pyx_t_4;
   Py_ssize_t __pyx_t_5;
 
-  /* "pickomino_rules/batch/_fused.pyx":87
+  /* "pickomino_rules/batch/_fused.pyx":91
  * 
  * cdef inline void push(Table t, Py_ssize_t r, int p, int64_t tile) noexcept nogil:
  *     t.stacks[r, p, t.heights[r, p]] = <int8_t>tile             # <<<<<<<<<<<<<<
@@ -19456,7 +19456,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct _
   __pyx_t_5 = (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_1 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_2 * __pyx_v_t->heights.strides[1]) )));
   *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->stacks.data + __pyx_t_3 * __pyx_v_t->stacks.strides[0]) ) + __pyx_t_4 * __pyx_v_t->stacks.strides[1]) ) + __pyx_t_5 * __pyx_v_t->stacks.strides[2]) )) = ((int8_t)__pyx_v_tile);
 
-  /* "pickomino_rules/batch/_fused.pyx":88
+  /* "pickomino_rules/batch/_fused.pyx":92
  * cdef inline void push(Table t, Py_ssize_t r, int p, int64_t tile) noexcept nogil:
  *     t.stacks[r, p, t.heights[r, p]] = <int8_t>tile
  *     t.heights[r, p] += 1             # <<<<<<<<<<<<<<
@@ -19467,7 +19467,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct _
   __pyx_t_1 = __pyx_v_p;
   *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_2 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_1 * __pyx_v_t->heights.strides[1]) )) += 1;
 
-  /* "pickomino_rules/batch/_fused.pyx":89
+  /* "pickomino_rules/batch/_fused.pyx":93
  *     t.stacks[r, p, t.heights[r, p]] = <int8_t>tile
  *     t.heights[r, p] += 1
  *     t.tops[r, p] = tile             # <<<<<<<<<<<<<<
@@ -19478,7 +19478,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct _
   __pyx_t_2 = __pyx_v_p;
   *((int64_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->tops.data + __pyx_t_1 * __pyx_v_t->tops.strides[0]) ) + __pyx_t_2 * __pyx_v_t->tops.strides[1]) )) = __pyx_v_tile;
 
-  /* "pickomino_rules/batch/_fused.pyx":86
+  /* "pickomino_rules/batch/_fused.pyx":90
  * 
  * 
  * cdef inline void push(Table t, Py_ssize_t r, int p, int64_t tile) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19489,7 +19489,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_push(struct _
   /* function exit code */
 }
 
-/* "pickomino_rules/batch/_fused.pyx":92
+/* "pickomino_rules/batch/_fused.pyx":96
  * 
  * 
  * cdef inline int64_t pop(Table t, Py_ssize_t r, int p) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19507,7 +19507,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   int64_t __pyx_t_4;
   int __pyx_t_5;
 
-  /* "pickomino_rules/batch/_fused.pyx":93
+  /* "pickomino_rules/batch/_fused.pyx":97
  * 
  * cdef inline int64_t pop(Table t, Py_ssize_t r, int p) noexcept nogil:
  *     cdef int64_t tile = t.tops[r, p]             # <<<<<<<<<<<<<<
@@ -19518,7 +19518,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   __pyx_t_2 = __pyx_v_p;
   __pyx_v_tile = (*((int64_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->tops.data + __pyx_t_1 * __pyx_v_t->tops.strides[0]) ) + __pyx_t_2 * __pyx_v_t->tops.strides[1]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":94
+  /* "pickomino_rules/batch/_fused.pyx":98
  * cdef inline int64_t pop(Table t, Py_ssize_t r, int p) noexcept nogil:
  *     cdef int64_t tile = t.tops[r, p]
  *     t.heights[r, p] -= 1             # <<<<<<<<<<<<<<
@@ -19529,7 +19529,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   __pyx_t_1 = __pyx_v_p;
   *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_2 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_1 * __pyx_v_t->heights.strides[1]) )) -= 1;
 
-  /* "pickomino_rules/batch/_fused.pyx":95
+  /* "pickomino_rules/batch/_fused.pyx":99
  *     cdef int64_t tile = t.tops[r, p]
  *     t.heights[r, p] -= 1
  *     cdef int h = t.heights[r, p]             # <<<<<<<<<<<<<<
@@ -19540,7 +19540,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   __pyx_t_2 = __pyx_v_p;
   __pyx_v_h = (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_1 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_2 * __pyx_v_t->heights.strides[1]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":96
+  /* "pickomino_rules/batch/_fused.pyx":100
  *     t.heights[r, p] -= 1
  *     cdef int h = t.heights[r, p]
  *     t.stacks[r, p, h] = 0             # <<<<<<<<<<<<<<
@@ -19552,7 +19552,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   __pyx_t_3 = __pyx_v_h;
   *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->stacks.data + __pyx_t_2 * __pyx_v_t->stacks.strides[0]) ) + __pyx_t_1 * __pyx_v_t->stacks.strides[1]) ) + __pyx_t_3 * __pyx_v_t->stacks.strides[2]) )) = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":97
+  /* "pickomino_rules/batch/_fused.pyx":101
  *     cdef int h = t.heights[r, p]
  *     t.stacks[r, p, h] = 0
  *     t.tops[r, p] = t.stacks[r, p, h - 1] if h > 0 else 0             # <<<<<<<<<<<<<<
@@ -19577,7 +19577,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   *((int64_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->tops.data + __pyx_t_2 * __pyx_v_t->tops.strides[0]) ) + __pyx_t_1 * __pyx_v_t->tops.strides[1]) )) = __pyx_t_4;
 
 
-  /* "pickomino_rules/batch/_fused.pyx":98
+  /* "pickomino_rules/batch/_fused.pyx":102
  *     t.stacks[r, p, h] = 0
  *     t.tops[r, p] = t.stacks[r, p, h - 1] if h > 0 else 0
  *     return tile             # <<<<<<<<<<<<<<
@@ -19590,7 +19590,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":92
+  /* "pickomino_rules/batch/_fused.pyx":96
  * 
  * 
  * cdef inline int64_t pop(Table t, Py_ssize_t r, int p) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19605,7 +19605,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":101
+/* "pickomino_rules/batch/_fused.pyx":105
  * 
  * 
  * cdef inline void turn_face_down(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19620,7 +19620,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
   Py_ssize_t __pyx_t_3;
   Py_ssize_t __pyx_t_4;
 
-  /* "pickomino_rules/batch/_fused.pyx":103
+  /* "pickomino_rules/batch/_fused.pyx":107
  * cdef inline void turn_face_down(Table t, Py_ssize_t r) noexcept nogil:
  *     """`turn.turn_face_down`."""
  *     cdef int64_t index = t.highest_of[t.grill[r]]             # <<<<<<<<<<<<<<
@@ -19631,7 +19631,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
   __pyx_t_2 = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) )));
   __pyx_v_index = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_2 * __pyx_v_t->highest_of.strides[0]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":104
+  /* "pickomino_rules/batch/_fused.pyx":108
  *     """`turn.turn_face_down`."""
  *     cdef int64_t index = t.highest_of[t.grill[r]]
  *     t.grill[r] &= ~((<int64_t>1) << index)             # <<<<<<<<<<<<<<
@@ -19641,7 +19641,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
   __pyx_t_1 = __pyx_v_r;
   *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) )) &= (~(((int64_t)1) << __pyx_v_index));
 
-  /* "pickomino_rules/batch/_fused.pyx":105
+  /* "pickomino_rules/batch/_fused.pyx":109
  *     cdef int64_t index = t.highest_of[t.grill[r]]
  *     t.grill[r] &= ~((<int64_t>1) << index)
  *     t.face_down[r, t.face_down_count[r]] = <int8_t>t.tiles[index]             # <<<<<<<<<<<<<<
@@ -19654,7 +19654,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
   __pyx_t_4 = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->face_down_count.data + __pyx_t_2 * __pyx_v_t->face_down_count.strides[0]) )));
   *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->face_down.data + __pyx_t_3 * __pyx_v_t->face_down.strides[0]) ) + __pyx_t_4 * __pyx_v_t->face_down.strides[1]) )) = ((int8_t)(*((int64_t *) ( /* dim=0 */ (__pyx_v_t->tiles.data + __pyx_t_1 * __pyx_v_t->tiles.strides[0]) ))));
 
-  /* "pickomino_rules/batch/_fused.pyx":106
+  /* "pickomino_rules/batch/_fused.pyx":110
  *     t.grill[r] &= ~((<int64_t>1) << index)
  *     t.face_down[r, t.face_down_count[r]] = <int8_t>t.tiles[index]
  *     t.face_down_count[r] += 1             # <<<<<<<<<<<<<<
@@ -19664,7 +19664,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
   __pyx_t_1 = __pyx_v_r;
   *((int8_t *) ( /* dim=0 */ (__pyx_v_t->face_down_count.data + __pyx_t_1 * __pyx_v_t->face_down_count.strides[0]) )) += 1;
 
-  /* "pickomino_rules/batch/_fused.pyx":101
+  /* "pickomino_rules/batch/_fused.pyx":105
  * 
  * 
  * cdef inline void turn_face_down(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19676,7 +19676,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_dow
 
 }
 
-/* "pickomino_rules/batch/_fused.pyx":109
+/* "pickomino_rules/batch/_fused.pyx":113
  * 
  * 
  * cdef inline void take_tile_row(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19689,7 +19689,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row
   Py_ssize_t __pyx_t_1;
   int __pyx_t_2;
 
-  /* "pickomino_rules/batch/_fused.pyx":111
+  /* "pickomino_rules/batch/_fused.pyx":115
  * cdef inline void take_tile_row(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:
  *     """`turn.take_tile`: the claimed tile on top of the player's stack."""
  *     cdef int p = t.player[r]             # <<<<<<<<<<<<<<
@@ -19699,7 +19699,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row
   __pyx_t_1 = __pyx_v_r;
   __pyx_v_p = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_1 * __pyx_v_t->player.strides[0]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":112
+  /* "pickomino_rules/batch/_fused.pyx":116
  *     """`turn.take_tile`: the claimed tile on top of the player's stack."""
  *     cdef int p = t.player[r]
  *     if victim >= 0:             # <<<<<<<<<<<<<<
@@ -19711,7 +19711,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":113
+    /* "pickomino_rules/batch/_fused.pyx":117
  *     cdef int p = t.player[r]
  *     if victim >= 0:
  *         push(t, r, p, pop(t, r, <int>victim))             # <<<<<<<<<<<<<<
@@ -19720,7 +19720,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row
 */
     __pyx_f_15pickomino_rules_5batch_6_fused_push(__pyx_v_t, __pyx_v_r, __pyx_v_p, __pyx_f_15pickomino_rules_5batch_6_fused_pop(__pyx_v_t, __pyx_v_r, ((int)__pyx_v_victim)));
 
-    /* "pickomino_rules/batch/_fused.pyx":112
+    /* "pickomino_rules/batch/_fused.pyx":116
  *     """`turn.take_tile`: the claimed tile on top of the player's stack."""
  *     cdef int p = t.player[r]
  *     if victim >= 0:             # <<<<<<<<<<<<<<
@@ -19730,7 +19730,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row
     goto __pyx_L3;
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":115
+  /* "pickomino_rules/batch/_fused.pyx":119
  *         push(t, r, p, pop(t, r, <int>victim))
  *     else:
  *         t.grill[r] &= ~((<int64_t>1) << index)             # <<<<<<<<<<<<<<
@@ -19741,7 +19741,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row
     __pyx_t_1 = __pyx_v_r;
     *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) )) &= (~(((int64_t)1) << __pyx_v_index));
 
-    /* "pickomino_rules/batch/_fused.pyx":116
+    /* "pickomino_rules/batch/_fused.pyx":120
  *     else:
  *         t.grill[r] &= ~((<int64_t>1) << index)
  *         push(t, r, p, t.tiles[index])             # <<<<<<<<<<<<<<
@@ -19753,7 +19753,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row
   }
   __pyx_L3:;
 
-  /* "pickomino_rules/batch/_fused.pyx":109
+  /* "pickomino_rules/batch/_fused.pyx":113
  * 
  * 
  * cdef inline void take_tile_row(Table t, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19765,7 +19765,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row
 
 }
 
-/* "pickomino_rules/batch/_fused.pyx":119
+/* "pickomino_rules/batch/_fused.pyx":123
  * 
  * 
  * cdef inline void bust_row(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19781,7 +19781,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
   int __pyx_t_3;
   Py_ssize_t __pyx_t_4;
 
-  /* "pickomino_rules/batch/_fused.pyx":121
+  /* "pickomino_rules/batch/_fused.pyx":125
  * cdef inline void bust_row(Table t, Py_ssize_t r) noexcept nogil:
  *     """`turn.bust`: return the top tile; turn the highest unless it is that tile."""
  *     cdef int p = t.player[r]             # <<<<<<<<<<<<<<
@@ -19791,7 +19791,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
   __pyx_t_1 = __pyx_v_r;
   __pyx_v_p = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_1 * __pyx_v_t->player.strides[0]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":123
+  /* "pickomino_rules/batch/_fused.pyx":127
  *     cdef int p = t.player[r]
  *     cdef int64_t tile
  *     if t.heights[r, p] == 0:             # <<<<<<<<<<<<<<
@@ -19805,7 +19805,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
   if (__pyx_t_3) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":124
+    /* "pickomino_rules/batch/_fused.pyx":128
  *     cdef int64_t tile
  *     if t.heights[r, p] == 0:
  *         return             # <<<<<<<<<<<<<<
@@ -19816,7 +19816,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
     }
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":123
+    /* "pickomino_rules/batch/_fused.pyx":127
  *     cdef int p = t.player[r]
  *     cdef int64_t tile
  *     if t.heights[r, p] == 0:             # <<<<<<<<<<<<<<
@@ -19825,7 +19825,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":125
+  /* "pickomino_rules/batch/_fused.pyx":129
  *     if t.heights[r, p] == 0:
  *         return
  *     tile = pop(t, r, p)             # <<<<<<<<<<<<<<
@@ -19834,7 +19834,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
 */
   __pyx_v_tile = __pyx_f_15pickomino_rules_5batch_6_fused_pop(__pyx_v_t, __pyx_v_r, __pyx_v_p);
 
-  /* "pickomino_rules/batch/_fused.pyx":126
+  /* "pickomino_rules/batch/_fused.pyx":130
  *         return
  *     tile = pop(t, r, p)
  *     t.grill[r] |= (<int64_t>1) << t.index_of[tile]             # <<<<<<<<<<<<<<
@@ -19845,7 +19845,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
   __pyx_t_1 = __pyx_v_r;
   *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) )) |= (((int64_t)1) << (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->index_of.data + __pyx_t_2 * __pyx_v_t->index_of.strides[0]) ))));
 
-  /* "pickomino_rules/batch/_fused.pyx":127
+  /* "pickomino_rules/batch/_fused.pyx":131
  *     tile = pop(t, r, p)
  *     t.grill[r] |= (<int64_t>1) << t.index_of[tile]
  *     if t.tiles[t.highest_of[t.grill[r]]] != tile:             # <<<<<<<<<<<<<<
@@ -19860,7 +19860,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
   if (__pyx_t_3) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":128
+    /* "pickomino_rules/batch/_fused.pyx":132
  *     t.grill[r] |= (<int64_t>1) << t.index_of[tile]
  *     if t.tiles[t.highest_of[t.grill[r]]] != tile:
  *         turn_face_down(t, r)             # <<<<<<<<<<<<<<
@@ -19869,7 +19869,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
 */
     __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_down(__pyx_v_t, __pyx_v_r);
 
-    /* "pickomino_rules/batch/_fused.pyx":127
+    /* "pickomino_rules/batch/_fused.pyx":131
  *     tile = pop(t, r, p)
  *     t.grill[r] |= (<int64_t>1) << t.index_of[tile]
  *     if t.tiles[t.highest_of[t.grill[r]]] != tile:             # <<<<<<<<<<<<<<
@@ -19878,7 +19878,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":119
+  /* "pickomino_rules/batch/_fused.pyx":123
  * 
  * 
  * cdef inline void bust_row(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19892,7 +19892,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
 
 }
 
-/* "pickomino_rules/batch/_fused.pyx":131
+/* "pickomino_rules/batch/_fused.pyx":135
  * 
  * 
  * cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19909,7 +19909,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   int __pyx_t_4;
   Py_ssize_t __pyx_t_5;
 
-  /* "pickomino_rules/batch/_fused.pyx":134
+  /* "pickomino_rules/batch/_fused.pyx":138
  *     """`steps.finish_turn` and `steps.pass_dice`, then `steps.start_turn`: whether r rolls."""
  *     cdef int f
  *     t.turns[r] += 1             # <<<<<<<<<<<<<<
@@ -19919,7 +19919,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   __pyx_t_1 = __pyx_v_r;
   *((int32_t *) ( /* dim=0 */ (__pyx_v_t->turns.data + __pyx_t_1 * __pyx_v_t->turns.strides[0]) )) += 1;
 
-  /* "pickomino_rules/batch/_fused.pyx":135
+  /* "pickomino_rules/batch/_fused.pyx":139
  *     cdef int f
  *     t.turns[r] += 1
  *     if t.grill[r] == 0:             # <<<<<<<<<<<<<<
@@ -19932,7 +19932,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":136
+    /* "pickomino_rules/batch/_fused.pyx":140
  *     t.turns[r] += 1
  *     if t.grill[r] == 0:
  *         t.phase[r] = GAME_OVER             # <<<<<<<<<<<<<<
@@ -19942,7 +19942,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     __pyx_t_1 = __pyx_v_r;
     *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_1 * __pyx_v_t->phase.strides[0]) )) = 4;
 
-    /* "pickomino_rules/batch/_fused.pyx":137
+    /* "pickomino_rules/batch/_fused.pyx":141
  *     if t.grill[r] == 0:
  *         t.phase[r] = GAME_OVER
  *         t.in_hand[r, 0] = 0             # <<<<<<<<<<<<<<
@@ -19953,7 +19953,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     __pyx_t_3 = 0;
     *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_1 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_3 * __pyx_v_t->in_hand.strides[1]) )) = 0;
 
-    /* "pickomino_rules/batch/_fused.pyx":138
+    /* "pickomino_rules/batch/_fused.pyx":142
  *         t.phase[r] = GAME_OVER
  *         t.in_hand[r, 0] = 0
  *         for f in range(6):             # <<<<<<<<<<<<<<
@@ -19963,7 +19963,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     for (__pyx_t_4 = 0; __pyx_t_4 < 6; __pyx_t_4+=1) {
       __pyx_v_f = __pyx_t_4;
 
-      /* "pickomino_rules/batch/_fused.pyx":139
+      /* "pickomino_rules/batch/_fused.pyx":143
  *         t.in_hand[r, 0] = 0
  *         for f in range(6):
  *             t.roll[r, 0, f] = 0             # <<<<<<<<<<<<<<
@@ -19975,7 +19975,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
       __pyx_t_5 = __pyx_v_f;
       *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_3 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_1 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_5 * __pyx_v_t->roll.strides[2]) )) = 0;
 
-      /* "pickomino_rules/batch/_fused.pyx":140
+      /* "pickomino_rules/batch/_fused.pyx":144
  *         for f in range(6):
  *             t.roll[r, 0, f] = 0
  *             t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
@@ -19987,7 +19987,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
       *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_5 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_1 * __pyx_v_t->set_aside.strides[1]) )) = 0;
     }
 
-    /* "pickomino_rules/batch/_fused.pyx":141
+    /* "pickomino_rules/batch/_fused.pyx":145
  *             t.roll[r, 0, f] = 0
  *             t.set_aside[r, f] = 0
  *         return False             # <<<<<<<<<<<<<<
@@ -20000,7 +20000,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     }
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":135
+    /* "pickomino_rules/batch/_fused.pyx":139
  *     cdef int f
  *     t.turns[r] += 1
  *     if t.grill[r] == 0:             # <<<<<<<<<<<<<<
@@ -20009,7 +20009,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":142
+  /* "pickomino_rules/batch/_fused.pyx":146
  *             t.set_aside[r, f] = 0
  *         return False
  *     t.player[r] = (t.player[r] + 1) % t.players             # <<<<<<<<<<<<<<
@@ -20020,7 +20020,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   __pyx_t_5 = __pyx_v_r;
   *((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_5 * __pyx_v_t->player.strides[0]) )) = (((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_1 * __pyx_v_t->player.strides[0]) ))) + 1) % __pyx_v_t->players);
 
-  /* "pickomino_rules/batch/_fused.pyx":143
+  /* "pickomino_rules/batch/_fused.pyx":147
  *         return False
  *     t.player[r] = (t.player[r] + 1) % t.players
  *     t.phase[r] = ROLL             # <<<<<<<<<<<<<<
@@ -20030,7 +20030,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   __pyx_t_1 = __pyx_v_r;
   *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_1 * __pyx_v_t->phase.strides[0]) )) = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":144
+  /* "pickomino_rules/batch/_fused.pyx":148
  *     t.player[r] = (t.player[r] + 1) % t.players
  *     t.phase[r] = ROLL
  *     t.in_hand[r, 0] = t.dice             # <<<<<<<<<<<<<<
@@ -20044,7 +20044,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_1 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_5 * __pyx_v_t->in_hand.strides[1]) )) = __pyx_t_4;
 
 
-  /* "pickomino_rules/batch/_fused.pyx":145
+  /* "pickomino_rules/batch/_fused.pyx":149
  *     t.phase[r] = ROLL
  *     t.in_hand[r, 0] = t.dice
  *     for f in range(6):             # <<<<<<<<<<<<<<
@@ -20054,7 +20054,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   for (__pyx_t_4 = 0; __pyx_t_4 < 6; __pyx_t_4+=1) {
     __pyx_v_f = __pyx_t_4;
 
-    /* "pickomino_rules/batch/_fused.pyx":146
+    /* "pickomino_rules/batch/_fused.pyx":150
  *     t.in_hand[r, 0] = t.dice
  *     for f in range(6):
  *         t.roll[r, 0, f] = 0             # <<<<<<<<<<<<<<
@@ -20066,7 +20066,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     __pyx_t_3 = __pyx_v_f;
     *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_5 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_1 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_3 * __pyx_v_t->roll.strides[2]) )) = 0;
 
-    /* "pickomino_rules/batch/_fused.pyx":147
+    /* "pickomino_rules/batch/_fused.pyx":151
  *     for f in range(6):
  *         t.roll[r, 0, f] = 0
  *         t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
@@ -20078,7 +20078,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_3 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_1 * __pyx_v_t->set_aside.strides[1]) )) = 0;
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":148
+  /* "pickomino_rules/batch/_fused.pyx":152
  *         t.roll[r, 0, f] = 0
  *         t.set_aside[r, f] = 0
  *     return True             # <<<<<<<<<<<<<<
@@ -20091,7 +20091,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":131
+  /* "pickomino_rules/batch/_fused.pyx":135
  * 
  * 
  * cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20105,7 +20105,7 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":151
+/* "pickomino_rules/batch/_fused.pyx":155
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
@@ -20156,53 +20156,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_moving,&__pyx_mstate_global->__pyx_n_u_chosen,&__pyx_mstate_global->__pyx_n_u_rolling,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 151, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 155, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 151, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 155, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 151, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 155, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 151, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 155, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 151, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 155, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide", 0) < (0)) __PYX_ERR(0, 151, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide", 0) < (0)) __PYX_ERR(0, 155, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, i); __PYX_ERR(0, 151, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, i); __PYX_ERR(0, 155, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 151, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 155, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 151, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 155, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 151, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 155, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 151, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 155, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_moving = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_moving.memview)) __PYX_ERR(0, 151, __pyx_L3_error)
-    __pyx_v_chosen = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_chosen.memview)) __PYX_ERR(0, 151, __pyx_L3_error)
-    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 151, __pyx_L3_error)
+    __pyx_v_moving = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_moving.memview)) __PYX_ERR(0, 155, __pyx_L3_error)
+    __pyx_v_chosen = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_chosen.memview)) __PYX_ERR(0, 155, __pyx_L3_error)
+    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 155, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 151, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 155, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20216,7 +20216,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 151, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 155, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_decide(__pyx_self, __pyx_v_t, __pyx_v_moving, __pyx_v_chosen, __pyx_v_rolling);
 
   /* function exit code */
@@ -20270,7 +20270,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("decide", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":157
+  /* "pickomino_rules/batch/_fused.pyx":161
  *     that the same seed draws the same dice; returns how many.
  *     """
  *     cdef Py_ssize_t i, r, n = moving.shape[0], out = 0             # <<<<<<<<<<<<<<
@@ -20280,7 +20280,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   __pyx_v_n = (__pyx_v_moving.shape[0]);
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":160
+  /* "pickomino_rules/batch/_fused.pyx":164
  *     cdef int64_t a, face, shown, grill, victim
  *     cdef int pass_, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -20293,7 +20293,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":161
+        /* "pickomino_rules/batch/_fused.pyx":165
  *     cdef int pass_, f
  *     with nogil:
  *         for pass_ in range(3):             # <<<<<<<<<<<<<<
@@ -20303,7 +20303,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
         for (__pyx_t_1 = 0; __pyx_t_1 < 3; __pyx_t_1+=1) {
           __pyx_v_pass_ = __pyx_t_1;
 
-          /* "pickomino_rules/batch/_fused.pyx":162
+          /* "pickomino_rules/batch/_fused.pyx":166
  *     with nogil:
  *         for pass_ in range(3):
  *             for i in range(n):             # <<<<<<<<<<<<<<
@@ -20317,7 +20317,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
           for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
             __pyx_v_i = __pyx_t_4;
 
-            /* "pickomino_rules/batch/_fused.pyx":163
+            /* "pickomino_rules/batch/_fused.pyx":167
  *         for pass_ in range(3):
  *             for i in range(n):
  *                 r = moving[i]             # <<<<<<<<<<<<<<
@@ -20327,7 +20327,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             __pyx_t_5 = __pyx_v_i;
             __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_moving.data + __pyx_t_5 * __pyx_v_moving.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":164
+            /* "pickomino_rules/batch/_fused.pyx":168
  *             for i in range(n):
  *                 r = moving[i]
  *                 a = chosen[i]             # <<<<<<<<<<<<<<
@@ -20337,7 +20337,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             __pyx_t_5 = __pyx_v_i;
             __pyx_v_a = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_chosen.data + __pyx_t_5 * __pyx_v_chosen.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":165
+            /* "pickomino_rules/batch/_fused.pyx":169
  *                 r = moving[i]
  *                 a = chosen[i]
  *                 if pass_ == 0:             # <<<<<<<<<<<<<<
@@ -20349,7 +20349,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             if (__pyx_t_6) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":166
+              /* "pickomino_rules/batch/_fused.pyx":170
  *                 a = chosen[i]
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)             # <<<<<<<<<<<<<<
@@ -20362,7 +20362,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":167
+                /* "pickomino_rules/batch/_fused.pyx":171
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
  *                         face = a - 1             # <<<<<<<<<<<<<<
@@ -20371,7 +20371,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_face = (__pyx_v_a - 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":168
+                /* "pickomino_rules/batch/_fused.pyx":172
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
  *                         face = a - 1
  *                         shown = t.roll[r, 0, face]             # <<<<<<<<<<<<<<
@@ -20383,7 +20383,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_8 = __pyx_v_face;
                 __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_5 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_8 * __pyx_v_t->roll.strides[2]) )));
 
-                /* "pickomino_rules/batch/_fused.pyx":169
+                /* "pickomino_rules/batch/_fused.pyx":173
  *                         face = a - 1
  *                         shown = t.roll[r, 0, face]
  *                         t.set_aside[r, face] = <int8_t>shown             # <<<<<<<<<<<<<<
@@ -20394,7 +20394,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_7 = __pyx_v_face;
                 *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_8 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_7 * __pyx_v_t->set_aside.strides[1]) )) = ((int8_t)__pyx_v_shown);
 
-                /* "pickomino_rules/batch/_fused.pyx":170
+                /* "pickomino_rules/batch/_fused.pyx":174
  *                         shown = t.roll[r, 0, face]
  *                         t.set_aside[r, face] = <int8_t>shown
  *                         t.in_hand[r, 0] -= <int8_t>shown             # <<<<<<<<<<<<<<
@@ -20405,7 +20405,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_8 = 0;
                 *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_7 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_8 * __pyx_v_t->in_hand.strides[1]) )) -= ((int8_t)__pyx_v_shown);
 
-                /* "pickomino_rules/batch/_fused.pyx":171
+                /* "pickomino_rules/batch/_fused.pyx":175
  *                         t.set_aside[r, face] = <int8_t>shown
  *                         t.in_hand[r, 0] -= <int8_t>shown
  *                         for f in range(6):             # <<<<<<<<<<<<<<
@@ -20415,7 +20415,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 for (__pyx_t_9 = 0; __pyx_t_9 < 6; __pyx_t_9+=1) {
                   __pyx_v_f = __pyx_t_9;
 
-                  /* "pickomino_rules/batch/_fused.pyx":172
+                  /* "pickomino_rules/batch/_fused.pyx":176
  *                         t.in_hand[r, 0] -= <int8_t>shown
  *                         for f in range(6):
  *                             t.roll[r, 0, f] = 0             # <<<<<<<<<<<<<<
@@ -20428,7 +20428,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                   *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_8 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_5 * __pyx_v_t->roll.strides[2]) )) = 0;
                 }
 
-                /* "pickomino_rules/batch/_fused.pyx":173
+                /* "pickomino_rules/batch/_fused.pyx":177
  *                         for f in range(6):
  *                             t.roll[r, 0, f] = 0
  *                         t.phase[r] = DECIDE             # <<<<<<<<<<<<<<
@@ -20438,7 +20438,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_r;
                 *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) )) = 2;
 
-                /* "pickomino_rules/batch/_fused.pyx":166
+                /* "pickomino_rules/batch/_fused.pyx":170
  *                 a = chosen[i]
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)             # <<<<<<<<<<<<<<
@@ -20448,7 +20448,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 goto __pyx_L11;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":174
+              /* "pickomino_rules/batch/_fused.pyx":178
  *                             t.roll[r, 0, f] = 0
  *                         t.phase[r] = DECIDE
  *                     elif a == 0:  # roll again (C6)             # <<<<<<<<<<<<<<
@@ -20460,7 +20460,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":175
+                /* "pickomino_rules/batch/_fused.pyx":179
  *                         t.phase[r] = DECIDE
  *                     elif a == 0:  # roll again (C6)
  *                         t.phase[r] = ROLL             # <<<<<<<<<<<<<<
@@ -20470,7 +20470,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_r;
                 *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) )) = 0;
 
-                /* "pickomino_rules/batch/_fused.pyx":176
+                /* "pickomino_rules/batch/_fused.pyx":180
  *                     elif a == 0:  # roll again (C6)
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
@@ -20480,7 +20480,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_out;
                 *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":177
+                /* "pickomino_rules/batch/_fused.pyx":181
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -20489,7 +20489,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":174
+                /* "pickomino_rules/batch/_fused.pyx":178
  *                             t.roll[r, 0, f] = 0
  *                         t.phase[r] = DECIDE
  *                     elif a == 0:  # roll again (C6)             # <<<<<<<<<<<<<<
@@ -20499,7 +20499,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               }
               __pyx_L11:;
 
-              /* "pickomino_rules/batch/_fused.pyx":165
+              /* "pickomino_rules/batch/_fused.pyx":169
  *                 r = moving[i]
  *                 a = chosen[i]
  *                 if pass_ == 0:             # <<<<<<<<<<<<<<
@@ -20509,7 +20509,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               goto __pyx_L10;
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":178
+            /* "pickomino_rules/batch/_fused.pyx":182
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -20546,7 +20546,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             if (__pyx_t_6) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":179
+              /* "pickomino_rules/batch/_fused.pyx":183
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:
  *                     grill = t.grill_claim[r]             # <<<<<<<<<<<<<<
@@ -20556,7 +20556,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               __pyx_t_5 = __pyx_v_r;
               __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill_claim.data + __pyx_t_5 * __pyx_v_t->grill_claim.strides[0]) )));
 
-              /* "pickomino_rules/batch/_fused.pyx":180
+              /* "pickomino_rules/batch/_fused.pyx":184
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop             # <<<<<<<<<<<<<<
@@ -20576,7 +20576,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 
               __pyx_v_victim = __pyx_t_11;
 
-              /* "pickomino_rules/batch/_fused.pyx":181
+              /* "pickomino_rules/batch/_fused.pyx":185
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:             # <<<<<<<<<<<<<<
@@ -20602,7 +20602,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":182
+                /* "pickomino_rules/batch/_fused.pyx":186
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:
  *                         take_tile_row(t, r, grill, victim)             # <<<<<<<<<<<<<<
@@ -20611,7 +20611,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(__pyx_v_t, __pyx_v_r, __pyx_v_grill, __pyx_v_victim);
 
-                /* "pickomino_rules/batch/_fused.pyx":181
+                /* "pickomino_rules/batch/_fused.pyx":185
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:             # <<<<<<<<<<<<<<
@@ -20621,7 +20621,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 goto __pyx_L17;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":184
+              /* "pickomino_rules/batch/_fused.pyx":188
  *                         take_tile_row(t, r, grill, victim)
  *                     else:
  *                         bust_row(t, r)             # <<<<<<<<<<<<<<
@@ -20633,7 +20633,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               }
               __pyx_L17:;
 
-              /* "pickomino_rules/batch/_fused.pyx":185
+              /* "pickomino_rules/batch/_fused.pyx":189
  *                     else:
  *                         bust_row(t, r)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -20645,7 +20645,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":186
+                /* "pickomino_rules/batch/_fused.pyx":190
  *                         bust_row(t, r)
  *                     if finish_turn(t, r):
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
@@ -20655,7 +20655,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_out;
                 *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":187
+                /* "pickomino_rules/batch/_fused.pyx":191
  *                     if finish_turn(t, r):
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -20664,7 +20664,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":185
+                /* "pickomino_rules/batch/_fused.pyx":189
  *                     else:
  *                         bust_row(t, r)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -20673,7 +20673,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":178
+              /* "pickomino_rules/batch/_fused.pyx":182
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -20683,7 +20683,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               goto __pyx_L10;
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":188
+            /* "pickomino_rules/batch/_fused.pyx":192
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -20720,7 +20720,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             if (__pyx_t_6) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":189
+              /* "pickomino_rules/batch/_fused.pyx":193
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
  *                     take_tile_row(t, r, -1, a - t.steal)             # <<<<<<<<<<<<<<
@@ -20729,7 +20729,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
               __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(__pyx_v_t, __pyx_v_r, -1L, (__pyx_v_a - __pyx_v_t->steal));
 
-              /* "pickomino_rules/batch/_fused.pyx":190
+              /* "pickomino_rules/batch/_fused.pyx":194
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -20741,7 +20741,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":191
+                /* "pickomino_rules/batch/_fused.pyx":195
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
@@ -20751,7 +20751,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_out;
                 *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":192
+                /* "pickomino_rules/batch/_fused.pyx":196
  *                     if finish_turn(t, r):
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -20760,7 +20760,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":190
+                /* "pickomino_rules/batch/_fused.pyx":194
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -20769,7 +20769,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":188
+              /* "pickomino_rules/batch/_fused.pyx":192
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -20783,7 +20783,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
         }
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":160
+      /* "pickomino_rules/batch/_fused.pyx":164
  *     cdef int64_t a, face, shown, grill, victim
  *     cdef int pass_, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -20800,14 +20800,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":193
+  /* "pickomino_rules/batch/_fused.pyx":197
  *                         rolling[out] = r
  *                         out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 193, __pyx_L1_error)
+  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 197, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_12);
   {
     PyObject *__pyx_temp;
@@ -20820,7 +20820,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   __pyx_t_12 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":151
+  /* "pickomino_rules/batch/_fused.pyx":155
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
@@ -20850,7 +20850,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":196
+/* "pickomino_rules/batch/_fused.pyx":200
  * 
  * 
  * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
@@ -20904,74 +20904,74 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_start,&__pyx_mstate_global->__pyx_n_u_sides,&__pyx_mstate_global->__pyx_n_u_first,&__pyx_mstate_global->__pyx_n_u_high,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 196, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 200, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 196, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 200, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 196, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 200, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 196, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 200, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 196, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 200, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 196, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 200, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 196, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 200, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 196, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 200, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bounds", 0) < (0)) __PYX_ERR(0, 196, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bounds", 0) < (0)) __PYX_ERR(0, 200, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 7; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, i); __PYX_ERR(0, 196, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, i); __PYX_ERR(0, 200, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 7)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 196, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 200, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 196, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 200, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 196, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 200, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 196, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 200, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 196, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 200, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 196, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 200, __pyx_L3_error)
       values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 196, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 200, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 196, __pyx_L3_error)
-    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 196, __pyx_L3_error)
-    __pyx_v_start = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_start.memview)) __PYX_ERR(0, 196, __pyx_L3_error)
-    __pyx_v_sides = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[4], 0); if (unlikely(!__pyx_v_sides.memview)) __PYX_ERR(0, 197, __pyx_L3_error)
-    __pyx_v_first = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[5], PyBUF_WRITABLE); if (unlikely(!__pyx_v_first.memview)) __PYX_ERR(0, 197, __pyx_L3_error)
-    __pyx_v_high = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[6], PyBUF_WRITABLE); if (unlikely(!__pyx_v_high.memview)) __PYX_ERR(0, 197, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 200, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 200, __pyx_L3_error)
+    __pyx_v_start = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_start.memview)) __PYX_ERR(0, 200, __pyx_L3_error)
+    __pyx_v_sides = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[4], 0); if (unlikely(!__pyx_v_sides.memview)) __PYX_ERR(0, 201, __pyx_L3_error)
+    __pyx_v_first = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[5], PyBUF_WRITABLE); if (unlikely(!__pyx_v_first.memview)) __PYX_ERR(0, 201, __pyx_L3_error)
+    __pyx_v_high = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[6], PyBUF_WRITABLE); if (unlikely(!__pyx_v_high.memview)) __PYX_ERR(0, 201, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 196, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 200, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20987,7 +20987,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 196, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 200, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_kind, __pyx_v_start, __pyx_v_sides, __pyx_v_first, __pyx_v_high);
 
   /* function exit code */
@@ -21026,7 +21026,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
   Py_ssize_t __pyx_t_6;
   __Pyx_RefNannySetupContext("bounds", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":202
+  /* "pickomino_rules/batch/_fused.pyx":206
  *     cdef Py_ssize_t i
  *     cdef int dice
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21039,7 +21039,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":203
+        /* "pickomino_rules/batch/_fused.pyx":207
  *     cdef int dice
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -21053,7 +21053,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":204
+          /* "pickomino_rules/batch/_fused.pyx":208
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             dice = t.in_hand[rows[i], kind]             # <<<<<<<<<<<<<<
@@ -21065,7 +21065,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
           __pyx_t_6 = __pyx_v_kind;
           __pyx_v_dice = (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_5 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_6 * __pyx_v_t->in_hand.strides[1]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":205
+          /* "pickomino_rules/batch/_fused.pyx":209
  *         for i in range(rows.shape[0]):
  *             dice = t.in_hand[rows[i], kind]
  *             first[i] = start[dice]             # <<<<<<<<<<<<<<
@@ -21076,7 +21076,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
           __pyx_t_6 = __pyx_v_i;
           *((int64_t *) ( /* dim=0 */ (__pyx_v_first.data + __pyx_t_6 * __pyx_v_first.strides[0]) )) = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_start.data + __pyx_t_4 * __pyx_v_start.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":206
+          /* "pickomino_rules/batch/_fused.pyx":210
  *             dice = t.in_hand[rows[i], kind]
  *             first[i] = start[dice]
  *             high[i] = sides[dice]             # <<<<<<<<<<<<<<
@@ -21090,7 +21090,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":202
+      /* "pickomino_rules/batch/_fused.pyx":206
  *     cdef Py_ssize_t i
  *     cdef int dice
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21107,7 +21107,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":196
+  /* "pickomino_rules/batch/_fused.pyx":200
  * 
  * 
  * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
@@ -21124,7 +21124,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":209
+/* "pickomino_rules/batch/_fused.pyx":213
  * 
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
@@ -21176,60 +21176,60 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_rolls,&__pyx_mstate_global->__pyx_n_u_drawn,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 209, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 213, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 209, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 213, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 209, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 213, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 209, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 213, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 209, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 213, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 209, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 213, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "show", 0) < (0)) __PYX_ERR(0, 209, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "show", 0) < (0)) __PYX_ERR(0, 213, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 5; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, i); __PYX_ERR(0, 209, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, i); __PYX_ERR(0, 213, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 5)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 209, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 213, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 209, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 213, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 209, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 213, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 209, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 213, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 209, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 213, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 209, __pyx_L3_error)
-    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 209, __pyx_L3_error)
-    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[3], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 209, __pyx_L3_error)
-    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[4], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 210, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 213, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 213, __pyx_L3_error)
+    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[3], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 213, __pyx_L3_error)
+    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[4], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 214, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 209, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 213, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21243,7 +21243,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 209, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 213, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_4show(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_kind, __pyx_v_rolls, __pyx_v_drawn);
 
   /* function exit code */
@@ -21285,7 +21285,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
   Py_ssize_t __pyx_t_10;
   __Pyx_RefNannySetupContext("show", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":214
+  /* "pickomino_rules/batch/_fused.pyx":218
  *     cdef Py_ssize_t i, r
  *     cdef int f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21298,7 +21298,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":215
+        /* "pickomino_rules/batch/_fused.pyx":219
  *     cdef int f
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -21312,7 +21312,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":216
+          /* "pickomino_rules/batch/_fused.pyx":220
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -21322,7 +21322,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":217
+          /* "pickomino_rules/batch/_fused.pyx":221
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -21332,7 +21332,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":218
+            /* "pickomino_rules/batch/_fused.pyx":222
  *             r = rows[i]
  *             for f in range(6):
  *                 t.roll[r, kind, f] = rolls[drawn[i], f]             # <<<<<<<<<<<<<<
@@ -21351,7 +21351,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":214
+      /* "pickomino_rules/batch/_fused.pyx":218
  *     cdef Py_ssize_t i, r
  *     cdef int f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21368,7 +21368,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":209
+  /* "pickomino_rules/batch/_fused.pyx":213
  * 
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
@@ -21386,7 +21386,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":221
+/* "pickomino_rules/batch/_fused.pyx":225
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
@@ -21438,60 +21438,60 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_rolls,&__pyx_mstate_global->__pyx_n_u_drawn,&__pyx_mstate_global->__pyx_n_u_rolling,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 221, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 225, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 221, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 225, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 221, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 225, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 221, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 225, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 221, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 225, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 221, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 225, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "land", 0) < (0)) __PYX_ERR(0, 221, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "land", 0) < (0)) __PYX_ERR(0, 225, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 5; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, i); __PYX_ERR(0, 221, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, i); __PYX_ERR(0, 225, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 5)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 221, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 225, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 221, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 225, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 221, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 225, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 221, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 225, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 221, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 225, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 221, __pyx_L3_error)
-    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[2], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 221, __pyx_L3_error)
-    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[3], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 221, __pyx_L3_error)
-    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 222, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 225, __pyx_L3_error)
+    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[2], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 225, __pyx_L3_error)
+    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[3], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 225, __pyx_L3_error)
+    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 226, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 221, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 225, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21506,7 +21506,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 221, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 225, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_6land(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_rolls, __pyx_v_drawn, __pyx_v_rolling);
 
   /* function exit code */
@@ -21554,7 +21554,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("land", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":226
+  /* "pickomino_rules/batch/_fused.pyx":230
  *     offers nothing busts (C5). The rows that roll next (the next player's) go to ``rolling``;
  *     returns how many."""
  *     cdef Py_ssize_t i, r, out = 0             # <<<<<<<<<<<<<<
@@ -21563,7 +21563,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":230
+  /* "pickomino_rules/batch/_fused.pyx":234
  *     cdef bint offered
  *     cdef int8_t shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21576,7 +21576,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":231
+        /* "pickomino_rules/batch/_fused.pyx":235
  *     cdef int8_t shown
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -21590,7 +21590,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":232
+          /* "pickomino_rules/batch/_fused.pyx":236
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -21600,7 +21600,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":233
+          /* "pickomino_rules/batch/_fused.pyx":237
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             offered = False             # <<<<<<<<<<<<<<
@@ -21609,7 +21609,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
           __pyx_v_offered = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":234
+          /* "pickomino_rules/batch/_fused.pyx":238
  *             r = rows[i]
  *             offered = False
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -21619,7 +21619,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":235
+            /* "pickomino_rules/batch/_fused.pyx":239
  *             offered = False
  *             for f in range(6):
  *                 shown = rolls[drawn[i], f]             # <<<<<<<<<<<<<<
@@ -21631,7 +21631,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             __pyx_t_7 = __pyx_v_f;
             __pyx_v_shown = (*((int8_t const  *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_rolls.data + __pyx_t_6 * __pyx_v_rolls.strides[0]) ) + __pyx_t_7 * __pyx_v_rolls.strides[1]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":236
+            /* "pickomino_rules/batch/_fused.pyx":240
  *             for f in range(6):
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown             # <<<<<<<<<<<<<<
@@ -21643,7 +21643,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             __pyx_t_6 = __pyx_v_f;
             *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[2]) )) = __pyx_v_shown;
 
-            /* "pickomino_rules/batch/_fused.pyx":237
+            /* "pickomino_rules/batch/_fused.pyx":241
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -21671,7 +21671,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             if (__pyx_t_8) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":238
+              /* "pickomino_rules/batch/_fused.pyx":242
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:
  *                     offered = True             # <<<<<<<<<<<<<<
@@ -21680,7 +21680,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
               __pyx_v_offered = 1;
 
-              /* "pickomino_rules/batch/_fused.pyx":237
+              /* "pickomino_rules/batch/_fused.pyx":241
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -21690,7 +21690,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             }
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":239
+          /* "pickomino_rules/batch/_fused.pyx":243
  *                 if shown > 0 and t.set_aside[r, f] == 0:
  *                     offered = True
  *             t.phase[r] = CHOOSE             # <<<<<<<<<<<<<<
@@ -21700,7 +21700,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_7 = __pyx_v_r;
           *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_7 * __pyx_v_t->phase.strides[0]) )) = 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":240
+          /* "pickomino_rules/batch/_fused.pyx":244
  *                     offered = True
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1             # <<<<<<<<<<<<<<
@@ -21710,7 +21710,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_7 = __pyx_v_r;
           *((int32_t *) ( /* dim=0 */ (__pyx_v_t->moves.data + __pyx_t_7 * __pyx_v_t->moves.strides[0]) )) += 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":241
+          /* "pickomino_rules/batch/_fused.pyx":245
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1
  *             if not offered:             # <<<<<<<<<<<<<<
@@ -21722,7 +21722,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           if (__pyx_t_8) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":242
+            /* "pickomino_rules/batch/_fused.pyx":246
  *             t.moves[r] += 1
  *             if not offered:
  *                 bust_row(t, r)             # <<<<<<<<<<<<<<
@@ -21731,7 +21731,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
             __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(__pyx_v_t, __pyx_v_r);
 
-            /* "pickomino_rules/batch/_fused.pyx":243
+            /* "pickomino_rules/batch/_fused.pyx":247
  *             if not offered:
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -21743,7 +21743,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             if (__pyx_t_8) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":244
+              /* "pickomino_rules/batch/_fused.pyx":248
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):
  *                     rolling[out] = r             # <<<<<<<<<<<<<<
@@ -21753,7 +21753,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
               __pyx_t_7 = __pyx_v_out;
               *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_7 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-              /* "pickomino_rules/batch/_fused.pyx":245
+              /* "pickomino_rules/batch/_fused.pyx":249
  *                 if finish_turn(t, r):
  *                     rolling[out] = r
  *                     out += 1             # <<<<<<<<<<<<<<
@@ -21762,7 +21762,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
               __pyx_v_out = (__pyx_v_out + 1);
 
-              /* "pickomino_rules/batch/_fused.pyx":243
+              /* "pickomino_rules/batch/_fused.pyx":247
  *             if not offered:
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -21771,7 +21771,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":241
+            /* "pickomino_rules/batch/_fused.pyx":245
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1
  *             if not offered:             # <<<<<<<<<<<<<<
@@ -21783,7 +21783,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":230
+      /* "pickomino_rules/batch/_fused.pyx":234
  *     cdef bint offered
  *     cdef int8_t shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21800,14 +21800,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":246
+  /* "pickomino_rules/batch/_fused.pyx":250
  *                     rolling[out] = r
  *                     out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 246, __pyx_L1_error)
+  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 250, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
   {
     PyObject *__pyx_temp;
@@ -21820,7 +21820,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   __pyx_t_10 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":221
+  /* "pickomino_rules/batch/_fused.pyx":225
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
@@ -21845,7 +21845,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":249
+/* "pickomino_rules/batch/_fused.pyx":253
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
@@ -21894,39 +21894,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_mask,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 249, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 253, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 249, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 253, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 249, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 253, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "derive", 0) < (0)) __PYX_ERR(0, 249, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "derive", 0) < (0)) __PYX_ERR(0, 253, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, i); __PYX_ERR(0, 249, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, i); __PYX_ERR(0, 253, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 249, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 253, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 249, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 253, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 249, __pyx_L3_error)
+    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 253, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 249, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 253, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21938,7 +21938,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 249, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 253, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_8derive(__pyx_self, __pyx_v_t, __pyx_v_mask);
 
   /* function exit code */
@@ -21991,7 +21991,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
   int __pyx_t_15;
   __Pyx_RefNannySetupContext("derive", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":252
+  /* "pickomino_rules/batch/_fused.pyx":256
  *     """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
  *     decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
  *     cdef Py_ssize_t r, n = t.phase.shape[0]             # <<<<<<<<<<<<<<
@@ -22000,7 +22000,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
   __pyx_v_n = (__pyx_v_t->phase.shape[0]);
 
-  /* "pickomino_rules/batch/_fused.pyx":256
+  /* "pickomino_rules/batch/_fused.pyx":260
  *     cdef int64_t total, index, grill, claim, victim
  *     cdef bint worm, rollable
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22013,7 +22013,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":257
+        /* "pickomino_rules/batch/_fused.pyx":261
  *     cdef bint worm, rollable
  *     with nogil:
  *         for r in range(n):             # <<<<<<<<<<<<<<
@@ -22027,7 +22027,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_r = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":258
+          /* "pickomino_rules/batch/_fused.pyx":262
  *     with nogil:
  *         for r in range(n):
  *             if t.phase[r] == CHOOSE:             # <<<<<<<<<<<<<<
@@ -22040,7 +22040,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":259
+            /* "pickomino_rules/batch/_fused.pyx":263
  *         for r in range(n):
  *             if t.phase[r] == CHOOSE:
  *                 for f in range(6):             # <<<<<<<<<<<<<<
@@ -22050,7 +22050,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             for (__pyx_t_6 = 0; __pyx_t_6 < 6; __pyx_t_6+=1) {
               __pyx_v_f = __pyx_t_6;
 
-              /* "pickomino_rules/batch/_fused.pyx":260
+              /* "pickomino_rules/batch/_fused.pyx":264
  *             if t.phase[r] == CHOOSE:
  *                 for f in range(6):
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
@@ -22084,7 +22084,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":258
+            /* "pickomino_rules/batch/_fused.pyx":262
  *     with nogil:
  *         for r in range(n):
  *             if t.phase[r] == CHOOSE:             # <<<<<<<<<<<<<<
@@ -22094,7 +22094,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             goto __pyx_L8;
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":261
+          /* "pickomino_rules/batch/_fused.pyx":265
  *                 for f in range(6):
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
  *             elif t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -22107,7 +22107,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":262
+            /* "pickomino_rules/batch/_fused.pyx":266
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
  *             elif t.phase[r] == DECIDE:
  *                 total = 0             # <<<<<<<<<<<<<<
@@ -22116,7 +22116,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_v_total = 0;
 
-            /* "pickomino_rules/batch/_fused.pyx":263
+            /* "pickomino_rules/batch/_fused.pyx":267
  *             elif t.phase[r] == DECIDE:
  *                 total = 0
  *                 rollable = False             # <<<<<<<<<<<<<<
@@ -22125,7 +22125,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_v_rollable = 0;
 
-            /* "pickomino_rules/batch/_fused.pyx":264
+            /* "pickomino_rules/batch/_fused.pyx":268
  *                 total = 0
  *                 rollable = False
  *                 for f in range(6):             # <<<<<<<<<<<<<<
@@ -22135,7 +22135,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             for (__pyx_t_6 = 0; __pyx_t_6 < 6; __pyx_t_6+=1) {
               __pyx_v_f = __pyx_t_6;
 
-              /* "pickomino_rules/batch/_fused.pyx":265
+              /* "pickomino_rules/batch/_fused.pyx":269
  *                 rollable = False
  *                 for f in range(6):
  *                     total += t.set_aside[r, f] * t.points[f]             # <<<<<<<<<<<<<<
@@ -22147,7 +22147,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               __pyx_t_4 = __pyx_v_f;
               __pyx_v_total = (__pyx_v_total + ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_9 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_8 * __pyx_v_t->set_aside.strides[1]) ))) * (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->points.data + __pyx_t_4 * __pyx_v_t->points.strides[0]) )))));
 
-              /* "pickomino_rules/batch/_fused.pyx":266
+              /* "pickomino_rules/batch/_fused.pyx":270
  *                 for f in range(6):
  *                     total += t.set_aside[r, f] * t.points[f]
  *                     if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -22161,7 +22161,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               if (__pyx_t_5) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":267
+                /* "pickomino_rules/batch/_fused.pyx":271
  *                     total += t.set_aside[r, f] * t.points[f]
  *                     if t.set_aside[r, f] == 0:
  *                         rollable = True             # <<<<<<<<<<<<<<
@@ -22170,7 +22170,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
                 __pyx_v_rollable = 1;
 
-                /* "pickomino_rules/batch/_fused.pyx":266
+                /* "pickomino_rules/batch/_fused.pyx":270
  *                 for f in range(6):
  *                     total += t.set_aside[r, f] * t.points[f]
  *                     if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -22180,7 +22180,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               }
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":268
+            /* "pickomino_rules/batch/_fused.pyx":272
  *                     if t.set_aside[r, f] == 0:
  *                         rollable = True
  *                 worm = t.set_aside[r, WORM] > 0             # <<<<<<<<<<<<<<
@@ -22191,7 +22191,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             __pyx_t_4 = 5;
             __pyx_v_worm = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_8 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_4 * __pyx_v_t->set_aside.strides[1]) ))) > 0);
 
-            /* "pickomino_rules/batch/_fused.pyx":269
+            /* "pickomino_rules/batch/_fused.pyx":273
  *                         rollable = True
  *                 worm = t.set_aside[r, WORM] > 0
  *                 claim = -1             # <<<<<<<<<<<<<<
@@ -22200,7 +22200,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_v_claim = -1L;
 
-            /* "pickomino_rules/batch/_fused.pyx":270
+            /* "pickomino_rules/batch/_fused.pyx":274
  *                 worm = t.set_aside[r, WORM] > 0
  *                 claim = -1
  *                 victim = -1             # <<<<<<<<<<<<<<
@@ -22209,7 +22209,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_v_victim = -1L;
 
-            /* "pickomino_rules/batch/_fused.pyx":271
+            /* "pickomino_rules/batch/_fused.pyx":275
  *                 claim = -1
  *                 victim = -1
  *                 if worm:  # stop_total, then claims (C7, C8)             # <<<<<<<<<<<<<<
@@ -22218,7 +22218,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             if (__pyx_v_worm) {
 
-              /* "pickomino_rules/batch/_fused.pyx":272
+              /* "pickomino_rules/batch/_fused.pyx":276
  *                 victim = -1
  *                 if worm:  # stop_total, then claims (C7, C8)
  *                     grill = t.grill[r]             # <<<<<<<<<<<<<<
@@ -22228,7 +22228,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               __pyx_t_4 = __pyx_v_r;
               __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_4 * __pyx_v_t->grill.strides[0]) )));
 
-              /* "pickomino_rules/batch/_fused.pyx":273
+              /* "pickomino_rules/batch/_fused.pyx":277
  *                 if worm:  # stop_total, then claims (C7, C8)
  *                     grill = t.grill[r]
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1             # <<<<<<<<<<<<<<
@@ -22248,7 +22248,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 
               __pyx_v_index = __pyx_t_10;
 
-              /* "pickomino_rules/batch/_fused.pyx":274
+              /* "pickomino_rules/batch/_fused.pyx":278
  *                     grill = t.grill[r]
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -22274,7 +22274,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               if (__pyx_t_5) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":275
+                /* "pickomino_rules/batch/_fused.pyx":279
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                     if index >= 0 and (grill >> index) & 1:
  *                         claim = index             # <<<<<<<<<<<<<<
@@ -22283,7 +22283,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
                 __pyx_v_claim = __pyx_v_index;
 
-                /* "pickomino_rules/batch/_fused.pyx":274
+                /* "pickomino_rules/batch/_fused.pyx":278
  *                     grill = t.grill[r]
  *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -22293,7 +22293,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
                 goto __pyx_L17;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":277
+              /* "pickomino_rules/batch/_fused.pyx":281
  *                         claim = index
  *                     else:
  *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]             # <<<<<<<<<<<<<<
@@ -22320,7 +22320,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
                 __pyx_v_claim = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_8 * __pyx_v_t->highest_of.strides[0]) )));
 
 
-                /* "pickomino_rules/batch/_fused.pyx":278
+                /* "pickomino_rules/batch/_fused.pyx":282
  *                     else:
  *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *                         me = t.player[r]             # <<<<<<<<<<<<<<
@@ -22330,7 +22330,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
                 __pyx_t_4 = __pyx_v_r;
                 __pyx_v_me = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_4 * __pyx_v_t->player.strides[0]) )));
 
-                /* "pickomino_rules/batch/_fused.pyx":279
+                /* "pickomino_rules/batch/_fused.pyx":283
  *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *                         me = t.player[r]
  *                         for p in range(t.players):             # <<<<<<<<<<<<<<
@@ -22344,7 +22344,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
                 for (__pyx_t_15 = 0; __pyx_t_15 < __pyx_t_14; __pyx_t_15+=1) {
                   __pyx_v_p = __pyx_t_15;
 
-                  /* "pickomino_rules/batch/_fused.pyx":280
+                  /* "pickomino_rules/batch/_fused.pyx":284
  *                         me = t.player[r]
  *                         for p in range(t.players):
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -22384,7 +22384,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
                   if (__pyx_t_5) {
 
 
-                    /* "pickomino_rules/batch/_fused.pyx":281
+                    /* "pickomino_rules/batch/_fused.pyx":285
  *                         for p in range(t.players):
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *                                 victim = p             # <<<<<<<<<<<<<<
@@ -22393,7 +22393,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
                     __pyx_v_victim = __pyx_v_p;
 
-                    /* "pickomino_rules/batch/_fused.pyx":282
+                    /* "pickomino_rules/batch/_fused.pyx":286
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *                                 victim = p
  *                                 break             # <<<<<<<<<<<<<<
@@ -22402,7 +22402,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
                     goto __pyx_L21_break;
 
-                    /* "pickomino_rules/batch/_fused.pyx":280
+                    /* "pickomino_rules/batch/_fused.pyx":284
  *                         me = t.player[r]
  *                         for p in range(t.players):
  *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -22416,7 +22416,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               }
               __pyx_L17:;
 
-              /* "pickomino_rules/batch/_fused.pyx":271
+              /* "pickomino_rules/batch/_fused.pyx":275
  *                 claim = -1
  *                 victim = -1
  *                 if worm:  # stop_total, then claims (C7, C8)             # <<<<<<<<<<<<<<
@@ -22425,7 +22425,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":283
+            /* "pickomino_rules/batch/_fused.pyx":287
  *                                 victim = p
  *                                 break
  *                 t.grill_claim[r] = claim             # <<<<<<<<<<<<<<
@@ -22435,7 +22435,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             __pyx_t_4 = __pyx_v_r;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill_claim.data + __pyx_t_4 * __pyx_v_t->grill_claim.strides[0]) )) = __pyx_v_claim;
 
-            /* "pickomino_rules/batch/_fused.pyx":284
+            /* "pickomino_rules/batch/_fused.pyx":288
  *                                 break
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim             # <<<<<<<<<<<<<<
@@ -22445,7 +22445,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             __pyx_t_4 = __pyx_v_r;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_t->victim.data + __pyx_t_4 * __pyx_v_t->victim.strides[0]) )) = __pyx_v_victim;
 
-            /* "pickomino_rules/batch/_fused.pyx":285
+            /* "pickomino_rules/batch/_fused.pyx":289
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)             # <<<<<<<<<<<<<<
@@ -22471,7 +22471,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_8 * __pyx_v_mask.strides[0]) ) + __pyx_t_4 * __pyx_v_mask.strides[1]) )) = __pyx_t_7;
 
 
-            /* "pickomino_rules/batch/_fused.pyx":286
+            /* "pickomino_rules/batch/_fused.pyx":290
  *                 t.victim[r] = victim
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
  *                 mask[r, t.stop] = True             # <<<<<<<<<<<<<<
@@ -22482,7 +22482,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             __pyx_t_8 = __pyx_v_t->stop;
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_4 * __pyx_v_mask.strides[0]) ) + __pyx_t_8 * __pyx_v_mask.strides[1]) )) = 1;
 
-            /* "pickomino_rules/batch/_fused.pyx":287
+            /* "pickomino_rules/batch/_fused.pyx":291
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
  *                 mask[r, t.stop] = True
  *                 if victim >= 0:             # <<<<<<<<<<<<<<
@@ -22494,7 +22494,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             if (__pyx_t_5) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":288
+              /* "pickomino_rules/batch/_fused.pyx":292
  *                 mask[r, t.stop] = True
  *                 if victim >= 0:
  *                     mask[r, t.steal + victim] = True             # <<<<<<<<<<<<<<
@@ -22505,7 +22505,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
               __pyx_t_4 = (__pyx_v_t->steal + __pyx_v_victim);
               *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_8 * __pyx_v_mask.strides[0]) ) + __pyx_t_4 * __pyx_v_mask.strides[1]) )) = 1;
 
-              /* "pickomino_rules/batch/_fused.pyx":287
+              /* "pickomino_rules/batch/_fused.pyx":291
  *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
  *                 mask[r, t.stop] = True
  *                 if victim >= 0:             # <<<<<<<<<<<<<<
@@ -22514,7 +22514,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":261
+            /* "pickomino_rules/batch/_fused.pyx":265
  *                 for f in range(6):
  *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
  *             elif t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -22527,7 +22527,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":256
+      /* "pickomino_rules/batch/_fused.pyx":260
  *     cdef int64_t total, index, grill, claim, victim
  *     cdef bint worm, rollable
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22544,7 +22544,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":249
+  /* "pickomino_rules/batch/_fused.pyx":253
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
@@ -22571,7 +22571,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":299
+/* "pickomino_rules/batch/_fused.pyx":303
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -22620,39 +22620,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 299, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 303, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 299, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 303, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 299, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 303, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "roll_actions", 0) < (0)) __PYX_ERR(0, 299, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "roll_actions", 0) < (0)) __PYX_ERR(0, 303, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, i); __PYX_ERR(0, 299, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, i); __PYX_ERR(0, 303, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 299, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 303, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 299, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 303, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 299, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 303, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 299, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 303, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -22711,20 +22711,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("roll_actions", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":301
+  /* "pickomino_rules/batch/_fused.pyx":305
  * def roll_actions(table, const int64_t[:] rows):
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 301, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 305, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 301, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 305, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":302
+  /* "pickomino_rules/batch/_fused.pyx":306
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -22735,7 +22735,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":303
+    /* "pickomino_rules/batch/_fused.pyx":307
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)             # <<<<<<<<<<<<<<
@@ -22743,12 +22743,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
  *     cdef int8_t[:, :] out = mask.view(np.int8)
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 303, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 307, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 303, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 307, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 303, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 307, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -22768,7 +22768,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 303, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 307, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -22782,7 +22782,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":302
+    /* "pickomino_rules/batch/_fused.pyx":306
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -22791,7 +22791,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":304
+  /* "pickomino_rules/batch/_fused.pyx":308
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
@@ -22799,26 +22799,26 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
  *     cdef Py_ssize_t i, r
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 304, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 308, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 304, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 308, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 304, __pyx_L1_error)
+  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 308, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 304, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 308, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 304, __pyx_L1_error)
+  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 308, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_4) != (0)) __PYX_ERR(0, 304, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_4) != (0)) __PYX_ERR(0, 308, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 304, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 308, __pyx_L1_error);
   __pyx_t_4 = 0;
   __pyx_t_7 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 304, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 308, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 304, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 308, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   #if CYTHON_VECTORCALL
@@ -22839,13 +22839,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_8, __pyx_t_4};
     #if CYTHON_VECTORCALL
     __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 304, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_7);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 304, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 308, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     #endif
@@ -22857,13 +22857,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 304, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_mask = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":305
+  /* "pickomino_rules/batch/_fused.pyx":309
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)             # <<<<<<<<<<<<<<
@@ -22872,9 +22872,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 */
   __pyx_t_3 = __pyx_v_mask;
   __Pyx_INCREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 305, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 309, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 305, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 309, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   __pyx_t_6 = 0;
@@ -22883,16 +22883,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_view, __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 305, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 309, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 305, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 309, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":308
+  /* "pickomino_rules/batch/_fused.pyx":312
  *     cdef Py_ssize_t i, r
  *     cdef int f, k, shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22905,7 +22905,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":309
+        /* "pickomino_rules/batch/_fused.pyx":313
  *     cdef int f, k, shown
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -22919,7 +22919,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":310
+          /* "pickomino_rules/batch/_fused.pyx":314
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -22929,7 +22929,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
           __pyx_t_13 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":311
+          /* "pickomino_rules/batch/_fused.pyx":315
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -22939,7 +22939,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
           for (__pyx_t_14 = 0; __pyx_t_14 < 6; __pyx_t_14+=1) {
             __pyx_v_f = __pyx_t_14;
 
-            /* "pickomino_rules/batch/_fused.pyx":312
+            /* "pickomino_rules/batch/_fused.pyx":316
  *             r = rows[i]
  *             for f in range(6):
  *                 shown = 0             # <<<<<<<<<<<<<<
@@ -22948,7 +22948,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 */
             __pyx_v_shown = 0;
 
-            /* "pickomino_rules/batch/_fused.pyx":313
+            /* "pickomino_rules/batch/_fused.pyx":317
  *             for f in range(6):
  *                 shown = 0
  *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -22962,7 +22962,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
             for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
               __pyx_v_k = __pyx_t_17;
 
-              /* "pickomino_rules/batch/_fused.pyx":314
+              /* "pickomino_rules/batch/_fused.pyx":318
  *                 shown = 0
  *                 for k in range(t.kinds):
  *                     shown += t.roll[r, k, f]             # <<<<<<<<<<<<<<
@@ -22976,7 +22976,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
             }
 
 
-            /* "pickomino_rules/batch/_fused.pyx":315
+            /* "pickomino_rules/batch/_fused.pyx":319
  *                 for k in range(t.kinds):
  *                     shown += t.roll[r, k, f]
  *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
@@ -23010,7 +23010,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":308
+      /* "pickomino_rules/batch/_fused.pyx":312
  *     cdef Py_ssize_t i, r
  *     cdef int f, k, shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23027,7 +23027,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":316
+  /* "pickomino_rules/batch/_fused.pyx":320
  *                     shown += t.roll[r, k, f]
  *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
  *     return mask             # <<<<<<<<<<<<<<
@@ -23045,7 +23045,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":299
+  /* "pickomino_rules/batch/_fused.pyx":303
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23078,7 +23078,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":319
+/* "pickomino_rules/batch/_fused.pyx":323
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
@@ -23128,46 +23128,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_faces,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 319, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 323, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 319, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 323, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 319, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 323, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 319, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 323, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_aside", 0) < (0)) __PYX_ERR(0, 319, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_aside", 0) < (0)) __PYX_ERR(0, 323, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, i); __PYX_ERR(0, 319, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, i); __PYX_ERR(0, 323, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 319, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 323, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 319, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 323, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 319, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 323, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 319, __pyx_L3_error)
-    __pyx_v_faces = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_faces.memview)) __PYX_ERR(0, 319, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 323, __pyx_L3_error)
+    __pyx_v_faces = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_faces.memview)) __PYX_ERR(0, 323, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 319, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 323, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23225,20 +23225,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("set_aside", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":321
+  /* "pickomino_rules/batch/_fused.pyx":325
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.set_aside(table, rows, faces)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 321, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 325, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 321, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 325, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":322
+  /* "pickomino_rules/batch/_fused.pyx":326
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23249,7 +23249,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":323
+    /* "pickomino_rules/batch/_fused.pyx":327
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.set_aside(table, rows, faces)             # <<<<<<<<<<<<<<
@@ -23257,14 +23257,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
  *     cdef int f, k, g, shown, total
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 323, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 327, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 323, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 327, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 323, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 327, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_faces, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 323, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_faces, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 327, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -23285,7 +23285,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 323, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 327, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -23299,7 +23299,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":322
+    /* "pickomino_rules/batch/_fused.pyx":326
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23308,7 +23308,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":326
+  /* "pickomino_rules/batch/_fused.pyx":330
  *     cdef Py_ssize_t i, r
  *     cdef int f, k, g, shown, total
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23321,7 +23321,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":327
+        /* "pickomino_rules/batch/_fused.pyx":331
  *     cdef int f, k, g, shown, total
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -23335,7 +23335,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
         for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
           __pyx_v_i = __pyx_t_10;
 
-          /* "pickomino_rules/batch/_fused.pyx":328
+          /* "pickomino_rules/batch/_fused.pyx":332
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -23345,7 +23345,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
           __pyx_t_11 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_11 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":329
+          /* "pickomino_rules/batch/_fused.pyx":333
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             f = faces[i]             # <<<<<<<<<<<<<<
@@ -23355,7 +23355,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
           __pyx_t_11 = __pyx_v_i;
           __pyx_v_f = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_faces.data + __pyx_t_11 * __pyx_v_faces.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":330
+          /* "pickomino_rules/batch/_fused.pyx":334
  *             r = rows[i]
  *             f = faces[i]
  *             total = 0             # <<<<<<<<<<<<<<
@@ -23364,7 +23364,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
 */
           __pyx_v_total = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":331
+          /* "pickomino_rules/batch/_fused.pyx":335
  *             f = faces[i]
  *             total = 0
  *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -23378,7 +23378,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
           for (__pyx_t_14 = 0; __pyx_t_14 < __pyx_t_13; __pyx_t_14+=1) {
             __pyx_v_k = __pyx_t_14;
 
-            /* "pickomino_rules/batch/_fused.pyx":332
+            /* "pickomino_rules/batch/_fused.pyx":336
  *             total = 0
  *             for k in range(t.kinds):
  *                 shown = t.roll[r, k, f]             # <<<<<<<<<<<<<<
@@ -23390,7 +23390,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
             __pyx_t_16 = __pyx_v_f;
             __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_11 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_15 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_16 * __pyx_v_t->roll.strides[2]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":333
+            /* "pickomino_rules/batch/_fused.pyx":337
  *             for k in range(t.kinds):
  *                 shown = t.roll[r, k, f]
  *                 total += shown             # <<<<<<<<<<<<<<
@@ -23399,7 +23399,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
 */
             __pyx_v_total = (__pyx_v_total + __pyx_v_shown);
 
-            /* "pickomino_rules/batch/_fused.pyx":334
+            /* "pickomino_rules/batch/_fused.pyx":338
  *                 shown = t.roll[r, k, f]
  *                 total += shown
  *                 t.in_hand[r, k] -= shown             # <<<<<<<<<<<<<<
@@ -23410,7 +23410,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
             __pyx_t_15 = __pyx_v_k;
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_16 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_15 * __pyx_v_t->in_hand.strides[1]) )) -= __pyx_v_shown;
 
-            /* "pickomino_rules/batch/_fused.pyx":335
+            /* "pickomino_rules/batch/_fused.pyx":339
  *                 total += shown
  *                 t.in_hand[r, k] -= shown
  *                 for g in range(6):             # <<<<<<<<<<<<<<
@@ -23420,7 +23420,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
             for (__pyx_t_17 = 0; __pyx_t_17 < 6; __pyx_t_17+=1) {
               __pyx_v_g = __pyx_t_17;
 
-              /* "pickomino_rules/batch/_fused.pyx":336
+              /* "pickomino_rules/batch/_fused.pyx":340
  *                 t.in_hand[r, k] -= shown
  *                 for g in range(6):
  *                     t.roll[r, k, g] = 0             # <<<<<<<<<<<<<<
@@ -23435,7 +23435,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
           }
 
 
-          /* "pickomino_rules/batch/_fused.pyx":337
+          /* "pickomino_rules/batch/_fused.pyx":341
  *                 for g in range(6):
  *                     t.roll[r, k, g] = 0
  *             t.set_aside[r, f] = total             # <<<<<<<<<<<<<<
@@ -23446,7 +23446,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
           __pyx_t_16 = __pyx_v_f;
           *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_11 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_16 * __pyx_v_t->set_aside.strides[1]) )) = __pyx_v_total;
 
-          /* "pickomino_rules/batch/_fused.pyx":338
+          /* "pickomino_rules/batch/_fused.pyx":342
  *                     t.roll[r, k, g] = 0
  *             t.set_aside[r, f] = total
  *             t.phase[r] = DECIDE             # <<<<<<<<<<<<<<
@@ -23459,7 +23459,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":326
+      /* "pickomino_rules/batch/_fused.pyx":330
  *     cdef Py_ssize_t i, r
  *     cdef int f, k, g, shown, total
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23476,7 +23476,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":319
+  /* "pickomino_rules/batch/_fused.pyx":323
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
@@ -23509,7 +23509,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":341
+/* "pickomino_rules/batch/_fused.pyx":345
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23558,39 +23558,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 341, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 345, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 341, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 345, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 341, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 345, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "stop_total", 0) < (0)) __PYX_ERR(0, 341, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "stop_total", 0) < (0)) __PYX_ERR(0, 345, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, i); __PYX_ERR(0, 341, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, i); __PYX_ERR(0, 345, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 341, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 345, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 341, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 345, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 341, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 345, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 341, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 345, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23644,20 +23644,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("stop_total", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":343
+  /* "pickomino_rules/batch/_fused.pyx":347
  * def stop_total(table, const int64_t[:] rows):
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.stop_total(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 343, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 347, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 343, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 347, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":344
+  /* "pickomino_rules/batch/_fused.pyx":348
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23668,7 +23668,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":345
+    /* "pickomino_rules/batch/_fused.pyx":349
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.stop_total(table, rows)             # <<<<<<<<<<<<<<
@@ -23676,12 +23676,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
  *     cdef int64_t[:] out = totals
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 345, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 349, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 345, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 349, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 345, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 349, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -23701,7 +23701,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 345, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 349, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -23715,7 +23715,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":344
+    /* "pickomino_rules/batch/_fused.pyx":348
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23724,7 +23724,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":346
+  /* "pickomino_rules/batch/_fused.pyx":350
  *     if t is None:
  *         return _numpy.stop_total(table, rows)
  *     totals = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -23732,16 +23732,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
  *     cdef Py_ssize_t i, r
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 346, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 350, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 346, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 350, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 346, __pyx_L1_error)
+  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 350, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 346, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 350, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 346, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 350, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   #if CYTHON_VECTORCALL
@@ -23762,13 +23762,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_4, __pyx_t_8};
     #if CYTHON_VECTORCALL
     __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 346, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 350, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_7);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 346, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 350, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     #endif
@@ -23780,25 +23780,25 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 346, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 350, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_totals = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":347
+  /* "pickomino_rules/batch/_fused.pyx":351
  *         return _numpy.stop_total(table, rows)
  *     totals = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] out = totals             # <<<<<<<<<<<<<<
  *     cdef Py_ssize_t i, r
  *     cdef int f
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_totals, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 347, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_totals, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 351, __pyx_L1_error)
   __pyx_v_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":351
+  /* "pickomino_rules/batch/_fused.pyx":355
  *     cdef int f
  *     cdef int64_t total
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23811,7 +23811,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":352
+        /* "pickomino_rules/batch/_fused.pyx":356
  *     cdef int64_t total
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -23825,7 +23825,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":353
+          /* "pickomino_rules/batch/_fused.pyx":357
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -23835,7 +23835,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
           __pyx_t_13 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":354
+          /* "pickomino_rules/batch/_fused.pyx":358
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
@@ -23849,7 +23849,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
           if (__pyx_t_2) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":355
+            /* "pickomino_rules/batch/_fused.pyx":359
  *             r = rows[i]
  *             if t.set_aside[r, WORM] == 0:
  *                 out[i] = -1             # <<<<<<<<<<<<<<
@@ -23859,7 +23859,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
             __pyx_t_14 = __pyx_v_i;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) )) = -1L;
 
-            /* "pickomino_rules/batch/_fused.pyx":356
+            /* "pickomino_rules/batch/_fused.pyx":360
  *             if t.set_aside[r, WORM] == 0:
  *                 out[i] = -1
  *                 continue             # <<<<<<<<<<<<<<
@@ -23868,7 +23868,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 */
             goto __pyx_L7_continue;
 
-            /* "pickomino_rules/batch/_fused.pyx":354
+            /* "pickomino_rules/batch/_fused.pyx":358
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
@@ -23877,7 +23877,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 */
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":357
+          /* "pickomino_rules/batch/_fused.pyx":361
  *                 out[i] = -1
  *                 continue
  *             total = 0             # <<<<<<<<<<<<<<
@@ -23886,7 +23886,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 */
           __pyx_v_total = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":358
+          /* "pickomino_rules/batch/_fused.pyx":362
  *                 continue
  *             total = 0
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -23896,7 +23896,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
           for (__pyx_t_15 = 0; __pyx_t_15 < 6; __pyx_t_15+=1) {
             __pyx_v_f = __pyx_t_15;
 
-            /* "pickomino_rules/batch/_fused.pyx":359
+            /* "pickomino_rules/batch/_fused.pyx":363
  *             total = 0
  *             for f in range(6):
  *                 total += t.set_aside[r, f] * t.points[f]             # <<<<<<<<<<<<<<
@@ -23909,7 +23909,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
             __pyx_v_total = (__pyx_v_total + ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_14 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_13 * __pyx_v_t->set_aside.strides[1]) ))) * (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->points.data + __pyx_t_16 * __pyx_v_t->points.strides[0]) )))));
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":360
+          /* "pickomino_rules/batch/_fused.pyx":364
  *             for f in range(6):
  *                 total += t.set_aside[r, f] * t.points[f]
  *             out[i] = total             # <<<<<<<<<<<<<<
@@ -23923,7 +23923,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":351
+      /* "pickomino_rules/batch/_fused.pyx":355
  *     cdef int f
  *     cdef int64_t total
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23940,7 +23940,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":361
+  /* "pickomino_rules/batch/_fused.pyx":365
  *                 total += t.set_aside[r, f] * t.points[f]
  *             out[i] = total
  *     return totals             # <<<<<<<<<<<<<<
@@ -23958,7 +23958,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":341
+  /* "pickomino_rules/batch/_fused.pyx":345
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23990,7 +23990,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":364
+/* "pickomino_rules/batch/_fused.pyx":368
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
@@ -24040,46 +24040,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_totals,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 364, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 368, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 364, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 368, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 364, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 368, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 364, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 368, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "claims", 0) < (0)) __PYX_ERR(0, 364, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "claims", 0) < (0)) __PYX_ERR(0, 368, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, i); __PYX_ERR(0, 364, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, i); __PYX_ERR(0, 368, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 364, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 368, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 364, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 368, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 364, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 368, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 364, __pyx_L3_error)
-    __pyx_v_totals = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_totals.memview)) __PYX_ERR(0, 364, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 368, __pyx_L3_error)
+    __pyx_v_totals = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_totals.memview)) __PYX_ERR(0, 368, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 364, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 368, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24147,20 +24147,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("claims", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":366
+  /* "pickomino_rules/batch/_fused.pyx":370
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 366, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 366, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 370, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":367
+  /* "pickomino_rules/batch/_fused.pyx":371
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -24171,7 +24171,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":368
+    /* "pickomino_rules/batch/_fused.pyx":372
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)             # <<<<<<<<<<<<<<
@@ -24179,14 +24179,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 368, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 372, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 368, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 372, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 368, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 372, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_totals, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 368, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_totals, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 372, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -24207,7 +24207,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 368, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 372, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -24221,7 +24221,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":367
+    /* "pickomino_rules/batch/_fused.pyx":371
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -24230,7 +24230,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":369
+  /* "pickomino_rules/batch/_fused.pyx":373
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -24238,16 +24238,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     cdef int64_t[:] tile_out = tiles
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 369, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 373, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 369, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 373, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_6 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 369, __pyx_L1_error)
+  __pyx_t_6 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 373, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 369, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 373, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 369, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 373, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -24268,13 +24268,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_6, __pyx_t_8};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 369, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 373, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 369, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 373, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -24286,13 +24286,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 369, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 373, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_tiles = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":370
+  /* "pickomino_rules/batch/_fused.pyx":374
  *         return _numpy.claims(table, rows, totals)
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)
  *     victims = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -24300,16 +24300,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     cdef int64_t[:] victim_out = victims
 */
   __pyx_t_4 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 374, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 374, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 374, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 374, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 374, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   #if CYTHON_VECTORCALL
@@ -24330,13 +24330,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     PyObject *__pyx_callargs[3] = {__pyx_t_4, __pyx_t_3, __pyx_t_5};
     #if CYTHON_VECTORCALL
     __pyx_t_6 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 370, __pyx_L1_error)
+    if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 374, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_6);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_6 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 370, __pyx_L1_error)
+      if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 374, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
     }
     #endif
@@ -24348,37 +24348,37 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 370, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 374, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_victims = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":371
+  /* "pickomino_rules/batch/_fused.pyx":375
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] tile_out = tiles             # <<<<<<<<<<<<<<
  *     cdef int64_t[:] victim_out = victims
  *     cdef Py_ssize_t i, r
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_tiles, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 371, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_tiles, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 375, __pyx_L1_error)
   __pyx_v_tile_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":372
+  /* "pickomino_rules/batch/_fused.pyx":376
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] tile_out = tiles
  *     cdef int64_t[:] victim_out = victims             # <<<<<<<<<<<<<<
  *     cdef Py_ssize_t i, r
  *     cdef int p, me
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victims, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 372, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victims, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 376, __pyx_L1_error)
   __pyx_v_victim_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":376
+  /* "pickomino_rules/batch/_fused.pyx":380
  *     cdef int p, me
  *     cdef int64_t total, index, grill, claim, victim
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -24391,7 +24391,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":377
+        /* "pickomino_rules/batch/_fused.pyx":381
  *     cdef int64_t total, index, grill, claim, victim
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -24405,7 +24405,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":378
+          /* "pickomino_rules/batch/_fused.pyx":382
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -24415,7 +24415,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
           __pyx_t_13 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":379
+          /* "pickomino_rules/batch/_fused.pyx":383
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             total = totals[i]             # <<<<<<<<<<<<<<
@@ -24425,7 +24425,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
           __pyx_t_13 = __pyx_v_i;
           __pyx_v_total = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_totals.data + __pyx_t_13 * __pyx_v_totals.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":380
+          /* "pickomino_rules/batch/_fused.pyx":384
  *             r = rows[i]
  *             total = totals[i]
  *             claim = -1             # <<<<<<<<<<<<<<
@@ -24434,7 +24434,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
           __pyx_v_claim = -1L;
 
-          /* "pickomino_rules/batch/_fused.pyx":381
+          /* "pickomino_rules/batch/_fused.pyx":385
  *             total = totals[i]
  *             claim = -1
  *             victim = -1             # <<<<<<<<<<<<<<
@@ -24443,7 +24443,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
           __pyx_v_victim = -1L;
 
-          /* "pickomino_rules/batch/_fused.pyx":382
+          /* "pickomino_rules/batch/_fused.pyx":386
  *             claim = -1
  *             victim = -1
  *             if total >= 0:             # <<<<<<<<<<<<<<
@@ -24455,7 +24455,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
           if (__pyx_t_2) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":383
+            /* "pickomino_rules/batch/_fused.pyx":387
  *             victim = -1
  *             if total >= 0:
  *                 grill = t.grill[r]             # <<<<<<<<<<<<<<
@@ -24465,7 +24465,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
             __pyx_t_13 = __pyx_v_r;
             __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_13 * __pyx_v_t->grill.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":384
+            /* "pickomino_rules/batch/_fused.pyx":388
  *             if total >= 0:
  *                 grill = t.grill[r]
  *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1             # <<<<<<<<<<<<<<
@@ -24485,7 +24485,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 
             __pyx_v_index = __pyx_t_14;
 
-            /* "pickomino_rules/batch/_fused.pyx":385
+            /* "pickomino_rules/batch/_fused.pyx":389
  *                 grill = t.grill[r]
  *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                 if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -24511,7 +24511,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
             if (__pyx_t_2) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":386
+              /* "pickomino_rules/batch/_fused.pyx":390
  *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                 if index >= 0 and (grill >> index) & 1:
  *                     claim = index             # <<<<<<<<<<<<<<
@@ -24520,7 +24520,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
               __pyx_v_claim = __pyx_v_index;
 
-              /* "pickomino_rules/batch/_fused.pyx":385
+              /* "pickomino_rules/batch/_fused.pyx":389
  *                 grill = t.grill[r]
  *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *                 if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -24530,7 +24530,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
               goto __pyx_L10;
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":388
+            /* "pickomino_rules/batch/_fused.pyx":392
  *                     claim = index
  *                 else:
  *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]             # <<<<<<<<<<<<<<
@@ -24557,7 +24557,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
               __pyx_v_claim = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_18 * __pyx_v_t->highest_of.strides[0]) )));
 
 
-              /* "pickomino_rules/batch/_fused.pyx":389
+              /* "pickomino_rules/batch/_fused.pyx":393
  *                 else:
  *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *                     me = t.player[r]             # <<<<<<<<<<<<<<
@@ -24567,7 +24567,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
               __pyx_t_13 = __pyx_v_r;
               __pyx_v_me = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_13 * __pyx_v_t->player.strides[0]) )));
 
-              /* "pickomino_rules/batch/_fused.pyx":390
+              /* "pickomino_rules/batch/_fused.pyx":394
  *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *                     me = t.player[r]
  *                     for p in range(t.players):             # <<<<<<<<<<<<<<
@@ -24581,7 +24581,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
               for (__pyx_t_21 = 0; __pyx_t_21 < __pyx_t_20; __pyx_t_21+=1) {
                 __pyx_v_p = __pyx_t_21;
 
-                /* "pickomino_rules/batch/_fused.pyx":391
+                /* "pickomino_rules/batch/_fused.pyx":395
  *                     me = t.player[r]
  *                     for p in range(t.players):
  *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -24621,7 +24621,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
                 if (__pyx_t_2) {
 
 
-                  /* "pickomino_rules/batch/_fused.pyx":392
+                  /* "pickomino_rules/batch/_fused.pyx":396
  *                     for p in range(t.players):
  *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *                             victim = p             # <<<<<<<<<<<<<<
@@ -24630,7 +24630,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
                   __pyx_v_victim = __pyx_v_p;
 
-                  /* "pickomino_rules/batch/_fused.pyx":393
+                  /* "pickomino_rules/batch/_fused.pyx":397
  *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *                             victim = p
  *                             break             # <<<<<<<<<<<<<<
@@ -24639,7 +24639,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
                   goto __pyx_L14_break;
 
-                  /* "pickomino_rules/batch/_fused.pyx":391
+                  /* "pickomino_rules/batch/_fused.pyx":395
  *                     me = t.player[r]
  *                     for p in range(t.players):
  *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -24653,7 +24653,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
             }
             __pyx_L10:;
 
-            /* "pickomino_rules/batch/_fused.pyx":382
+            /* "pickomino_rules/batch/_fused.pyx":386
  *             claim = -1
  *             victim = -1
  *             if total >= 0:             # <<<<<<<<<<<<<<
@@ -24662,7 +24662,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":394
+          /* "pickomino_rules/batch/_fused.pyx":398
  *                             victim = p
  *                             break
  *             tile_out[i] = claim             # <<<<<<<<<<<<<<
@@ -24672,7 +24672,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
           __pyx_t_13 = __pyx_v_i;
           *((int64_t *) ( /* dim=0 */ (__pyx_v_tile_out.data + __pyx_t_13 * __pyx_v_tile_out.strides[0]) )) = __pyx_v_claim;
 
-          /* "pickomino_rules/batch/_fused.pyx":395
+          /* "pickomino_rules/batch/_fused.pyx":399
  *                             break
  *             tile_out[i] = claim
  *             victim_out[i] = victim             # <<<<<<<<<<<<<<
@@ -24685,7 +24685,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":376
+      /* "pickomino_rules/batch/_fused.pyx":380
  *     cdef int p, me
  *     cdef int64_t total, index, grill, claim, victim
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -24702,21 +24702,21 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":396
+  /* "pickomino_rules/batch/_fused.pyx":400
  *             tile_out[i] = claim
  *             victim_out[i] = victim
  *     return tiles, victims             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 396, __pyx_L1_error)
+  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 400, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_INCREF(__pyx_v_tiles);
   __Pyx_GIVEREF(__pyx_v_tiles);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_tiles) != (0)) __PYX_ERR(0, 396, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_tiles) != (0)) __PYX_ERR(0, 400, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_victims);
   __Pyx_GIVEREF(__pyx_v_victims);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_victims) != (0)) __PYX_ERR(0, 396, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_victims) != (0)) __PYX_ERR(0, 400, __pyx_L1_error);
   {
     PyObject *__pyx_temp;
     {
@@ -24728,7 +24728,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":364
+  /* "pickomino_rules/batch/_fused.pyx":368
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
@@ -24767,7 +24767,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":399
+/* "pickomino_rules/batch/_fused.pyx":403
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -24817,46 +24817,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_victims,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 399, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 403, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 399, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 403, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 399, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 403, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 399, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 403, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide_actions", 0) < (0)) __PYX_ERR(0, 399, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide_actions", 0) < (0)) __PYX_ERR(0, 403, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, i); __PYX_ERR(0, 399, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, i); __PYX_ERR(0, 403, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 399, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 403, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 399, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 403, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 399, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 403, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 399, __pyx_L3_error)
-    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 399, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 403, __pyx_L3_error)
+    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 403, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 399, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 403, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24917,20 +24917,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("decide_actions", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":401
+  /* "pickomino_rules/batch/_fused.pyx":405
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 401, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 405, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 401, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 405, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":402
+  /* "pickomino_rules/batch/_fused.pyx":406
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
@@ -24938,26 +24938,26 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
  *     cdef Py_ssize_t i, r
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 402, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 406, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 402, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 406, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 402, __pyx_L1_error)
+  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 406, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 402, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 406, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 402, __pyx_L1_error)
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 406, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 402, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 406, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_5);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 402, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 406, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_5 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 402, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 406, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 402, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 406, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   #if CYTHON_VECTORCALL
@@ -24978,13 +24978,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_6, __pyx_t_3};
     #if CYTHON_VECTORCALL
     __pyx_t_5 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 402, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 406, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_5);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_5 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 402, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 406, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
     }
     #endif
@@ -24996,13 +24996,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 402, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 406, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_mask = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":403
+  /* "pickomino_rules/batch/_fused.pyx":407
  *     cdef Table t = table.compiled
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)             # <<<<<<<<<<<<<<
@@ -25011,9 +25011,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 */
   __pyx_t_4 = __pyx_v_mask;
   __Pyx_INCREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 403, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 407, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 403, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 407, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_t_7 = 0;
@@ -25022,16 +25022,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_view, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 403, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 407, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 403, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 407, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_out = __pyx_t_8;
   __pyx_t_8.memview = NULL;
   __pyx_t_8.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":407
+  /* "pickomino_rules/batch/_fused.pyx":411
  *     cdef int f, k, held
  *     cdef bint open_face
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25044,7 +25044,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":408
+        /* "pickomino_rules/batch/_fused.pyx":412
  *     cdef bint open_face
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25058,7 +25058,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
         for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
           __pyx_v_i = __pyx_t_11;
 
-          /* "pickomino_rules/batch/_fused.pyx":409
+          /* "pickomino_rules/batch/_fused.pyx":413
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -25068,7 +25068,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           __pyx_t_12 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_12 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":410
+          /* "pickomino_rules/batch/_fused.pyx":414
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             open_face = False             # <<<<<<<<<<<<<<
@@ -25077,7 +25077,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 */
           __pyx_v_open_face = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":411
+          /* "pickomino_rules/batch/_fused.pyx":415
  *             r = rows[i]
  *             open_face = False
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -25087,7 +25087,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           for (__pyx_t_13 = 0; __pyx_t_13 < 6; __pyx_t_13+=1) {
             __pyx_v_f = __pyx_t_13;
 
-            /* "pickomino_rules/batch/_fused.pyx":412
+            /* "pickomino_rules/batch/_fused.pyx":416
  *             open_face = False
  *             for f in range(6):
  *                 if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -25101,7 +25101,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
             if (__pyx_t_15) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":413
+              /* "pickomino_rules/batch/_fused.pyx":417
  *             for f in range(6):
  *                 if t.set_aside[r, f] == 0:
  *                     open_face = True             # <<<<<<<<<<<<<<
@@ -25110,7 +25110,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 */
               __pyx_v_open_face = 1;
 
-              /* "pickomino_rules/batch/_fused.pyx":412
+              /* "pickomino_rules/batch/_fused.pyx":416
  *             open_face = False
  *             for f in range(6):
  *                 if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -25120,7 +25120,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
             }
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":414
+          /* "pickomino_rules/batch/_fused.pyx":418
  *                 if t.set_aside[r, f] == 0:
  *                     open_face = True
  *             held = 0             # <<<<<<<<<<<<<<
@@ -25129,7 +25129,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 */
           __pyx_v_held = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":415
+          /* "pickomino_rules/batch/_fused.pyx":419
  *                     open_face = True
  *             held = 0
  *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -25143,7 +25143,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
             __pyx_v_k = __pyx_t_17;
 
-            /* "pickomino_rules/batch/_fused.pyx":416
+            /* "pickomino_rules/batch/_fused.pyx":420
  *             held = 0
  *             for k in range(t.kinds):
  *                 held += t.in_hand[r, k]             # <<<<<<<<<<<<<<
@@ -25156,7 +25156,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           }
 
 
-          /* "pickomino_rules/batch/_fused.pyx":417
+          /* "pickomino_rules/batch/_fused.pyx":421
  *             for k in range(t.kinds):
  *                 held += t.in_hand[r, k]
  *             out[i, 0] = open_face and held > 0             # <<<<<<<<<<<<<<
@@ -25180,7 +25180,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_12 * __pyx_v_out.strides[0]) ) + __pyx_t_14 * __pyx_v_out.strides[1]) )) = __pyx_t_18;
 
 
-          /* "pickomino_rules/batch/_fused.pyx":418
+          /* "pickomino_rules/batch/_fused.pyx":422
  *                 held += t.in_hand[r, k]
  *             out[i, 0] = open_face and held > 0
  *             out[i, t.stop] = True             # <<<<<<<<<<<<<<
@@ -25191,7 +25191,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           __pyx_t_12 = __pyx_v_t->stop;
           *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) ) + __pyx_t_12 * __pyx_v_out.strides[1]) )) = 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":419
+          /* "pickomino_rules/batch/_fused.pyx":423
  *             out[i, 0] = open_face and held > 0
  *             out[i, t.stop] = True
  *             if victims[i] >= 0:             # <<<<<<<<<<<<<<
@@ -25204,7 +25204,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
           if (__pyx_t_15) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":420
+            /* "pickomino_rules/batch/_fused.pyx":424
  *             out[i, t.stop] = True
  *             if victims[i] >= 0:
  *                 out[i, t.steal + victims[i]] = True             # <<<<<<<<<<<<<<
@@ -25216,7 +25216,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
             __pyx_t_19 = (__pyx_v_t->steal + (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_victims.data + __pyx_t_12 * __pyx_v_victims.strides[0]) ))));
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) ) + __pyx_t_19 * __pyx_v_out.strides[1]) )) = 1;
 
-            /* "pickomino_rules/batch/_fused.pyx":419
+            /* "pickomino_rules/batch/_fused.pyx":423
  *             out[i, 0] = open_face and held > 0
  *             out[i, t.stop] = True
  *             if victims[i] >= 0:             # <<<<<<<<<<<<<<
@@ -25228,7 +25228,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":407
+      /* "pickomino_rules/batch/_fused.pyx":411
  *     cdef int f, k, held
  *     cdef bint open_face
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25245,7 +25245,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":421
+  /* "pickomino_rules/batch/_fused.pyx":425
  *             if victims[i] >= 0:
  *                 out[i, t.steal + victims[i]] = True
  *     return mask             # <<<<<<<<<<<<<<
@@ -25263,7 +25263,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":399
+  /* "pickomino_rules/batch/_fused.pyx":403
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -25297,7 +25297,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":424
+/* "pickomino_rules/batch/_fused.pyx":428
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -25348,53 +25348,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_tiles,&__pyx_mstate_global->__pyx_n_u_victims,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 424, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 428, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 424, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 428, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 424, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 428, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 424, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 428, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 424, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 428, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "take_tile", 0) < (0)) __PYX_ERR(0, 424, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "take_tile", 0) < (0)) __PYX_ERR(0, 428, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, i); __PYX_ERR(0, 424, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, i); __PYX_ERR(0, 428, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 424, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 428, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 424, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 428, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 424, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 428, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 424, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 428, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 424, __pyx_L3_error)
-    __pyx_v_tiles = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_tiles.memview)) __PYX_ERR(0, 424, __pyx_L3_error)
-    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 424, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 428, __pyx_L3_error)
+    __pyx_v_tiles = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_tiles.memview)) __PYX_ERR(0, 428, __pyx_L3_error)
+    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 428, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 424, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 428, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25445,20 +25445,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("take_tile", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":426
+  /* "pickomino_rules/batch/_fused.pyx":430
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.take_tile(table, rows, tiles, victims)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 426, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 430, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 426, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 430, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":427
+  /* "pickomino_rules/batch/_fused.pyx":431
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25469,7 +25469,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":428
+    /* "pickomino_rules/batch/_fused.pyx":432
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.take_tile(table, rows, tiles, victims)             # <<<<<<<<<<<<<<
@@ -25477,16 +25477,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
  *     with nogil:
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 428, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 432, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 428, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 432, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 428, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 432, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 428, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 432, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_victims, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 428, __pyx_L1_error)
+    __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_victims, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 432, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __pyx_t_8 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -25508,7 +25508,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 428, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 432, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -25522,7 +25522,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":427
+    /* "pickomino_rules/batch/_fused.pyx":431
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25531,7 +25531,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":430
+  /* "pickomino_rules/batch/_fused.pyx":434
  *         return _numpy.take_tile(table, rows, tiles, victims)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25544,7 +25544,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":431
+        /* "pickomino_rules/batch/_fused.pyx":435
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25558,7 +25558,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
         for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
           __pyx_v_i = __pyx_t_11;
 
-          /* "pickomino_rules/batch/_fused.pyx":432
+          /* "pickomino_rules/batch/_fused.pyx":436
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             take_tile_row(t, rows[i], tiles[i], victims[i])             # <<<<<<<<<<<<<<
@@ -25573,7 +25573,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":430
+      /* "pickomino_rules/batch/_fused.pyx":434
  *         return _numpy.take_tile(table, rows, tiles, victims)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25590,7 +25590,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":424
+  /* "pickomino_rules/batch/_fused.pyx":428
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -25618,7 +25618,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":435
+/* "pickomino_rules/batch/_fused.pyx":439
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -25667,39 +25667,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 435, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 439, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 435, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 439, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 435, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 439, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bust", 0) < (0)) __PYX_ERR(0, 435, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bust", 0) < (0)) __PYX_ERR(0, 439, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, i); __PYX_ERR(0, 435, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, i); __PYX_ERR(0, 439, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 435, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 439, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 435, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 439, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 435, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 439, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 435, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 439, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25742,20 +25742,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("bust", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":437
+  /* "pickomino_rules/batch/_fused.pyx":441
  * def bust(table, const int64_t[:] rows):
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.bust(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 437, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 441, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 437, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 441, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":438
+  /* "pickomino_rules/batch/_fused.pyx":442
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25766,7 +25766,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":439
+    /* "pickomino_rules/batch/_fused.pyx":443
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.bust(table, rows)             # <<<<<<<<<<<<<<
@@ -25774,12 +25774,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
  *     with nogil:
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 439, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 443, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 439, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 443, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 439, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 443, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -25799,7 +25799,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 439, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 443, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -25813,7 +25813,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":438
+    /* "pickomino_rules/batch/_fused.pyx":442
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25822,7 +25822,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":441
+  /* "pickomino_rules/batch/_fused.pyx":445
  *         return _numpy.bust(table, rows)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25835,7 +25835,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":442
+        /* "pickomino_rules/batch/_fused.pyx":446
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25849,7 +25849,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
         for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
           __pyx_v_i = __pyx_t_9;
 
-          /* "pickomino_rules/batch/_fused.pyx":443
+          /* "pickomino_rules/batch/_fused.pyx":447
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             bust_row(t, rows[i])             # <<<<<<<<<<<<<<
@@ -25862,7 +25862,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":441
+      /* "pickomino_rules/batch/_fused.pyx":445
  *         return _numpy.bust(table, rows)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25879,7 +25879,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":435
+  /* "pickomino_rules/batch/_fused.pyx":439
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -25905,7 +25905,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":446
+/* "pickomino_rules/batch/_fused.pyx":450
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
@@ -25955,46 +25955,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_tidies,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 446, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 450, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 446, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 450, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 446, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 450, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 446, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 450, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "turn_over", 0) < (0)) __PYX_ERR(0, 446, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "turn_over", 0) < (0)) __PYX_ERR(0, 450, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, i); __PYX_ERR(0, 446, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, i); __PYX_ERR(0, 450, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 446, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 450, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 446, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 450, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 446, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 450, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 446, __pyx_L3_error)
-    __pyx_v_tidies = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_tidies == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 446, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 450, __pyx_L3_error)
+    __pyx_v_tidies = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_tidies == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 450, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 446, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 450, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -26006,7 +26006,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 446, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 450, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_tidies);
 
   /* function exit code */
@@ -26047,7 +26047,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
   Py_ssize_t __pyx_t_10;
   __Pyx_RefNannySetupContext("turn_over", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":450
+  /* "pickomino_rules/batch/_fused.pyx":454
  *     cdef Py_ssize_t i, r
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26060,7 +26060,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":451
+        /* "pickomino_rules/batch/_fused.pyx":455
  *     cdef int k, f
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -26074,7 +26074,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":452
+          /* "pickomino_rules/batch/_fused.pyx":456
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -26084,7 +26084,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":453
+          /* "pickomino_rules/batch/_fused.pyx":457
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             t.turns[r] += 1             # <<<<<<<<<<<<<<
@@ -26094,7 +26094,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
           __pyx_t_4 = __pyx_v_r;
           *((int32_t *) ( /* dim=0 */ (__pyx_v_t->turns.data + __pyx_t_4 * __pyx_v_t->turns.strides[0]) )) += 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":454
+          /* "pickomino_rules/batch/_fused.pyx":458
  *             r = rows[i]
  *             t.turns[r] += 1
  *             if tidies:             # <<<<<<<<<<<<<<
@@ -26103,7 +26103,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
 */
           if (__pyx_v_tidies) {
 
-            /* "pickomino_rules/batch/_fused.pyx":455
+            /* "pickomino_rules/batch/_fused.pyx":459
  *             t.turns[r] += 1
  *             if tidies:
  *                 t.phase[r] = TURN_OVER             # <<<<<<<<<<<<<<
@@ -26113,7 +26113,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             __pyx_t_4 = __pyx_v_r;
             *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 3;
 
-            /* "pickomino_rules/batch/_fused.pyx":456
+            /* "pickomino_rules/batch/_fused.pyx":460
  *             if tidies:
  *                 t.phase[r] = TURN_OVER
  *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -26127,7 +26127,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
               __pyx_v_k = __pyx_t_7;
 
-              /* "pickomino_rules/batch/_fused.pyx":457
+              /* "pickomino_rules/batch/_fused.pyx":461
  *                 t.phase[r] = TURN_OVER
  *                 for k in range(t.kinds):
  *                     for f in range(6):             # <<<<<<<<<<<<<<
@@ -26137,7 +26137,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
               for (__pyx_t_8 = 0; __pyx_t_8 < 6; __pyx_t_8+=1) {
                 __pyx_v_f = __pyx_t_8;
 
-                /* "pickomino_rules/batch/_fused.pyx":458
+                /* "pickomino_rules/batch/_fused.pyx":462
  *                 for k in range(t.kinds):
  *                     for f in range(6):
  *                         t.roll[r, k, f] = 0             # <<<<<<<<<<<<<<
@@ -26152,7 +26152,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             }
 
 
-            /* "pickomino_rules/batch/_fused.pyx":454
+            /* "pickomino_rules/batch/_fused.pyx":458
  *             r = rows[i]
  *             t.turns[r] += 1
  *             if tidies:             # <<<<<<<<<<<<<<
@@ -26164,7 +26164,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":450
+      /* "pickomino_rules/batch/_fused.pyx":454
  *     cdef Py_ssize_t i, r
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26181,7 +26181,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":446
+  /* "pickomino_rules/batch/_fused.pyx":450
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
@@ -26200,7 +26200,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":461
+/* "pickomino_rules/batch/_fused.pyx":465
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
@@ -26250,46 +26250,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_going,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 461, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 465, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 461, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 465, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 461, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 465, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 461, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 465, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "pass_on", 0) < (0)) __PYX_ERR(0, 461, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "pass_on", 0) < (0)) __PYX_ERR(0, 465, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, i); __PYX_ERR(0, 461, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, i); __PYX_ERR(0, 465, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 461, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 465, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 461, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 465, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 461, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 465, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 461, __pyx_L3_error)
-    __pyx_v_going = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_going.memview)) __PYX_ERR(0, 461, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 465, __pyx_L3_error)
+    __pyx_v_going = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_going.memview)) __PYX_ERR(0, 465, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 461, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 465, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -26302,7 +26302,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 461, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 465, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_going);
 
   /* function exit code */
@@ -26349,7 +26349,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("pass_on", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":465
+  /* "pickomino_rules/batch/_fused.pyx":469
  *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
  *     that start a turn go to ``going``; returns how many."""
  *     cdef Py_ssize_t i, r, out = 0             # <<<<<<<<<<<<<<
@@ -26358,7 +26358,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 */
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":467
+  /* "pickomino_rules/batch/_fused.pyx":471
  *     cdef Py_ssize_t i, r, out = 0
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26371,7 +26371,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":468
+        /* "pickomino_rules/batch/_fused.pyx":472
  *     cdef int k, f
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -26385,7 +26385,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":469
+          /* "pickomino_rules/batch/_fused.pyx":473
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -26395,7 +26395,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":470
+          /* "pickomino_rules/batch/_fused.pyx":474
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -26405,7 +26405,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":471
+            /* "pickomino_rules/batch/_fused.pyx":475
  *             r = rows[i]
  *             for f in range(6):
  *                 t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
@@ -26417,7 +26417,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_4 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_6 * __pyx_v_t->set_aside.strides[1]) )) = 0;
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":472
+          /* "pickomino_rules/batch/_fused.pyx":476
  *             for f in range(6):
  *                 t.set_aside[r, f] = 0
  *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -26431,7 +26431,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
             __pyx_v_k = __pyx_t_8;
 
-            /* "pickomino_rules/batch/_fused.pyx":473
+            /* "pickomino_rules/batch/_fused.pyx":477
  *                 t.set_aside[r, f] = 0
  *             for k in range(t.kinds):
  *                 for f in range(6):             # <<<<<<<<<<<<<<
@@ -26441,7 +26441,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             for (__pyx_t_9 = 0; __pyx_t_9 < 6; __pyx_t_9+=1) {
               __pyx_v_f = __pyx_t_9;
 
-              /* "pickomino_rules/batch/_fused.pyx":474
+              /* "pickomino_rules/batch/_fused.pyx":478
  *             for k in range(t.kinds):
  *                 for f in range(6):
  *                     t.roll[r, k, f] = 0             # <<<<<<<<<<<<<<
@@ -26456,7 +26456,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           }
 
 
-          /* "pickomino_rules/batch/_fused.pyx":475
+          /* "pickomino_rules/batch/_fused.pyx":479
  *                 for f in range(6):
  *                     t.roll[r, k, f] = 0
  *             if t.grill[r] == 0:             # <<<<<<<<<<<<<<
@@ -26469,7 +26469,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           if (__pyx_t_11) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":476
+            /* "pickomino_rules/batch/_fused.pyx":480
  *                     t.roll[r, k, f] = 0
  *             if t.grill[r] == 0:
  *                 t.phase[r] = GAME_OVER             # <<<<<<<<<<<<<<
@@ -26479,7 +26479,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             __pyx_t_10 = __pyx_v_r;
             *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_10 * __pyx_v_t->phase.strides[0]) )) = 4;
 
-            /* "pickomino_rules/batch/_fused.pyx":477
+            /* "pickomino_rules/batch/_fused.pyx":481
  *             if t.grill[r] == 0:
  *                 t.phase[r] = GAME_OVER
  *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -26493,7 +26493,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
               __pyx_v_k = __pyx_t_8;
 
-              /* "pickomino_rules/batch/_fused.pyx":478
+              /* "pickomino_rules/batch/_fused.pyx":482
  *                 t.phase[r] = GAME_OVER
  *                 for k in range(t.kinds):
  *                     t.in_hand[r, k] = 0             # <<<<<<<<<<<<<<
@@ -26506,7 +26506,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             }
 
 
-            /* "pickomino_rules/batch/_fused.pyx":479
+            /* "pickomino_rules/batch/_fused.pyx":483
  *                 for k in range(t.kinds):
  *                     t.in_hand[r, k] = 0
  *                 continue             # <<<<<<<<<<<<<<
@@ -26515,7 +26515,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 */
             goto __pyx_L6_continue;
 
-            /* "pickomino_rules/batch/_fused.pyx":475
+            /* "pickomino_rules/batch/_fused.pyx":479
  *                 for f in range(6):
  *                     t.roll[r, k, f] = 0
  *             if t.grill[r] == 0:             # <<<<<<<<<<<<<<
@@ -26524,7 +26524,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 */
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":480
+          /* "pickomino_rules/batch/_fused.pyx":484
  *                     t.in_hand[r, k] = 0
  *                 continue
  *             t.player[r] = (t.player[r] + 1) % t.players             # <<<<<<<<<<<<<<
@@ -26535,7 +26535,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           __pyx_t_10 = __pyx_v_r;
           *((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_10 * __pyx_v_t->player.strides[0]) )) = (((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_4 * __pyx_v_t->player.strides[0]) ))) + 1) % __pyx_v_t->players);
 
-          /* "pickomino_rules/batch/_fused.pyx":481
+          /* "pickomino_rules/batch/_fused.pyx":485
  *                 continue
  *             t.player[r] = (t.player[r] + 1) % t.players
  *             t.phase[r] = ROLL             # <<<<<<<<<<<<<<
@@ -26545,7 +26545,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           __pyx_t_4 = __pyx_v_r;
           *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":482
+          /* "pickomino_rules/batch/_fused.pyx":486
  *             t.player[r] = (t.player[r] + 1) % t.players
  *             t.phase[r] = ROLL
  *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -26559,7 +26559,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
             __pyx_v_k = __pyx_t_8;
 
-            /* "pickomino_rules/batch/_fused.pyx":483
+            /* "pickomino_rules/batch/_fused.pyx":487
  *             t.phase[r] = ROLL
  *             for k in range(t.kinds):
  *                 t.in_hand[r, k] = t.start_dice[k]             # <<<<<<<<<<<<<<
@@ -26573,7 +26573,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           }
 
 
-          /* "pickomino_rules/batch/_fused.pyx":484
+          /* "pickomino_rules/batch/_fused.pyx":488
  *             for k in range(t.kinds):
  *                 t.in_hand[r, k] = t.start_dice[k]
  *             going[out] = r             # <<<<<<<<<<<<<<
@@ -26583,7 +26583,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           __pyx_t_4 = __pyx_v_out;
           *((int64_t *) ( /* dim=0 */ (__pyx_v_going.data + __pyx_t_4 * __pyx_v_going.strides[0]) )) = __pyx_v_r;
 
-          /* "pickomino_rules/batch/_fused.pyx":485
+          /* "pickomino_rules/batch/_fused.pyx":489
  *                 t.in_hand[r, k] = t.start_dice[k]
  *             going[out] = r
  *             out += 1             # <<<<<<<<<<<<<<
@@ -26596,7 +26596,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":467
+      /* "pickomino_rules/batch/_fused.pyx":471
  *     cdef Py_ssize_t i, r, out = 0
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26613,14 +26613,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":486
+  /* "pickomino_rules/batch/_fused.pyx":490
  *             going[out] = r
  *             out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 486, __pyx_L1_error)
+  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 490, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_12);
   {
     PyObject *__pyx_temp;
@@ -26633,7 +26633,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
   __pyx_t_12 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":461
+  /* "pickomino_rules/batch/_fused.pyx":465
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
@@ -28492,14 +28492,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_15pickomino_rules_5batch_6_fused_Tabl
   __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_15pickomino_rules_5batch_6_fused_Table", 0);
   /*--- Exttype __pyx_obj_15pickomino_rules_5batch_6_fused_Table ---*/
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_15pickomino_rules_5batch_6_fused_Table_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table)) __PYX_ERR(0, 29, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_15pickomino_rules_5batch_6_fused_Table_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table)) __PYX_ERR(0, 33, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table = &__pyx_type_15pickomino_rules_5batch_6_fused_Table;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 29, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 33, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table);
@@ -28509,8 +28509,8 @@ static int __Pyx_modinit_Exttype___pyx_obj_15pickomino_rules_5batch_6_fused_Tabl
     __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Table, (PyObject *) __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 29, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 29, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Table, (PyObject *) __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 33, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table) < (0)) __PYX_ERR(0, 33, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -28754,7 +28754,7 @@ namespace {
   {
       PyModuleDef_HEAD_INIT,
       "_fused",
-      __pyx_k_The_batch_s_compiled_loop_the_co, /* m_doc */
+      __pyx_k_The_batch_s_compiled_loops_the_c, /* m_doc */
     #if CYTHON_USE_MODULE_STATE
       sizeof(__pyx_mstatetype), /* m_size */
     #else
@@ -29513,20 +29513,20 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Enum, __pyx_t_4) < (0)) __PYX_ERR(1, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":17
+  /* "pickomino_rules/batch/_fused.pyx":21
  * from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
  * 
  * import numpy as np             # <<<<<<<<<<<<<<
  * 
  * from pickomino_rules.batch import _core as _numpy
 */
-  __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_numpy_2, 0, 0, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 17, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_numpy_2, 0, 0, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 21, __pyx_L1_error)
   __pyx_t_4 = __pyx_t_1;
   __Pyx_GOTREF(__pyx_t_4);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_np, __pyx_t_4) < (0)) __PYX_ERR(0, 17, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_np, __pyx_t_4) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":19
+  /* "pickomino_rules/batch/_fused.pyx":23
  * import numpy as np
  * 
  * from pickomino_rules.batch import _core as _numpy             # <<<<<<<<<<<<<<
@@ -29535,18 +29535,18 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
 */
   {
     PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_core};
-    __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_pickomino_rules_batch, __pyx_imported_names, 1, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 19, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_pickomino_rules_batch, __pyx_imported_names, 1, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 23, __pyx_L1_error)
   }
   __pyx_t_4 = __pyx_t_1;
   __Pyx_GOTREF(__pyx_t_4);
   {
     PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_core};
     __pyx_t_9 = 0; {
-      __pyx_t_5 = __Pyx_ImportFrom(__pyx_t_4, __pyx_imported_names[__pyx_t_9]); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 19, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_ImportFrom(__pyx_t_4, __pyx_imported_names[__pyx_t_9]); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 23, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       switch (__pyx_t_9) {
         case 0:
-        if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_numpy, __pyx_t_5) < (0)) __PYX_ERR(0, 19, __pyx_L1_error)
+        if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_numpy, __pyx_t_5) < (0)) __PYX_ERR(0, 23, __pyx_L1_error)
         break;
         default:;
       }
@@ -29582,290 +29582,290 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
   if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_4) < (0)) __PYX_ERR(1, 17, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":151
+  /* "pickomino_rules/batch/_fused.pyx":155
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
  *     """`steps.apply` on the core's decisions: take, roll, stop, steal. The rows that roll next.
  * 
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_1decide, 0, __pyx_mstate_global->__pyx_n_u_decide, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 151, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_1decide, 0, __pyx_mstate_global->__pyx_n_u_decide, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 155, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide, __pyx_t_4) < (0)) __PYX_ERR(0, 151, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide, __pyx_t_4) < (0)) __PYX_ERR(0, 155, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":196
+  /* "pickomino_rules/batch/_fused.pyx":200
  * 
  * 
  * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
  *            const int64_t[:] sides, int64_t[:] first, int64_t[:] high):
  *     """For each row's dice of ``kind`` in hand: where its rolls start in the lookup, and how
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_3bounds, 0, __pyx_mstate_global->__pyx_n_u_bounds, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 196, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_3bounds, 0, __pyx_mstate_global->__pyx_n_u_bounds, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 200, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bounds, __pyx_t_4) < (0)) __PYX_ERR(0, 196, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bounds, __pyx_t_4) < (0)) __PYX_ERR(0, 200, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":209
+  /* "pickomino_rules/batch/_fused.pyx":213
  * 
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
  *          const int16_t[:] drawn):
  *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_5show, 0, __pyx_mstate_global->__pyx_n_u_show, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 209, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_5show, 0, __pyx_mstate_global->__pyx_n_u_show, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 213, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_show, __pyx_t_4) < (0)) __PYX_ERR(0, 209, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_show, __pyx_t_4) < (0)) __PYX_ERR(0, 213, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":221
+  /* "pickomino_rules/batch/_fused.pyx":225
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
  *          int64_t[:] rolling):
  *     """`steps.roll` then `steps.after_roll`: the dice show ``rolls[drawn]``; a roll that
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_7land, 0, __pyx_mstate_global->__pyx_n_u_land, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 221, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_7land, 0, __pyx_mstate_global->__pyx_n_u_land, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 225, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_land, __pyx_t_4) < (0)) __PYX_ERR(0, 221, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_land, __pyx_t_4) < (0)) __PYX_ERR(0, 225, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":249
+  /* "pickomino_rules/batch/_fused.pyx":253
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
  *     """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
  *     decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_9derive, 0, __pyx_mstate_global->__pyx_n_u_derive, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 249, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_9derive, 0, __pyx_mstate_global->__pyx_n_u_derive, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 253, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_derive, __pyx_t_4) < (0)) __PYX_ERR(0, 249, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_derive, __pyx_t_4) < (0)) __PYX_ERR(0, 253, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":299
+  /* "pickomino_rules/batch/_fused.pyx":303
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_11roll_actions, 0, __pyx_mstate_global->__pyx_n_u_roll_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 299, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_11roll_actions, 0, __pyx_mstate_global->__pyx_n_u_roll_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 303, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 299, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 303, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":319
+  /* "pickomino_rules/batch/_fused.pyx":323
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_13set_aside, 0, __pyx_mstate_global->__pyx_n_u_set_aside, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 319, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_13set_aside, 0, __pyx_mstate_global->__pyx_n_u_set_aside, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 323, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_4) < (0)) __PYX_ERR(0, 319, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_4) < (0)) __PYX_ERR(0, 323, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":341
+  /* "pickomino_rules/batch/_fused.pyx":345
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_15stop_total, 0, __pyx_mstate_global->__pyx_n_u_stop_total, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 341, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_15stop_total, 0, __pyx_mstate_global->__pyx_n_u_stop_total, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 345, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_4) < (0)) __PYX_ERR(0, 341, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_4) < (0)) __PYX_ERR(0, 345, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":364
+  /* "pickomino_rules/batch/_fused.pyx":368
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_17claims, 0, __pyx_mstate_global->__pyx_n_u_claims, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 364, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_17claims, 0, __pyx_mstate_global->__pyx_n_u_claims, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 368, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_4) < (0)) __PYX_ERR(0, 364, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_4) < (0)) __PYX_ERR(0, 368, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":399
+  /* "pickomino_rules/batch/_fused.pyx":403
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_19decide_actions, 0, __pyx_mstate_global->__pyx_n_u_decide_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 399, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_19decide_actions, 0, __pyx_mstate_global->__pyx_n_u_decide_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 403, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 399, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 403, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":424
+  /* "pickomino_rules/batch/_fused.pyx":428
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_21take_tile, 0, __pyx_mstate_global->__pyx_n_u_take_tile, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 424, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_21take_tile, 0, __pyx_mstate_global->__pyx_n_u_take_tile, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 428, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_4) < (0)) __PYX_ERR(0, 424, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_4) < (0)) __PYX_ERR(0, 428, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":435
+  /* "pickomino_rules/batch/_fused.pyx":439
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_23bust, 0, __pyx_mstate_global->__pyx_n_u_bust, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 435, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_23bust, 0, __pyx_mstate_global->__pyx_n_u_bust, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 439, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_4) < (0)) __PYX_ERR(0, 435, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_4) < (0)) __PYX_ERR(0, 439, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":446
+  /* "pickomino_rules/batch/_fused.pyx":450
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
  *     """`steps.finish_turn`'s first part: the turn counted and, for ``end_turn``, shown over."""
  *     cdef Py_ssize_t i, r
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_25turn_over, 0, __pyx_mstate_global->__pyx_n_u_turn_over, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 446, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_25turn_over, 0, __pyx_mstate_global->__pyx_n_u_turn_over, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 450, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_turn_over, __pyx_t_4) < (0)) __PYX_ERR(0, 446, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_turn_over, __pyx_t_4) < (0)) __PYX_ERR(0, 450, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":461
+  /* "pickomino_rules/batch/_fused.pyx":465
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
  *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:
  *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on, 0, __pyx_mstate_global->__pyx_n_u_pass_on, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 461, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on, 0, __pyx_mstate_global->__pyx_n_u_pass_on, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 465, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pass_on, __pyx_t_4) < (0)) __PYX_ERR(0, 461, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pass_on, __pyx_t_4) < (0)) __PYX_ERR(0, 465, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":490
+  /* "pickomino_rules/batch/_fused.pyx":494
  * 
  * CORE_TWINS = {
  *     "take_tile": take_tile,             # <<<<<<<<<<<<<<
  *     "bust": bust,
  *     "roll_actions": roll_actions,
 */
-  __pyx_t_4 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 490, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 494, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 490, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 494, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":491
+  /* "pickomino_rules/batch/_fused.pyx":495
  * CORE_TWINS = {
  *     "take_tile": take_tile,
  *     "bust": bust,             # <<<<<<<<<<<<<<
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 491, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 495, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":492
+  /* "pickomino_rules/batch/_fused.pyx":496
  *     "take_tile": take_tile,
  *     "bust": bust,
  *     "roll_actions": roll_actions,             # <<<<<<<<<<<<<<
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 492, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 496, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":493
+  /* "pickomino_rules/batch/_fused.pyx":497
  *     "bust": bust,
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,             # <<<<<<<<<<<<<<
  *     "stop_total": stop_total,
  *     "claims": claims,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 493, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 497, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":494
+  /* "pickomino_rules/batch/_fused.pyx":498
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,             # <<<<<<<<<<<<<<
  *     "claims": claims,
  * }
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 494, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 498, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":495
+  /* "pickomino_rules/batch/_fused.pyx":499
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,
  *     "claims": claims,             # <<<<<<<<<<<<<<
  * }
  * """The compiled core twins, by hook name: they stand innermost in the batch's chains."""
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 499, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_5) < (0)) __PYX_ERR(0, 490, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CORE_TWINS, __pyx_t_4) < (0)) __PYX_ERR(0, 489, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CORE_TWINS, __pyx_t_4) < (0)) __PYX_ERR(0, 493, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "(tree fragment)":4
@@ -29885,7 +29885,7 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
 
   /* "pickomino_rules/batch/_fused.pyx":1
  * # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True             # <<<<<<<<<<<<<<
- * """The batch's compiled loop: the core turn over many games, for rules no module changes.
+ * """The batch's compiled loops: the core turn over many games at once.
  * 
 */
   __pyx_t_4 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 1, __pyx_L1_error)
@@ -29998,7 +29998,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   if (__Pyx_PyTuple_SET_ITEM(__pyx_mstate_global->__pyx_tuple[1], 0, __pyx_mstate_global->__pyx_slice[0]) != (0)) __PYX_ERR(1, 763, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
 
-  /* "pickomino_rules/batch/_fused.pyx":304
+  /* "pickomino_rules/batch/_fused.pyx":308
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
@@ -30007,7 +30007,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
-    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 304, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
@@ -30229,72 +30229,72 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_1F, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 151};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 155};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_moving, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_a, __pyx_mstate->__pyx_n_u_face, __pyx_mstate->__pyx_n_u_shown, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_victim, __pyx_mstate->__pyx_n_u_pass, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide, __pyx_mstate->__pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 196};
+    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 200};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_start, __pyx_mstate->__pyx_n_u_sides, __pyx_mstate->__pyx_n_u_first, __pyx_mstate->__pyx_n_u_high, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_dice};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_bounds, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 209};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 213};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_show, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_U_1_as_U_5_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 221};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 225};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_offered, __pyx_mstate->__pyx_n_u_shown};
     __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_land, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 249};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 253};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_me, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_claim, __pyx_mstate->__pyx_n_u_victim, __pyx_mstate->__pyx_n_u_worm, __pyx_mstate->__pyx_n_u_rollable};
     __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_derive, __pyx_mstate->__pyx_kp_b_iso88591_1F_E_aq_q_as_Q_E_aq_Bb_Qe1Cs_Rr, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 299};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 303};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_shown};
     __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_roll_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_7_2V2T_q_A_b_D_Qb_E_at6, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 319};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 323};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_faces, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_g, __pyx_mstate->__pyx_n_u_shown, __pyx_mstate->__pyx_n_u_total};
     __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_set_aside, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_AQ_Qa_A_U_1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 341};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 345};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_total};
     __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_stop_total, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_AQ_q_3fC, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 17, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 364};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 17, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 368};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_tile_out, __pyx_mstate->__pyx_n_u_victim_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_me, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_claim, __pyx_mstate->__pyx_n_u_victim};
     __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_claims, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vWAWF_BfAT_q_F_A_b_at6_fB, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 399};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 403};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_held, __pyx_mstate->__pyx_n_u_open_face};
     __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_AQ_U_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 424};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 428};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_take_tile, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vWA_E_at6_T_e1D_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 435};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 439};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_bust, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vU_7_E_at6_AS_AQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 446};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 450};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_tidies, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_turn_over, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_V1F_q_q_Q_E_aq_U_1_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 461};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 465};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_going, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_pass_on, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_U_1_1CuA_U_1A_E_aq_U_3, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
   }

@@ -1,15 +1,19 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
-"""The batch's compiled loop: the core turn over many games, for rules no module changes.
+"""The batch's compiled loops: the core turn over many games at once.
 
-When no module of the rules wraps a hook (``Rules.wrapped`` is empty, nothing is pending, no
-parts: the plain classic game), the batch engine hands a step's work to these loops instead of
-its numpy step machine. Each function is a declared twin (``batch/_mirrors.py`` names its
-reference in ``MIRRORS``): ``decide`` of the core's decisions in `steps.apply` and
-`steps.decide`, ``land`` of `steps.roll` and `steps.after_roll`, ``derive`` of
-`steps.derive`, each with the core hooks of `turn` inlined (``roll_actions``, ``set_aside``,
-``stop_total``, ``claims``, ``take_tile``, ``bust``). The batch's tests run every game of the
-default classic rules through both this loop (the compiled backend) and the numpy twins
-(``PICKOMINO_PURE=1``) against the reference engine.
+Two uses, each function a declared twin (``batch/_mirrors.py`` names its reference):
+
+- For rules no module changes (``Rules.wrapped`` is empty, nothing is pending, no parts: the
+  plain classic game), the batch hands a whole step to these loops instead of its numpy step
+  machine: ``decide`` (the core's decisions in `steps.apply` and `steps.decide`), ``land``
+  (`steps.roll` and `steps.after_roll`), ``derive`` (`steps.derive`), the core hooks of
+  `turn` inlined.
+- For every other rules, ``CORE_TWINS`` (the core hooks, with the numpy twins' calls) stand
+  innermost in the batch's chains, and ``turn_over``, ``pass_on``, ``bounds``, ``show`` and
+  ``decide_actions`` do the plain array work of the numpy step machine.
+
+The batch's tests run every variant through these loops (the compiled backend) and through
+the numpy twins (``PICKOMINO_PURE=1``), both against the reference engine.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
