@@ -17,7 +17,7 @@ from pickomino_rules.testing import check_state
 
 if TYPE_CHECKING:
     import subprocess
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Mapping
 
 __all__ = [
     "FENCE",
@@ -55,6 +55,28 @@ def run(rules: Rules, state: GameState, script: Iterable[str]) -> GameState:
     for text in script:
         state = apply(rules, state, parse_move(rules, text))
     return state
+
+
+def turn_starts(variant: str, options: Mapping[str, object], seed: int) -> list[GameState]:
+    """The chance nodes that start the turns of a random game of ``2 + seed % 3`` players."""
+    import random  # noqa: PLC0415
+
+    from pickomino_rules import Phase, legal_actions, new_game, sample_chance  # noqa: PLC0415
+    from pickomino_rules.dice import NO_DICE_SET_ASIDE  # noqa: PLC0415
+
+    rules, state = new_game(variant, players=2 + seed % 3, options=options)
+    rng = random.Random(seed)
+    starts: list[GameState] = []
+    while state.phase is not Phase.GAME_OVER:
+        if state.phase is Phase.ROLL and state.set_aside == NO_DICE_SET_ASIDE:
+            starts.append(state)
+            move: object = sample_chance(rules, state, rng)
+        elif state.phase is Phase.ROLL:
+            move = sample_chance(rules, state, rng)
+        else:
+            move = rng.choice(legal_actions(rules, state))
+        state = apply(rules, state, move)  # type: ignore[arg-type]
+    return starts
 
 
 def check_invariants(rules: Rules, state: GameState) -> None:

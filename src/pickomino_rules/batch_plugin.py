@@ -80,6 +80,7 @@ __all__ = [
     "BatchTable",
     "BatchTwin",
     "PartTwin",
+    "pending_beside",
 ]
 
 BATCH_HOOKS = HOOKS
@@ -334,6 +335,27 @@ class BatchTable:
         """Move grill tile ``index`` of each row to the top of the player's stack."""
         self.grill[rows] &= ~(1 << index)
         self.push(rows, players, self.tiles[index])
+
+
+def pending_beside(
+    inner: Callable[..., NDArray[np.bool_]],
+    table: BatchTable,
+    rows: NDArray[np.int64],
+    choosing: NDArray[np.int64],
+) -> NDArray[np.bool_]:
+    """A ``pending_actions`` twin's mask before its own choices are filled in.
+
+    The inner layers answer for every row but ``choosing`` (positions in ``rows`` where the
+    module's decision is pending, for the caller to fill), as the reference hook answers
+    those rows by calling ``inner``.
+    """
+    others = np.ones(len(rows), dtype=np.bool_)
+    others[choosing] = False
+    offered = inner(table, rows[others])
+    mask = table.mask(rows)
+    if offered.any():  # the mask is empty already: copy only what the inner layers offer
+        mask[others] = offered
+    return mask
 
 
 def _highest_bits(count: int) -> NDArray[np.int64]:

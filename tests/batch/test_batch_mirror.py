@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import random
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
 from batch_replay import EXTENDED_SETS
 
-from pickomino_rules import get_rules, legal_actions, new_game, registry, turn
+from pickomino_rules import get_rules, legal_actions, registry, turn
 from pickomino_rules._engine import ACTIVE, steps
 from pickomino_rules.batch import BatchGames, BatchRulesError, _core, batch_rules
 from pickomino_rules.batch._check import Replay
@@ -32,6 +31,7 @@ from pickomino_rules.dice import NO_DICE_SET_ASIDE
 from pickomino_rules.plugin import RuleModule, compose
 from pickomino_rules.state import Claim, GameState, Phase
 from pickomino_rules.variants.classic import classic_components, classic_modules
+from support import turn_starts
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -190,21 +190,13 @@ def _decision_nodes(
     variant: str, options: dict[str, object], seed: int, most: int
 ) -> list[GameState]:
     """Decision nodes of whole turns from turn starts spread over a random game."""
-    rules, state = new_game(variant, players=2 + seed % 3, options=options)
-    rng = random.Random(seed)
-    starts: list[GameState] = []
-    while state.phase is not Phase.GAME_OVER:
-        if state.phase is Phase.ROLL and state.set_aside == NO_DICE_SET_ASIDE:
-            starts.append(state)
-        if state.phase is Phase.ROLL:
-            state = ACTIVE.apply(rules, state, ACTIVE.sample_chance(rules, state, rng))
-        else:
-            state = ACTIVE.apply(rules, state, rng.choice(ACTIVE.legal_actions(rules, state)))
+    rules = get_rules(variant, options)
+    starts = turn_starts(variant, options, seed)
     nodes: list[GameState] = []
     for start in starts[len(starts) // 4 :: max(1, len(starts) // 3)][:3]:
         seen = {start}
         frontier = [start]
-        while frontier and len(nodes) < most * (1 + len(starts) and 1):
+        while frontier and len(nodes) < most:
             node = frontier.pop(0)
             if node.phase is not Phase.ROLL:
                 nodes.append(node)

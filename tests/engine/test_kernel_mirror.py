@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pickomino_rules import Phase, get_rules, new_game, turn
-from pickomino_rules._engine import ACTIVE, PURE, compiled_backend, steps
+from pickomino_rules._engine import PURE, compiled_backend, steps
 from pickomino_rules.dice import NO_DICE_SET_ASIDE
 from pickomino_rules.plugin import _compose
+from support import turn_starts
 
 if TYPE_CHECKING:
     from pickomino_rules import GameState, Rules
@@ -102,16 +103,7 @@ def _turn_starts(
     variant: str, options: dict[str, object], seed: int, count: int
 ) -> list[GameState]:
     """``count`` boards: the chance nodes that start turns of a random game, spread out."""
-    rules, state = new_game(variant, players=2 + seed % 3, options=options)
-    rng = random.Random(seed)
-    starts: list[GameState] = []
-    while state.phase is not Phase.GAME_OVER:
-        if state.phase is Phase.ROLL and state.set_aside == NO_DICE_SET_ASIDE:
-            starts.append(state)
-        if state.phase is Phase.ROLL:
-            state = ACTIVE.apply(rules, state, ACTIVE.sample_chance(rules, state, rng))
-        else:
-            state = ACTIVE.apply(rules, state, rng.choice(ACTIVE.legal_actions(rules, state)))
+    starts = turn_starts(variant, options, seed)
     step = max(1, len(starts) // count)
     return starts[::step][:count]
 

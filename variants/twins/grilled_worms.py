@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pickomino_rules.batch_plugin import BatchTwin, PartTwin
+from pickomino_rules.batch_plugin import BatchTwin, PartTwin, pending_beside
 from pickomino_rules.variants.grilled_worms import (
     GRILLED_WORM_VICTIMS,
     GRILLED_WORMS,
@@ -132,12 +132,7 @@ def _pending_actions(
     if not choosing.size:  # mostly: nobody is choosing
         found: NDArray[np.bool_] = inner(table, rows)
         return found
-    others = np.ones(len(rows), dtype=np.bool_)
-    others[choosing] = False
-    offered = inner(table, rows[others])
-    mask = table.mask(rows)
-    if offered.any():  # the mask is empty already: copy only what the inner layers offer
-        mask[others] = offered
+    mask = pending_beside(inner, table, rows, choosing)
     mask[choosing[:, None], _robs(table)] = table.parts[_NAME]["victims"][rows[choosing]]
     return mask
 

@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pickomino_rules.batch_plugin import PHASE_ROLL, POINTS, WORM, BatchTwin, PartTwin
+from pickomino_rules.batch_plugin import (
+    PHASE_ROLL,
+    POINTS,
+    WORM,
+    BatchTwin,
+    PartTwin,
+    pending_beside,
+)
 from pickomino_rules.variants.grilled_worms import GRILLED_WORM_VICTIMS
 from pickomino_rules.variants.specialists.apple import APPLE, APPLE_WORMS
 from pickomino_rules.variants.specialists.can import CAN
@@ -241,12 +248,7 @@ def _pending_actions(inner: Hook, table: BatchTable, rows: Rows) -> NDArray[np.b
     if not choosing.size:  # mostly: nobody is choosing
         found: NDArray[np.bool_] = inner(table, rows)
         return found
-    others = np.ones(len(rows), dtype=np.bool_)
-    others[choosing] = False
-    offered = inner(table, rows[others])
-    mask = table.mask(rows)
-    if offered.any():  # the mask is empty already: copy only what the inner layers offer
-        mask[others] = offered
+    mask = pending_beside(inner, table, rows, choosing)
     owned = _owned_by(table, rows[choosing], chooser[choosing])
     mask[choosing[:, None], _keeps(table)] = owned
     return mask

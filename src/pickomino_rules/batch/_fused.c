@@ -3342,7 +3342,13 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_pop(struct
 static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_turn_face_down(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t); /*proto*/
 static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t, int64_t, int64_t); /*proto*/
 static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t); /*proto*/
+static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_pass_row(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t); /*proto*/
 static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t); /*proto*/
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_set_aside_row(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t, int); /*proto*/
+static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t); /*proto*/
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t, int64_t, int64_t *, int64_t *); /*proto*/
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t, int64_t, __Pyx_memviewslice, Py_ssize_t); /*proto*/
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_takes(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, Py_ssize_t, __Pyx_memviewslice, Py_ssize_t); /*proto*/
 static PyObject *__pyx_f_15pickomino_rules_5batch_6_fused___pyx_unpickle_Table__set_state(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *, PyObject *); /*proto*/
 static int __pyx_array_allocate_buffer(struct __pyx_array_obj *); /*proto*/
 static struct __pyx_array_obj *__pyx_array_new(PyObject *, Py_ssize_t, char *, char const *, char *); /*proto*/
@@ -3643,7 +3649,7 @@ namespace {
     PyObject *__pyx_slice[1];
     PyObject *__pyx_tuple[3];
     PyObject *__pyx_codeobj_tab[17];
-    PyObject *__pyx_string_tab[215];
+    PyObject *__pyx_string_tab[206];
     PyObject *__pyx_number_tab[4];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3788,126 +3794,117 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_enumerate __pyx_string_tab[92]
 #define __pyx_n_u_error __pyx_string_tab[93]
 #define __pyx_n_u_f __pyx_string_tab[94]
-#define __pyx_n_u_face __pyx_string_tab[95]
-#define __pyx_n_u_face_down __pyx_string_tab[96]
-#define __pyx_n_u_face_down_count __pyx_string_tab[97]
-#define __pyx_n_u_faces __pyx_string_tab[98]
-#define __pyx_n_u_first __pyx_string_tab[99]
-#define __pyx_n_u_flags __pyx_string_tab[100]
-#define __pyx_n_u_format __pyx_string_tab[101]
-#define __pyx_n_u_fortran __pyx_string_tab[102]
-#define __pyx_n_u_g __pyx_string_tab[103]
-#define __pyx_n_u_going __pyx_string_tab[104]
-#define __pyx_n_u_grill __pyx_string_tab[105]
-#define __pyx_n_u_grill_claim __pyx_string_tab[106]
-#define __pyx_n_u_heights __pyx_string_tab[107]
-#define __pyx_n_u_held __pyx_string_tab[108]
-#define __pyx_n_u_high __pyx_string_tab[109]
-#define __pyx_n_u_highest_of __pyx_string_tab[110]
-#define __pyx_n_u_i __pyx_string_tab[111]
-#define __pyx_n_u_id __pyx_string_tab[112]
-#define __pyx_n_u_in_hand __pyx_string_tab[113]
-#define __pyx_n_u_index __pyx_string_tab[114]
-#define __pyx_n_u_index_of __pyx_string_tab[115]
-#define __pyx_n_u_int64 __pyx_string_tab[116]
-#define __pyx_n_u_int8 __pyx_string_tab[117]
-#define __pyx_n_u_items __pyx_string_tab[118]
-#define __pyx_n_u_itemsize __pyx_string_tab[119]
-#define __pyx_n_u_k __pyx_string_tab[120]
-#define __pyx_n_u_kind __pyx_string_tab[121]
-#define __pyx_n_u_kinds __pyx_string_tab[122]
-#define __pyx_n_u_land __pyx_string_tab[123]
-#define __pyx_n_u_mask __pyx_string_tab[124]
-#define __pyx_n_u_me __pyx_string_tab[125]
-#define __pyx_n_u_memview __pyx_string_tab[126]
-#define __pyx_n_u_mode __pyx_string_tab[127]
-#define __pyx_n_u_moves __pyx_string_tab[128]
-#define __pyx_n_u_moving __pyx_string_tab[129]
-#define __pyx_n_u_n __pyx_string_tab[130]
-#define __pyx_n_u_name __pyx_string_tab[131]
-#define __pyx_n_u_ndim __pyx_string_tab[132]
-#define __pyx_n_u_np __pyx_string_tab[133]
-#define __pyx_n_u_num_actions __pyx_string_tab[134]
-#define __pyx_n_u_numpy_2 __pyx_string_tab[135]
-#define __pyx_n_u_obj __pyx_string_tab[136]
-#define __pyx_n_u_offered __pyx_string_tab[137]
-#define __pyx_n_u_open_face __pyx_string_tab[138]
-#define __pyx_n_u_out __pyx_string_tab[139]
-#define __pyx_n_u_p __pyx_string_tab[140]
-#define __pyx_n_u_pack __pyx_string_tab[141]
-#define __pyx_n_u_pass __pyx_string_tab[142]
-#define __pyx_n_u_pass_on __pyx_string_tab[143]
-#define __pyx_n_u_phase __pyx_string_tab[144]
-#define __pyx_n_u_pickomino_rules_batch __pyx_string_tab[145]
-#define __pyx_n_u_pickomino_rules_batch__fused __pyx_string_tab[146]
-#define __pyx_n_u_player __pyx_string_tab[147]
-#define __pyx_n_u_players __pyx_string_tab[148]
-#define __pyx_n_u_points __pyx_string_tab[149]
-#define __pyx_n_u_pop __pyx_string_tab[150]
-#define __pyx_n_u_r __pyx_string_tab[151]
-#define __pyx_n_u_register __pyx_string_tab[152]
-#define __pyx_n_u_roll __pyx_string_tab[153]
-#define __pyx_n_u_roll_actions __pyx_string_tab[154]
-#define __pyx_n_u_rollable __pyx_string_tab[155]
-#define __pyx_n_u_rolling __pyx_string_tab[156]
-#define __pyx_n_u_rolls __pyx_string_tab[157]
-#define __pyx_n_u_rows __pyx_string_tab[158]
-#define __pyx_n_u_self __pyx_string_tab[159]
-#define __pyx_n_u_set_aside __pyx_string_tab[160]
-#define __pyx_n_u_setdefault __pyx_string_tab[161]
-#define __pyx_n_u_shape __pyx_string_tab[162]
-#define __pyx_n_u_show __pyx_string_tab[163]
-#define __pyx_n_u_shown __pyx_string_tab[164]
-#define __pyx_n_u_sides __pyx_string_tab[165]
-#define __pyx_n_u_size __pyx_string_tab[166]
-#define __pyx_n_u_stacks __pyx_string_tab[167]
-#define __pyx_n_u_start __pyx_string_tab[168]
-#define __pyx_n_u_state __pyx_string_tab[169]
-#define __pyx_n_u_steal __pyx_string_tab[170]
-#define __pyx_n_u_step __pyx_string_tab[171]
-#define __pyx_n_u_stop __pyx_string_tab[172]
-#define __pyx_n_u_stop_total __pyx_string_tab[173]
-#define __pyx_n_u_struct __pyx_string_tab[174]
-#define __pyx_n_u_t __pyx_string_tab[175]
-#define __pyx_n_u_table __pyx_string_tab[176]
-#define __pyx_n_u_take_tile __pyx_string_tab[177]
-#define __pyx_n_u_tidies __pyx_string_tab[178]
-#define __pyx_n_u_tile_out __pyx_string_tab[179]
-#define __pyx_n_u_tiles __pyx_string_tab[180]
-#define __pyx_n_u_tops __pyx_string_tab[181]
-#define __pyx_n_u_total __pyx_string_tab[182]
-#define __pyx_n_u_totals __pyx_string_tab[183]
-#define __pyx_n_u_turn_over __pyx_string_tab[184]
-#define __pyx_n_u_turns __pyx_string_tab[185]
-#define __pyx_n_u_unpack __pyx_string_tab[186]
-#define __pyx_n_u_update __pyx_string_tab[187]
-#define __pyx_n_u_use_setstate __pyx_string_tab[188]
-#define __pyx_n_u_values __pyx_string_tab[189]
-#define __pyx_n_u_victim __pyx_string_tab[190]
-#define __pyx_n_u_victim_out __pyx_string_tab[191]
-#define __pyx_n_u_victims __pyx_string_tab[192]
-#define __pyx_n_u_view __pyx_string_tab[193]
-#define __pyx_n_u_worm __pyx_string_tab[194]
-#define __pyx_n_u_x __pyx_string_tab[195]
-#define __pyx_n_u_zeros __pyx_string_tab[196]
-#define __pyx_n_b_O __pyx_string_tab[197]
-#define __pyx_kp_b_iso88591_1F __pyx_string_tab[198]
-#define __pyx_kp_b_iso88591_5_r_A_vU_7_E_at6_AS_AQ __pyx_string_tab[199]
-#define __pyx_kp_b_iso88591_5_r_A_vWAWF_BfAT_q_F_A_b_at6_fB __pyx_string_tab[200]
-#define __pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_AQ_Qa_A_U_1A __pyx_string_tab[201]
-#define __pyx_kp_b_iso88591_5_r_A_vZq_vWA_E_at6_T_e1D_q __pyx_string_tab[202]
-#define __pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_AQ_q_3fC __pyx_string_tab[203]
-#define __pyx_kp_b_iso88591_5_r_A_v_7_2V2T_q_A_b_D_Qb_E_at6 __pyx_string_tab[204]
-#define __pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_AQ_U_1 __pyx_string_tab[205]
-#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[206]
-#define __pyx_kp_b_iso88591_1F_E_aq_q_as_Q_E_aq_Bb_Qe1Cs_Rr __pyx_string_tab[207]
-#define __pyx_kp_b_iso88591_E_at6_AQ_U_1_1CuA_U_1A_E_aq_U_3 __pyx_string_tab[208]
-#define __pyx_kp_b_iso88591_E_at6_AQ_V1F_q_q_Q_E_aq_U_1_as __pyx_string_tab[209]
-#define __pyx_kp_b_iso88591_Zt84xt7_lRVVhhllttx_y_G_G_K_K_U __pyx_string_tab[210]
-#define __pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A __pyx_string_tab[211]
-#define __pyx_kp_b_iso88591_E_at6_AQ_U_1_as_U_5_Q __pyx_string_tab[212]
-#define __pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as __pyx_string_tab[213]
-#define __pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A __pyx_string_tab[214]
+#define __pyx_n_u_face_down __pyx_string_tab[95]
+#define __pyx_n_u_face_down_count __pyx_string_tab[96]
+#define __pyx_n_u_faces __pyx_string_tab[97]
+#define __pyx_n_u_first __pyx_string_tab[98]
+#define __pyx_n_u_flags __pyx_string_tab[99]
+#define __pyx_n_u_format __pyx_string_tab[100]
+#define __pyx_n_u_fortran __pyx_string_tab[101]
+#define __pyx_n_u_going __pyx_string_tab[102]
+#define __pyx_n_u_grill __pyx_string_tab[103]
+#define __pyx_n_u_grill_claim __pyx_string_tab[104]
+#define __pyx_n_u_heights __pyx_string_tab[105]
+#define __pyx_n_u_high __pyx_string_tab[106]
+#define __pyx_n_u_highest_of __pyx_string_tab[107]
+#define __pyx_n_u_i __pyx_string_tab[108]
+#define __pyx_n_u_id __pyx_string_tab[109]
+#define __pyx_n_u_in_hand __pyx_string_tab[110]
+#define __pyx_n_u_index __pyx_string_tab[111]
+#define __pyx_n_u_index_of __pyx_string_tab[112]
+#define __pyx_n_u_int64 __pyx_string_tab[113]
+#define __pyx_n_u_int8 __pyx_string_tab[114]
+#define __pyx_n_u_items __pyx_string_tab[115]
+#define __pyx_n_u_itemsize __pyx_string_tab[116]
+#define __pyx_n_u_k __pyx_string_tab[117]
+#define __pyx_n_u_kind __pyx_string_tab[118]
+#define __pyx_n_u_kinds __pyx_string_tab[119]
+#define __pyx_n_u_land __pyx_string_tab[120]
+#define __pyx_n_u_mask __pyx_string_tab[121]
+#define __pyx_n_u_memview __pyx_string_tab[122]
+#define __pyx_n_u_mode __pyx_string_tab[123]
+#define __pyx_n_u_moves __pyx_string_tab[124]
+#define __pyx_n_u_moving __pyx_string_tab[125]
+#define __pyx_n_u_n __pyx_string_tab[126]
+#define __pyx_n_u_name __pyx_string_tab[127]
+#define __pyx_n_u_ndim __pyx_string_tab[128]
+#define __pyx_n_u_np __pyx_string_tab[129]
+#define __pyx_n_u_num_actions __pyx_string_tab[130]
+#define __pyx_n_u_numpy_2 __pyx_string_tab[131]
+#define __pyx_n_u_obj __pyx_string_tab[132]
+#define __pyx_n_u_offered __pyx_string_tab[133]
+#define __pyx_n_u_out __pyx_string_tab[134]
+#define __pyx_n_u_pack __pyx_string_tab[135]
+#define __pyx_n_u_pass __pyx_string_tab[136]
+#define __pyx_n_u_pass_on __pyx_string_tab[137]
+#define __pyx_n_u_phase __pyx_string_tab[138]
+#define __pyx_n_u_pickomino_rules_batch __pyx_string_tab[139]
+#define __pyx_n_u_pickomino_rules_batch__fused __pyx_string_tab[140]
+#define __pyx_n_u_player __pyx_string_tab[141]
+#define __pyx_n_u_players __pyx_string_tab[142]
+#define __pyx_n_u_points __pyx_string_tab[143]
+#define __pyx_n_u_pop __pyx_string_tab[144]
+#define __pyx_n_u_r __pyx_string_tab[145]
+#define __pyx_n_u_register __pyx_string_tab[146]
+#define __pyx_n_u_roll __pyx_string_tab[147]
+#define __pyx_n_u_roll_actions __pyx_string_tab[148]
+#define __pyx_n_u_rolling __pyx_string_tab[149]
+#define __pyx_n_u_rolls __pyx_string_tab[150]
+#define __pyx_n_u_rows __pyx_string_tab[151]
+#define __pyx_n_u_self __pyx_string_tab[152]
+#define __pyx_n_u_set_aside __pyx_string_tab[153]
+#define __pyx_n_u_setdefault __pyx_string_tab[154]
+#define __pyx_n_u_shape __pyx_string_tab[155]
+#define __pyx_n_u_show __pyx_string_tab[156]
+#define __pyx_n_u_shown __pyx_string_tab[157]
+#define __pyx_n_u_sides __pyx_string_tab[158]
+#define __pyx_n_u_size __pyx_string_tab[159]
+#define __pyx_n_u_stacks __pyx_string_tab[160]
+#define __pyx_n_u_start __pyx_string_tab[161]
+#define __pyx_n_u_state __pyx_string_tab[162]
+#define __pyx_n_u_steal __pyx_string_tab[163]
+#define __pyx_n_u_step __pyx_string_tab[164]
+#define __pyx_n_u_stop __pyx_string_tab[165]
+#define __pyx_n_u_stop_total __pyx_string_tab[166]
+#define __pyx_n_u_struct __pyx_string_tab[167]
+#define __pyx_n_u_t __pyx_string_tab[168]
+#define __pyx_n_u_table __pyx_string_tab[169]
+#define __pyx_n_u_take_tile __pyx_string_tab[170]
+#define __pyx_n_u_tidies __pyx_string_tab[171]
+#define __pyx_n_u_tile_out __pyx_string_tab[172]
+#define __pyx_n_u_tiles __pyx_string_tab[173]
+#define __pyx_n_u_tops __pyx_string_tab[174]
+#define __pyx_n_u_totals __pyx_string_tab[175]
+#define __pyx_n_u_turn_over __pyx_string_tab[176]
+#define __pyx_n_u_turns __pyx_string_tab[177]
+#define __pyx_n_u_unpack __pyx_string_tab[178]
+#define __pyx_n_u_update __pyx_string_tab[179]
+#define __pyx_n_u_use_setstate __pyx_string_tab[180]
+#define __pyx_n_u_values __pyx_string_tab[181]
+#define __pyx_n_u_victim __pyx_string_tab[182]
+#define __pyx_n_u_victim_out __pyx_string_tab[183]
+#define __pyx_n_u_victims __pyx_string_tab[184]
+#define __pyx_n_u_view __pyx_string_tab[185]
+#define __pyx_n_u_x __pyx_string_tab[186]
+#define __pyx_n_u_zeros __pyx_string_tab[187]
+#define __pyx_n_b_O __pyx_string_tab[188]
+#define __pyx_kp_b_iso88591_1F __pyx_string_tab[189]
+#define __pyx_kp_b_iso88591_5_r_A_vU_7_E_at6_AS_AQ __pyx_string_tab[190]
+#define __pyx_kp_b_iso88591_5_r_A_vWAWF_BfAT_q_F_A_b_at6_fB __pyx_string_tab[191]
+#define __pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_T_e5 __pyx_string_tab[192]
+#define __pyx_kp_b_iso88591_5_r_A_vZq_vWA_E_at6_T_e1D_q __pyx_string_tab[193]
+#define __pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_q_Yas_aq __pyx_string_tab[194]
+#define __pyx_kp_b_iso88591_5_r_A_v_7_2V2T_q_A_b_D_Qb_E_at6 __pyx_string_tab[195]
+#define __pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_T_gQd_q __pyx_string_tab[196]
+#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[197]
+#define __pyx_kp_b_iso88591_Q_E_at6_xq_4q_QgT_q_1 __pyx_string_tab[198]
+#define __pyx_kp_b_iso88591_E_at6_AQ_V1F_q_q_Q_E_aq_U_1_as __pyx_string_tab[199]
+#define __pyx_kp_b_iso88591_Zt84xt7_lRVVhhllttx_y_G_G_K_K_U __pyx_string_tab[200]
+#define __pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A __pyx_string_tab[201]
+#define __pyx_kp_b_iso88591_E_aq_fAQ_q_as_Q_S_a_Cq_3c_3d_7 __pyx_string_tab[202]
+#define __pyx_kp_b_iso88591_E_at6_AQ_U_1_as_U_5_Q __pyx_string_tab[203]
+#define __pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as __pyx_string_tab[204]
+#define __pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A __pyx_string_tab[205]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_neg_1 __pyx_number_tab[1]
 #define __pyx_int_2088408 __pyx_number_tab[2]
@@ -3942,7 +3939,7 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_slice[i]); }
   for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
   for (int i=0; i<17; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<215; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<206; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<4; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3982,7 +3979,7 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_slice[i]); }
   for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
   for (int i=0; i<17; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<215; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<206; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<4; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -19895,101 +19892,138 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(stru
 /* "pickomino_rules/batch/_fused.pyx":135
  * 
  * 
- * cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
- *     """`steps.finish_turn` and `steps.pass_dice`, then `steps.start_turn`: whether r rolls."""
- *     cdef int f
+ * cdef inline bint pass_row(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """`steps.pass_dice` with nothing pending, then `steps.start_turn` before ``turn_dice``:
+ *     the game ends on an empty grill (C12), else the next player takes the dice. Whether the
 */
 
-static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r) {
+static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_pass_row(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r) {
+  int __pyx_v_k;
   int __pyx_v_f;
   int __pyx_r;
-  Py_ssize_t __pyx_t_1;
-  int __pyx_t_2;
+  int __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
   Py_ssize_t __pyx_t_3;
   int __pyx_t_4;
-  Py_ssize_t __pyx_t_5;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  Py_ssize_t __pyx_t_7;
+  int __pyx_t_8;
 
-  /* "pickomino_rules/batch/_fused.pyx":138
- *     """`steps.finish_turn` and `steps.pass_dice`, then `steps.start_turn`: whether r rolls."""
- *     cdef int f
- *     t.turns[r] += 1             # <<<<<<<<<<<<<<
- *     if t.grill[r] == 0:
- *         t.phase[r] = GAME_OVER
+  /* "pickomino_rules/batch/_fused.pyx":140
+ *     row rolls next."""
+ *     cdef int k, f
+ *     for f in range(6):             # <<<<<<<<<<<<<<
+ *         t.set_aside[r, f] = 0
+ *     for k in range(t.kinds):
 */
-  __pyx_t_1 = __pyx_v_r;
-  *((int32_t *) ( /* dim=0 */ (__pyx_v_t->turns.data + __pyx_t_1 * __pyx_v_t->turns.strides[0]) )) += 1;
-
-  /* "pickomino_rules/batch/_fused.pyx":139
- *     cdef int f
- *     t.turns[r] += 1
- *     if t.grill[r] == 0:             # <<<<<<<<<<<<<<
- *         t.phase[r] = GAME_OVER
- *         t.in_hand[r, 0] = 0
-*/
-  __pyx_t_1 = __pyx_v_r;
-  __pyx_t_2 = ((*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) ))) == 0);
-
-  if (__pyx_t_2) {
-
-
-    /* "pickomino_rules/batch/_fused.pyx":140
- *     t.turns[r] += 1
- *     if t.grill[r] == 0:
- *         t.phase[r] = GAME_OVER             # <<<<<<<<<<<<<<
- *         t.in_hand[r, 0] = 0
- *         for f in range(6):
-*/
-    __pyx_t_1 = __pyx_v_r;
-    *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_1 * __pyx_v_t->phase.strides[0]) )) = 4;
+  for (__pyx_t_1 = 0; __pyx_t_1 < 6; __pyx_t_1+=1) {
+    __pyx_v_f = __pyx_t_1;
 
     /* "pickomino_rules/batch/_fused.pyx":141
- *     if t.grill[r] == 0:
- *         t.phase[r] = GAME_OVER
- *         t.in_hand[r, 0] = 0             # <<<<<<<<<<<<<<
+ *     cdef int k, f
+ *     for f in range(6):
+ *         t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
+ *     for k in range(t.kinds):
  *         for f in range(6):
- *             t.roll[r, 0, f] = 0
 */
-    __pyx_t_1 = __pyx_v_r;
-    __pyx_t_3 = 0;
-    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_1 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_3 * __pyx_v_t->in_hand.strides[1]) )) = 0;
+    __pyx_t_2 = __pyx_v_r;
+    __pyx_t_3 = __pyx_v_f;
+    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_2 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_3 * __pyx_v_t->set_aside.strides[1]) )) = 0;
+  }
 
-    /* "pickomino_rules/batch/_fused.pyx":142
- *         t.phase[r] = GAME_OVER
- *         t.in_hand[r, 0] = 0
+  /* "pickomino_rules/batch/_fused.pyx":142
+ *     for f in range(6):
+ *         t.set_aside[r, f] = 0
+ *     for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *         for f in range(6):
+ *             t.roll[r, k, f] = 0
+*/
+
+  __pyx_t_1 = __pyx_v_t->kinds;
+  __pyx_t_4 = __pyx_t_1;
+
+  for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
+    __pyx_v_k = __pyx_t_5;
+
+    /* "pickomino_rules/batch/_fused.pyx":143
+ *         t.set_aside[r, f] = 0
+ *     for k in range(t.kinds):
  *         for f in range(6):             # <<<<<<<<<<<<<<
- *             t.roll[r, 0, f] = 0
- *             t.set_aside[r, f] = 0
+ *             t.roll[r, k, f] = 0
+ *     if t.grill[r] == 0:
 */
-    for (__pyx_t_4 = 0; __pyx_t_4 < 6; __pyx_t_4+=1) {
-      __pyx_v_f = __pyx_t_4;
-
-      /* "pickomino_rules/batch/_fused.pyx":143
- *         t.in_hand[r, 0] = 0
- *         for f in range(6):
- *             t.roll[r, 0, f] = 0             # <<<<<<<<<<<<<<
- *             t.set_aside[r, f] = 0
- *         return False
-*/
-      __pyx_t_3 = __pyx_v_r;
-      __pyx_t_1 = 0;
-      __pyx_t_5 = __pyx_v_f;
-      *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_3 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_1 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_5 * __pyx_v_t->roll.strides[2]) )) = 0;
+    for (__pyx_t_6 = 0; __pyx_t_6 < 6; __pyx_t_6+=1) {
+      __pyx_v_f = __pyx_t_6;
 
       /* "pickomino_rules/batch/_fused.pyx":144
+ *     for k in range(t.kinds):
  *         for f in range(6):
- *             t.roll[r, 0, f] = 0
- *             t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
+ *             t.roll[r, k, f] = 0             # <<<<<<<<<<<<<<
+ *     if t.grill[r] == 0:
+ *         t.phase[r] = GAME_OVER
+*/
+      __pyx_t_3 = __pyx_v_r;
+      __pyx_t_2 = __pyx_v_k;
+      __pyx_t_7 = __pyx_v_f;
+      *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_3 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_2 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[2]) )) = 0;
+    }
+  }
+
+
+  /* "pickomino_rules/batch/_fused.pyx":145
+ *         for f in range(6):
+ *             t.roll[r, k, f] = 0
+ *     if t.grill[r] == 0:             # <<<<<<<<<<<<<<
+ *         t.phase[r] = GAME_OVER
+ *         for k in range(t.kinds):
+*/
+  __pyx_t_7 = __pyx_v_r;
+  __pyx_t_8 = ((*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_7 * __pyx_v_t->grill.strides[0]) ))) == 0);
+
+  if (__pyx_t_8) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":146
+ *             t.roll[r, k, f] = 0
+ *     if t.grill[r] == 0:
+ *         t.phase[r] = GAME_OVER             # <<<<<<<<<<<<<<
+ *         for k in range(t.kinds):
+ *             t.in_hand[r, k] = 0
+*/
+    __pyx_t_7 = __pyx_v_r;
+    *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_7 * __pyx_v_t->phase.strides[0]) )) = 4;
+
+    /* "pickomino_rules/batch/_fused.pyx":147
+ *     if t.grill[r] == 0:
+ *         t.phase[r] = GAME_OVER
+ *         for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *             t.in_hand[r, k] = 0
+ *         return False
+*/
+
+    __pyx_t_1 = __pyx_v_t->kinds;
+    __pyx_t_4 = __pyx_t_1;
+
+    for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
+      __pyx_v_k = __pyx_t_5;
+
+      /* "pickomino_rules/batch/_fused.pyx":148
+ *         t.phase[r] = GAME_OVER
+ *         for k in range(t.kinds):
+ *             t.in_hand[r, k] = 0             # <<<<<<<<<<<<<<
  *         return False
  *     t.player[r] = (t.player[r] + 1) % t.players
 */
-      __pyx_t_5 = __pyx_v_r;
-      __pyx_t_1 = __pyx_v_f;
-      *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_5 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_1 * __pyx_v_t->set_aside.strides[1]) )) = 0;
+      __pyx_t_7 = __pyx_v_r;
+      __pyx_t_2 = __pyx_v_k;
+      *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_7 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_2 * __pyx_v_t->in_hand.strides[1]) )) = 0;
     }
 
-    /* "pickomino_rules/batch/_fused.pyx":145
- *             t.roll[r, 0, f] = 0
- *             t.set_aside[r, f] = 0
+
+    /* "pickomino_rules/batch/_fused.pyx":149
+ *         for k in range(t.kinds):
+ *             t.in_hand[r, k] = 0
  *         return False             # <<<<<<<<<<<<<<
  *     t.player[r] = (t.player[r] + 1) % t.players
  *     t.phase[r] = ROLL
@@ -20000,87 +20034,67 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
     }
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":139
- *     cdef int f
- *     t.turns[r] += 1
+    /* "pickomino_rules/batch/_fused.pyx":145
+ *         for f in range(6):
+ *             t.roll[r, k, f] = 0
  *     if t.grill[r] == 0:             # <<<<<<<<<<<<<<
  *         t.phase[r] = GAME_OVER
- *         t.in_hand[r, 0] = 0
+ *         for k in range(t.kinds):
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":146
- *             t.set_aside[r, f] = 0
+  /* "pickomino_rules/batch/_fused.pyx":150
+ *             t.in_hand[r, k] = 0
  *         return False
  *     t.player[r] = (t.player[r] + 1) % t.players             # <<<<<<<<<<<<<<
  *     t.phase[r] = ROLL
- *     t.in_hand[r, 0] = t.dice
+ *     for k in range(t.kinds):
 */
-  __pyx_t_1 = __pyx_v_r;
-  __pyx_t_5 = __pyx_v_r;
-  *((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_5 * __pyx_v_t->player.strides[0]) )) = (((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_1 * __pyx_v_t->player.strides[0]) ))) + 1) % __pyx_v_t->players);
+  __pyx_t_2 = __pyx_v_r;
+  __pyx_t_7 = __pyx_v_r;
+  *((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_7 * __pyx_v_t->player.strides[0]) )) = (((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_2 * __pyx_v_t->player.strides[0]) ))) + 1) % __pyx_v_t->players);
 
-  /* "pickomino_rules/batch/_fused.pyx":147
+  /* "pickomino_rules/batch/_fused.pyx":151
  *         return False
  *     t.player[r] = (t.player[r] + 1) % t.players
  *     t.phase[r] = ROLL             # <<<<<<<<<<<<<<
- *     t.in_hand[r, 0] = t.dice
- *     for f in range(6):
+ *     for k in range(t.kinds):
+ *         t.in_hand[r, k] = t.start_dice[k]
 */
-  __pyx_t_1 = __pyx_v_r;
-  *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_1 * __pyx_v_t->phase.strides[0]) )) = 0;
+  __pyx_t_2 = __pyx_v_r;
+  *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_2 * __pyx_v_t->phase.strides[0]) )) = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":148
+  /* "pickomino_rules/batch/_fused.pyx":152
  *     t.player[r] = (t.player[r] + 1) % t.players
  *     t.phase[r] = ROLL
- *     t.in_hand[r, 0] = t.dice             # <<<<<<<<<<<<<<
- *     for f in range(6):
- *         t.roll[r, 0, f] = 0
-*/
-  __pyx_t_4 = __pyx_v_t->dice;
-
-  __pyx_t_1 = __pyx_v_r;
-  __pyx_t_5 = 0;
-  *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_1 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_5 * __pyx_v_t->in_hand.strides[1]) )) = __pyx_t_4;
-
-
-  /* "pickomino_rules/batch/_fused.pyx":149
- *     t.phase[r] = ROLL
- *     t.in_hand[r, 0] = t.dice
- *     for f in range(6):             # <<<<<<<<<<<<<<
- *         t.roll[r, 0, f] = 0
- *         t.set_aside[r, f] = 0
-*/
-  for (__pyx_t_4 = 0; __pyx_t_4 < 6; __pyx_t_4+=1) {
-    __pyx_v_f = __pyx_t_4;
-
-    /* "pickomino_rules/batch/_fused.pyx":150
- *     t.in_hand[r, 0] = t.dice
- *     for f in range(6):
- *         t.roll[r, 0, f] = 0             # <<<<<<<<<<<<<<
- *         t.set_aside[r, f] = 0
+ *     for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *         t.in_hand[r, k] = t.start_dice[k]
  *     return True
 */
-    __pyx_t_5 = __pyx_v_r;
-    __pyx_t_1 = 0;
-    __pyx_t_3 = __pyx_v_f;
-    *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_5 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_1 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_3 * __pyx_v_t->roll.strides[2]) )) = 0;
 
-    /* "pickomino_rules/batch/_fused.pyx":151
- *     for f in range(6):
- *         t.roll[r, 0, f] = 0
- *         t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
+  __pyx_t_1 = __pyx_v_t->kinds;
+  __pyx_t_4 = __pyx_t_1;
+
+  for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
+    __pyx_v_k = __pyx_t_5;
+
+    /* "pickomino_rules/batch/_fused.pyx":153
+ *     t.phase[r] = ROLL
+ *     for k in range(t.kinds):
+ *         t.in_hand[r, k] = t.start_dice[k]             # <<<<<<<<<<<<<<
  *     return True
  * 
 */
-    __pyx_t_3 = __pyx_v_r;
-    __pyx_t_1 = __pyx_v_f;
-    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_3 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_1 * __pyx_v_t->set_aside.strides[1]) )) = 0;
+    __pyx_t_2 = __pyx_v_k;
+    __pyx_t_7 = __pyx_v_r;
+    __pyx_t_3 = __pyx_v_k;
+    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_7 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_3 * __pyx_v_t->in_hand.strides[1]) )) = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->start_dice.data + __pyx_t_2 * __pyx_v_t->start_dice.strides[0]) )));
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":152
- *         t.roll[r, 0, f] = 0
- *         t.set_aside[r, f] = 0
+
+  /* "pickomino_rules/batch/_fused.pyx":154
+ *     for k in range(t.kinds):
+ *         t.in_hand[r, k] = t.start_dice[k]
  *     return True             # <<<<<<<<<<<<<<
  * 
  * 
@@ -20094,18 +20108,919 @@ static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(st
   /* "pickomino_rules/batch/_fused.pyx":135
  * 
  * 
+ * cdef inline bint pass_row(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """`steps.pass_dice` with nothing pending, then `steps.start_turn` before ``turn_dice``:
+ *     the game ends on an empty grill (C12), else the next player takes the dice. Whether the
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":157
+ * 
+ * 
  * cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
- *     """`steps.finish_turn` and `steps.pass_dice`, then `steps.start_turn`: whether r rolls."""
+ *     """`steps.finish_turn` where no module tidies a turn's end: count it, pass the dice."""
+ *     t.turns[r] += 1
+*/
+
+static CYTHON_INLINE int __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r) {
+  int __pyx_r;
+  Py_ssize_t __pyx_t_1;
+
+  /* "pickomino_rules/batch/_fused.pyx":159
+ * cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:
+ *     """`steps.finish_turn` where no module tidies a turn's end: count it, pass the dice."""
+ *     t.turns[r] += 1             # <<<<<<<<<<<<<<
+ *     return pass_row(t, r)
+ * 
+*/
+  __pyx_t_1 = __pyx_v_r;
+  *((int32_t *) ( /* dim=0 */ (__pyx_v_t->turns.data + __pyx_t_1 * __pyx_v_t->turns.strides[0]) )) += 1;
+
+  /* "pickomino_rules/batch/_fused.pyx":160
+ *     """`steps.finish_turn` where no module tidies a turn's end: count it, pass the dice."""
+ *     t.turns[r] += 1
+ *     return pass_row(t, r)             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_f_15pickomino_rules_5batch_6_fused_pass_row(__pyx_v_t, __pyx_v_r);
+  }
+  goto __pyx_L0;
+
+  /* "pickomino_rules/batch/_fused.pyx":157
+ * 
+ * 
+ * cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """`steps.finish_turn` where no module tidies a turn's end: count it, pass the dice."""
+ *     t.turns[r] += 1
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+  return __pyx_r;
+}
+
+/* "pickomino_rules/batch/_fused.pyx":163
+ * 
+ * 
+ * cdef inline void set_aside_row(Table t, Py_ssize_t r, int f) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """`turn.set_aside` (C4): every die of the roll showing face ``f`` is set aside."""
+ *     cdef int k, g, shown, total = 0
+*/
+
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_set_aside_row(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r, int __pyx_v_f) {
+  int __pyx_v_k;
+  int __pyx_v_g;
+  int __pyx_v_shown;
+  int __pyx_v_total;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  Py_ssize_t __pyx_t_4;
+  Py_ssize_t __pyx_t_5;
+  Py_ssize_t __pyx_t_6;
+  int __pyx_t_7;
+
+  /* "pickomino_rules/batch/_fused.pyx":165
+ * cdef inline void set_aside_row(Table t, Py_ssize_t r, int f) noexcept nogil:
+ *     """`turn.set_aside` (C4): every die of the roll showing face ``f`` is set aside."""
+ *     cdef int k, g, shown, total = 0             # <<<<<<<<<<<<<<
+ *     for k in range(t.kinds):
+ *         shown = t.roll[r, k, f]
+*/
+  __pyx_v_total = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":166
+ *     """`turn.set_aside` (C4): every die of the roll showing face ``f`` is set aside."""
+ *     cdef int k, g, shown, total = 0
+ *     for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *         shown = t.roll[r, k, f]
+ *         total += shown
+*/
+
+  __pyx_t_1 = __pyx_v_t->kinds;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_k = __pyx_t_3;
+
+    /* "pickomino_rules/batch/_fused.pyx":167
+ *     cdef int k, g, shown, total = 0
+ *     for k in range(t.kinds):
+ *         shown = t.roll[r, k, f]             # <<<<<<<<<<<<<<
+ *         total += shown
+ *         t.in_hand[r, k] -= shown
+*/
+    __pyx_t_4 = __pyx_v_r;
+    __pyx_t_5 = __pyx_v_k;
+    __pyx_t_6 = __pyx_v_f;
+    __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_5 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[2]) )));
+
+    /* "pickomino_rules/batch/_fused.pyx":168
+ *     for k in range(t.kinds):
+ *         shown = t.roll[r, k, f]
+ *         total += shown             # <<<<<<<<<<<<<<
+ *         t.in_hand[r, k] -= shown
+ *         for g in range(6):
+*/
+    __pyx_v_total = (__pyx_v_total + __pyx_v_shown);
+
+    /* "pickomino_rules/batch/_fused.pyx":169
+ *         shown = t.roll[r, k, f]
+ *         total += shown
+ *         t.in_hand[r, k] -= shown             # <<<<<<<<<<<<<<
+ *         for g in range(6):
+ *             t.roll[r, k, g] = 0
+*/
+    __pyx_t_6 = __pyx_v_r;
+    __pyx_t_5 = __pyx_v_k;
+    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_6 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_5 * __pyx_v_t->in_hand.strides[1]) )) -= __pyx_v_shown;
+
+    /* "pickomino_rules/batch/_fused.pyx":170
+ *         total += shown
+ *         t.in_hand[r, k] -= shown
+ *         for g in range(6):             # <<<<<<<<<<<<<<
+ *             t.roll[r, k, g] = 0
+ *     t.set_aside[r, f] = total
+*/
+    for (__pyx_t_7 = 0; __pyx_t_7 < 6; __pyx_t_7+=1) {
+      __pyx_v_g = __pyx_t_7;
+
+      /* "pickomino_rules/batch/_fused.pyx":171
+ *         t.in_hand[r, k] -= shown
+ *         for g in range(6):
+ *             t.roll[r, k, g] = 0             # <<<<<<<<<<<<<<
+ *     t.set_aside[r, f] = total
+ *     t.phase[r] = DECIDE
+*/
+      __pyx_t_5 = __pyx_v_r;
+      __pyx_t_6 = __pyx_v_k;
+      __pyx_t_4 = __pyx_v_g;
+      *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_5 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_4 * __pyx_v_t->roll.strides[2]) )) = 0;
+    }
+  }
+
+
+  /* "pickomino_rules/batch/_fused.pyx":172
+ *         for g in range(6):
+ *             t.roll[r, k, g] = 0
+ *     t.set_aside[r, f] = total             # <<<<<<<<<<<<<<
+ *     t.phase[r] = DECIDE
+ * 
+*/
+  __pyx_t_4 = __pyx_v_r;
+  __pyx_t_6 = __pyx_v_f;
+  *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_4 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_6 * __pyx_v_t->set_aside.strides[1]) )) = __pyx_v_total;
+
+  /* "pickomino_rules/batch/_fused.pyx":173
+ *             t.roll[r, k, g] = 0
+ *     t.set_aside[r, f] = total
+ *     t.phase[r] = DECIDE             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_6 = __pyx_v_r;
+  *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_6 * __pyx_v_t->phase.strides[0]) )) = 2;
+
+  /* "pickomino_rules/batch/_fused.pyx":163
+ * 
+ * 
+ * cdef inline void set_aside_row(Table t, Py_ssize_t r, int f) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """`turn.set_aside` (C4): every die of the roll showing face ``f`` is set aside."""
+ *     cdef int k, g, shown, total = 0
+*/
+
+  /* function exit code */
+
+
+
+
+}
+
+/* "pickomino_rules/batch/_fused.pyx":176
+ * 
+ * 
+ * cdef inline int64_t row_total(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+ *     cdef int f
+*/
+
+static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r) {
+  int __pyx_v_f;
+  int64_t __pyx_v_total;
+  int64_t __pyx_r;
+  Py_ssize_t __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  Py_ssize_t __pyx_t_5;
+
+  /* "pickomino_rules/batch/_fused.pyx":179
+ *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+ *     cdef int f
+ *     cdef int64_t total = 0             # <<<<<<<<<<<<<<
+ *     if t.set_aside[r, WORM] == 0:
+ *         return -1
+*/
+  __pyx_v_total = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":180
+ *     cdef int f
+ *     cdef int64_t total = 0
+ *     if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
+ *         return -1
+ *     for f in range(6):
+*/
+  __pyx_t_1 = __pyx_v_r;
+  __pyx_t_2 = 5;
+  __pyx_t_3 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_1 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_2 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
+
+  if (__pyx_t_3) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":181
+ *     cdef int64_t total = 0
+ *     if t.set_aside[r, WORM] == 0:
+ *         return -1             # <<<<<<<<<<<<<<
+ *     for f in range(6):
+ *         total += t.set_aside[r, f] * t.points[f]
+*/
+    {
+
+      __pyx_r = -1L;
+    }
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":180
+ *     cdef int f
+ *     cdef int64_t total = 0
+ *     if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
+ *         return -1
+ *     for f in range(6):
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":182
+ *     if t.set_aside[r, WORM] == 0:
+ *         return -1
+ *     for f in range(6):             # <<<<<<<<<<<<<<
+ *         total += t.set_aside[r, f] * t.points[f]
+ *     return total
+*/
+  for (__pyx_t_4 = 0; __pyx_t_4 < 6; __pyx_t_4+=1) {
+    __pyx_v_f = __pyx_t_4;
+
+    /* "pickomino_rules/batch/_fused.pyx":183
+ *         return -1
+ *     for f in range(6):
+ *         total += t.set_aside[r, f] * t.points[f]             # <<<<<<<<<<<<<<
+ *     return total
+ * 
+*/
+    __pyx_t_2 = __pyx_v_r;
+    __pyx_t_1 = __pyx_v_f;
+    __pyx_t_5 = __pyx_v_f;
+    __pyx_v_total = (__pyx_v_total + ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_2 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_1 * __pyx_v_t->set_aside.strides[1]) ))) * (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->points.data + __pyx_t_5 * __pyx_v_t->points.strides[0]) )))));
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":184
+ *     for f in range(6):
+ *         total += t.set_aside[r, f] * t.points[f]
+ *     return total             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_total;
+  }
+  goto __pyx_L0;
+
+  /* "pickomino_rules/batch/_fused.pyx":176
+ * 
+ * 
+ * cdef inline int64_t row_total(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef int f
 */
 
   /* function exit code */
   __pyx_L0:;
 
+
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":155
+/* "pickomino_rules/batch/_fused.pyx":187
+ * 
+ * 
+ * cdef inline void row_claims(             # <<<<<<<<<<<<<<
+ *     Table t, Py_ssize_t r, int64_t total, int64_t* claim, int64_t* victim
+ * ) noexcept nogil:
+*/
+
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r, int64_t __pyx_v_total, int64_t *__pyx_v_claim, int64_t *__pyx_v_victim) {
+  int __pyx_v_p;
+  int __pyx_v_me;
+  int64_t __pyx_v_grill;
+  int64_t __pyx_v_index;
+  Py_ssize_t __pyx_t_1;
+  int64_t __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  Py_ssize_t __pyx_t_5;
+  Py_ssize_t __pyx_t_6;
+  Py_ssize_t __pyx_t_7;
+  int __pyx_t_8;
+  int __pyx_t_9;
+  int __pyx_t_10;
+
+  /* "pickomino_rules/batch/_fused.pyx":192
+ *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
+ *     cdef int p, me
+ *     cdef int64_t grill = t.grill[r]             # <<<<<<<<<<<<<<
+ *     cdef int64_t index = t.index_of[total] if total < t.index_of.shape[0] else -1
+ *     claim[0] = -1
+*/
+  __pyx_t_1 = __pyx_v_r;
+  __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) )));
+
+  /* "pickomino_rules/batch/_fused.pyx":193
+ *     cdef int p, me
+ *     cdef int64_t grill = t.grill[r]
+ *     cdef int64_t index = t.index_of[total] if total < t.index_of.shape[0] else -1             # <<<<<<<<<<<<<<
+ *     claim[0] = -1
+ *     victim[0] = -1
+*/
+  __pyx_t_3 = (__pyx_v_total < (__pyx_v_t->index_of.shape[0]));
+
+  if (__pyx_t_3) {
+    __pyx_t_1 = __pyx_v_total;
+
+    __pyx_t_2 = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->index_of.data + __pyx_t_1 * __pyx_v_t->index_of.strides[0]) )));
+  } else {
+
+    __pyx_t_2 = -1L;
+  }
+
+  __pyx_v_index = __pyx_t_2;
+
+  /* "pickomino_rules/batch/_fused.pyx":194
+ *     cdef int64_t grill = t.grill[r]
+ *     cdef int64_t index = t.index_of[total] if total < t.index_of.shape[0] else -1
+ *     claim[0] = -1             # <<<<<<<<<<<<<<
+ *     victim[0] = -1
+ *     if total < 0:
+*/
+  (__pyx_v_claim[0]) = -1L;
+
+  /* "pickomino_rules/batch/_fused.pyx":195
+ *     cdef int64_t index = t.index_of[total] if total < t.index_of.shape[0] else -1
+ *     claim[0] = -1
+ *     victim[0] = -1             # <<<<<<<<<<<<<<
+ *     if total < 0:
+ *         return
+*/
+  (__pyx_v_victim[0]) = -1L;
+
+  /* "pickomino_rules/batch/_fused.pyx":196
+ *     claim[0] = -1
+ *     victim[0] = -1
+ *     if total < 0:             # <<<<<<<<<<<<<<
+ *         return
+ *     if index >= 0 and (grill >> index) & 1:
+*/
+  __pyx_t_3 = (__pyx_v_total < 0);
+
+  if (__pyx_t_3) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":197
+ *     victim[0] = -1
+ *     if total < 0:
+ *         return             # <<<<<<<<<<<<<<
+ *     if index >= 0 and (grill >> index) & 1:
+ *         claim[0] = index
+*/
+    {
+    }
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":196
+ *     claim[0] = -1
+ *     victim[0] = -1
+ *     if total < 0:             # <<<<<<<<<<<<<<
+ *         return
+ *     if index >= 0 and (grill >> index) & 1:
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":198
+ *     if total < 0:
+ *         return
+ *     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
+ *         claim[0] = index
+ *         return
+*/
+  __pyx_t_4 = (__pyx_v_index >= 0);
+
+  if (__pyx_t_4) {
+
+  } else {
+
+    __pyx_t_3 = __pyx_t_4;
+
+    goto __pyx_L5_bool_binop_done;
+  }
+  __pyx_t_4 = (((__pyx_v_grill >> __pyx_v_index) & 1) != 0);
+
+
+  __pyx_t_3 = __pyx_t_4;
+
+  __pyx_L5_bool_binop_done:;
+  if (__pyx_t_3) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":199
+ *         return
+ *     if index >= 0 and (grill >> index) & 1:
+ *         claim[0] = index             # <<<<<<<<<<<<<<
+ *         return
+ *     claim[0] = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
+*/
+    (__pyx_v_claim[0]) = __pyx_v_index;
+
+    /* "pickomino_rules/batch/_fused.pyx":200
+ *     if index >= 0 and (grill >> index) & 1:
+ *         claim[0] = index
+ *         return             # <<<<<<<<<<<<<<
+ *     claim[0] = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
+ *     me = t.player[r]
+*/
+    {
+    }
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":198
+ *     if total < 0:
+ *         return
+ *     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
+ *         claim[0] = index
+ *         return
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":201
+ *         claim[0] = index
+ *         return
+ *     claim[0] = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]             # <<<<<<<<<<<<<<
+ *     me = t.player[r]
+ *     for p in range(t.players):
+*/
+
+  __pyx_t_5 = ((__pyx_v_t->below.shape[0]) - 1);
+
+  __pyx_t_2 = __pyx_v_total;
+  __pyx_t_3 = (__pyx_t_5 < __pyx_t_2);
+
+  if (__pyx_t_3) {
+
+    __pyx_t_6 = __pyx_t_5;
+  } else {
+
+    __pyx_t_6 = __pyx_t_2;
+  }
+
+  __pyx_t_1 = __pyx_t_6;
+  __pyx_t_7 = (__pyx_v_grill & (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->below.data + __pyx_t_1 * __pyx_v_t->below.strides[0]) ))));
+  (__pyx_v_claim[0]) = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_7 * __pyx_v_t->highest_of.strides[0]) )));
+
+
+  /* "pickomino_rules/batch/_fused.pyx":202
+ *         return
+ *     claim[0] = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
+ *     me = t.player[r]             # <<<<<<<<<<<<<<
+ *     for p in range(t.players):
+ *         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+*/
+  __pyx_t_1 = __pyx_v_r;
+  __pyx_v_me = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_1 * __pyx_v_t->player.strides[0]) )));
+
+  /* "pickomino_rules/batch/_fused.pyx":203
+ *     claim[0] = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
+ *     me = t.player[r]
+ *     for p in range(t.players):             # <<<<<<<<<<<<<<
+ *         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+ *             victim[0] = p
+*/
+
+  __pyx_t_8 = __pyx_v_t->players;
+  __pyx_t_9 = __pyx_t_8;
+
+  for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
+    __pyx_v_p = __pyx_t_10;
+
+    /* "pickomino_rules/batch/_fused.pyx":204
+ *     me = t.player[r]
+ *     for p in range(t.players):
+ *         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
+ *             victim[0] = p
+ *             return
+*/
+    __pyx_t_4 = (__pyx_v_p != __pyx_v_me);
+
+    if (__pyx_t_4) {
+
+    } else {
+
+      __pyx_t_3 = __pyx_t_4;
+
+      goto __pyx_L10_bool_binop_done;
+    }
+    __pyx_t_1 = __pyx_v_r;
+    __pyx_t_7 = __pyx_v_p;
+    __pyx_t_4 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_1 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_7 * __pyx_v_t->heights.strides[1]) ))) > 0);
+
+    if (__pyx_t_4) {
+
+    } else {
+
+      __pyx_t_3 = __pyx_t_4;
+
+      goto __pyx_L10_bool_binop_done;
+    }
+    __pyx_t_7 = __pyx_v_r;
+    __pyx_t_1 = __pyx_v_p;
+    __pyx_t_4 = ((*((int64_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->tops.data + __pyx_t_7 * __pyx_v_t->tops.strides[0]) ) + __pyx_t_1 * __pyx_v_t->tops.strides[1]) ))) == __pyx_v_total);
+
+
+    __pyx_t_3 = __pyx_t_4;
+
+    __pyx_L10_bool_binop_done:;
+    if (__pyx_t_3) {
+
+
+      /* "pickomino_rules/batch/_fused.pyx":205
+ *     for p in range(t.players):
+ *         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+ *             victim[0] = p             # <<<<<<<<<<<<<<
+ *             return
+ * 
+*/
+      (__pyx_v_victim[0]) = __pyx_v_p;
+
+      /* "pickomino_rules/batch/_fused.pyx":206
+ *         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+ *             victim[0] = p
+ *             return             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+      {
+      }
+      goto __pyx_L0;
+
+      /* "pickomino_rules/batch/_fused.pyx":204
+ *     me = t.player[r]
+ *     for p in range(t.players):
+ *         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
+ *             victim[0] = p
+ *             return
+*/
+    }
+  }
+
+
+  /* "pickomino_rules/batch/_fused.pyx":187
+ * 
+ * 
+ * cdef inline void row_claims(             # <<<<<<<<<<<<<<
+ *     Table t, Py_ssize_t r, int64_t total, int64_t* claim, int64_t* victim
+ * ) noexcept nogil:
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+}
+
+/* "pickomino_rules/batch/_fused.pyx":209
+ * 
+ * 
+ * cdef inline void row_decisions(             # <<<<<<<<<<<<<<
+ *     Table t, Py_ssize_t r, int64_t victim, int8_t[:, :] out, Py_ssize_t i
+ * ) noexcept nogil:
+*/
+
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r, int64_t __pyx_v_victim, __Pyx_memviewslice __pyx_v_out, Py_ssize_t __pyx_v_i) {
+  int __pyx_v_f;
+  int __pyx_v_k;
+  int __pyx_v_held;
+  int __pyx_v_open_face;
+  int __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int8_t __pyx_t_7;
+
+  /* "pickomino_rules/batch/_fused.pyx":213
+ * ) noexcept nogil:
+ *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
+ *     cdef int f, k, held = 0             # <<<<<<<<<<<<<<
+ *     cdef bint open_face = False
+ *     for f in range(6):
+*/
+  __pyx_v_held = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":214
+ *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
+ *     cdef int f, k, held = 0
+ *     cdef bint open_face = False             # <<<<<<<<<<<<<<
+ *     for f in range(6):
+ *         if t.set_aside[r, f] == 0:
+*/
+  __pyx_v_open_face = 0;
+
+  /* "pickomino_rules/batch/_fused.pyx":215
+ *     cdef int f, k, held = 0
+ *     cdef bint open_face = False
+ *     for f in range(6):             # <<<<<<<<<<<<<<
+ *         if t.set_aside[r, f] == 0:
+ *             open_face = True
+*/
+  for (__pyx_t_1 = 0; __pyx_t_1 < 6; __pyx_t_1+=1) {
+    __pyx_v_f = __pyx_t_1;
+
+    /* "pickomino_rules/batch/_fused.pyx":216
+ *     cdef bint open_face = False
+ *     for f in range(6):
+ *         if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
+ *             open_face = True
+ *     for k in range(t.kinds):
+*/
+    __pyx_t_2 = __pyx_v_r;
+    __pyx_t_3 = __pyx_v_f;
+    __pyx_t_4 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_2 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_3 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
+
+    if (__pyx_t_4) {
+
+
+      /* "pickomino_rules/batch/_fused.pyx":217
+ *     for f in range(6):
+ *         if t.set_aside[r, f] == 0:
+ *             open_face = True             # <<<<<<<<<<<<<<
+ *     for k in range(t.kinds):
+ *         held += t.in_hand[r, k]
+*/
+      __pyx_v_open_face = 1;
+
+      /* "pickomino_rules/batch/_fused.pyx":216
+ *     cdef bint open_face = False
+ *     for f in range(6):
+ *         if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
+ *             open_face = True
+ *     for k in range(t.kinds):
+*/
+    }
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":218
+ *         if t.set_aside[r, f] == 0:
+ *             open_face = True
+ *     for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *         held += t.in_hand[r, k]
+ *     out[i, 0] = open_face and held > 0
+*/
+
+  __pyx_t_1 = __pyx_v_t->kinds;
+  __pyx_t_5 = __pyx_t_1;
+
+  for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
+    __pyx_v_k = __pyx_t_6;
+
+    /* "pickomino_rules/batch/_fused.pyx":219
+ *             open_face = True
+ *     for k in range(t.kinds):
+ *         held += t.in_hand[r, k]             # <<<<<<<<<<<<<<
+ *     out[i, 0] = open_face and held > 0
+ *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
+*/
+    __pyx_t_3 = __pyx_v_r;
+    __pyx_t_2 = __pyx_v_k;
+    __pyx_v_held = (__pyx_v_held + (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_3 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_2 * __pyx_v_t->in_hand.strides[1]) ))));
+  }
+
+
+  /* "pickomino_rules/batch/_fused.pyx":220
+ *     for k in range(t.kinds):
+ *         held += t.in_hand[r, k]
+ *     out[i, 0] = open_face and held > 0             # <<<<<<<<<<<<<<
+ *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
+ *     if victim >= 0:
+*/
+  if (__pyx_v_open_face) {
+  } else {
+
+    __pyx_t_7 = __pyx_v_open_face;
+    goto __pyx_L8_bool_binop_done;
+  }
+  __pyx_t_4 = (__pyx_v_held > 0);
+
+
+  __pyx_t_7 = __pyx_t_4;
+
+  __pyx_L8_bool_binop_done:;
+  __pyx_t_2 = __pyx_v_i;
+  __pyx_t_3 = 0;
+  *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_2 * __pyx_v_out.strides[0]) ) + __pyx_t_3 * __pyx_v_out.strides[1]) )) = __pyx_t_7;
+
+
+  /* "pickomino_rules/batch/_fused.pyx":221
+ *         held += t.in_hand[r, k]
+ *     out[i, 0] = open_face and held > 0
+ *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts             # <<<<<<<<<<<<<<
+ *     if victim >= 0:
+ *         out[i, t.steal + victim] = True
+*/
+  __pyx_t_3 = __pyx_v_i;
+  __pyx_t_2 = __pyx_v_t->stop;
+  *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_3 * __pyx_v_out.strides[0]) ) + __pyx_t_2 * __pyx_v_out.strides[1]) )) = 1;
+
+  /* "pickomino_rules/batch/_fused.pyx":222
+ *     out[i, 0] = open_face and held > 0
+ *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
+ *     if victim >= 0:             # <<<<<<<<<<<<<<
+ *         out[i, t.steal + victim] = True
+ * 
+*/
+  __pyx_t_4 = (__pyx_v_victim >= 0);
+
+  if (__pyx_t_4) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":223
+ *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
+ *     if victim >= 0:
+ *         out[i, t.steal + victim] = True             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+    __pyx_t_2 = __pyx_v_i;
+    __pyx_t_3 = (__pyx_v_t->steal + __pyx_v_victim);
+    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_2 * __pyx_v_out.strides[0]) ) + __pyx_t_3 * __pyx_v_out.strides[1]) )) = 1;
+
+    /* "pickomino_rules/batch/_fused.pyx":222
+ *     out[i, 0] = open_face and held > 0
+ *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
+ *     if victim >= 0:             # <<<<<<<<<<<<<<
+ *         out[i, t.steal + victim] = True
+ * 
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":209
+ * 
+ * 
+ * cdef inline void row_decisions(             # <<<<<<<<<<<<<<
+ *     Table t, Py_ssize_t r, int64_t victim, int8_t[:, :] out, Py_ssize_t i
+ * ) noexcept nogil:
+*/
+
+  /* function exit code */
+
+
+
+
+}
+
+/* "pickomino_rules/batch/_fused.pyx":226
+ * 
+ * 
+ * cdef inline void row_takes(Table t, Py_ssize_t r, int8_t[:, :] out, Py_ssize_t i) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+ *     cdef int f, k, shown
+*/
+
+static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_takes(struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, Py_ssize_t __pyx_v_r, __Pyx_memviewslice __pyx_v_out, Py_ssize_t __pyx_v_i) {
+  int __pyx_v_f;
+  int __pyx_v_k;
+  int __pyx_v_shown;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  Py_ssize_t __pyx_t_5;
+  Py_ssize_t __pyx_t_6;
+  Py_ssize_t __pyx_t_7;
+  int8_t __pyx_t_8;
+  int __pyx_t_9;
+
+  /* "pickomino_rules/batch/_fused.pyx":229
+ *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+ *     cdef int f, k, shown
+ *     for f in range(6):             # <<<<<<<<<<<<<<
+ *         shown = 0
+ *         for k in range(t.kinds):
+*/
+  for (__pyx_t_1 = 0; __pyx_t_1 < 6; __pyx_t_1+=1) {
+    __pyx_v_f = __pyx_t_1;
+
+    /* "pickomino_rules/batch/_fused.pyx":230
+ *     cdef int f, k, shown
+ *     for f in range(6):
+ *         shown = 0             # <<<<<<<<<<<<<<
+ *         for k in range(t.kinds):
+ *             shown += t.roll[r, k, f]
+*/
+    __pyx_v_shown = 0;
+
+    /* "pickomino_rules/batch/_fused.pyx":231
+ *     for f in range(6):
+ *         shown = 0
+ *         for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *             shown += t.roll[r, k, f]
+ *         out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
+*/
+
+    __pyx_t_2 = __pyx_v_t->kinds;
+    __pyx_t_3 = __pyx_t_2;
+
+    for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
+      __pyx_v_k = __pyx_t_4;
+
+      /* "pickomino_rules/batch/_fused.pyx":232
+ *         shown = 0
+ *         for k in range(t.kinds):
+ *             shown += t.roll[r, k, f]             # <<<<<<<<<<<<<<
+ *         out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
+ * 
+*/
+      __pyx_t_5 = __pyx_v_r;
+      __pyx_t_6 = __pyx_v_k;
+      __pyx_t_7 = __pyx_v_f;
+      __pyx_v_shown = (__pyx_v_shown + (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_5 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[2]) ))));
+    }
+
+
+    /* "pickomino_rules/batch/_fused.pyx":233
+ *         for k in range(t.kinds):
+ *             shown += t.roll[r, k, f]
+ *         out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+    __pyx_t_9 = (__pyx_v_shown > 0);
+
+    if (__pyx_t_9) {
+
+    } else {
+
+      __pyx_t_8 = __pyx_t_9;
+
+      goto __pyx_L7_bool_binop_done;
+    }
+    __pyx_t_7 = __pyx_v_r;
+    __pyx_t_6 = __pyx_v_f;
+    __pyx_t_9 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_7 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_6 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
+
+
+    __pyx_t_8 = __pyx_t_9;
+
+    __pyx_L7_bool_binop_done:;
+    __pyx_t_6 = __pyx_v_i;
+    __pyx_t_7 = (1 + __pyx_v_f);
+    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_6 * __pyx_v_out.strides[0]) ) + __pyx_t_7 * __pyx_v_out.strides[1]) )) = __pyx_t_8;
+
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":226
+ * 
+ * 
+ * cdef inline void row_takes(Table t, Py_ssize_t r, int8_t[:, :] out, Py_ssize_t i) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+ *     cdef int f, k, shown
+*/
+
+  /* function exit code */
+
+
+
+}
+
+/* "pickomino_rules/batch/_fused.pyx":236
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
@@ -20156,53 +21071,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_moving,&__pyx_mstate_global->__pyx_n_u_chosen,&__pyx_mstate_global->__pyx_n_u_rolling,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 155, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 236, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 155, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 236, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 155, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 236, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 155, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 236, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 155, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 236, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide", 0) < (0)) __PYX_ERR(0, 155, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide", 0) < (0)) __PYX_ERR(0, 236, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, i); __PYX_ERR(0, 155, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, i); __PYX_ERR(0, 236, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 155, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 236, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 155, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 236, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 155, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 236, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 155, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 236, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_moving = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_moving.memview)) __PYX_ERR(0, 155, __pyx_L3_error)
-    __pyx_v_chosen = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_chosen.memview)) __PYX_ERR(0, 155, __pyx_L3_error)
-    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 155, __pyx_L3_error)
+    __pyx_v_moving = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_moving.memview)) __PYX_ERR(0, 236, __pyx_L3_error)
+    __pyx_v_chosen = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_chosen.memview)) __PYX_ERR(0, 236, __pyx_L3_error)
+    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 236, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 155, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 236, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20216,7 +21131,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 155, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 236, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_decide(__pyx_self, __pyx_v_t, __pyx_v_moving, __pyx_v_chosen, __pyx_v_rolling);
 
   /* function exit code */
@@ -20245,12 +21160,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   Py_ssize_t __pyx_v_n;
   Py_ssize_t __pyx_v_out;
   int64_t __pyx_v_a;
-  int64_t __pyx_v_face;
-  int64_t __pyx_v_shown;
   int64_t __pyx_v_grill;
   int64_t __pyx_v_victim;
   int __pyx_v_pass_;
-  int __pyx_v_f;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_t_1;
@@ -20259,30 +21171,27 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   Py_ssize_t __pyx_t_4;
   Py_ssize_t __pyx_t_5;
   int __pyx_t_6;
-  Py_ssize_t __pyx_t_7;
-  Py_ssize_t __pyx_t_8;
-  int __pyx_t_9;
-  int __pyx_t_10;
-  int64_t __pyx_t_11;
-  PyObject *__pyx_t_12 = NULL;
+  int __pyx_t_7;
+  int64_t __pyx_t_8;
+  PyObject *__pyx_t_9 = NULL;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("decide", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":161
+  /* "pickomino_rules/batch/_fused.pyx":242
  *     that the same seed draws the same dice; returns how many.
  *     """
  *     cdef Py_ssize_t i, r, n = moving.shape[0], out = 0             # <<<<<<<<<<<<<<
- *     cdef int64_t a, face, shown, grill, victim
- *     cdef int pass_, f
+ *     cdef int64_t a, grill, victim
+ *     cdef int pass_
 */
   __pyx_v_n = (__pyx_v_moving.shape[0]);
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":164
- *     cdef int64_t a, face, shown, grill, victim
- *     cdef int pass_, f
+  /* "pickomino_rules/batch/_fused.pyx":245
+ *     cdef int64_t a, grill, victim
+ *     cdef int pass_
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for pass_ in range(3):
  *             for i in range(n):
@@ -20293,8 +21202,8 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":165
- *     cdef int pass_, f
+        /* "pickomino_rules/batch/_fused.pyx":246
+ *     cdef int pass_
  *     with nogil:
  *         for pass_ in range(3):             # <<<<<<<<<<<<<<
  *             for i in range(n):
@@ -20303,7 +21212,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
         for (__pyx_t_1 = 0; __pyx_t_1 < 3; __pyx_t_1+=1) {
           __pyx_v_pass_ = __pyx_t_1;
 
-          /* "pickomino_rules/batch/_fused.pyx":166
+          /* "pickomino_rules/batch/_fused.pyx":247
  *     with nogil:
  *         for pass_ in range(3):
  *             for i in range(n):             # <<<<<<<<<<<<<<
@@ -20317,7 +21226,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
           for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
             __pyx_v_i = __pyx_t_4;
 
-            /* "pickomino_rules/batch/_fused.pyx":167
+            /* "pickomino_rules/batch/_fused.pyx":248
  *         for pass_ in range(3):
  *             for i in range(n):
  *                 r = moving[i]             # <<<<<<<<<<<<<<
@@ -20327,7 +21236,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             __pyx_t_5 = __pyx_v_i;
             __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_moving.data + __pyx_t_5 * __pyx_v_moving.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":168
+            /* "pickomino_rules/batch/_fused.pyx":249
  *             for i in range(n):
  *                 r = moving[i]
  *                 a = chosen[i]             # <<<<<<<<<<<<<<
@@ -20337,24 +21246,24 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
             __pyx_t_5 = __pyx_v_i;
             __pyx_v_a = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_chosen.data + __pyx_t_5 * __pyx_v_chosen.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":169
+            /* "pickomino_rules/batch/_fused.pyx":250
  *                 r = moving[i]
  *                 a = chosen[i]
  *                 if pass_ == 0:             # <<<<<<<<<<<<<<
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
- *                         face = a - 1
+ *                         set_aside_row(t, r, <int>(a - 1))
 */
             __pyx_t_6 = (__pyx_v_pass_ == 0);
 
             if (__pyx_t_6) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":170
+              /* "pickomino_rules/batch/_fused.pyx":251
  *                 a = chosen[i]
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)             # <<<<<<<<<<<<<<
- *                         face = a - 1
- *                         shown = t.roll[r, 0, face]
+ *                         set_aside_row(t, r, <int>(a - 1))
+ *                     elif a == 0:  # roll again (C6)
 */
               __pyx_t_5 = __pyx_v_r;
               __pyx_t_6 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) ))) == 1);
@@ -20362,95 +21271,28 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":171
+                /* "pickomino_rules/batch/_fused.pyx":252
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
- *                         face = a - 1             # <<<<<<<<<<<<<<
- *                         shown = t.roll[r, 0, face]
- *                         t.set_aside[r, face] = <int8_t>shown
-*/
-                __pyx_v_face = (__pyx_v_a - 1);
-
-                /* "pickomino_rules/batch/_fused.pyx":172
- *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
- *                         face = a - 1
- *                         shown = t.roll[r, 0, face]             # <<<<<<<<<<<<<<
- *                         t.set_aside[r, face] = <int8_t>shown
- *                         t.in_hand[r, 0] -= <int8_t>shown
-*/
-                __pyx_t_5 = __pyx_v_r;
-                __pyx_t_7 = 0;
-                __pyx_t_8 = __pyx_v_face;
-                __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_5 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_8 * __pyx_v_t->roll.strides[2]) )));
-
-                /* "pickomino_rules/batch/_fused.pyx":173
- *                         face = a - 1
- *                         shown = t.roll[r, 0, face]
- *                         t.set_aside[r, face] = <int8_t>shown             # <<<<<<<<<<<<<<
- *                         t.in_hand[r, 0] -= <int8_t>shown
- *                         for f in range(6):
-*/
-                __pyx_t_8 = __pyx_v_r;
-                __pyx_t_7 = __pyx_v_face;
-                *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_8 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_7 * __pyx_v_t->set_aside.strides[1]) )) = ((int8_t)__pyx_v_shown);
-
-                /* "pickomino_rules/batch/_fused.pyx":174
- *                         shown = t.roll[r, 0, face]
- *                         t.set_aside[r, face] = <int8_t>shown
- *                         t.in_hand[r, 0] -= <int8_t>shown             # <<<<<<<<<<<<<<
- *                         for f in range(6):
- *                             t.roll[r, 0, f] = 0
-*/
-                __pyx_t_7 = __pyx_v_r;
-                __pyx_t_8 = 0;
-                *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_7 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_8 * __pyx_v_t->in_hand.strides[1]) )) -= ((int8_t)__pyx_v_shown);
-
-                /* "pickomino_rules/batch/_fused.pyx":175
- *                         t.set_aside[r, face] = <int8_t>shown
- *                         t.in_hand[r, 0] -= <int8_t>shown
- *                         for f in range(6):             # <<<<<<<<<<<<<<
- *                             t.roll[r, 0, f] = 0
- *                         t.phase[r] = DECIDE
-*/
-                for (__pyx_t_9 = 0; __pyx_t_9 < 6; __pyx_t_9+=1) {
-                  __pyx_v_f = __pyx_t_9;
-
-                  /* "pickomino_rules/batch/_fused.pyx":176
- *                         t.in_hand[r, 0] -= <int8_t>shown
- *                         for f in range(6):
- *                             t.roll[r, 0, f] = 0             # <<<<<<<<<<<<<<
- *                         t.phase[r] = DECIDE
- *                     elif a == 0:  # roll again (C6)
-*/
-                  __pyx_t_8 = __pyx_v_r;
-                  __pyx_t_7 = 0;
-                  __pyx_t_5 = __pyx_v_f;
-                  *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_8 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_5 * __pyx_v_t->roll.strides[2]) )) = 0;
-                }
-
-                /* "pickomino_rules/batch/_fused.pyx":177
- *                         for f in range(6):
- *                             t.roll[r, 0, f] = 0
- *                         t.phase[r] = DECIDE             # <<<<<<<<<<<<<<
+ *                         set_aside_row(t, r, <int>(a - 1))             # <<<<<<<<<<<<<<
  *                     elif a == 0:  # roll again (C6)
  *                         t.phase[r] = ROLL
 */
-                __pyx_t_5 = __pyx_v_r;
-                *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) )) = 2;
+                __pyx_f_15pickomino_rules_5batch_6_fused_set_aside_row(__pyx_v_t, __pyx_v_r, ((int)(__pyx_v_a - 1)));
 
-                /* "pickomino_rules/batch/_fused.pyx":170
+                /* "pickomino_rules/batch/_fused.pyx":251
  *                 a = chosen[i]
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)             # <<<<<<<<<<<<<<
- *                         face = a - 1
- *                         shown = t.roll[r, 0, face]
+ *                         set_aside_row(t, r, <int>(a - 1))
+ *                     elif a == 0:  # roll again (C6)
 */
                 goto __pyx_L11;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":178
- *                             t.roll[r, 0, f] = 0
- *                         t.phase[r] = DECIDE
+              /* "pickomino_rules/batch/_fused.pyx":253
+ *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
+ *                         set_aside_row(t, r, <int>(a - 1))
  *                     elif a == 0:  # roll again (C6)             # <<<<<<<<<<<<<<
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r
@@ -20460,8 +21302,8 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":179
- *                         t.phase[r] = DECIDE
+                /* "pickomino_rules/batch/_fused.pyx":254
+ *                         set_aside_row(t, r, <int>(a - 1))
  *                     elif a == 0:  # roll again (C6)
  *                         t.phase[r] = ROLL             # <<<<<<<<<<<<<<
  *                         rolling[out] = r
@@ -20470,7 +21312,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_r;
                 *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) )) = 0;
 
-                /* "pickomino_rules/batch/_fused.pyx":180
+                /* "pickomino_rules/batch/_fused.pyx":255
  *                     elif a == 0:  # roll again (C6)
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
@@ -20480,7 +21322,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_out;
                 *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":181
+                /* "pickomino_rules/batch/_fused.pyx":256
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -20489,9 +21331,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":178
- *                             t.roll[r, 0, f] = 0
- *                         t.phase[r] = DECIDE
+                /* "pickomino_rules/batch/_fused.pyx":253
+ *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
+ *                         set_aside_row(t, r, <int>(a - 1))
  *                     elif a == 0:  # roll again (C6)             # <<<<<<<<<<<<<<
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r
@@ -20499,54 +21341,54 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               }
               __pyx_L11:;
 
-              /* "pickomino_rules/batch/_fused.pyx":169
+              /* "pickomino_rules/batch/_fused.pyx":250
  *                 r = moving[i]
  *                 a = chosen[i]
  *                 if pass_ == 0:             # <<<<<<<<<<<<<<
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
- *                         face = a - 1
+ *                         set_aside_row(t, r, <int>(a - 1))
 */
               goto __pyx_L10;
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":182
+            /* "pickomino_rules/batch/_fused.pyx":257
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
 */
-            __pyx_t_10 = (__pyx_v_pass_ == 1);
+            __pyx_t_7 = (__pyx_v_pass_ == 1);
 
-            if (__pyx_t_10) {
+            if (__pyx_t_7) {
 
             } else {
 
-              __pyx_t_6 = __pyx_t_10;
+              __pyx_t_6 = __pyx_t_7;
 
-              goto __pyx_L14_bool_binop_done;
+              goto __pyx_L12_bool_binop_done;
             }
-            __pyx_t_10 = (__pyx_v_a == __pyx_v_t->stop);
+            __pyx_t_7 = (__pyx_v_a == __pyx_v_t->stop);
 
-            if (__pyx_t_10) {
+            if (__pyx_t_7) {
 
             } else {
 
-              __pyx_t_6 = __pyx_t_10;
+              __pyx_t_6 = __pyx_t_7;
 
-              goto __pyx_L14_bool_binop_done;
+              goto __pyx_L12_bool_binop_done;
             }
             __pyx_t_5 = __pyx_v_r;
-            __pyx_t_10 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) ))) == 2);
+            __pyx_t_7 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) ))) == 2);
 
 
-            __pyx_t_6 = __pyx_t_10;
+            __pyx_t_6 = __pyx_t_7;
 
-            __pyx_L14_bool_binop_done:;
+            __pyx_L12_bool_binop_done:;
             if (__pyx_t_6) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":183
+              /* "pickomino_rules/batch/_fused.pyx":258
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:
  *                     grill = t.grill_claim[r]             # <<<<<<<<<<<<<<
@@ -20556,7 +21398,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               __pyx_t_5 = __pyx_v_r;
               __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill_claim.data + __pyx_t_5 * __pyx_v_t->grill_claim.strides[0]) )));
 
-              /* "pickomino_rules/batch/_fused.pyx":184
+              /* "pickomino_rules/batch/_fused.pyx":259
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop             # <<<<<<<<<<<<<<
@@ -20567,42 +21409,42 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 
               if (__pyx_t_6) {
 
-                __pyx_t_11 = -1L;
+                __pyx_t_8 = -1L;
               } else {
                 __pyx_t_5 = __pyx_v_r;
 
-                __pyx_t_11 = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->victim.data + __pyx_t_5 * __pyx_v_t->victim.strides[0]) )));
+                __pyx_t_8 = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->victim.data + __pyx_t_5 * __pyx_v_t->victim.strides[0]) )));
               }
 
-              __pyx_v_victim = __pyx_t_11;
+              __pyx_v_victim = __pyx_t_8;
 
-              /* "pickomino_rules/batch/_fused.pyx":185
+              /* "pickomino_rules/batch/_fused.pyx":260
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:             # <<<<<<<<<<<<<<
  *                         take_tile_row(t, r, grill, victim)
  *                     else:
 */
-              __pyx_t_10 = (__pyx_v_grill >= 0);
+              __pyx_t_7 = (__pyx_v_grill >= 0);
 
-              if (!__pyx_t_10) {
+              if (!__pyx_t_7) {
 
               } else {
 
-                __pyx_t_6 = __pyx_t_10;
+                __pyx_t_6 = __pyx_t_7;
 
-                goto __pyx_L18_bool_binop_done;
+                goto __pyx_L16_bool_binop_done;
               }
-              __pyx_t_10 = (__pyx_v_victim >= 0);
+              __pyx_t_7 = (__pyx_v_victim >= 0);
 
 
-              __pyx_t_6 = __pyx_t_10;
+              __pyx_t_6 = __pyx_t_7;
 
-              __pyx_L18_bool_binop_done:;
+              __pyx_L16_bool_binop_done:;
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":186
+                /* "pickomino_rules/batch/_fused.pyx":261
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:
  *                         take_tile_row(t, r, grill, victim)             # <<<<<<<<<<<<<<
@@ -20611,17 +21453,17 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(__pyx_v_t, __pyx_v_r, __pyx_v_grill, __pyx_v_victim);
 
-                /* "pickomino_rules/batch/_fused.pyx":185
+                /* "pickomino_rules/batch/_fused.pyx":260
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:             # <<<<<<<<<<<<<<
  *                         take_tile_row(t, r, grill, victim)
  *                     else:
 */
-                goto __pyx_L17;
+                goto __pyx_L15;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":188
+              /* "pickomino_rules/batch/_fused.pyx":263
  *                         take_tile_row(t, r, grill, victim)
  *                     else:
  *                         bust_row(t, r)             # <<<<<<<<<<<<<<
@@ -20631,9 +21473,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               /*else*/ {
                 __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(__pyx_v_t, __pyx_v_r);
               }
-              __pyx_L17:;
+              __pyx_L15:;
 
-              /* "pickomino_rules/batch/_fused.pyx":189
+              /* "pickomino_rules/batch/_fused.pyx":264
  *                     else:
  *                         bust_row(t, r)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -20645,7 +21487,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":190
+                /* "pickomino_rules/batch/_fused.pyx":265
  *                         bust_row(t, r)
  *                     if finish_turn(t, r):
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
@@ -20655,7 +21497,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_out;
                 *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":191
+                /* "pickomino_rules/batch/_fused.pyx":266
  *                     if finish_turn(t, r):
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -20664,7 +21506,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":189
+                /* "pickomino_rules/batch/_fused.pyx":264
  *                     else:
  *                         bust_row(t, r)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -20673,7 +21515,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":182
+              /* "pickomino_rules/batch/_fused.pyx":257
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -20683,44 +21525,44 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               goto __pyx_L10;
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":192
+            /* "pickomino_rules/batch/_fused.pyx":267
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):
 */
-            __pyx_t_10 = (__pyx_v_pass_ == 2);
+            __pyx_t_7 = (__pyx_v_pass_ == 2);
 
-            if (__pyx_t_10) {
+            if (__pyx_t_7) {
 
             } else {
 
-              __pyx_t_6 = __pyx_t_10;
+              __pyx_t_6 = __pyx_t_7;
 
-              goto __pyx_L21_bool_binop_done;
+              goto __pyx_L19_bool_binop_done;
             }
-            __pyx_t_10 = (__pyx_v_a >= __pyx_v_t->steal);
+            __pyx_t_7 = (__pyx_v_a >= __pyx_v_t->steal);
 
-            if (__pyx_t_10) {
+            if (__pyx_t_7) {
 
             } else {
 
-              __pyx_t_6 = __pyx_t_10;
+              __pyx_t_6 = __pyx_t_7;
 
-              goto __pyx_L21_bool_binop_done;
+              goto __pyx_L19_bool_binop_done;
             }
             __pyx_t_5 = __pyx_v_r;
-            __pyx_t_10 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) ))) == 2);
+            __pyx_t_7 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) ))) == 2);
 
 
-            __pyx_t_6 = __pyx_t_10;
+            __pyx_t_6 = __pyx_t_7;
 
-            __pyx_L21_bool_binop_done:;
+            __pyx_L19_bool_binop_done:;
             if (__pyx_t_6) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":193
+              /* "pickomino_rules/batch/_fused.pyx":268
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
  *                     take_tile_row(t, r, -1, a - t.steal)             # <<<<<<<<<<<<<<
@@ -20729,7 +21571,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
               __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(__pyx_v_t, __pyx_v_r, -1L, (__pyx_v_a - __pyx_v_t->steal));
 
-              /* "pickomino_rules/batch/_fused.pyx":194
+              /* "pickomino_rules/batch/_fused.pyx":269
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -20741,7 +21583,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               if (__pyx_t_6) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":195
+                /* "pickomino_rules/batch/_fused.pyx":270
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
@@ -20751,7 +21593,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
                 __pyx_t_5 = __pyx_v_out;
                 *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":196
+                /* "pickomino_rules/batch/_fused.pyx":271
  *                     if finish_turn(t, r):
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -20760,7 +21602,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":194
+                /* "pickomino_rules/batch/_fused.pyx":269
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -20769,7 +21611,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":192
+              /* "pickomino_rules/batch/_fused.pyx":267
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -20783,9 +21625,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
         }
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":164
- *     cdef int64_t a, face, shown, grill, victim
- *     cdef int pass_, f
+      /* "pickomino_rules/batch/_fused.pyx":245
+ *     cdef int64_t a, grill, victim
+ *     cdef int pass_
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for pass_ in range(3):
  *             for i in range(n):
@@ -20800,27 +21642,27 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":197
+  /* "pickomino_rules/batch/_fused.pyx":272
  *                         rolling[out] = r
  *                         out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 197, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_12);
+  __pyx_t_9 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 272, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_9);
   {
     PyObject *__pyx_temp;
     {
       __pyx_temp = __pyx_r;
-      __pyx_r = __pyx_t_12;
+      __pyx_r = __pyx_t_9;
     }
     __Pyx_XDECREF(__pyx_temp);
   }
-  __pyx_t_12 = 0;
+  __pyx_t_9 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":155
+  /* "pickomino_rules/batch/_fused.pyx":236
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
@@ -20830,13 +21672,10 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 
   /* function exit code */
   __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_12);
+  __Pyx_XDECREF(__pyx_t_9);
   __Pyx_AddTraceback("pickomino_rules.batch._fused.decide", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
-
-
-
 
 
 
@@ -20850,7 +21689,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":200
+/* "pickomino_rules/batch/_fused.pyx":275
  * 
  * 
  * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
@@ -20904,74 +21743,74 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_start,&__pyx_mstate_global->__pyx_n_u_sides,&__pyx_mstate_global->__pyx_n_u_first,&__pyx_mstate_global->__pyx_n_u_high,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 200, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 275, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 200, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 275, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 200, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 275, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 200, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 275, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 200, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 275, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 200, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 275, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 200, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 275, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 200, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 275, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bounds", 0) < (0)) __PYX_ERR(0, 200, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bounds", 0) < (0)) __PYX_ERR(0, 275, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 7; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, i); __PYX_ERR(0, 200, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, i); __PYX_ERR(0, 275, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 7)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 200, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 275, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 200, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 275, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 200, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 275, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 200, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 275, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 200, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 275, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 200, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 275, __pyx_L3_error)
       values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 200, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 275, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 200, __pyx_L3_error)
-    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 200, __pyx_L3_error)
-    __pyx_v_start = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_start.memview)) __PYX_ERR(0, 200, __pyx_L3_error)
-    __pyx_v_sides = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[4], 0); if (unlikely(!__pyx_v_sides.memview)) __PYX_ERR(0, 201, __pyx_L3_error)
-    __pyx_v_first = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[5], PyBUF_WRITABLE); if (unlikely(!__pyx_v_first.memview)) __PYX_ERR(0, 201, __pyx_L3_error)
-    __pyx_v_high = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[6], PyBUF_WRITABLE); if (unlikely(!__pyx_v_high.memview)) __PYX_ERR(0, 201, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 275, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 275, __pyx_L3_error)
+    __pyx_v_start = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_start.memview)) __PYX_ERR(0, 275, __pyx_L3_error)
+    __pyx_v_sides = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[4], 0); if (unlikely(!__pyx_v_sides.memview)) __PYX_ERR(0, 276, __pyx_L3_error)
+    __pyx_v_first = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[5], PyBUF_WRITABLE); if (unlikely(!__pyx_v_first.memview)) __PYX_ERR(0, 276, __pyx_L3_error)
+    __pyx_v_high = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[6], PyBUF_WRITABLE); if (unlikely(!__pyx_v_high.memview)) __PYX_ERR(0, 276, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 200, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 275, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20987,7 +21826,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 200, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 275, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_kind, __pyx_v_start, __pyx_v_sides, __pyx_v_first, __pyx_v_high);
 
   /* function exit code */
@@ -21026,7 +21865,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
   Py_ssize_t __pyx_t_6;
   __Pyx_RefNannySetupContext("bounds", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":206
+  /* "pickomino_rules/batch/_fused.pyx":281
  *     cdef Py_ssize_t i
  *     cdef int dice
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21039,7 +21878,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":207
+        /* "pickomino_rules/batch/_fused.pyx":282
  *     cdef int dice
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -21053,7 +21892,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":208
+          /* "pickomino_rules/batch/_fused.pyx":283
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             dice = t.in_hand[rows[i], kind]             # <<<<<<<<<<<<<<
@@ -21065,7 +21904,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
           __pyx_t_6 = __pyx_v_kind;
           __pyx_v_dice = (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_5 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_6 * __pyx_v_t->in_hand.strides[1]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":209
+          /* "pickomino_rules/batch/_fused.pyx":284
  *         for i in range(rows.shape[0]):
  *             dice = t.in_hand[rows[i], kind]
  *             first[i] = start[dice]             # <<<<<<<<<<<<<<
@@ -21076,7 +21915,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
           __pyx_t_6 = __pyx_v_i;
           *((int64_t *) ( /* dim=0 */ (__pyx_v_first.data + __pyx_t_6 * __pyx_v_first.strides[0]) )) = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_start.data + __pyx_t_4 * __pyx_v_start.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":210
+          /* "pickomino_rules/batch/_fused.pyx":285
  *             dice = t.in_hand[rows[i], kind]
  *             first[i] = start[dice]
  *             high[i] = sides[dice]             # <<<<<<<<<<<<<<
@@ -21090,7 +21929,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":206
+      /* "pickomino_rules/batch/_fused.pyx":281
  *     cdef Py_ssize_t i
  *     cdef int dice
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21107,7 +21946,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":200
+  /* "pickomino_rules/batch/_fused.pyx":275
  * 
  * 
  * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
@@ -21124,7 +21963,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":213
+/* "pickomino_rules/batch/_fused.pyx":288
  * 
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
@@ -21176,60 +22015,60 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_rolls,&__pyx_mstate_global->__pyx_n_u_drawn,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 213, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 288, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 213, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 288, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 213, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 288, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 213, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 288, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 213, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 288, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 213, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 288, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "show", 0) < (0)) __PYX_ERR(0, 213, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "show", 0) < (0)) __PYX_ERR(0, 288, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 5; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, i); __PYX_ERR(0, 213, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, i); __PYX_ERR(0, 288, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 5)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 213, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 288, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 213, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 288, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 213, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 288, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 213, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 288, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 213, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 288, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 213, __pyx_L3_error)
-    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 213, __pyx_L3_error)
-    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[3], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 213, __pyx_L3_error)
-    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[4], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 214, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 288, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 288, __pyx_L3_error)
+    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[3], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 288, __pyx_L3_error)
+    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[4], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 289, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 213, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 288, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21243,7 +22082,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 213, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 288, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_4show(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_kind, __pyx_v_rolls, __pyx_v_drawn);
 
   /* function exit code */
@@ -21285,7 +22124,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
   Py_ssize_t __pyx_t_10;
   __Pyx_RefNannySetupContext("show", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":218
+  /* "pickomino_rules/batch/_fused.pyx":293
  *     cdef Py_ssize_t i, r
  *     cdef int f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21298,7 +22137,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":219
+        /* "pickomino_rules/batch/_fused.pyx":294
  *     cdef int f
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -21312,7 +22151,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":220
+          /* "pickomino_rules/batch/_fused.pyx":295
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -21322,7 +22161,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":221
+          /* "pickomino_rules/batch/_fused.pyx":296
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -21332,7 +22171,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":222
+            /* "pickomino_rules/batch/_fused.pyx":297
  *             r = rows[i]
  *             for f in range(6):
  *                 t.roll[r, kind, f] = rolls[drawn[i], f]             # <<<<<<<<<<<<<<
@@ -21351,7 +22190,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":218
+      /* "pickomino_rules/batch/_fused.pyx":293
  *     cdef Py_ssize_t i, r
  *     cdef int f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21368,7 +22207,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":213
+  /* "pickomino_rules/batch/_fused.pyx":288
  * 
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
@@ -21386,7 +22225,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":225
+/* "pickomino_rules/batch/_fused.pyx":300
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
@@ -21438,60 +22277,60 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_rolls,&__pyx_mstate_global->__pyx_n_u_drawn,&__pyx_mstate_global->__pyx_n_u_rolling,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 225, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 300, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 225, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 300, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 225, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 300, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 225, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 300, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 225, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 300, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 225, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 300, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "land", 0) < (0)) __PYX_ERR(0, 225, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "land", 0) < (0)) __PYX_ERR(0, 300, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 5; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, i); __PYX_ERR(0, 225, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, i); __PYX_ERR(0, 300, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 5)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 225, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 300, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 225, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 300, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 225, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 300, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 225, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 300, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 225, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 300, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 225, __pyx_L3_error)
-    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[2], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 225, __pyx_L3_error)
-    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[3], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 225, __pyx_L3_error)
-    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 226, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 300, __pyx_L3_error)
+    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[2], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 300, __pyx_L3_error)
+    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[3], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 300, __pyx_L3_error)
+    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 301, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 225, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 300, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21506,7 +22345,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 225, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 300, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_6land(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_rolls, __pyx_v_drawn, __pyx_v_rolling);
 
   /* function exit code */
@@ -21554,7 +22393,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("land", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":230
+  /* "pickomino_rules/batch/_fused.pyx":305
  *     offers nothing busts (C5). The rows that roll next (the next player's) go to ``rolling``;
  *     returns how many."""
  *     cdef Py_ssize_t i, r, out = 0             # <<<<<<<<<<<<<<
@@ -21563,7 +22402,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":234
+  /* "pickomino_rules/batch/_fused.pyx":309
  *     cdef bint offered
  *     cdef int8_t shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21576,7 +22415,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":235
+        /* "pickomino_rules/batch/_fused.pyx":310
  *     cdef int8_t shown
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -21590,7 +22429,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":236
+          /* "pickomino_rules/batch/_fused.pyx":311
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -21600,7 +22439,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":237
+          /* "pickomino_rules/batch/_fused.pyx":312
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             offered = False             # <<<<<<<<<<<<<<
@@ -21609,7 +22448,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
           __pyx_v_offered = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":238
+          /* "pickomino_rules/batch/_fused.pyx":313
  *             r = rows[i]
  *             offered = False
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -21619,7 +22458,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":239
+            /* "pickomino_rules/batch/_fused.pyx":314
  *             offered = False
  *             for f in range(6):
  *                 shown = rolls[drawn[i], f]             # <<<<<<<<<<<<<<
@@ -21631,7 +22470,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             __pyx_t_7 = __pyx_v_f;
             __pyx_v_shown = (*((int8_t const  *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_rolls.data + __pyx_t_6 * __pyx_v_rolls.strides[0]) ) + __pyx_t_7 * __pyx_v_rolls.strides[1]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":240
+            /* "pickomino_rules/batch/_fused.pyx":315
  *             for f in range(6):
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown             # <<<<<<<<<<<<<<
@@ -21643,7 +22482,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             __pyx_t_6 = __pyx_v_f;
             *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[2]) )) = __pyx_v_shown;
 
-            /* "pickomino_rules/batch/_fused.pyx":241
+            /* "pickomino_rules/batch/_fused.pyx":316
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -21671,7 +22510,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             if (__pyx_t_8) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":242
+              /* "pickomino_rules/batch/_fused.pyx":317
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:
  *                     offered = True             # <<<<<<<<<<<<<<
@@ -21680,7 +22519,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
               __pyx_v_offered = 1;
 
-              /* "pickomino_rules/batch/_fused.pyx":241
+              /* "pickomino_rules/batch/_fused.pyx":316
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -21690,7 +22529,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             }
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":243
+          /* "pickomino_rules/batch/_fused.pyx":318
  *                 if shown > 0 and t.set_aside[r, f] == 0:
  *                     offered = True
  *             t.phase[r] = CHOOSE             # <<<<<<<<<<<<<<
@@ -21700,7 +22539,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_7 = __pyx_v_r;
           *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_7 * __pyx_v_t->phase.strides[0]) )) = 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":244
+          /* "pickomino_rules/batch/_fused.pyx":319
  *                     offered = True
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1             # <<<<<<<<<<<<<<
@@ -21710,7 +22549,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_7 = __pyx_v_r;
           *((int32_t *) ( /* dim=0 */ (__pyx_v_t->moves.data + __pyx_t_7 * __pyx_v_t->moves.strides[0]) )) += 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":245
+          /* "pickomino_rules/batch/_fused.pyx":320
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1
  *             if not offered:             # <<<<<<<<<<<<<<
@@ -21722,7 +22561,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           if (__pyx_t_8) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":246
+            /* "pickomino_rules/batch/_fused.pyx":321
  *             t.moves[r] += 1
  *             if not offered:
  *                 bust_row(t, r)             # <<<<<<<<<<<<<<
@@ -21731,7 +22570,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
             __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(__pyx_v_t, __pyx_v_r);
 
-            /* "pickomino_rules/batch/_fused.pyx":247
+            /* "pickomino_rules/batch/_fused.pyx":322
  *             if not offered:
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -21743,7 +22582,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             if (__pyx_t_8) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":248
+              /* "pickomino_rules/batch/_fused.pyx":323
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):
  *                     rolling[out] = r             # <<<<<<<<<<<<<<
@@ -21753,7 +22592,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
               __pyx_t_7 = __pyx_v_out;
               *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_7 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-              /* "pickomino_rules/batch/_fused.pyx":249
+              /* "pickomino_rules/batch/_fused.pyx":324
  *                 if finish_turn(t, r):
  *                     rolling[out] = r
  *                     out += 1             # <<<<<<<<<<<<<<
@@ -21762,7 +22601,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
               __pyx_v_out = (__pyx_v_out + 1);
 
-              /* "pickomino_rules/batch/_fused.pyx":247
+              /* "pickomino_rules/batch/_fused.pyx":322
  *             if not offered:
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -21771,7 +22610,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":245
+            /* "pickomino_rules/batch/_fused.pyx":320
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1
  *             if not offered:             # <<<<<<<<<<<<<<
@@ -21783,7 +22622,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":234
+      /* "pickomino_rules/batch/_fused.pyx":309
  *     cdef bint offered
  *     cdef int8_t shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21800,14 +22639,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":250
+  /* "pickomino_rules/batch/_fused.pyx":325
  *                     rolling[out] = r
  *                     out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 250, __pyx_L1_error)
+  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 325, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
   {
     PyObject *__pyx_temp;
@@ -21820,7 +22659,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   __pyx_t_10 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":225
+  /* "pickomino_rules/batch/_fused.pyx":300
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
@@ -21845,7 +22684,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":253
+/* "pickomino_rules/batch/_fused.pyx":328
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
@@ -21894,39 +22733,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_mask,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 253, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 328, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 253, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 328, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 253, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 328, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "derive", 0) < (0)) __PYX_ERR(0, 253, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "derive", 0) < (0)) __PYX_ERR(0, 328, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, i); __PYX_ERR(0, 253, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, i); __PYX_ERR(0, 328, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 253, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 328, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 253, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 328, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 253, __pyx_L3_error)
+    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 328, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 253, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 328, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21938,7 +22777,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 253, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 328, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_8derive(__pyx_self, __pyx_v_t, __pyx_v_mask);
 
   /* function exit code */
@@ -21961,17 +22800,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 
 static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_mask) {
   Py_ssize_t __pyx_v_r;
-  Py_ssize_t __pyx_v_n;
-  int __pyx_v_f;
-  int __pyx_v_p;
-  int __pyx_v_me;
-  int64_t __pyx_v_total;
-  int64_t __pyx_v_index;
-  int64_t __pyx_v_grill;
   int64_t __pyx_v_claim;
   int64_t __pyx_v_victim;
-  int __pyx_v_worm;
-  int __pyx_v_rollable;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   Py_ssize_t __pyx_t_1;
@@ -21979,32 +22809,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
   Py_ssize_t __pyx_t_3;
   Py_ssize_t __pyx_t_4;
   int __pyx_t_5;
-  int __pyx_t_6;
-  int8_t __pyx_t_7;
-  Py_ssize_t __pyx_t_8;
-  Py_ssize_t __pyx_t_9;
-  int64_t __pyx_t_10;
-  int __pyx_t_11;
-  Py_ssize_t __pyx_t_12;
-  Py_ssize_t __pyx_t_13;
-  int __pyx_t_14;
-  int __pyx_t_15;
   __Pyx_RefNannySetupContext("derive", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":256
- *     """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
- *     decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
- *     cdef Py_ssize_t r, n = t.phase.shape[0]             # <<<<<<<<<<<<<<
- *     cdef int f, p, me
- *     cdef int64_t total, index, grill, claim, victim
-*/
-  __pyx_v_n = (__pyx_v_t->phase.shape[0]);
-
-  /* "pickomino_rules/batch/_fused.pyx":260
- *     cdef int64_t total, index, grill, claim, victim
- *     cdef bint worm, rollable
+  /* "pickomino_rules/batch/_fused.pyx":333
+ *     cdef Py_ssize_t r
+ *     cdef int64_t claim, victim
  *     with nogil:             # <<<<<<<<<<<<<<
- *         for r in range(n):
+ *         for r in range(t.phase.shape[0]):
  *             if t.phase[r] == CHOOSE:
 */
   {
@@ -22013,26 +22824,26 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":261
- *     cdef bint worm, rollable
+        /* "pickomino_rules/batch/_fused.pyx":334
+ *     cdef int64_t claim, victim
  *     with nogil:
- *         for r in range(n):             # <<<<<<<<<<<<<<
+ *         for r in range(t.phase.shape[0]):             # <<<<<<<<<<<<<<
  *             if t.phase[r] == CHOOSE:
- *                 for f in range(6):
+ *                 row_takes(t, r, mask, r)
 */
 
-        __pyx_t_1 = __pyx_v_n;
+        __pyx_t_1 = (__pyx_v_t->phase.shape[0]);
         __pyx_t_2 = __pyx_t_1;
 
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_r = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":262
+          /* "pickomino_rules/batch/_fused.pyx":335
  *     with nogil:
- *         for r in range(n):
+ *         for r in range(t.phase.shape[0]):
  *             if t.phase[r] == CHOOSE:             # <<<<<<<<<<<<<<
- *                 for f in range(6):
- *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+ *                 row_takes(t, r, mask, r)
+ *             elif t.phase[r] == DECIDE:
 */
           __pyx_t_4 = __pyx_v_r;
           __pyx_t_5 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) ))) == 1);
@@ -22040,486 +22851,82 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":263
- *         for r in range(n):
+            /* "pickomino_rules/batch/_fused.pyx":336
+ *         for r in range(t.phase.shape[0]):
  *             if t.phase[r] == CHOOSE:
- *                 for f in range(6):             # <<<<<<<<<<<<<<
- *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+ *                 row_takes(t, r, mask, r)             # <<<<<<<<<<<<<<
  *             elif t.phase[r] == DECIDE:
+ *                 row_claims(t, r, row_total(t, r), &claim, &victim)
 */
-            for (__pyx_t_6 = 0; __pyx_t_6 < 6; __pyx_t_6+=1) {
-              __pyx_v_f = __pyx_t_6;
+            __pyx_f_15pickomino_rules_5batch_6_fused_row_takes(__pyx_v_t, __pyx_v_r, __pyx_v_mask, __pyx_v_r);
 
-              /* "pickomino_rules/batch/_fused.pyx":264
- *             if t.phase[r] == CHOOSE:
- *                 for f in range(6):
- *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
- *             elif t.phase[r] == DECIDE:
- *                 total = 0
-*/
-              __pyx_t_4 = __pyx_v_r;
-              __pyx_t_8 = 0;
-              __pyx_t_9 = __pyx_v_f;
-              __pyx_t_5 = ((*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_8 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_9 * __pyx_v_t->roll.strides[2]) ))) > 0);
-
-              if (__pyx_t_5) {
-
-              } else {
-
-                __pyx_t_7 = __pyx_t_5;
-
-                goto __pyx_L11_bool_binop_done;
-              }
-              __pyx_t_9 = __pyx_v_r;
-              __pyx_t_8 = __pyx_v_f;
-              __pyx_t_5 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_9 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_8 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
-
-
-              __pyx_t_7 = __pyx_t_5;
-
-              __pyx_L11_bool_binop_done:;
-              __pyx_t_8 = __pyx_v_r;
-              __pyx_t_9 = (1 + __pyx_v_f);
-              *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_8 * __pyx_v_mask.strides[0]) ) + __pyx_t_9 * __pyx_v_mask.strides[1]) )) = __pyx_t_7;
-
-            }
-
-            /* "pickomino_rules/batch/_fused.pyx":262
+            /* "pickomino_rules/batch/_fused.pyx":335
  *     with nogil:
- *         for r in range(n):
+ *         for r in range(t.phase.shape[0]):
  *             if t.phase[r] == CHOOSE:             # <<<<<<<<<<<<<<
- *                 for f in range(6):
- *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+ *                 row_takes(t, r, mask, r)
+ *             elif t.phase[r] == DECIDE:
 */
             goto __pyx_L8;
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":265
- *                 for f in range(6):
- *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+          /* "pickomino_rules/batch/_fused.pyx":337
+ *             if t.phase[r] == CHOOSE:
+ *                 row_takes(t, r, mask, r)
  *             elif t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
- *                 total = 0
- *                 rollable = False
+ *                 row_claims(t, r, row_total(t, r), &claim, &victim)
+ *                 t.grill_claim[r] = claim
 */
-          __pyx_t_9 = __pyx_v_r;
-          __pyx_t_5 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_9 * __pyx_v_t->phase.strides[0]) ))) == 2);
+          __pyx_t_4 = __pyx_v_r;
+          __pyx_t_5 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) ))) == 2);
 
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":266
- *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+            /* "pickomino_rules/batch/_fused.pyx":338
+ *                 row_takes(t, r, mask, r)
  *             elif t.phase[r] == DECIDE:
- *                 total = 0             # <<<<<<<<<<<<<<
- *                 rollable = False
- *                 for f in range(6):
-*/
-            __pyx_v_total = 0;
-
-            /* "pickomino_rules/batch/_fused.pyx":267
- *             elif t.phase[r] == DECIDE:
- *                 total = 0
- *                 rollable = False             # <<<<<<<<<<<<<<
- *                 for f in range(6):
- *                     total += t.set_aside[r, f] * t.points[f]
-*/
-            __pyx_v_rollable = 0;
-
-            /* "pickomino_rules/batch/_fused.pyx":268
- *                 total = 0
- *                 rollable = False
- *                 for f in range(6):             # <<<<<<<<<<<<<<
- *                     total += t.set_aside[r, f] * t.points[f]
- *                     if t.set_aside[r, f] == 0:
-*/
-            for (__pyx_t_6 = 0; __pyx_t_6 < 6; __pyx_t_6+=1) {
-              __pyx_v_f = __pyx_t_6;
-
-              /* "pickomino_rules/batch/_fused.pyx":269
- *                 rollable = False
- *                 for f in range(6):
- *                     total += t.set_aside[r, f] * t.points[f]             # <<<<<<<<<<<<<<
- *                     if t.set_aside[r, f] == 0:
- *                         rollable = True
-*/
-              __pyx_t_9 = __pyx_v_r;
-              __pyx_t_8 = __pyx_v_f;
-              __pyx_t_4 = __pyx_v_f;
-              __pyx_v_total = (__pyx_v_total + ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_9 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_8 * __pyx_v_t->set_aside.strides[1]) ))) * (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->points.data + __pyx_t_4 * __pyx_v_t->points.strides[0]) )))));
-
-              /* "pickomino_rules/batch/_fused.pyx":270
- *                 for f in range(6):
- *                     total += t.set_aside[r, f] * t.points[f]
- *                     if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
- *                         rollable = True
- *                 worm = t.set_aside[r, WORM] > 0
-*/
-              __pyx_t_4 = __pyx_v_r;
-              __pyx_t_8 = __pyx_v_f;
-              __pyx_t_5 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_4 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_8 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
-
-              if (__pyx_t_5) {
-
-
-                /* "pickomino_rules/batch/_fused.pyx":271
- *                     total += t.set_aside[r, f] * t.points[f]
- *                     if t.set_aside[r, f] == 0:
- *                         rollable = True             # <<<<<<<<<<<<<<
- *                 worm = t.set_aside[r, WORM] > 0
- *                 claim = -1
-*/
-                __pyx_v_rollable = 1;
-
-                /* "pickomino_rules/batch/_fused.pyx":270
- *                 for f in range(6):
- *                     total += t.set_aside[r, f] * t.points[f]
- *                     if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
- *                         rollable = True
- *                 worm = t.set_aside[r, WORM] > 0
-*/
-              }
-            }
-
-            /* "pickomino_rules/batch/_fused.pyx":272
- *                     if t.set_aside[r, f] == 0:
- *                         rollable = True
- *                 worm = t.set_aside[r, WORM] > 0             # <<<<<<<<<<<<<<
- *                 claim = -1
- *                 victim = -1
-*/
-            __pyx_t_8 = __pyx_v_r;
-            __pyx_t_4 = 5;
-            __pyx_v_worm = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_8 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_4 * __pyx_v_t->set_aside.strides[1]) ))) > 0);
-
-            /* "pickomino_rules/batch/_fused.pyx":273
- *                         rollable = True
- *                 worm = t.set_aside[r, WORM] > 0
- *                 claim = -1             # <<<<<<<<<<<<<<
- *                 victim = -1
- *                 if worm:  # stop_total, then claims (C7, C8)
-*/
-            __pyx_v_claim = -1L;
-
-            /* "pickomino_rules/batch/_fused.pyx":274
- *                 worm = t.set_aside[r, WORM] > 0
- *                 claim = -1
- *                 victim = -1             # <<<<<<<<<<<<<<
- *                 if worm:  # stop_total, then claims (C7, C8)
- *                     grill = t.grill[r]
-*/
-            __pyx_v_victim = -1L;
-
-            /* "pickomino_rules/batch/_fused.pyx":275
- *                 claim = -1
- *                 victim = -1
- *                 if worm:  # stop_total, then claims (C7, C8)             # <<<<<<<<<<<<<<
- *                     grill = t.grill[r]
- *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
-*/
-            if (__pyx_v_worm) {
-
-              /* "pickomino_rules/batch/_fused.pyx":276
- *                 victim = -1
- *                 if worm:  # stop_total, then claims (C7, C8)
- *                     grill = t.grill[r]             # <<<<<<<<<<<<<<
- *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
- *                     if index >= 0 and (grill >> index) & 1:
-*/
-              __pyx_t_4 = __pyx_v_r;
-              __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_4 * __pyx_v_t->grill.strides[0]) )));
-
-              /* "pickomino_rules/batch/_fused.pyx":277
- *                 if worm:  # stop_total, then claims (C7, C8)
- *                     grill = t.grill[r]
- *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1             # <<<<<<<<<<<<<<
- *                     if index >= 0 and (grill >> index) & 1:
- *                         claim = index
-*/
-              __pyx_t_5 = (__pyx_v_total < (__pyx_v_t->index_of.shape[0]));
-
-              if (__pyx_t_5) {
-                __pyx_t_4 = __pyx_v_total;
-
-                __pyx_t_10 = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->index_of.data + __pyx_t_4 * __pyx_v_t->index_of.strides[0]) )));
-              } else {
-
-                __pyx_t_10 = -1L;
-              }
-
-              __pyx_v_index = __pyx_t_10;
-
-              /* "pickomino_rules/batch/_fused.pyx":278
- *                     grill = t.grill[r]
- *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
- *                     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
- *                         claim = index
- *                     else:
-*/
-              __pyx_t_11 = (__pyx_v_index >= 0);
-
-              if (__pyx_t_11) {
-
-              } else {
-
-                __pyx_t_5 = __pyx_t_11;
-
-                goto __pyx_L18_bool_binop_done;
-              }
-              __pyx_t_11 = (((__pyx_v_grill >> __pyx_v_index) & 1) != 0);
-
-
-              __pyx_t_5 = __pyx_t_11;
-
-              __pyx_L18_bool_binop_done:;
-              if (__pyx_t_5) {
-
-
-                /* "pickomino_rules/batch/_fused.pyx":279
- *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
- *                     if index >= 0 and (grill >> index) & 1:
- *                         claim = index             # <<<<<<<<<<<<<<
- *                     else:
- *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
-*/
-                __pyx_v_claim = __pyx_v_index;
-
-                /* "pickomino_rules/batch/_fused.pyx":278
- *                     grill = t.grill[r]
- *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
- *                     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
- *                         claim = index
- *                     else:
-*/
-                goto __pyx_L17;
-              }
-
-              /* "pickomino_rules/batch/_fused.pyx":281
- *                         claim = index
- *                     else:
- *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]             # <<<<<<<<<<<<<<
- *                         me = t.player[r]
- *                         for p in range(t.players):
-*/
-              /*else*/ {
-
-                __pyx_t_12 = ((__pyx_v_t->below.shape[0]) - 1);
-
-                __pyx_t_10 = __pyx_v_total;
-                __pyx_t_5 = (__pyx_t_12 < __pyx_t_10);
-
-                if (__pyx_t_5) {
-
-                  __pyx_t_13 = __pyx_t_12;
-                } else {
-
-                  __pyx_t_13 = __pyx_t_10;
-                }
-
-                __pyx_t_4 = __pyx_t_13;
-                __pyx_t_8 = (__pyx_v_grill & (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->below.data + __pyx_t_4 * __pyx_v_t->below.strides[0]) ))));
-                __pyx_v_claim = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_8 * __pyx_v_t->highest_of.strides[0]) )));
-
-
-                /* "pickomino_rules/batch/_fused.pyx":282
- *                     else:
- *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
- *                         me = t.player[r]             # <<<<<<<<<<<<<<
- *                         for p in range(t.players):
- *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
-*/
-                __pyx_t_4 = __pyx_v_r;
-                __pyx_v_me = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_4 * __pyx_v_t->player.strides[0]) )));
-
-                /* "pickomino_rules/batch/_fused.pyx":283
- *                         claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
- *                         me = t.player[r]
- *                         for p in range(t.players):             # <<<<<<<<<<<<<<
- *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
- *                                 victim = p
-*/
-
-                __pyx_t_6 = __pyx_v_t->players;
-                __pyx_t_14 = __pyx_t_6;
-
-                for (__pyx_t_15 = 0; __pyx_t_15 < __pyx_t_14; __pyx_t_15+=1) {
-                  __pyx_v_p = __pyx_t_15;
-
-                  /* "pickomino_rules/batch/_fused.pyx":284
- *                         me = t.player[r]
- *                         for p in range(t.players):
- *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
- *                                 victim = p
- *                                 break
-*/
-                  __pyx_t_11 = (__pyx_v_p != __pyx_v_me);
-
-                  if (__pyx_t_11) {
-
-                  } else {
-
-                    __pyx_t_5 = __pyx_t_11;
-
-                    goto __pyx_L23_bool_binop_done;
-                  }
-                  __pyx_t_4 = __pyx_v_r;
-                  __pyx_t_8 = __pyx_v_p;
-                  __pyx_t_11 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_4 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_8 * __pyx_v_t->heights.strides[1]) ))) > 0);
-
-                  if (__pyx_t_11) {
-
-                  } else {
-
-                    __pyx_t_5 = __pyx_t_11;
-
-                    goto __pyx_L23_bool_binop_done;
-                  }
-                  __pyx_t_8 = __pyx_v_r;
-                  __pyx_t_4 = __pyx_v_p;
-                  __pyx_t_11 = ((*((int64_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->tops.data + __pyx_t_8 * __pyx_v_t->tops.strides[0]) ) + __pyx_t_4 * __pyx_v_t->tops.strides[1]) ))) == __pyx_v_total);
-
-
-                  __pyx_t_5 = __pyx_t_11;
-
-                  __pyx_L23_bool_binop_done:;
-                  if (__pyx_t_5) {
-
-
-                    /* "pickomino_rules/batch/_fused.pyx":285
- *                         for p in range(t.players):
- *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
- *                                 victim = p             # <<<<<<<<<<<<<<
- *                                 break
- *                 t.grill_claim[r] = claim
-*/
-                    __pyx_v_victim = __pyx_v_p;
-
-                    /* "pickomino_rules/batch/_fused.pyx":286
- *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
- *                                 victim = p
- *                                 break             # <<<<<<<<<<<<<<
+ *                 row_claims(t, r, row_total(t, r), &claim, &victim)             # <<<<<<<<<<<<<<
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim
 */
-                    goto __pyx_L21_break;
+            __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(__pyx_v_t, __pyx_v_r, __pyx_f_15pickomino_rules_5batch_6_fused_row_total(__pyx_v_t, __pyx_v_r), (&__pyx_v_claim), (&__pyx_v_victim));
 
-                    /* "pickomino_rules/batch/_fused.pyx":284
- *                         me = t.player[r]
- *                         for p in range(t.players):
- *                             if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
- *                                 victim = p
- *                                 break
-*/
-                  }
-                }
-                __pyx_L21_break:;
-
-              }
-              __pyx_L17:;
-
-              /* "pickomino_rules/batch/_fused.pyx":275
- *                 claim = -1
- *                 victim = -1
- *                 if worm:  # stop_total, then claims (C7, C8)             # <<<<<<<<<<<<<<
- *                     grill = t.grill[r]
- *                     index = t.index_of[total] if total < t.index_of.shape[0] else -1
-*/
-            }
-
-            /* "pickomino_rules/batch/_fused.pyx":287
- *                                 victim = p
- *                                 break
+            /* "pickomino_rules/batch/_fused.pyx":339
+ *             elif t.phase[r] == DECIDE:
+ *                 row_claims(t, r, row_total(t, r), &claim, &victim)
  *                 t.grill_claim[r] = claim             # <<<<<<<<<<<<<<
  *                 t.victim[r] = victim
- *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
+ *                 row_decisions(t, r, victim, mask, r)
 */
             __pyx_t_4 = __pyx_v_r;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill_claim.data + __pyx_t_4 * __pyx_v_t->grill_claim.strides[0]) )) = __pyx_v_claim;
 
-            /* "pickomino_rules/batch/_fused.pyx":288
- *                                 break
+            /* "pickomino_rules/batch/_fused.pyx":340
+ *                 row_claims(t, r, row_total(t, r), &claim, &victim)
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim             # <<<<<<<<<<<<<<
- *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
- *                 mask[r, t.stop] = True
+ *                 row_decisions(t, r, victim, mask, r)
+ * 
 */
             __pyx_t_4 = __pyx_v_r;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_t->victim.data + __pyx_t_4 * __pyx_v_t->victim.strides[0]) )) = __pyx_v_victim;
 
-            /* "pickomino_rules/batch/_fused.pyx":289
+            /* "pickomino_rules/batch/_fused.pyx":341
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim
- *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)             # <<<<<<<<<<<<<<
- *                 mask[r, t.stop] = True
- *                 if victim >= 0:
-*/
-            if (__pyx_v_rollable) {
-            } else {
-
-              __pyx_t_7 = __pyx_v_rollable;
-              goto __pyx_L26_bool_binop_done;
-            }
-            __pyx_t_4 = __pyx_v_r;
-            __pyx_t_8 = 0;
-            __pyx_t_5 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_4 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_8 * __pyx_v_t->in_hand.strides[1]) ))) > 0);
-
-
-            __pyx_t_7 = __pyx_t_5;
-
-            __pyx_L26_bool_binop_done:;
-            __pyx_t_8 = __pyx_v_r;
-            __pyx_t_4 = 0;
-            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_8 * __pyx_v_mask.strides[0]) ) + __pyx_t_4 * __pyx_v_mask.strides[1]) )) = __pyx_t_7;
-
-
-            /* "pickomino_rules/batch/_fused.pyx":290
- *                 t.victim[r] = victim
- *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
- *                 mask[r, t.stop] = True             # <<<<<<<<<<<<<<
- *                 if victim >= 0:
- *                     mask[r, t.steal + victim] = True
-*/
-            __pyx_t_4 = __pyx_v_r;
-            __pyx_t_8 = __pyx_v_t->stop;
-            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_4 * __pyx_v_mask.strides[0]) ) + __pyx_t_8 * __pyx_v_mask.strides[1]) )) = 1;
-
-            /* "pickomino_rules/batch/_fused.pyx":291
- *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
- *                 mask[r, t.stop] = True
- *                 if victim >= 0:             # <<<<<<<<<<<<<<
- *                     mask[r, t.steal + victim] = True
- * 
-*/
-            __pyx_t_5 = (__pyx_v_victim >= 0);
-
-            if (__pyx_t_5) {
-
-
-              /* "pickomino_rules/batch/_fused.pyx":292
- *                 mask[r, t.stop] = True
- *                 if victim >= 0:
- *                     mask[r, t.steal + victim] = True             # <<<<<<<<<<<<<<
+ *                 row_decisions(t, r, victim, mask, r)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-              __pyx_t_8 = __pyx_v_r;
-              __pyx_t_4 = (__pyx_v_t->steal + __pyx_v_victim);
-              *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_mask.data + __pyx_t_8 * __pyx_v_mask.strides[0]) ) + __pyx_t_4 * __pyx_v_mask.strides[1]) )) = 1;
+            __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions(__pyx_v_t, __pyx_v_r, __pyx_v_victim, __pyx_v_mask, __pyx_v_r);
 
-              /* "pickomino_rules/batch/_fused.pyx":291
- *                 mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
- *                 mask[r, t.stop] = True
- *                 if victim >= 0:             # <<<<<<<<<<<<<<
- *                     mask[r, t.steal + victim] = True
- * 
-*/
-            }
-
-            /* "pickomino_rules/batch/_fused.pyx":265
- *                 for f in range(6):
- *                     mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+            /* "pickomino_rules/batch/_fused.pyx":337
+ *             if t.phase[r] == CHOOSE:
+ *                 row_takes(t, r, mask, r)
  *             elif t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
- *                 total = 0
- *                 rollable = False
+ *                 row_claims(t, r, row_total(t, r), &claim, &victim)
+ *                 t.grill_claim[r] = claim
 */
           }
           __pyx_L8:;
@@ -22527,11 +22934,11 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":260
- *     cdef int64_t total, index, grill, claim, victim
- *     cdef bint worm, rollable
+      /* "pickomino_rules/batch/_fused.pyx":333
+ *     cdef Py_ssize_t r
+ *     cdef int64_t claim, victim
  *     with nogil:             # <<<<<<<<<<<<<<
- *         for r in range(n):
+ *         for r in range(t.phase.shape[0]):
  *             if t.phase[r] == CHOOSE:
 */
       /*finally:*/ {
@@ -22544,7 +22951,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":253
+  /* "pickomino_rules/batch/_fused.pyx":328
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
@@ -22557,21 +22964,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 
 
 
-
-
-
-
-
-
-
-
-
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":303
+/* "pickomino_rules/batch/_fused.pyx":352
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -22620,39 +23018,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 303, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 352, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 303, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 352, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 303, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 352, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "roll_actions", 0) < (0)) __PYX_ERR(0, 303, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "roll_actions", 0) < (0)) __PYX_ERR(0, 352, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, i); __PYX_ERR(0, 303, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, i); __PYX_ERR(0, 352, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 303, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 352, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 303, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 352, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 303, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 352, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 303, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 352, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -22680,10 +23078,6 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   PyObject *__pyx_v_mask = NULL;
   __Pyx_memviewslice __pyx_v_out = { 0, 0, { 0 }, { 0 }, { 0 } };
   Py_ssize_t __pyx_v_i;
-  Py_ssize_t __pyx_v_r;
-  int __pyx_v_f;
-  int __pyx_v_k;
-  int __pyx_v_shown;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -22699,32 +23093,25 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   Py_ssize_t __pyx_t_11;
   Py_ssize_t __pyx_t_12;
   Py_ssize_t __pyx_t_13;
-  int __pyx_t_14;
-  int __pyx_t_15;
-  int __pyx_t_16;
-  int __pyx_t_17;
-  Py_ssize_t __pyx_t_18;
-  Py_ssize_t __pyx_t_19;
-  int8_t __pyx_t_20;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("roll_actions", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":305
+  /* "pickomino_rules/batch/_fused.pyx":354
  * def roll_actions(table, const int64_t[:] rows):
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 305, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 354, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 305, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 354, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":306
+  /* "pickomino_rules/batch/_fused.pyx":355
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -22735,7 +23122,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":307
+    /* "pickomino_rules/batch/_fused.pyx":356
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)             # <<<<<<<<<<<<<<
@@ -22743,12 +23130,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
  *     cdef int8_t[:, :] out = mask.view(np.int8)
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 307, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 356, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 307, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 356, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 307, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 356, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -22768,7 +23155,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 307, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 356, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -22782,7 +23169,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":306
+    /* "pickomino_rules/batch/_fused.pyx":355
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -22791,34 +23178,34 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":308
+  /* "pickomino_rules/batch/_fused.pyx":357
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
  *     cdef int8_t[:, :] out = mask.view(np.int8)
- *     cdef Py_ssize_t i, r
+ *     cdef Py_ssize_t i
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 308, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 357, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 308, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 357, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 308, __pyx_L1_error)
+  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 357, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 308, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 357, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 308, __pyx_L1_error)
+  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 357, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_4) != (0)) __PYX_ERR(0, 308, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_4) != (0)) __PYX_ERR(0, 357, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 308, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 357, __pyx_L1_error);
   __pyx_t_4 = 0;
   __pyx_t_7 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 308, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 357, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 308, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 357, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   #if CYTHON_VECTORCALL
@@ -22839,13 +23226,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_8, __pyx_t_4};
     #if CYTHON_VECTORCALL
     __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 308, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 357, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_7);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 308, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 357, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     #endif
@@ -22857,24 +23244,24 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 308, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 357, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_mask = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":309
+  /* "pickomino_rules/batch/_fused.pyx":358
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)             # <<<<<<<<<<<<<<
- *     cdef Py_ssize_t i, r
- *     cdef int f, k, shown
+ *     cdef Py_ssize_t i
+ *     with nogil:
 */
   __pyx_t_3 = __pyx_v_mask;
   __Pyx_INCREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 358, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 358, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   __pyx_t_6 = 0;
@@ -22883,21 +23270,21 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_view, __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 309, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 358, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 309, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 358, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":312
- *     cdef Py_ssize_t i, r
- *     cdef int f, k, shown
+  /* "pickomino_rules/batch/_fused.pyx":360
+ *     cdef int8_t[:, :] out = mask.view(np.int8)
+ *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             row_takes(t, rows[i], out, i)
 */
   {
       PyThreadState * _save;
@@ -22905,12 +23292,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":313
- *     cdef int f, k, shown
+        /* "pickomino_rules/batch/_fused.pyx":361
+ *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
- *             r = rows[i]
- *             for f in range(6):
+ *             row_takes(t, rows[i], out, i)
+ *     return mask
 */
 
         __pyx_t_10 = (__pyx_v_rows.shape[0]);
@@ -22919,103 +23306,25 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":314
+          /* "pickomino_rules/batch/_fused.pyx":362
  *     with nogil:
  *         for i in range(rows.shape[0]):
- *             r = rows[i]             # <<<<<<<<<<<<<<
- *             for f in range(6):
- *                 shown = 0
-*/
-          __pyx_t_13 = __pyx_v_i;
-          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
-
-          /* "pickomino_rules/batch/_fused.pyx":315
- *         for i in range(rows.shape[0]):
- *             r = rows[i]
- *             for f in range(6):             # <<<<<<<<<<<<<<
- *                 shown = 0
- *                 for k in range(t.kinds):
-*/
-          for (__pyx_t_14 = 0; __pyx_t_14 < 6; __pyx_t_14+=1) {
-            __pyx_v_f = __pyx_t_14;
-
-            /* "pickomino_rules/batch/_fused.pyx":316
- *             r = rows[i]
- *             for f in range(6):
- *                 shown = 0             # <<<<<<<<<<<<<<
- *                 for k in range(t.kinds):
- *                     shown += t.roll[r, k, f]
-*/
-            __pyx_v_shown = 0;
-
-            /* "pickomino_rules/batch/_fused.pyx":317
- *             for f in range(6):
- *                 shown = 0
- *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
- *                     shown += t.roll[r, k, f]
- *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
-*/
-
-            __pyx_t_15 = __pyx_v_t->kinds;
-            __pyx_t_16 = __pyx_t_15;
-
-            for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
-              __pyx_v_k = __pyx_t_17;
-
-              /* "pickomino_rules/batch/_fused.pyx":318
- *                 shown = 0
- *                 for k in range(t.kinds):
- *                     shown += t.roll[r, k, f]             # <<<<<<<<<<<<<<
- *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
- *     return mask
-*/
-              __pyx_t_13 = __pyx_v_r;
-              __pyx_t_18 = __pyx_v_k;
-              __pyx_t_19 = __pyx_v_f;
-              __pyx_v_shown = (__pyx_v_shown + (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_13 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_18 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_19 * __pyx_v_t->roll.strides[2]) ))));
-            }
-
-
-            /* "pickomino_rules/batch/_fused.pyx":319
- *                 for k in range(t.kinds):
- *                     shown += t.roll[r, k, f]
- *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
+ *             row_takes(t, rows[i], out, i)             # <<<<<<<<<<<<<<
  *     return mask
  * 
 */
-            __pyx_t_2 = (__pyx_v_shown > 0);
-
-            if (__pyx_t_2) {
-
-            } else {
-
-              __pyx_t_20 = __pyx_t_2;
-
-              goto __pyx_L13_bool_binop_done;
-            }
-            __pyx_t_19 = __pyx_v_r;
-            __pyx_t_18 = __pyx_v_f;
-            __pyx_t_2 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_19 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_18 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
-
-
-            __pyx_t_20 = __pyx_t_2;
-
-            __pyx_L13_bool_binop_done:;
-            __pyx_t_18 = __pyx_v_i;
-            __pyx_t_19 = (1 + __pyx_v_f);
-            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_18 * __pyx_v_out.strides[0]) ) + __pyx_t_19 * __pyx_v_out.strides[1]) )) = __pyx_t_20;
-
-          }
+          __pyx_t_13 = __pyx_v_i;
+          __pyx_f_15pickomino_rules_5batch_6_fused_row_takes(__pyx_v_t, (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) ))), __pyx_v_out, __pyx_v_i);
         }
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":312
- *     cdef Py_ssize_t i, r
- *     cdef int f, k, shown
+      /* "pickomino_rules/batch/_fused.pyx":360
+ *     cdef int8_t[:, :] out = mask.view(np.int8)
+ *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             row_takes(t, rows[i], out, i)
 */
       /*finally:*/ {
         /*normal exit:*/{
@@ -23027,9 +23336,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":320
- *                     shown += t.roll[r, k, f]
- *                 out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
+  /* "pickomino_rules/batch/_fused.pyx":363
+ *         for i in range(rows.shape[0]):
+ *             row_takes(t, rows[i], out, i)
  *     return mask             # <<<<<<<<<<<<<<
  * 
  * 
@@ -23045,7 +23354,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":303
+  /* "pickomino_rules/batch/_fused.pyx":352
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23069,16 +23378,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   __Pyx_XDECREF(__pyx_v_mask);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_out, 1);
 
-
-
-
-
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":323
+/* "pickomino_rules/batch/_fused.pyx":366
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
@@ -23128,46 +23433,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_faces,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 323, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 366, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 323, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 366, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 323, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 366, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 323, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 366, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_aside", 0) < (0)) __PYX_ERR(0, 323, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_aside", 0) < (0)) __PYX_ERR(0, 366, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, i); __PYX_ERR(0, 323, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, i); __PYX_ERR(0, 366, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 323, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 366, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 323, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 366, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 323, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 366, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 323, __pyx_L3_error)
-    __pyx_v_faces = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_faces.memview)) __PYX_ERR(0, 323, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 366, __pyx_L3_error)
+    __pyx_v_faces = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_faces.memview)) __PYX_ERR(0, 366, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 323, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 366, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23195,12 +23500,6 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_table, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_faces) {
   struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t = 0;
   Py_ssize_t __pyx_v_i;
-  Py_ssize_t __pyx_v_r;
-  int __pyx_v_f;
-  int __pyx_v_k;
-  int __pyx_v_g;
-  int __pyx_v_shown;
-  int __pyx_v_total;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -23214,57 +23513,52 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   Py_ssize_t __pyx_t_9;
   Py_ssize_t __pyx_t_10;
   Py_ssize_t __pyx_t_11;
-  int __pyx_t_12;
-  int __pyx_t_13;
-  int __pyx_t_14;
-  Py_ssize_t __pyx_t_15;
-  Py_ssize_t __pyx_t_16;
-  int __pyx_t_17;
+  Py_ssize_t __pyx_t_12;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("set_aside", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":325
+  /* "pickomino_rules/batch/_fused.pyx":368
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.set_aside(table, rows, faces)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 325, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 368, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 325, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 368, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":326
+  /* "pickomino_rules/batch/_fused.pyx":369
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
  *         return _numpy.set_aside(table, rows, faces)
- *     cdef Py_ssize_t i, r
+ *     cdef Py_ssize_t i
 */
   __pyx_t_2 = (((PyObject *)__pyx_v_t) == Py_None);
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":327
+    /* "pickomino_rules/batch/_fused.pyx":370
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.set_aside(table, rows, faces)             # <<<<<<<<<<<<<<
- *     cdef Py_ssize_t i, r
- *     cdef int f, k, g, shown, total
+ *     cdef Py_ssize_t i
+ *     with nogil:
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 327, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 370, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 327, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 370, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 327, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 370, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_faces, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 327, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_faces, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 370, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -23285,7 +23579,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 327, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 370, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -23299,21 +23593,21 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":326
+    /* "pickomino_rules/batch/_fused.pyx":369
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
  *         return _numpy.set_aside(table, rows, faces)
- *     cdef Py_ssize_t i, r
+ *     cdef Py_ssize_t i
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":330
- *     cdef Py_ssize_t i, r
- *     cdef int f, k, g, shown, total
+  /* "pickomino_rules/batch/_fused.pyx":372
+ *         return _numpy.set_aside(table, rows, faces)
+ *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             set_aside_row(t, rows[i], <int>faces[i])
 */
   {
       PyThreadState * _save;
@@ -23321,12 +23615,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":331
- *     cdef int f, k, g, shown, total
+        /* "pickomino_rules/batch/_fused.pyx":373
+ *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
- *             r = rows[i]
- *             f = faces[i]
+ *             set_aside_row(t, rows[i], <int>faces[i])
+ * 
 */
 
         __pyx_t_8 = (__pyx_v_rows.shape[0]);
@@ -23335,136 +23629,26 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
         for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
           __pyx_v_i = __pyx_t_10;
 
-          /* "pickomino_rules/batch/_fused.pyx":332
+          /* "pickomino_rules/batch/_fused.pyx":374
  *     with nogil:
  *         for i in range(rows.shape[0]):
- *             r = rows[i]             # <<<<<<<<<<<<<<
- *             f = faces[i]
- *             total = 0
+ *             set_aside_row(t, rows[i], <int>faces[i])             # <<<<<<<<<<<<<<
+ * 
+ * 
 */
           __pyx_t_11 = __pyx_v_i;
-          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_11 * __pyx_v_rows.strides[0]) )));
-
-          /* "pickomino_rules/batch/_fused.pyx":333
- *         for i in range(rows.shape[0]):
- *             r = rows[i]
- *             f = faces[i]             # <<<<<<<<<<<<<<
- *             total = 0
- *             for k in range(t.kinds):
-*/
-          __pyx_t_11 = __pyx_v_i;
-          __pyx_v_f = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_faces.data + __pyx_t_11 * __pyx_v_faces.strides[0]) )));
-
-          /* "pickomino_rules/batch/_fused.pyx":334
- *             r = rows[i]
- *             f = faces[i]
- *             total = 0             # <<<<<<<<<<<<<<
- *             for k in range(t.kinds):
- *                 shown = t.roll[r, k, f]
-*/
-          __pyx_v_total = 0;
-
-          /* "pickomino_rules/batch/_fused.pyx":335
- *             f = faces[i]
- *             total = 0
- *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
- *                 shown = t.roll[r, k, f]
- *                 total += shown
-*/
-
-          __pyx_t_12 = __pyx_v_t->kinds;
-          __pyx_t_13 = __pyx_t_12;
-
-          for (__pyx_t_14 = 0; __pyx_t_14 < __pyx_t_13; __pyx_t_14+=1) {
-            __pyx_v_k = __pyx_t_14;
-
-            /* "pickomino_rules/batch/_fused.pyx":336
- *             total = 0
- *             for k in range(t.kinds):
- *                 shown = t.roll[r, k, f]             # <<<<<<<<<<<<<<
- *                 total += shown
- *                 t.in_hand[r, k] -= shown
-*/
-            __pyx_t_11 = __pyx_v_r;
-            __pyx_t_15 = __pyx_v_k;
-            __pyx_t_16 = __pyx_v_f;
-            __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_11 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_15 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_16 * __pyx_v_t->roll.strides[2]) )));
-
-            /* "pickomino_rules/batch/_fused.pyx":337
- *             for k in range(t.kinds):
- *                 shown = t.roll[r, k, f]
- *                 total += shown             # <<<<<<<<<<<<<<
- *                 t.in_hand[r, k] -= shown
- *                 for g in range(6):
-*/
-            __pyx_v_total = (__pyx_v_total + __pyx_v_shown);
-
-            /* "pickomino_rules/batch/_fused.pyx":338
- *                 shown = t.roll[r, k, f]
- *                 total += shown
- *                 t.in_hand[r, k] -= shown             # <<<<<<<<<<<<<<
- *                 for g in range(6):
- *                     t.roll[r, k, g] = 0
-*/
-            __pyx_t_16 = __pyx_v_r;
-            __pyx_t_15 = __pyx_v_k;
-            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_16 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_15 * __pyx_v_t->in_hand.strides[1]) )) -= __pyx_v_shown;
-
-            /* "pickomino_rules/batch/_fused.pyx":339
- *                 total += shown
- *                 t.in_hand[r, k] -= shown
- *                 for g in range(6):             # <<<<<<<<<<<<<<
- *                     t.roll[r, k, g] = 0
- *             t.set_aside[r, f] = total
-*/
-            for (__pyx_t_17 = 0; __pyx_t_17 < 6; __pyx_t_17+=1) {
-              __pyx_v_g = __pyx_t_17;
-
-              /* "pickomino_rules/batch/_fused.pyx":340
- *                 t.in_hand[r, k] -= shown
- *                 for g in range(6):
- *                     t.roll[r, k, g] = 0             # <<<<<<<<<<<<<<
- *             t.set_aside[r, f] = total
- *             t.phase[r] = DECIDE
-*/
-              __pyx_t_15 = __pyx_v_r;
-              __pyx_t_16 = __pyx_v_k;
-              __pyx_t_11 = __pyx_v_g;
-              *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_15 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_16 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_11 * __pyx_v_t->roll.strides[2]) )) = 0;
-            }
-          }
-
-
-          /* "pickomino_rules/batch/_fused.pyx":341
- *                 for g in range(6):
- *                     t.roll[r, k, g] = 0
- *             t.set_aside[r, f] = total             # <<<<<<<<<<<<<<
- *             t.phase[r] = DECIDE
- * 
-*/
-          __pyx_t_11 = __pyx_v_r;
-          __pyx_t_16 = __pyx_v_f;
-          *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_11 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_16 * __pyx_v_t->set_aside.strides[1]) )) = __pyx_v_total;
-
-          /* "pickomino_rules/batch/_fused.pyx":342
- *                     t.roll[r, k, g] = 0
- *             t.set_aside[r, f] = total
- *             t.phase[r] = DECIDE             # <<<<<<<<<<<<<<
- * 
- * 
-*/
-          __pyx_t_16 = __pyx_v_r;
-          *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_16 * __pyx_v_t->phase.strides[0]) )) = 2;
+          __pyx_t_12 = __pyx_v_i;
+          __pyx_f_15pickomino_rules_5batch_6_fused_set_aside_row(__pyx_v_t, (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_11 * __pyx_v_rows.strides[0]) ))), ((int)(*((int64_t const  *) ( /* dim=0 */ (__pyx_v_faces.data + __pyx_t_12 * __pyx_v_faces.strides[0]) )))));
         }
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":330
- *     cdef Py_ssize_t i, r
- *     cdef int f, k, g, shown, total
+      /* "pickomino_rules/batch/_fused.pyx":372
+ *         return _numpy.set_aside(table, rows, faces)
+ *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             set_aside_row(t, rows[i], <int>faces[i])
 */
       /*finally:*/ {
         /*normal exit:*/{
@@ -23476,7 +23660,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":323
+  /* "pickomino_rules/batch/_fused.pyx":366
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
@@ -23498,18 +23682,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   __pyx_L0:;
   __Pyx_XDECREF((PyObject *)__pyx_v_t);
 
-
-
-
-
-
-
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":345
+/* "pickomino_rules/batch/_fused.pyx":377
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23558,39 +23736,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 345, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 377, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 345, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 377, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 345, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 377, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "stop_total", 0) < (0)) __PYX_ERR(0, 345, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "stop_total", 0) < (0)) __PYX_ERR(0, 377, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, i); __PYX_ERR(0, 345, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, i); __PYX_ERR(0, 377, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 345, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 377, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 345, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 377, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 345, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 377, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 345, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 377, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23618,9 +23796,6 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   PyObject *__pyx_v_totals = NULL;
   __Pyx_memviewslice __pyx_v_out = { 0, 0, { 0 }, { 0 }, { 0 } };
   Py_ssize_t __pyx_v_i;
-  Py_ssize_t __pyx_v_r;
-  int __pyx_v_f;
-  int64_t __pyx_v_total;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -23637,27 +23812,25 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   Py_ssize_t __pyx_t_12;
   Py_ssize_t __pyx_t_13;
   Py_ssize_t __pyx_t_14;
-  int __pyx_t_15;
-  Py_ssize_t __pyx_t_16;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("stop_total", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":347
+  /* "pickomino_rules/batch/_fused.pyx":379
  * def stop_total(table, const int64_t[:] rows):
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.stop_total(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 347, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 379, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 347, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 379, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":348
+  /* "pickomino_rules/batch/_fused.pyx":380
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23668,7 +23841,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":349
+    /* "pickomino_rules/batch/_fused.pyx":381
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.stop_total(table, rows)             # <<<<<<<<<<<<<<
@@ -23676,12 +23849,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
  *     cdef int64_t[:] out = totals
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 349, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 381, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 349, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 381, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 349, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 381, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -23701,7 +23874,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 349, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 381, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -23715,7 +23888,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":348
+    /* "pickomino_rules/batch/_fused.pyx":380
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23724,24 +23897,24 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":350
+  /* "pickomino_rules/batch/_fused.pyx":382
  *     if t is None:
  *         return _numpy.stop_total(table, rows)
  *     totals = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
  *     cdef int64_t[:] out = totals
- *     cdef Py_ssize_t i, r
+ *     cdef Py_ssize_t i
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 350, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 382, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 350, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 382, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 350, __pyx_L1_error)
+  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 382, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 350, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 382, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 350, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 382, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   #if CYTHON_VECTORCALL
@@ -23762,13 +23935,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_4, __pyx_t_8};
     #if CYTHON_VECTORCALL
     __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 350, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 382, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_7);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 350, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 382, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     #endif
@@ -23780,30 +23953,30 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 350, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 382, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_totals = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":351
+  /* "pickomino_rules/batch/_fused.pyx":383
  *         return _numpy.stop_total(table, rows)
  *     totals = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] out = totals             # <<<<<<<<<<<<<<
- *     cdef Py_ssize_t i, r
- *     cdef int f
+ *     cdef Py_ssize_t i
+ *     with nogil:
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_totals, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 351, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_totals, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 383, __pyx_L1_error)
   __pyx_v_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":355
- *     cdef int f
- *     cdef int64_t total
+  /* "pickomino_rules/batch/_fused.pyx":385
+ *     cdef int64_t[:] out = totals
+ *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             out[i] = row_total(t, rows[i])
 */
   {
       PyThreadState * _save;
@@ -23811,12 +23984,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":356
- *     cdef int64_t total
+        /* "pickomino_rules/batch/_fused.pyx":386
+ *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
- *             r = rows[i]
- *             if t.set_aside[r, WORM] == 0:
+ *             out[i] = row_total(t, rows[i])
+ *     return totals
 */
 
         __pyx_t_10 = (__pyx_v_rows.shape[0]);
@@ -23825,110 +23998,26 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":357
+          /* "pickomino_rules/batch/_fused.pyx":387
  *     with nogil:
  *         for i in range(rows.shape[0]):
- *             r = rows[i]             # <<<<<<<<<<<<<<
- *             if t.set_aside[r, WORM] == 0:
- *                 out[i] = -1
-*/
-          __pyx_t_13 = __pyx_v_i;
-          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
-
-          /* "pickomino_rules/batch/_fused.pyx":358
- *         for i in range(rows.shape[0]):
- *             r = rows[i]
- *             if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
- *                 out[i] = -1
- *                 continue
-*/
-          __pyx_t_13 = __pyx_v_r;
-          __pyx_t_14 = 5;
-          __pyx_t_2 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_13 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_14 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
-
-          if (__pyx_t_2) {
-
-
-            /* "pickomino_rules/batch/_fused.pyx":359
- *             r = rows[i]
- *             if t.set_aside[r, WORM] == 0:
- *                 out[i] = -1             # <<<<<<<<<<<<<<
- *                 continue
- *             total = 0
-*/
-            __pyx_t_14 = __pyx_v_i;
-            *((int64_t *) ( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) )) = -1L;
-
-            /* "pickomino_rules/batch/_fused.pyx":360
- *             if t.set_aside[r, WORM] == 0:
- *                 out[i] = -1
- *                 continue             # <<<<<<<<<<<<<<
- *             total = 0
- *             for f in range(6):
-*/
-            goto __pyx_L7_continue;
-
-            /* "pickomino_rules/batch/_fused.pyx":358
- *         for i in range(rows.shape[0]):
- *             r = rows[i]
- *             if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
- *                 out[i] = -1
- *                 continue
-*/
-          }
-
-          /* "pickomino_rules/batch/_fused.pyx":361
- *                 out[i] = -1
- *                 continue
- *             total = 0             # <<<<<<<<<<<<<<
- *             for f in range(6):
- *                 total += t.set_aside[r, f] * t.points[f]
-*/
-          __pyx_v_total = 0;
-
-          /* "pickomino_rules/batch/_fused.pyx":362
- *                 continue
- *             total = 0
- *             for f in range(6):             # <<<<<<<<<<<<<<
- *                 total += t.set_aside[r, f] * t.points[f]
- *             out[i] = total
-*/
-          for (__pyx_t_15 = 0; __pyx_t_15 < 6; __pyx_t_15+=1) {
-            __pyx_v_f = __pyx_t_15;
-
-            /* "pickomino_rules/batch/_fused.pyx":363
- *             total = 0
- *             for f in range(6):
- *                 total += t.set_aside[r, f] * t.points[f]             # <<<<<<<<<<<<<<
- *             out[i] = total
- *     return totals
-*/
-            __pyx_t_14 = __pyx_v_r;
-            __pyx_t_13 = __pyx_v_f;
-            __pyx_t_16 = __pyx_v_f;
-            __pyx_v_total = (__pyx_v_total + ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_14 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_13 * __pyx_v_t->set_aside.strides[1]) ))) * (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->points.data + __pyx_t_16 * __pyx_v_t->points.strides[0]) )))));
-          }
-
-          /* "pickomino_rules/batch/_fused.pyx":364
- *             for f in range(6):
- *                 total += t.set_aside[r, f] * t.points[f]
- *             out[i] = total             # <<<<<<<<<<<<<<
+ *             out[i] = row_total(t, rows[i])             # <<<<<<<<<<<<<<
  *     return totals
  * 
 */
-          __pyx_t_16 = __pyx_v_i;
-          *((int64_t *) ( /* dim=0 */ (__pyx_v_out.data + __pyx_t_16 * __pyx_v_out.strides[0]) )) = __pyx_v_total;
-          __pyx_L7_continue:;
+          __pyx_t_13 = __pyx_v_i;
+          __pyx_t_14 = __pyx_v_i;
+          *((int64_t *) ( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) )) = __pyx_f_15pickomino_rules_5batch_6_fused_row_total(__pyx_v_t, (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) ))));
         }
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":355
- *     cdef int f
- *     cdef int64_t total
+      /* "pickomino_rules/batch/_fused.pyx":385
+ *     cdef int64_t[:] out = totals
+ *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             out[i] = row_total(t, rows[i])
 */
       /*finally:*/ {
         /*normal exit:*/{
@@ -23940,9 +24029,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":365
- *                 total += t.set_aside[r, f] * t.points[f]
- *             out[i] = total
+  /* "pickomino_rules/batch/_fused.pyx":388
+ *         for i in range(rows.shape[0]):
+ *             out[i] = row_total(t, rows[i])
  *     return totals             # <<<<<<<<<<<<<<
  * 
  * 
@@ -23958,7 +24047,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":345
+  /* "pickomino_rules/batch/_fused.pyx":377
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23982,15 +24071,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   __Pyx_XDECREF(__pyx_v_totals);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_out, 1);
 
-
-
-
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":368
+/* "pickomino_rules/batch/_fused.pyx":391
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
@@ -24040,46 +24126,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_totals,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 368, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 391, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 368, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 391, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 368, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 391, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 368, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 391, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "claims", 0) < (0)) __PYX_ERR(0, 368, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "claims", 0) < (0)) __PYX_ERR(0, 391, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, i); __PYX_ERR(0, 368, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, i); __PYX_ERR(0, 391, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 368, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 391, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 368, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 391, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 368, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 391, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 368, __pyx_L3_error)
-    __pyx_v_totals = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_totals.memview)) __PYX_ERR(0, 368, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 391, __pyx_L3_error)
+    __pyx_v_totals = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_totals.memview)) __PYX_ERR(0, 391, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 368, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 391, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24111,14 +24197,6 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   __Pyx_memviewslice __pyx_v_tile_out = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_v_victim_out = { 0, 0, { 0 }, { 0 }, { 0 } };
   Py_ssize_t __pyx_v_i;
-  Py_ssize_t __pyx_v_r;
-  int __pyx_v_p;
-  int __pyx_v_me;
-  int64_t __pyx_v_total;
-  int64_t __pyx_v_index;
-  int64_t __pyx_v_grill;
-  int64_t __pyx_v_claim;
-  int64_t __pyx_v_victim;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -24134,33 +24212,28 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   Py_ssize_t __pyx_t_11;
   Py_ssize_t __pyx_t_12;
   Py_ssize_t __pyx_t_13;
-  int64_t __pyx_t_14;
-  int __pyx_t_15;
+  Py_ssize_t __pyx_t_14;
+  Py_ssize_t __pyx_t_15;
   Py_ssize_t __pyx_t_16;
-  Py_ssize_t __pyx_t_17;
-  Py_ssize_t __pyx_t_18;
-  int __pyx_t_19;
-  int __pyx_t_20;
-  int __pyx_t_21;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("claims", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":370
+  /* "pickomino_rules/batch/_fused.pyx":393
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 393, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 370, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 393, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":371
+  /* "pickomino_rules/batch/_fused.pyx":394
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -24171,7 +24244,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":372
+    /* "pickomino_rules/batch/_fused.pyx":395
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)             # <<<<<<<<<<<<<<
@@ -24179,14 +24252,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 372, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 395, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 372, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 395, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 372, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 395, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_totals, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 372, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_totals, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 395, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -24207,7 +24280,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 372, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 395, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -24221,7 +24294,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":371
+    /* "pickomino_rules/batch/_fused.pyx":394
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -24230,7 +24303,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":373
+  /* "pickomino_rules/batch/_fused.pyx":396
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -24238,16 +24311,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     cdef int64_t[:] tile_out = tiles
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 373, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 396, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 373, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 396, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_6 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 373, __pyx_L1_error)
+  __pyx_t_6 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 396, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 373, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 396, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 373, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 396, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -24268,13 +24341,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_6, __pyx_t_8};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 373, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 396, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 373, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 396, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -24286,13 +24359,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 373, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 396, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_tiles = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":374
+  /* "pickomino_rules/batch/_fused.pyx":397
  *         return _numpy.claims(table, rows, totals)
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)
  *     victims = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -24300,16 +24373,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     cdef int64_t[:] victim_out = victims
 */
   __pyx_t_4 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 397, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 397, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 397, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 397, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 374, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 397, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   #if CYTHON_VECTORCALL
@@ -24330,13 +24403,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     PyObject *__pyx_callargs[3] = {__pyx_t_4, __pyx_t_3, __pyx_t_5};
     #if CYTHON_VECTORCALL
     __pyx_t_6 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 374, __pyx_L1_error)
+    if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 397, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_6);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_6 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 374, __pyx_L1_error)
+      if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 397, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
     }
     #endif
@@ -24348,42 +24421,42 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 374, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 397, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_victims = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":375
+  /* "pickomino_rules/batch/_fused.pyx":398
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] tile_out = tiles             # <<<<<<<<<<<<<<
  *     cdef int64_t[:] victim_out = victims
- *     cdef Py_ssize_t i, r
+ *     cdef Py_ssize_t i
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_tiles, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_tiles, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 398, __pyx_L1_error)
   __pyx_v_tile_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":376
+  /* "pickomino_rules/batch/_fused.pyx":399
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] tile_out = tiles
  *     cdef int64_t[:] victim_out = victims             # <<<<<<<<<<<<<<
- *     cdef Py_ssize_t i, r
- *     cdef int p, me
+ *     cdef Py_ssize_t i
+ *     with nogil:
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victims, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 376, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victims, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 399, __pyx_L1_error)
   __pyx_v_victim_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":380
- *     cdef int p, me
- *     cdef int64_t total, index, grill, claim, victim
+  /* "pickomino_rules/batch/_fused.pyx":401
+ *     cdef int64_t[:] victim_out = victims
+ *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             row_claims(t, rows[i], totals[i], &tile_out[i], &victim_out[i])
 */
   {
       PyThreadState * _save;
@@ -24391,12 +24464,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":381
- *     cdef int64_t total, index, grill, claim, victim
+        /* "pickomino_rules/batch/_fused.pyx":402
+ *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
- *             r = rows[i]
- *             total = totals[i]
+ *             row_claims(t, rows[i], totals[i], &tile_out[i], &victim_out[i])
+ *     return tiles, victims
 */
 
         __pyx_t_10 = (__pyx_v_rows.shape[0]);
@@ -24405,292 +24478,28 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":382
+          /* "pickomino_rules/batch/_fused.pyx":403
  *     with nogil:
  *         for i in range(rows.shape[0]):
- *             r = rows[i]             # <<<<<<<<<<<<<<
- *             total = totals[i]
- *             claim = -1
-*/
-          __pyx_t_13 = __pyx_v_i;
-          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) )));
-
-          /* "pickomino_rules/batch/_fused.pyx":383
- *         for i in range(rows.shape[0]):
- *             r = rows[i]
- *             total = totals[i]             # <<<<<<<<<<<<<<
- *             claim = -1
- *             victim = -1
-*/
-          __pyx_t_13 = __pyx_v_i;
-          __pyx_v_total = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_totals.data + __pyx_t_13 * __pyx_v_totals.strides[0]) )));
-
-          /* "pickomino_rules/batch/_fused.pyx":384
- *             r = rows[i]
- *             total = totals[i]
- *             claim = -1             # <<<<<<<<<<<<<<
- *             victim = -1
- *             if total >= 0:
-*/
-          __pyx_v_claim = -1L;
-
-          /* "pickomino_rules/batch/_fused.pyx":385
- *             total = totals[i]
- *             claim = -1
- *             victim = -1             # <<<<<<<<<<<<<<
- *             if total >= 0:
- *                 grill = t.grill[r]
-*/
-          __pyx_v_victim = -1L;
-
-          /* "pickomino_rules/batch/_fused.pyx":386
- *             claim = -1
- *             victim = -1
- *             if total >= 0:             # <<<<<<<<<<<<<<
- *                 grill = t.grill[r]
- *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
-*/
-          __pyx_t_2 = (__pyx_v_total >= 0);
-
-          if (__pyx_t_2) {
-
-
-            /* "pickomino_rules/batch/_fused.pyx":387
- *             victim = -1
- *             if total >= 0:
- *                 grill = t.grill[r]             # <<<<<<<<<<<<<<
- *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
- *                 if index >= 0 and (grill >> index) & 1:
-*/
-            __pyx_t_13 = __pyx_v_r;
-            __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_13 * __pyx_v_t->grill.strides[0]) )));
-
-            /* "pickomino_rules/batch/_fused.pyx":388
- *             if total >= 0:
- *                 grill = t.grill[r]
- *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1             # <<<<<<<<<<<<<<
- *                 if index >= 0 and (grill >> index) & 1:
- *                     claim = index
-*/
-            __pyx_t_2 = (__pyx_v_total < (__pyx_v_t->index_of.shape[0]));
-
-            if (__pyx_t_2) {
-              __pyx_t_13 = __pyx_v_total;
-
-              __pyx_t_14 = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->index_of.data + __pyx_t_13 * __pyx_v_t->index_of.strides[0]) )));
-            } else {
-
-              __pyx_t_14 = -1L;
-            }
-
-            __pyx_v_index = __pyx_t_14;
-
-            /* "pickomino_rules/batch/_fused.pyx":389
- *                 grill = t.grill[r]
- *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
- *                 if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
- *                     claim = index
- *                 else:
-*/
-            __pyx_t_15 = (__pyx_v_index >= 0);
-
-            if (__pyx_t_15) {
-
-            } else {
-
-              __pyx_t_2 = __pyx_t_15;
-
-              goto __pyx_L11_bool_binop_done;
-            }
-            __pyx_t_15 = (((__pyx_v_grill >> __pyx_v_index) & 1) != 0);
-
-
-            __pyx_t_2 = __pyx_t_15;
-
-            __pyx_L11_bool_binop_done:;
-            if (__pyx_t_2) {
-
-
-              /* "pickomino_rules/batch/_fused.pyx":390
- *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
- *                 if index >= 0 and (grill >> index) & 1:
- *                     claim = index             # <<<<<<<<<<<<<<
- *                 else:
- *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
-*/
-              __pyx_v_claim = __pyx_v_index;
-
-              /* "pickomino_rules/batch/_fused.pyx":389
- *                 grill = t.grill[r]
- *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
- *                 if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
- *                     claim = index
- *                 else:
-*/
-              goto __pyx_L10;
-            }
-
-            /* "pickomino_rules/batch/_fused.pyx":392
- *                     claim = index
- *                 else:
- *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]             # <<<<<<<<<<<<<<
- *                     me = t.player[r]
- *                     for p in range(t.players):
-*/
-            /*else*/ {
-
-              __pyx_t_16 = ((__pyx_v_t->below.shape[0]) - 1);
-
-              __pyx_t_14 = __pyx_v_total;
-              __pyx_t_2 = (__pyx_t_16 < __pyx_t_14);
-
-              if (__pyx_t_2) {
-
-                __pyx_t_17 = __pyx_t_16;
-              } else {
-
-                __pyx_t_17 = __pyx_t_14;
-              }
-
-              __pyx_t_13 = __pyx_t_17;
-              __pyx_t_18 = (__pyx_v_grill & (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->below.data + __pyx_t_13 * __pyx_v_t->below.strides[0]) ))));
-              __pyx_v_claim = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_18 * __pyx_v_t->highest_of.strides[0]) )));
-
-
-              /* "pickomino_rules/batch/_fused.pyx":393
- *                 else:
- *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
- *                     me = t.player[r]             # <<<<<<<<<<<<<<
- *                     for p in range(t.players):
- *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
-*/
-              __pyx_t_13 = __pyx_v_r;
-              __pyx_v_me = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_13 * __pyx_v_t->player.strides[0]) )));
-
-              /* "pickomino_rules/batch/_fused.pyx":394
- *                     claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
- *                     me = t.player[r]
- *                     for p in range(t.players):             # <<<<<<<<<<<<<<
- *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
- *                             victim = p
-*/
-
-              __pyx_t_19 = __pyx_v_t->players;
-              __pyx_t_20 = __pyx_t_19;
-
-              for (__pyx_t_21 = 0; __pyx_t_21 < __pyx_t_20; __pyx_t_21+=1) {
-                __pyx_v_p = __pyx_t_21;
-
-                /* "pickomino_rules/batch/_fused.pyx":395
- *                     me = t.player[r]
- *                     for p in range(t.players):
- *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
- *                             victim = p
- *                             break
-*/
-                __pyx_t_15 = (__pyx_v_p != __pyx_v_me);
-
-                if (__pyx_t_15) {
-
-                } else {
-
-                  __pyx_t_2 = __pyx_t_15;
-
-                  goto __pyx_L16_bool_binop_done;
-                }
-                __pyx_t_13 = __pyx_v_r;
-                __pyx_t_18 = __pyx_v_p;
-                __pyx_t_15 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->heights.data + __pyx_t_13 * __pyx_v_t->heights.strides[0]) ) + __pyx_t_18 * __pyx_v_t->heights.strides[1]) ))) > 0);
-
-                if (__pyx_t_15) {
-
-                } else {
-
-                  __pyx_t_2 = __pyx_t_15;
-
-                  goto __pyx_L16_bool_binop_done;
-                }
-                __pyx_t_18 = __pyx_v_r;
-                __pyx_t_13 = __pyx_v_p;
-                __pyx_t_15 = ((*((int64_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->tops.data + __pyx_t_18 * __pyx_v_t->tops.strides[0]) ) + __pyx_t_13 * __pyx_v_t->tops.strides[1]) ))) == __pyx_v_total);
-
-
-                __pyx_t_2 = __pyx_t_15;
-
-                __pyx_L16_bool_binop_done:;
-                if (__pyx_t_2) {
-
-
-                  /* "pickomino_rules/batch/_fused.pyx":396
- *                     for p in range(t.players):
- *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
- *                             victim = p             # <<<<<<<<<<<<<<
- *                             break
- *             tile_out[i] = claim
-*/
-                  __pyx_v_victim = __pyx_v_p;
-
-                  /* "pickomino_rules/batch/_fused.pyx":397
- *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
- *                             victim = p
- *                             break             # <<<<<<<<<<<<<<
- *             tile_out[i] = claim
- *             victim_out[i] = victim
-*/
-                  goto __pyx_L14_break;
-
-                  /* "pickomino_rules/batch/_fused.pyx":395
- *                     me = t.player[r]
- *                     for p in range(t.players):
- *                         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
- *                             victim = p
- *                             break
-*/
-                }
-              }
-              __pyx_L14_break:;
-
-            }
-            __pyx_L10:;
-
-            /* "pickomino_rules/batch/_fused.pyx":386
- *             claim = -1
- *             victim = -1
- *             if total >= 0:             # <<<<<<<<<<<<<<
- *                 grill = t.grill[r]
- *                 index = t.index_of[total] if total < t.index_of.shape[0] else -1
-*/
-          }
-
-          /* "pickomino_rules/batch/_fused.pyx":398
- *                             victim = p
- *                             break
- *             tile_out[i] = claim             # <<<<<<<<<<<<<<
- *             victim_out[i] = victim
- *     return tiles, victims
-*/
-          __pyx_t_13 = __pyx_v_i;
-          *((int64_t *) ( /* dim=0 */ (__pyx_v_tile_out.data + __pyx_t_13 * __pyx_v_tile_out.strides[0]) )) = __pyx_v_claim;
-
-          /* "pickomino_rules/batch/_fused.pyx":399
- *                             break
- *             tile_out[i] = claim
- *             victim_out[i] = victim             # <<<<<<<<<<<<<<
+ *             row_claims(t, rows[i], totals[i], &tile_out[i], &victim_out[i])             # <<<<<<<<<<<<<<
  *     return tiles, victims
  * 
 */
           __pyx_t_13 = __pyx_v_i;
-          *((int64_t *) ( /* dim=0 */ (__pyx_v_victim_out.data + __pyx_t_13 * __pyx_v_victim_out.strides[0]) )) = __pyx_v_victim;
+          __pyx_t_14 = __pyx_v_i;
+          __pyx_t_15 = __pyx_v_i;
+          __pyx_t_16 = __pyx_v_i;
+          __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(__pyx_v_t, (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_13 * __pyx_v_rows.strides[0]) ))), (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_totals.data + __pyx_t_14 * __pyx_v_totals.strides[0]) ))), (&(*((int64_t *) ( /* dim=0 */ (__pyx_v_tile_out.data + __pyx_t_15 * __pyx_v_tile_out.strides[0]) )))), (&(*((int64_t *) ( /* dim=0 */ (__pyx_v_victim_out.data + __pyx_t_16 * __pyx_v_victim_out.strides[0]) )))));
         }
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":380
- *     cdef int p, me
- *     cdef int64_t total, index, grill, claim, victim
+      /* "pickomino_rules/batch/_fused.pyx":401
+ *     cdef int64_t[:] victim_out = victims
+ *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             row_claims(t, rows[i], totals[i], &tile_out[i], &victim_out[i])
 */
       /*finally:*/ {
         /*normal exit:*/{
@@ -24702,21 +24511,21 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":400
- *             tile_out[i] = claim
- *             victim_out[i] = victim
+  /* "pickomino_rules/batch/_fused.pyx":404
+ *         for i in range(rows.shape[0]):
+ *             row_claims(t, rows[i], totals[i], &tile_out[i], &victim_out[i])
  *     return tiles, victims             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 400, __pyx_L1_error)
+  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 404, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_INCREF(__pyx_v_tiles);
   __Pyx_GIVEREF(__pyx_v_tiles);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_tiles) != (0)) __PYX_ERR(0, 400, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_tiles) != (0)) __PYX_ERR(0, 404, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_victims);
   __Pyx_GIVEREF(__pyx_v_victims);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_victims) != (0)) __PYX_ERR(0, 400, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_victims) != (0)) __PYX_ERR(0, 404, __pyx_L1_error);
   {
     PyObject *__pyx_temp;
     {
@@ -24728,7 +24537,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":368
+  /* "pickomino_rules/batch/_fused.pyx":391
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
@@ -24754,20 +24563,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_tile_out, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_victim_out, 1);
 
-
-
-
-
-
-
-
-
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":403
+/* "pickomino_rules/batch/_fused.pyx":407
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -24817,46 +24618,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_victims,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 403, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 407, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 403, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 407, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 403, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 407, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 403, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 407, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide_actions", 0) < (0)) __PYX_ERR(0, 403, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide_actions", 0) < (0)) __PYX_ERR(0, 407, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, i); __PYX_ERR(0, 403, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, i); __PYX_ERR(0, 407, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 403, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 407, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 403, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 407, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 403, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 407, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 403, __pyx_L3_error)
-    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 403, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 407, __pyx_L3_error)
+    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 407, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 403, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 407, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24886,11 +24687,6 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   PyObject *__pyx_v_mask = NULL;
   __Pyx_memviewslice __pyx_v_out = { 0, 0, { 0 }, { 0 }, { 0 } };
   Py_ssize_t __pyx_v_i;
-  Py_ssize_t __pyx_v_r;
-  int __pyx_v_f;
-  int __pyx_v_k;
-  int __pyx_v_held;
-  int __pyx_v_open_face;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -24905,59 +24701,53 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   Py_ssize_t __pyx_t_10;
   Py_ssize_t __pyx_t_11;
   Py_ssize_t __pyx_t_12;
-  int __pyx_t_13;
-  Py_ssize_t __pyx_t_14;
-  int __pyx_t_15;
-  int __pyx_t_16;
-  int __pyx_t_17;
-  int8_t __pyx_t_18;
-  Py_ssize_t __pyx_t_19;
+  Py_ssize_t __pyx_t_13;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("decide_actions", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":405
+  /* "pickomino_rules/batch/_fused.pyx":409
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 405, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 409, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 405, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 409, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":406
+  /* "pickomino_rules/batch/_fused.pyx":410
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
  *     cdef int8_t[:, :] out = mask.view(np.int8)
- *     cdef Py_ssize_t i, r
+ *     cdef Py_ssize_t i
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 406, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 406, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 406, __pyx_L1_error)
+  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 406, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 406, __pyx_L1_error)
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 406, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 410, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_5);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 406, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 410, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_5 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 406, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 406, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   #if CYTHON_VECTORCALL
@@ -24978,13 +24768,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_6, __pyx_t_3};
     #if CYTHON_VECTORCALL
     __pyx_t_5 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 406, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 410, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_5);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_5 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 406, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 410, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
     }
     #endif
@@ -24996,24 +24786,24 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 406, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 410, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_mask = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":407
+  /* "pickomino_rules/batch/_fused.pyx":411
  *     cdef Table t = table.compiled
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)             # <<<<<<<<<<<<<<
- *     cdef Py_ssize_t i, r
- *     cdef int f, k, held
+ *     cdef Py_ssize_t i
+ *     with nogil:
 */
   __pyx_t_4 = __pyx_v_mask;
   __Pyx_INCREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 411, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 411, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_t_7 = 0;
@@ -25022,21 +24812,21 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_view, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 407, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 411, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 411, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_out = __pyx_t_8;
   __pyx_t_8.memview = NULL;
   __pyx_t_8.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":411
- *     cdef int f, k, held
- *     cdef bint open_face
+  /* "pickomino_rules/batch/_fused.pyx":413
+ *     cdef int8_t[:, :] out = mask.view(np.int8)
+ *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             row_decisions(t, rows[i], victims[i], out, i)
 */
   {
       PyThreadState * _save;
@@ -25044,12 +24834,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":412
- *     cdef bint open_face
+        /* "pickomino_rules/batch/_fused.pyx":414
+ *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
- *             r = rows[i]
- *             open_face = False
+ *             row_decisions(t, rows[i], victims[i], out, i)
+ *     return mask
 */
 
         __pyx_t_9 = (__pyx_v_rows.shape[0]);
@@ -25058,182 +24848,26 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
         for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
           __pyx_v_i = __pyx_t_11;
 
-          /* "pickomino_rules/batch/_fused.pyx":413
+          /* "pickomino_rules/batch/_fused.pyx":415
  *     with nogil:
  *         for i in range(rows.shape[0]):
- *             r = rows[i]             # <<<<<<<<<<<<<<
- *             open_face = False
- *             for f in range(6):
-*/
-          __pyx_t_12 = __pyx_v_i;
-          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_12 * __pyx_v_rows.strides[0]) )));
-
-          /* "pickomino_rules/batch/_fused.pyx":414
- *         for i in range(rows.shape[0]):
- *             r = rows[i]
- *             open_face = False             # <<<<<<<<<<<<<<
- *             for f in range(6):
- *                 if t.set_aside[r, f] == 0:
-*/
-          __pyx_v_open_face = 0;
-
-          /* "pickomino_rules/batch/_fused.pyx":415
- *             r = rows[i]
- *             open_face = False
- *             for f in range(6):             # <<<<<<<<<<<<<<
- *                 if t.set_aside[r, f] == 0:
- *                     open_face = True
-*/
-          for (__pyx_t_13 = 0; __pyx_t_13 < 6; __pyx_t_13+=1) {
-            __pyx_v_f = __pyx_t_13;
-
-            /* "pickomino_rules/batch/_fused.pyx":416
- *             open_face = False
- *             for f in range(6):
- *                 if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
- *                     open_face = True
- *             held = 0
-*/
-            __pyx_t_12 = __pyx_v_r;
-            __pyx_t_14 = __pyx_v_f;
-            __pyx_t_15 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_12 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_14 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
-
-            if (__pyx_t_15) {
-
-
-              /* "pickomino_rules/batch/_fused.pyx":417
- *             for f in range(6):
- *                 if t.set_aside[r, f] == 0:
- *                     open_face = True             # <<<<<<<<<<<<<<
- *             held = 0
- *             for k in range(t.kinds):
-*/
-              __pyx_v_open_face = 1;
-
-              /* "pickomino_rules/batch/_fused.pyx":416
- *             open_face = False
- *             for f in range(6):
- *                 if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
- *                     open_face = True
- *             held = 0
-*/
-            }
-          }
-
-          /* "pickomino_rules/batch/_fused.pyx":418
- *                 if t.set_aside[r, f] == 0:
- *                     open_face = True
- *             held = 0             # <<<<<<<<<<<<<<
- *             for k in range(t.kinds):
- *                 held += t.in_hand[r, k]
-*/
-          __pyx_v_held = 0;
-
-          /* "pickomino_rules/batch/_fused.pyx":419
- *                     open_face = True
- *             held = 0
- *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
- *                 held += t.in_hand[r, k]
- *             out[i, 0] = open_face and held > 0
-*/
-
-          __pyx_t_13 = __pyx_v_t->kinds;
-          __pyx_t_16 = __pyx_t_13;
-
-          for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
-            __pyx_v_k = __pyx_t_17;
-
-            /* "pickomino_rules/batch/_fused.pyx":420
- *             held = 0
- *             for k in range(t.kinds):
- *                 held += t.in_hand[r, k]             # <<<<<<<<<<<<<<
- *             out[i, 0] = open_face and held > 0
- *             out[i, t.stop] = True
-*/
-            __pyx_t_14 = __pyx_v_r;
-            __pyx_t_12 = __pyx_v_k;
-            __pyx_v_held = (__pyx_v_held + (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_14 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_12 * __pyx_v_t->in_hand.strides[1]) ))));
-          }
-
-
-          /* "pickomino_rules/batch/_fused.pyx":421
- *             for k in range(t.kinds):
- *                 held += t.in_hand[r, k]
- *             out[i, 0] = open_face and held > 0             # <<<<<<<<<<<<<<
- *             out[i, t.stop] = True
- *             if victims[i] >= 0:
-*/
-          if (__pyx_v_open_face) {
-          } else {
-
-            __pyx_t_18 = __pyx_v_open_face;
-            goto __pyx_L13_bool_binop_done;
-          }
-          __pyx_t_15 = (__pyx_v_held > 0);
-
-
-          __pyx_t_18 = __pyx_t_15;
-
-          __pyx_L13_bool_binop_done:;
-          __pyx_t_12 = __pyx_v_i;
-          __pyx_t_14 = 0;
-          *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_12 * __pyx_v_out.strides[0]) ) + __pyx_t_14 * __pyx_v_out.strides[1]) )) = __pyx_t_18;
-
-
-          /* "pickomino_rules/batch/_fused.pyx":422
- *                 held += t.in_hand[r, k]
- *             out[i, 0] = open_face and held > 0
- *             out[i, t.stop] = True             # <<<<<<<<<<<<<<
- *             if victims[i] >= 0:
- *                 out[i, t.steal + victims[i]] = True
-*/
-          __pyx_t_14 = __pyx_v_i;
-          __pyx_t_12 = __pyx_v_t->stop;
-          *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) ) + __pyx_t_12 * __pyx_v_out.strides[1]) )) = 1;
-
-          /* "pickomino_rules/batch/_fused.pyx":423
- *             out[i, 0] = open_face and held > 0
- *             out[i, t.stop] = True
- *             if victims[i] >= 0:             # <<<<<<<<<<<<<<
- *                 out[i, t.steal + victims[i]] = True
- *     return mask
-*/
-          __pyx_t_12 = __pyx_v_i;
-          __pyx_t_15 = ((*((int64_t const  *) ( /* dim=0 */ (__pyx_v_victims.data + __pyx_t_12 * __pyx_v_victims.strides[0]) ))) >= 0);
-
-          if (__pyx_t_15) {
-
-
-            /* "pickomino_rules/batch/_fused.pyx":424
- *             out[i, t.stop] = True
- *             if victims[i] >= 0:
- *                 out[i, t.steal + victims[i]] = True             # <<<<<<<<<<<<<<
+ *             row_decisions(t, rows[i], victims[i], out, i)             # <<<<<<<<<<<<<<
  *     return mask
  * 
 */
-            __pyx_t_12 = __pyx_v_i;
-            __pyx_t_14 = __pyx_v_i;
-            __pyx_t_19 = (__pyx_v_t->steal + (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_victims.data + __pyx_t_12 * __pyx_v_victims.strides[0]) ))));
-            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_14 * __pyx_v_out.strides[0]) ) + __pyx_t_19 * __pyx_v_out.strides[1]) )) = 1;
-
-            /* "pickomino_rules/batch/_fused.pyx":423
- *             out[i, 0] = open_face and held > 0
- *             out[i, t.stop] = True
- *             if victims[i] >= 0:             # <<<<<<<<<<<<<<
- *                 out[i, t.steal + victims[i]] = True
- *     return mask
-*/
-          }
+          __pyx_t_12 = __pyx_v_i;
+          __pyx_t_13 = __pyx_v_i;
+          __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions(__pyx_v_t, (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_12 * __pyx_v_rows.strides[0]) ))), (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_victims.data + __pyx_t_13 * __pyx_v_victims.strides[0]) ))), __pyx_v_out, __pyx_v_i);
         }
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":411
- *     cdef int f, k, held
- *     cdef bint open_face
+      /* "pickomino_rules/batch/_fused.pyx":413
+ *     cdef int8_t[:, :] out = mask.view(np.int8)
+ *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             row_decisions(t, rows[i], victims[i], out, i)
 */
       /*finally:*/ {
         /*normal exit:*/{
@@ -25245,9 +24879,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":425
- *             if victims[i] >= 0:
- *                 out[i, t.steal + victims[i]] = True
+  /* "pickomino_rules/batch/_fused.pyx":416
+ *         for i in range(rows.shape[0]):
+ *             row_decisions(t, rows[i], victims[i], out, i)
  *     return mask             # <<<<<<<<<<<<<<
  * 
  * 
@@ -25263,7 +24897,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":403
+  /* "pickomino_rules/batch/_fused.pyx":407
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -25287,17 +24921,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   __Pyx_XDECREF(__pyx_v_mask);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_out, 1);
 
-
-
-
-
-
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":428
+/* "pickomino_rules/batch/_fused.pyx":419
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -25348,53 +24977,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_tiles,&__pyx_mstate_global->__pyx_n_u_victims,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 428, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 419, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 428, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 419, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 428, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 419, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 428, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 419, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 428, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 419, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "take_tile", 0) < (0)) __PYX_ERR(0, 428, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "take_tile", 0) < (0)) __PYX_ERR(0, 419, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, i); __PYX_ERR(0, 428, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, i); __PYX_ERR(0, 419, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 428, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 419, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 428, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 419, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 428, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 419, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 428, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 419, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 428, __pyx_L3_error)
-    __pyx_v_tiles = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_tiles.memview)) __PYX_ERR(0, 428, __pyx_L3_error)
-    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 428, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 419, __pyx_L3_error)
+    __pyx_v_tiles = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_tiles.memview)) __PYX_ERR(0, 419, __pyx_L3_error)
+    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 419, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 428, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 419, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25445,20 +25074,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("take_tile", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":430
+  /* "pickomino_rules/batch/_fused.pyx":421
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.take_tile(table, rows, tiles, victims)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 430, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 421, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 430, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 421, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":431
+  /* "pickomino_rules/batch/_fused.pyx":422
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25469,7 +25098,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":432
+    /* "pickomino_rules/batch/_fused.pyx":423
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.take_tile(table, rows, tiles, victims)             # <<<<<<<<<<<<<<
@@ -25477,16 +25106,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
  *     with nogil:
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 432, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 423, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 432, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 423, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 432, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 423, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 432, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 423, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_victims, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 432, __pyx_L1_error)
+    __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_victims, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 423, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __pyx_t_8 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -25508,7 +25137,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 432, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 423, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -25522,7 +25151,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":431
+    /* "pickomino_rules/batch/_fused.pyx":422
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25531,7 +25160,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":434
+  /* "pickomino_rules/batch/_fused.pyx":425
  *         return _numpy.take_tile(table, rows, tiles, victims)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25544,7 +25173,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":435
+        /* "pickomino_rules/batch/_fused.pyx":426
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25558,7 +25187,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
         for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
           __pyx_v_i = __pyx_t_11;
 
-          /* "pickomino_rules/batch/_fused.pyx":436
+          /* "pickomino_rules/batch/_fused.pyx":427
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             take_tile_row(t, rows[i], tiles[i], victims[i])             # <<<<<<<<<<<<<<
@@ -25573,7 +25202,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":434
+      /* "pickomino_rules/batch/_fused.pyx":425
  *         return _numpy.take_tile(table, rows, tiles, victims)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25590,7 +25219,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":428
+  /* "pickomino_rules/batch/_fused.pyx":419
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -25618,7 +25247,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":439
+/* "pickomino_rules/batch/_fused.pyx":430
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -25667,39 +25296,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 439, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 430, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 439, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 430, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 439, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 430, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bust", 0) < (0)) __PYX_ERR(0, 439, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bust", 0) < (0)) __PYX_ERR(0, 430, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, i); __PYX_ERR(0, 439, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, i); __PYX_ERR(0, 430, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 439, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 430, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 439, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 430, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 439, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 430, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 439, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 430, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25742,20 +25371,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("bust", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":441
+  /* "pickomino_rules/batch/_fused.pyx":432
  * def bust(table, const int64_t[:] rows):
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.bust(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 441, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 432, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 441, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 432, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":442
+  /* "pickomino_rules/batch/_fused.pyx":433
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25766,7 +25395,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":443
+    /* "pickomino_rules/batch/_fused.pyx":434
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.bust(table, rows)             # <<<<<<<<<<<<<<
@@ -25774,12 +25403,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
  *     with nogil:
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 443, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 434, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 443, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 434, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 443, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 434, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -25799,7 +25428,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 443, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 434, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -25813,7 +25442,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":442
+    /* "pickomino_rules/batch/_fused.pyx":433
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25822,7 +25451,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":445
+  /* "pickomino_rules/batch/_fused.pyx":436
  *         return _numpy.bust(table, rows)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25835,7 +25464,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":446
+        /* "pickomino_rules/batch/_fused.pyx":437
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25849,7 +25478,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
         for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
           __pyx_v_i = __pyx_t_9;
 
-          /* "pickomino_rules/batch/_fused.pyx":447
+          /* "pickomino_rules/batch/_fused.pyx":438
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             bust_row(t, rows[i])             # <<<<<<<<<<<<<<
@@ -25862,7 +25491,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":445
+      /* "pickomino_rules/batch/_fused.pyx":436
  *         return _numpy.bust(table, rows)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25879,7 +25508,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":439
+  /* "pickomino_rules/batch/_fused.pyx":430
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -25905,7 +25534,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":450
+/* "pickomino_rules/batch/_fused.pyx":441
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
@@ -25955,46 +25584,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_tidies,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 450, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 441, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 450, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 441, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 450, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 441, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 450, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 441, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "turn_over", 0) < (0)) __PYX_ERR(0, 450, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "turn_over", 0) < (0)) __PYX_ERR(0, 441, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, i); __PYX_ERR(0, 450, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, i); __PYX_ERR(0, 441, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 450, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 441, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 450, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 441, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 450, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 441, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 450, __pyx_L3_error)
-    __pyx_v_tidies = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_tidies == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 450, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 441, __pyx_L3_error)
+    __pyx_v_tidies = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_tidies == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 441, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 450, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 441, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -26006,7 +25635,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 450, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 441, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_tidies);
 
   /* function exit code */
@@ -26047,7 +25676,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
   Py_ssize_t __pyx_t_10;
   __Pyx_RefNannySetupContext("turn_over", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":454
+  /* "pickomino_rules/batch/_fused.pyx":445
  *     cdef Py_ssize_t i, r
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26060,7 +25689,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":455
+        /* "pickomino_rules/batch/_fused.pyx":446
  *     cdef int k, f
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -26074,7 +25703,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":456
+          /* "pickomino_rules/batch/_fused.pyx":447
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -26084,7 +25713,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":457
+          /* "pickomino_rules/batch/_fused.pyx":448
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             t.turns[r] += 1             # <<<<<<<<<<<<<<
@@ -26094,7 +25723,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
           __pyx_t_4 = __pyx_v_r;
           *((int32_t *) ( /* dim=0 */ (__pyx_v_t->turns.data + __pyx_t_4 * __pyx_v_t->turns.strides[0]) )) += 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":458
+          /* "pickomino_rules/batch/_fused.pyx":449
  *             r = rows[i]
  *             t.turns[r] += 1
  *             if tidies:             # <<<<<<<<<<<<<<
@@ -26103,7 +25732,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
 */
           if (__pyx_v_tidies) {
 
-            /* "pickomino_rules/batch/_fused.pyx":459
+            /* "pickomino_rules/batch/_fused.pyx":450
  *             t.turns[r] += 1
  *             if tidies:
  *                 t.phase[r] = TURN_OVER             # <<<<<<<<<<<<<<
@@ -26113,7 +25742,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             __pyx_t_4 = __pyx_v_r;
             *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 3;
 
-            /* "pickomino_rules/batch/_fused.pyx":460
+            /* "pickomino_rules/batch/_fused.pyx":451
  *             if tidies:
  *                 t.phase[r] = TURN_OVER
  *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -26127,7 +25756,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
               __pyx_v_k = __pyx_t_7;
 
-              /* "pickomino_rules/batch/_fused.pyx":461
+              /* "pickomino_rules/batch/_fused.pyx":452
  *                 t.phase[r] = TURN_OVER
  *                 for k in range(t.kinds):
  *                     for f in range(6):             # <<<<<<<<<<<<<<
@@ -26137,7 +25766,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
               for (__pyx_t_8 = 0; __pyx_t_8 < 6; __pyx_t_8+=1) {
                 __pyx_v_f = __pyx_t_8;
 
-                /* "pickomino_rules/batch/_fused.pyx":462
+                /* "pickomino_rules/batch/_fused.pyx":453
  *                 for k in range(t.kinds):
  *                     for f in range(6):
  *                         t.roll[r, k, f] = 0             # <<<<<<<<<<<<<<
@@ -26152,7 +25781,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             }
 
 
-            /* "pickomino_rules/batch/_fused.pyx":458
+            /* "pickomino_rules/batch/_fused.pyx":449
  *             r = rows[i]
  *             t.turns[r] += 1
  *             if tidies:             # <<<<<<<<<<<<<<
@@ -26164,7 +25793,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":454
+      /* "pickomino_rules/batch/_fused.pyx":445
  *     cdef Py_ssize_t i, r
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26181,7 +25810,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":450
+  /* "pickomino_rules/batch/_fused.pyx":441
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
@@ -26200,12 +25829,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":465
+/* "pickomino_rules/batch/_fused.pyx":456
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
- *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:
- *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
+ *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``.
+ *     The rows that start a turn go to ``going``; returns how many."""
 */
 
 /* Python wrapper */
@@ -26216,7 +25845,7 @@ PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_26pass_on, "`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:\n    the game ends on an empty grill (C12), else the next player takes the dice. The rows\n    that start a turn go to ``going``; returns how many.");
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_26pass_on, "`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``.\n    The rows that start a turn go to ``going``; returns how many.");
 static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on = {"pass_on", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_27pass_on, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_26pass_on};
 static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_27pass_on(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
@@ -26250,46 +25879,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_going,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 465, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 456, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 465, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 456, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 465, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 456, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 465, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 456, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "pass_on", 0) < (0)) __PYX_ERR(0, 465, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "pass_on", 0) < (0)) __PYX_ERR(0, 456, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, i); __PYX_ERR(0, 465, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, i); __PYX_ERR(0, 456, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 465, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 456, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 465, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 456, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 465, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 456, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 465, __pyx_L3_error)
-    __pyx_v_going = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_going.memview)) __PYX_ERR(0, 465, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 456, __pyx_L3_error)
+    __pyx_v_going = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_going.memview)) __PYX_ERR(0, 456, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 465, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 456, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -26302,7 +25931,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 465, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 456, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_going);
 
   /* function exit code */
@@ -26326,10 +25955,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 
 static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUSED PyObject *__pyx_self, struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *__pyx_v_t, __Pyx_memviewslice __pyx_v_rows, __Pyx_memviewslice __pyx_v_going) {
   Py_ssize_t __pyx_v_i;
-  Py_ssize_t __pyx_v_r;
   Py_ssize_t __pyx_v_out;
-  int __pyx_v_k;
-  int __pyx_v_f;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   Py_ssize_t __pyx_t_1;
@@ -26338,32 +25964,27 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
   Py_ssize_t __pyx_t_4;
   int __pyx_t_5;
   Py_ssize_t __pyx_t_6;
-  int __pyx_t_7;
-  int __pyx_t_8;
-  int __pyx_t_9;
-  Py_ssize_t __pyx_t_10;
-  int __pyx_t_11;
-  PyObject *__pyx_t_12 = NULL;
+  PyObject *__pyx_t_7 = NULL;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("pass_on", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":469
- *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
- *     that start a turn go to ``going``; returns how many."""
- *     cdef Py_ssize_t i, r, out = 0             # <<<<<<<<<<<<<<
- *     cdef int k, f
+  /* "pickomino_rules/batch/_fused.pyx":459
+ *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``.
+ *     The rows that start a turn go to ``going``; returns how many."""
+ *     cdef Py_ssize_t i, out = 0             # <<<<<<<<<<<<<<
  *     with nogil:
+ *         for i in range(rows.shape[0]):
 */
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":471
- *     cdef Py_ssize_t i, r, out = 0
- *     cdef int k, f
+  /* "pickomino_rules/batch/_fused.pyx":460
+ *     The rows that start a turn go to ``going``; returns how many."""
+ *     cdef Py_ssize_t i, out = 0
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             if pass_row(t, rows[i]):
 */
   {
       PyThreadState * _save;
@@ -26371,12 +25992,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":472
- *     cdef int k, f
+        /* "pickomino_rules/batch/_fused.pyx":461
+ *     cdef Py_ssize_t i, out = 0
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
- *             r = rows[i]
- *             for f in range(6):
+ *             if pass_row(t, rows[i]):
+ *                 going[out] = rows[i]
 */
 
         __pyx_t_1 = (__pyx_v_rows.shape[0]);
@@ -26385,223 +26006,57 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":473
+          /* "pickomino_rules/batch/_fused.pyx":462
  *     with nogil:
  *         for i in range(rows.shape[0]):
- *             r = rows[i]             # <<<<<<<<<<<<<<
- *             for f in range(6):
- *                 t.set_aside[r, f] = 0
+ *             if pass_row(t, rows[i]):             # <<<<<<<<<<<<<<
+ *                 going[out] = rows[i]
+ *                 out += 1
 */
           __pyx_t_4 = __pyx_v_i;
-          __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
+          __pyx_t_5 = __pyx_f_15pickomino_rules_5batch_6_fused_pass_row(__pyx_v_t, (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) ))));
 
-          /* "pickomino_rules/batch/_fused.pyx":474
+          if (__pyx_t_5) {
+
+
+            /* "pickomino_rules/batch/_fused.pyx":463
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
- *             for f in range(6):             # <<<<<<<<<<<<<<
- *                 t.set_aside[r, f] = 0
- *             for k in range(t.kinds):
-*/
-          for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
-            __pyx_v_f = __pyx_t_5;
-
-            /* "pickomino_rules/batch/_fused.pyx":475
- *             r = rows[i]
- *             for f in range(6):
- *                 t.set_aside[r, f] = 0             # <<<<<<<<<<<<<<
- *             for k in range(t.kinds):
- *                 for f in range(6):
-*/
-            __pyx_t_4 = __pyx_v_r;
-            __pyx_t_6 = __pyx_v_f;
-            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_4 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_6 * __pyx_v_t->set_aside.strides[1]) )) = 0;
-          }
-
-          /* "pickomino_rules/batch/_fused.pyx":476
- *             for f in range(6):
- *                 t.set_aside[r, f] = 0
- *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
- *                 for f in range(6):
- *                     t.roll[r, k, f] = 0
-*/
-
-          __pyx_t_5 = __pyx_v_t->kinds;
-          __pyx_t_7 = __pyx_t_5;
-
-          for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
-            __pyx_v_k = __pyx_t_8;
-
-            /* "pickomino_rules/batch/_fused.pyx":477
- *                 t.set_aside[r, f] = 0
- *             for k in range(t.kinds):
- *                 for f in range(6):             # <<<<<<<<<<<<<<
- *                     t.roll[r, k, f] = 0
- *             if t.grill[r] == 0:
-*/
-            for (__pyx_t_9 = 0; __pyx_t_9 < 6; __pyx_t_9+=1) {
-              __pyx_v_f = __pyx_t_9;
-
-              /* "pickomino_rules/batch/_fused.pyx":478
- *             for k in range(t.kinds):
- *                 for f in range(6):
- *                     t.roll[r, k, f] = 0             # <<<<<<<<<<<<<<
- *             if t.grill[r] == 0:
- *                 t.phase[r] = GAME_OVER
-*/
-              __pyx_t_6 = __pyx_v_r;
-              __pyx_t_4 = __pyx_v_k;
-              __pyx_t_10 = __pyx_v_f;
-              *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_6 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_4 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_10 * __pyx_v_t->roll.strides[2]) )) = 0;
-            }
-          }
-
-
-          /* "pickomino_rules/batch/_fused.pyx":479
- *                 for f in range(6):
- *                     t.roll[r, k, f] = 0
- *             if t.grill[r] == 0:             # <<<<<<<<<<<<<<
- *                 t.phase[r] = GAME_OVER
- *                 for k in range(t.kinds):
-*/
-          __pyx_t_10 = __pyx_v_r;
-          __pyx_t_11 = ((*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_10 * __pyx_v_t->grill.strides[0]) ))) == 0);
-
-          if (__pyx_t_11) {
-
-
-            /* "pickomino_rules/batch/_fused.pyx":480
- *                     t.roll[r, k, f] = 0
- *             if t.grill[r] == 0:
- *                 t.phase[r] = GAME_OVER             # <<<<<<<<<<<<<<
- *                 for k in range(t.kinds):
- *                     t.in_hand[r, k] = 0
-*/
-            __pyx_t_10 = __pyx_v_r;
-            *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_10 * __pyx_v_t->phase.strides[0]) )) = 4;
-
-            /* "pickomino_rules/batch/_fused.pyx":481
- *             if t.grill[r] == 0:
- *                 t.phase[r] = GAME_OVER
- *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
- *                     t.in_hand[r, k] = 0
- *                 continue
-*/
-
-            __pyx_t_5 = __pyx_v_t->kinds;
-            __pyx_t_7 = __pyx_t_5;
-
-            for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
-              __pyx_v_k = __pyx_t_8;
-
-              /* "pickomino_rules/batch/_fused.pyx":482
- *                 t.phase[r] = GAME_OVER
- *                 for k in range(t.kinds):
- *                     t.in_hand[r, k] = 0             # <<<<<<<<<<<<<<
- *                 continue
- *             t.player[r] = (t.player[r] + 1) % t.players
-*/
-              __pyx_t_10 = __pyx_v_r;
-              __pyx_t_4 = __pyx_v_k;
-              *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_10 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_4 * __pyx_v_t->in_hand.strides[1]) )) = 0;
-            }
-
-
-            /* "pickomino_rules/batch/_fused.pyx":483
- *                 for k in range(t.kinds):
- *                     t.in_hand[r, k] = 0
- *                 continue             # <<<<<<<<<<<<<<
- *             t.player[r] = (t.player[r] + 1) % t.players
- *             t.phase[r] = ROLL
-*/
-            goto __pyx_L6_continue;
-
-            /* "pickomino_rules/batch/_fused.pyx":479
- *                 for f in range(6):
- *                     t.roll[r, k, f] = 0
- *             if t.grill[r] == 0:             # <<<<<<<<<<<<<<
- *                 t.phase[r] = GAME_OVER
- *                 for k in range(t.kinds):
-*/
-          }
-
-          /* "pickomino_rules/batch/_fused.pyx":484
- *                     t.in_hand[r, k] = 0
- *                 continue
- *             t.player[r] = (t.player[r] + 1) % t.players             # <<<<<<<<<<<<<<
- *             t.phase[r] = ROLL
- *             for k in range(t.kinds):
-*/
-          __pyx_t_4 = __pyx_v_r;
-          __pyx_t_10 = __pyx_v_r;
-          *((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_10 * __pyx_v_t->player.strides[0]) )) = (((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_4 * __pyx_v_t->player.strides[0]) ))) + 1) % __pyx_v_t->players);
-
-          /* "pickomino_rules/batch/_fused.pyx":485
- *                 continue
- *             t.player[r] = (t.player[r] + 1) % t.players
- *             t.phase[r] = ROLL             # <<<<<<<<<<<<<<
- *             for k in range(t.kinds):
- *                 t.in_hand[r, k] = t.start_dice[k]
-*/
-          __pyx_t_4 = __pyx_v_r;
-          *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 0;
-
-          /* "pickomino_rules/batch/_fused.pyx":486
- *             t.player[r] = (t.player[r] + 1) % t.players
- *             t.phase[r] = ROLL
- *             for k in range(t.kinds):             # <<<<<<<<<<<<<<
- *                 t.in_hand[r, k] = t.start_dice[k]
- *             going[out] = r
-*/
-
-          __pyx_t_5 = __pyx_v_t->kinds;
-          __pyx_t_7 = __pyx_t_5;
-
-          for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
-            __pyx_v_k = __pyx_t_8;
-
-            /* "pickomino_rules/batch/_fused.pyx":487
- *             t.phase[r] = ROLL
- *             for k in range(t.kinds):
- *                 t.in_hand[r, k] = t.start_dice[k]             # <<<<<<<<<<<<<<
- *             going[out] = r
- *             out += 1
-*/
-            __pyx_t_4 = __pyx_v_k;
-            __pyx_t_10 = __pyx_v_r;
-            __pyx_t_6 = __pyx_v_k;
-            *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_10 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_6 * __pyx_v_t->in_hand.strides[1]) )) = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->start_dice.data + __pyx_t_4 * __pyx_v_t->start_dice.strides[0]) )));
-          }
-
-
-          /* "pickomino_rules/batch/_fused.pyx":488
- *             for k in range(t.kinds):
- *                 t.in_hand[r, k] = t.start_dice[k]
- *             going[out] = r             # <<<<<<<<<<<<<<
- *             out += 1
+ *             if pass_row(t, rows[i]):
+ *                 going[out] = rows[i]             # <<<<<<<<<<<<<<
+ *                 out += 1
  *     return out
 */
-          __pyx_t_4 = __pyx_v_out;
-          *((int64_t *) ( /* dim=0 */ (__pyx_v_going.data + __pyx_t_4 * __pyx_v_going.strides[0]) )) = __pyx_v_r;
+            __pyx_t_4 = __pyx_v_i;
+            __pyx_t_6 = __pyx_v_out;
+            *((int64_t *) ( /* dim=0 */ (__pyx_v_going.data + __pyx_t_6 * __pyx_v_going.strides[0]) )) = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":489
- *                 t.in_hand[r, k] = t.start_dice[k]
- *             going[out] = r
- *             out += 1             # <<<<<<<<<<<<<<
+            /* "pickomino_rules/batch/_fused.pyx":464
+ *             if pass_row(t, rows[i]):
+ *                 going[out] = rows[i]
+ *                 out += 1             # <<<<<<<<<<<<<<
  *     return out
  * 
 */
-          __pyx_v_out = (__pyx_v_out + 1);
-          __pyx_L6_continue:;
+            __pyx_v_out = (__pyx_v_out + 1);
+
+            /* "pickomino_rules/batch/_fused.pyx":462
+ *     with nogil:
+ *         for i in range(rows.shape[0]):
+ *             if pass_row(t, rows[i]):             # <<<<<<<<<<<<<<
+ *                 going[out] = rows[i]
+ *                 out += 1
+*/
+          }
         }
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":471
- *     cdef Py_ssize_t i, r, out = 0
- *     cdef int k, f
+      /* "pickomino_rules/batch/_fused.pyx":460
+ *     The rows that start a turn go to ``going``; returns how many."""
+ *     cdef Py_ssize_t i, out = 0
  *     with nogil:             # <<<<<<<<<<<<<<
  *         for i in range(rows.shape[0]):
- *             r = rows[i]
+ *             if pass_row(t, rows[i]):
 */
       /*finally:*/ {
         /*normal exit:*/{
@@ -26613,43 +26068,40 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":490
- *             going[out] = r
- *             out += 1
+  /* "pickomino_rules/batch/_fused.pyx":465
+ *                 going[out] = rows[i]
+ *                 out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_12 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 490, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_12);
+  __pyx_t_7 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 465, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject *__pyx_temp;
     {
       __pyx_temp = __pyx_r;
-      __pyx_r = __pyx_t_12;
+      __pyx_r = __pyx_t_7;
     }
     __Pyx_XDECREF(__pyx_temp);
   }
-  __pyx_t_12 = 0;
+  __pyx_t_7 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":465
+  /* "pickomino_rules/batch/_fused.pyx":456
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
- *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:
- *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
+ *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``.
+ *     The rows that start a turn go to ``going``; returns how many."""
 */
 
   /* function exit code */
   __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_12);
+  __Pyx_XDECREF(__pyx_t_7);
   __Pyx_AddTraceback("pickomino_rules.batch._fused.pass_on", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
-
-
-
 
 
   __Pyx_XGIVEREF(__pyx_r);
@@ -29582,290 +29034,290 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
   if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_4) < (0)) __PYX_ERR(1, 17, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":155
+  /* "pickomino_rules/batch/_fused.pyx":236
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
  *     """`steps.apply` on the core's decisions: take, roll, stop, steal. The rows that roll next.
  * 
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_1decide, 0, __pyx_mstate_global->__pyx_n_u_decide, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 155, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_1decide, 0, __pyx_mstate_global->__pyx_n_u_decide, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 236, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide, __pyx_t_4) < (0)) __PYX_ERR(0, 155, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide, __pyx_t_4) < (0)) __PYX_ERR(0, 236, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":200
+  /* "pickomino_rules/batch/_fused.pyx":275
  * 
  * 
  * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
  *            const int64_t[:] sides, int64_t[:] first, int64_t[:] high):
  *     """For each row's dice of ``kind`` in hand: where its rolls start in the lookup, and how
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_3bounds, 0, __pyx_mstate_global->__pyx_n_u_bounds, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 200, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_3bounds, 0, __pyx_mstate_global->__pyx_n_u_bounds, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 275, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bounds, __pyx_t_4) < (0)) __PYX_ERR(0, 200, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bounds, __pyx_t_4) < (0)) __PYX_ERR(0, 275, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":213
+  /* "pickomino_rules/batch/_fused.pyx":288
  * 
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
  *          const int16_t[:] drawn):
  *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_5show, 0, __pyx_mstate_global->__pyx_n_u_show, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 213, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_5show, 0, __pyx_mstate_global->__pyx_n_u_show, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 288, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_show, __pyx_t_4) < (0)) __PYX_ERR(0, 213, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_show, __pyx_t_4) < (0)) __PYX_ERR(0, 288, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":225
+  /* "pickomino_rules/batch/_fused.pyx":300
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
  *          int64_t[:] rolling):
  *     """`steps.roll` then `steps.after_roll`: the dice show ``rolls[drawn]``; a roll that
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_7land, 0, __pyx_mstate_global->__pyx_n_u_land, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 225, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_7land, 0, __pyx_mstate_global->__pyx_n_u_land, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 300, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_land, __pyx_t_4) < (0)) __PYX_ERR(0, 225, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_land, __pyx_t_4) < (0)) __PYX_ERR(0, 300, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":253
+  /* "pickomino_rules/batch/_fused.pyx":328
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
  *     """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
  *     decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_9derive, 0, __pyx_mstate_global->__pyx_n_u_derive, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 253, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_9derive, 0, __pyx_mstate_global->__pyx_n_u_derive, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 328, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_derive, __pyx_t_4) < (0)) __PYX_ERR(0, 253, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_derive, __pyx_t_4) < (0)) __PYX_ERR(0, 328, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":303
+  /* "pickomino_rules/batch/_fused.pyx":352
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_11roll_actions, 0, __pyx_mstate_global->__pyx_n_u_roll_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 303, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_11roll_actions, 0, __pyx_mstate_global->__pyx_n_u_roll_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 352, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 303, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 352, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":323
+  /* "pickomino_rules/batch/_fused.pyx":366
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_13set_aside, 0, __pyx_mstate_global->__pyx_n_u_set_aside, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 323, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_13set_aside, 0, __pyx_mstate_global->__pyx_n_u_set_aside, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 366, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_4) < (0)) __PYX_ERR(0, 323, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_4) < (0)) __PYX_ERR(0, 366, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":345
+  /* "pickomino_rules/batch/_fused.pyx":377
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_15stop_total, 0, __pyx_mstate_global->__pyx_n_u_stop_total, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 345, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_15stop_total, 0, __pyx_mstate_global->__pyx_n_u_stop_total, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 377, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_4) < (0)) __PYX_ERR(0, 345, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_4) < (0)) __PYX_ERR(0, 377, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":368
+  /* "pickomino_rules/batch/_fused.pyx":391
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_17claims, 0, __pyx_mstate_global->__pyx_n_u_claims, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 368, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_17claims, 0, __pyx_mstate_global->__pyx_n_u_claims, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 391, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_4) < (0)) __PYX_ERR(0, 368, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_4) < (0)) __PYX_ERR(0, 391, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":403
+  /* "pickomino_rules/batch/_fused.pyx":407
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_19decide_actions, 0, __pyx_mstate_global->__pyx_n_u_decide_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 403, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_19decide_actions, 0, __pyx_mstate_global->__pyx_n_u_decide_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 407, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 403, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 407, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":428
+  /* "pickomino_rules/batch/_fused.pyx":419
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_21take_tile, 0, __pyx_mstate_global->__pyx_n_u_take_tile, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 428, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_21take_tile, 0, __pyx_mstate_global->__pyx_n_u_take_tile, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 419, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_4) < (0)) __PYX_ERR(0, 428, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_4) < (0)) __PYX_ERR(0, 419, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":439
+  /* "pickomino_rules/batch/_fused.pyx":430
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_23bust, 0, __pyx_mstate_global->__pyx_n_u_bust, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 439, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_23bust, 0, __pyx_mstate_global->__pyx_n_u_bust, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 430, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_4) < (0)) __PYX_ERR(0, 439, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_4) < (0)) __PYX_ERR(0, 430, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":450
+  /* "pickomino_rules/batch/_fused.pyx":441
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
  *     """`steps.finish_turn`'s first part: the turn counted and, for ``end_turn``, shown over."""
  *     cdef Py_ssize_t i, r
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_25turn_over, 0, __pyx_mstate_global->__pyx_n_u_turn_over, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 450, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_25turn_over, 0, __pyx_mstate_global->__pyx_n_u_turn_over, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 441, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_turn_over, __pyx_t_4) < (0)) __PYX_ERR(0, 450, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_turn_over, __pyx_t_4) < (0)) __PYX_ERR(0, 441, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":465
+  /* "pickomino_rules/batch/_fused.pyx":456
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
- *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:
- *     the game ends on an empty grill (C12), else the next player takes the dice. The rows
+ *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``.
+ *     The rows that start a turn go to ``going``; returns how many."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on, 0, __pyx_mstate_global->__pyx_n_u_pass_on, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 465, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on, 0, __pyx_mstate_global->__pyx_n_u_pass_on, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 456, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pass_on, __pyx_t_4) < (0)) __PYX_ERR(0, 465, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pass_on, __pyx_t_4) < (0)) __PYX_ERR(0, 456, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":494
+  /* "pickomino_rules/batch/_fused.pyx":469
  * 
  * CORE_TWINS = {
  *     "take_tile": take_tile,             # <<<<<<<<<<<<<<
  *     "bust": bust,
  *     "roll_actions": roll_actions,
 */
-  __pyx_t_4 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 494, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 469, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 494, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 469, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":495
+  /* "pickomino_rules/batch/_fused.pyx":470
  * CORE_TWINS = {
  *     "take_tile": take_tile,
  *     "bust": bust,             # <<<<<<<<<<<<<<
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 495, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 470, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":496
+  /* "pickomino_rules/batch/_fused.pyx":471
  *     "take_tile": take_tile,
  *     "bust": bust,
  *     "roll_actions": roll_actions,             # <<<<<<<<<<<<<<
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 496, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 471, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":497
+  /* "pickomino_rules/batch/_fused.pyx":472
  *     "bust": bust,
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,             # <<<<<<<<<<<<<<
  *     "stop_total": stop_total,
  *     "claims": claims,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 497, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 472, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":498
+  /* "pickomino_rules/batch/_fused.pyx":473
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,             # <<<<<<<<<<<<<<
  *     "claims": claims,
  * }
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 498, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 473, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":499
+  /* "pickomino_rules/batch/_fused.pyx":474
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,
  *     "claims": claims,             # <<<<<<<<<<<<<<
  * }
  * """The compiled core twins, by hook name: they stand innermost in the batch's chains."""
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 499, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 474, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_5) < (0)) __PYX_ERR(0, 494, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CORE_TWINS, __pyx_t_4) < (0)) __PYX_ERR(0, 493, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CORE_TWINS, __pyx_t_4) < (0)) __PYX_ERR(0, 468, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "(tree fragment)":4
@@ -29998,16 +29450,16 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   if (__Pyx_PyTuple_SET_ITEM(__pyx_mstate_global->__pyx_tuple[1], 0, __pyx_mstate_global->__pyx_slice[0]) != (0)) __PYX_ERR(1, 763, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
 
-  /* "pickomino_rules/batch/_fused.pyx":308
+  /* "pickomino_rules/batch/_fused.pyx":357
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
  *     cdef int8_t[:, :] out = mask.view(np.int8)
- *     cdef Py_ssize_t i, r
+ *     cdef Py_ssize_t i
 */
   {
     PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
-    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 308, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 357, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
@@ -30071,38 +29523,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{15},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{50},{36},{30},{37},{5},{10},{8},{8},{5},{23},{25},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{12},{11},{10},{19},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{5},{13},{6},{1},{3},{15},{18},{4},{5},{5},{6},{4},{1},{6},{5},{6},{18},{8},{5},{6},{14},{6},{4},{5},{5},{15},{5},{6},{8},{9},{5},{1},{4},{9},{15},{5},{5},{5},{6},{7},{1},{5},{5},{11},{7},{4},{4},{10},{1},{2},{7},{5},{8},{5},{4},{5},{8},{1},{4},{5},{4},{4},{2},{7},{4},{5},{6},{1},{4},{4},{2},{11},{5},{3},{7},{9},{3},{1},{4},{5},{7},{5},{21},{28},{6},{7},{6},{3},{1},{8},{4},{12},{8},{7},{5},{4},{4},{9},{10},{5},{4},{5},{5},{4},{6},{5},{5},{5},{4},{4},{10},{6},{1},{5},{9},{6},{8},{5},{4},{5},{6},{9},{5},{6},{6},{12},{6},{6},{10},{7},{4},{4},{1},{5}};
-    const struct { const unsigned int length: 9; } bytes_length_index[] = {{1},{11},{64},{349},{174},{80},{172},{186},{220},{55},{483},{245},{99},{414},{184},{69},{416},{67}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{15},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{50},{36},{30},{37},{5},{10},{8},{8},{5},{23},{25},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{12},{11},{10},{19},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{5},{13},{6},{1},{3},{15},{18},{4},{5},{5},{6},{4},{1},{6},{5},{6},{18},{8},{5},{6},{14},{6},{4},{5},{5},{15},{5},{6},{8},{9},{5},{1},{9},{15},{5},{5},{5},{6},{7},{5},{5},{11},{7},{4},{10},{1},{2},{7},{5},{8},{5},{4},{5},{8},{1},{4},{5},{4},{4},{7},{4},{5},{6},{1},{4},{4},{2},{11},{5},{3},{7},{3},{4},{5},{7},{5},{21},{28},{6},{7},{6},{3},{1},{8},{4},{12},{7},{5},{4},{4},{9},{10},{5},{4},{5},{5},{4},{6},{5},{5},{5},{4},{4},{10},{6},{1},{5},{9},{6},{8},{5},{4},{6},{9},{5},{6},{6},{12},{6},{6},{10},{7},{4},{1},{5}};
+    const struct { const unsigned int length: 9; } bytes_length_index[] = {{1},{11},{64},{151},{74},{80},{103},{113},{97},{55},{67},{99},{414},{184},{129},{69},{342},{67}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2721 bytes) */
-static const char cstring[] = "x\332\215VKW\033G\0266H\302\214\355$\310\010\033\333d\334\204\304\2143\t\211\034\307\366Ir2G`\300\236db\203x\370\221I\237VwIjhuK]%!\234Yx\311\262\227\275\354e/{\251\245\226,\265\354\245\177\202\177\302|\267Z\022\206@\034\235\243\272\325\365\270u\037\337\375\252\024M(_\267\025\247\264\303t\361\343?\204\313\230Rv\265J\215\331\342\366\302w\312\017\377a5\307\335\3372\331\236\342\224\225\037t\307\026f\245\3514\271\242\331\206b\230.\355;9l\332\203\t.\\\323`\306;\213\025\307\375\323\371\343c\303\225?\376kI\263mG(\032\347f\305V\204\243\270L3\276tlk_\251I#[0\362\261\335\322,\323Pj\216\301\276PX\273\216\275P5\257\317\323\271\363e\307\025\256f\317\177\241T\240j\260\230W\265:\303Q\212\3266\271\362\213#\230\"\252\010\314\322\276\250:\266\2021\203Yf\211\271\232`8\215\354\203V\227\026\331\312\323\345\247_\336}pWZ\3532\n#Wx\263\244[0\224q\nZ\251iZ\002\332\305~\235\361\005\345qY\331w\232\212\315`\027\274\250c\335\273\033D\225\331\ng\202:\312\274\364Y\023\246c\253\330n\332\225\371~\230\314\026\243\335+\232\305\331\202f\030*\3261\335\261,\232sl\276\240\225t\303\344Z\311b\314\246\266\242\233<\351\031\266\003\207\312Z\323\022\212\252\272\314h\352LU\025\243)5\332\216\375%\034l\231\232\205Y\335\264M\241\252\334\325\277\252\233\372\256S3mGu\233\026\343_\2254\241W\277R\313M\316\214\205\372~\273)\225\223\n\315\262\034\035\261R4\327\325\366\025C\023\332\302)\263I\330)nI\306\371B\241\270\364\370\361\322\223\365euc\373\361/\305e\3132\353\334\344E\326h2[g\033\244B6\013C\273u\231#U\035\014#r\034\001;\232 \350.\034\241XU\237\356\267\361\177\210\024\252\277\260\266XgeU\355\207\031a\200\313\224\210\243N\205\tS\260\032\r\030\264\007\277r\323\326IV\006g\341g\326\352\300\026\365j\232iK\351\030\210\023\365l\255\226H:^U\021+U\2572}\2277k\311\227\3138\222\221\364\373\032\251K\200IzM\233\242\017m\313\366`\317pHz\236\214\265D\322W\325FS\263\006\307\0162\374\207\230\r\007X\233>\020\272\241\251\374\035\327\376\020RU\025\214\223\257\272\343\262$*&\247\017\247\t\2343\0256\326\3675\000p\220j\265\324,\227Q>|\337""\326Mga\270\222\2274\316J\314r\366J\216c\251%\247i\033\274\324\344B\327\253\016\320\212\014\2305\331p\335\"\315\210,\352Wg%M\337\325\235Z\335\004\232u\354\022\006\323\2113d\253jI\t\030\0140f0\217\031\256\266g\033\024N\331\220\265\t\343\261Z]\354\343\034\260\205lQ`\014\326\313Jg\256\353\270\3452N\243\277j8{\366\260\243\312C\351\223\227M\227\213\262\245U8\310\245\246\211>\305T*\016\224U\\\323\262d\243J7\252\314\254T\005\2572\313\250\242G\177\212\244S6M\234\255\202O \014\326\226\r\r\333\342\336]4\017\010\202<i^\261\335]\314\323\237[\330P\323\370.\010\220\325\210\377\210\367jN\213q48\337\246|Bg\315\256\023p\372\201\221\371A\000\034J\n3\234:\263U\362\005I\251\327\021Y\242$U6\216]\257\"E\047J\177A\226\376\251\203\013\t\037\324-m\237\271I\313\353\210\204@[w]V1\271\240\300Z\026\375\007\006Q\237\220K\022V\223\300\330\036\370\320*\023*5N\364\300D\237\265$q\360*\026\340o\3139\n\013@\212\232B\353&x\305I`G\301\352\\8\362\257\n\0249F\334\246.\204,\025\241\3552U\000E\002\361\307\006\364TD\201d\177\0236\364w5][Ed]\352pT\037\016k\326\301m\014\016\017k\004\027J\223\361\026J\302\254%-\351Kz\234\022\264\007\220\264_\301S\376\344\365H\234\236\013\362\301J8\373z\344Mz\322\373\326\307\310\371\327\356\301\344A!\036\377\350\240\345m\372\263\376\375`\366\315\337.\304\343\227\016\226\275)O\363\204\177/\310\006\263\361\245\234W\360\212~\332/\370kg\355\337\306\3446\035\020\247/\035,\036\224\261c\303\277\3427\2024\006?\t\013q\372\303\203\22276\324\372iP\016\027C-N\337\364\033qz6\310\276\035?w\341\342)gOxi\350Z##V`c>\2764E_W<-\276D\007\027a\312\304\264?\"\017\353w\257\005\263\301w\341Vt\047Z\213\314N\253\273\3265\017\033\361\304\244w\317\237\364\027}\026\334\013\047\303U\232\216s3~\341\r5\376\313p$\274\022\272Q6\272\325\311t\266\273\205\356\326\341\275\336\332zo}\263\267\271\335\333~\026\347\256\371Y\177^\232\225\233\3663\376&\216\311\007\205x\372\206\177\307/\006\251\340n\320\010\307\243\221h2Z\212\334\316\345\316\335N\243\233\301\351\372\341\344\341\022,\230\371,X\213g>N\002\212\210K7\274\246""\217\350\\<\270\357\235\231\234\027p\355|\320\n\327\336\216\275\047H\023^\306[\243\320\340\204\344\213\022\233\307\t20S\276\346\363`\016VL\300\227x\"\353M\303\2459\177+\310\307\0239oY.h\304\271)\271\355\033_\017\246\002(\373\340\340\205\327\360S\376\267\0100>\266\274<\226f\337g\355vT8\035N\327\344\231\033\022\005,\314\207\017\243\363Q\2433r\226\276\227\301Hp5\304\350\007\007\353\370\\\363\014\377\026\206r\301Vx\047\\\213\323\327\375\331\367\202\347\243\203\206wA\272T\016\226\002\211\205<\341\t!8\031+\031\032\377\363\240\020\024\303\024\235\020V\000#-\321\201\350R\256\362g\331\372_@\342>\025\301\305\203;\210\323\235a\021\024\202\227\321XT\352`\303\214\3770\310\004kA)\034\371K\371\354[5M@\037\346\010\231\310}\354\257\001\313y8\304q\244ti\311s\375\313\310\323\030\264\217\206\237\206Z\370\252\223\355\314u\212\335T7\177\322\362\277h\343\373bK\206\275k(\331\361\357>\320\212\310[N!\330`\364\024@NC\027\301Q\0067\005\263.HLP^\373Cy\357\261/?\366p8\007n\326\006\2366\374\363\276K\310@\3316\206\276\201Oz\312\327\321\305\316\367\335]To,\235\035\007^\262\224\252\377y\367\221\364\361yY\250\037v\264\3766\344!3\003\253V\202[Pw\222\213\032\211-cG\006\274S*\344\005\221JI\306\213\340\274\024\362h.Z\007\003\344:k\235\235\303\021Y\375\274\267^\214\263\227\275[r\375\022\266&\031\275\341\037/=J\352\016\214\230\204\036\"\243y\344\017|s\025\356^\000\270\276\ttL\201s\346\250d\217F\0236M\252\372\272\237\240A\222\033\32568Jv\237\007Z\360*\272\002\313\262\235\333\335{\207\331\303\333\275\342\006)o\201\277F\203\317P\265E\024#\346\343id\355\r5\301\215\260\320\347\322rg\271{\025\376\\9l\3656\267z[\317{\317_\366^\376\032O\223\321\025\270\257\305\3233\3762\221\006\002<\022\317\334D\202&\201O\201\260<\212\nQ\261\223\352\334\351\254wD7\337]\306\361s\207\305\336\323\"\331\240\334\016\263\261B\365\350\315$\260\246\356\325\204\263(@t\003e\340\201\021\316\206\017\242<\030\226w>\351\024\006S\222\364\311\353\3732C\375\264\320\235\264\030\354D\340\026\34443\013\227Ne\244\323\352-\353]\007\"\226\374fp\222I""\317&\312\0230\311zW\220\240\3141\304P\341Ny\317\340c\262\207\010\350\203\203m\034\277\005\355\253\262\234]\244\030\351\004\252\217\330\366\204\r\003\346\246;\350\373di\326\313z\363\264\220R\337\307\365\373j7QODH\266\237m\361\360\272\213\247\257\ro\221MzN\320\0217\250\246\262^\016\324/\202\007\341\335\260\035\211\316\375\356\247]\253\267\016\230T{U\253g\211\236h\277=wn\177du\024bu\364\047\022?\215n\222\330\034}N\342\371h\231Dyt\207\304\316\250 !F\333$\332\243K)\210\245\324*\211\325\324\023\022ORE\022\305\324K\022/S*\t5U!QI\355\222\330M\t\022\"\325&\321N-\246!\026\323+$V\322OH<I\027I\024\323/H\274H\377F\342\267\364\016\211\235\264M\302N\357\221\330K\377N\342\367\364\243\014\304\243\314\317$~\316l\220\330\310<#\361,\243\222P3:\t=\263Kb7\343\220p2-\022\255\314+\022\2572\213cd\313\330\n\211\225\261\325\261x|\302;\217\370\217\371\026\335!\347_\267\000\214e?\207t\214_\366\020c\324\373\033jh\256\201\033\247\367\321-Y\020\367\243\177\322\213\345\315\361\021<\326\336^\220\250\177/\016\344s\352\330e\223\351_.\017Q\307\200\305T\037\325\233I\225\335\303-sG^\341\237\203\035\212Q*\372\006Wd\356\357\276v\014\262\307\340%\274\344\026\243\272$\035\337K\030\201\333n$\300\227\235\001p/\374\365\213q`\334-00 \031~\213\027X.\"\347/\235\313\334\304\205\217Wi\370]t\364xz\334\337\371\256\222\301\353\362\250\223\274\026\013\t\365\216\r\037N\323\304i\227\251\020\210\033\211\351x8\207\353\nuq]\026o\033\350o\320gr\267m\021[\275C\213x\377\311J\"\"\237\002ec!\335\276\270<\342k7\300$\307Fp\030\275\245\032\262\023O\321|\t\027\365\"\366f\303[Q\032\224\272\325\311w\226:\274;\233P\374\257\230\230\035<\r\222gn>Z\305\232\302\021\315\317\005\333\270\\\240\024\317Qy\235`MB\365\223\201\\\366\273\264O\373\363\343\347)\310\270\022\n\375\307EnV\372\273!\271\253\204\034d\317V\325O\362\245\323\223L\327\373#\370\222\274\020\265\204\331>\243w\262/3?\202\345\214h\360\377X\326\326\241";
-    PyObject *data = __Pyx_DecompressString(cstring, 2721, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2151 bytes) */
+static const char cstring[] = "x\332\245UMw\323V\032Nb;\311@Zb\022\276\006Z\344\362\221\371(\246\001J8mO\3478!\t9\355\020LBR`\246:\327\322\265-,K\266\356\225c\303,Xz\251\245\226Zj\251\245\227Yv\231\245\226\374\004~\302<\257\024\047\001\222v\316\031\237\343\373\274\272\272\367\375x\336\017)L*\337t\025\273\362\212k\362\307\277H\207s\245\352\260Z\223[\362\257\305\357\224\037\376\311\233\266\323\3332\370\216bW\225\0374\333\222F\315\265]\2410KWt\303\241{\037o\033\326\360\205\220\216\241s\375\310a\305v~\367\375\207{\007\047\177\374\307\022\263,[*L\010\243f)\322V\034\316\364[\266e\366\224f\342d\007N\256Y\035f\032\272\322\264u\376\265\302\273-\334\205\2529m\216\354\316UmG:\314\232\373Z\251A\325\360\260\250\263\026\207)\205u\r\241<\266%Wd\035\304,\365d\335\266\024\354\351\3344*\334a\222\303\032\371\007\255\016\035\262\224\047\313On\335{p/\361\326\341D\243P\204[\321L8\312\005\221Vq\rSB\273\354\265\270(*kU\245g\273\212\305\341\027\242h\341\334\321\013\262\316-EpI\2022\227\304\314\244a[*\256\033Vmn\237&\243\303\351\366\n3\005/2]Wq\216k\266i\322;\333\022EV\321tC\260\212\311\271EkM3D*\351\226\215\200\252\3145\245\242\252\016\327]\215\253\252\242\273\211F\313\266n!\300\216\301L\274\325\014\313\220\252*\034\355v\313\320\032v\323\260l\325qM.nW\230\324\352\267\325\252+\270^l\365\272n\242\234T0\323\2645p\2450\307a=Eg\222\025\217y\233\322N\274\245\031\027\305\322\306\322\332\332\322\372\323eus{\355\361\306\262i\032-a\210\r\336v\271\245\361MR\221,\305\003\277\265$G\252:\334\006s\002\204\035\276\240\322-\036V\261\252>\351u\361\177\210\024\252\217yW>\345UU\335\247\0314 dJ\304\241P\343\322\220\274I\033:\335\301\257\352Z\032amh\013?\243\331Bm\221\324d\206\225\240\255\203\047\222,\326L\221\314\253*\270R\265:\327\032\302m\246O\016\027HF*\357k$\221\n&\225\\\213\330\207\266ekx\347`+\211<\335\353\310TV\325\266\313\314\241\331a\206?\341\354`\203w\351\001\324\035\270*\216\204\366\t\245\252*\271\240X5\333\341)+\206\240\007\333E\235s\025>\266z\014\0058L\265Zq\253U\264\217\350Y\232a\027\017N\212\n\023\274\302M{\247b\333\246Z\261]K""\027\025WHM\253\333\250Vd\300h&\213\320L\322\014f\321\277\032\2570\255\241\331\315\226\201j\326pK\352\\\243\231\221\254*K[@\347(c\016\367\270\356\260\035K\047:\223\205\274M\047\036o\266d\017v0-\222\025\r\306\341}\322\351\334ql\247Z\2055U\267w\254\003AM\014\322\243\250\032\216\220U\223\325\004\006K\223\311\375\361R\263\241\247\346\030\246\231,j\022A\235\033\265\272\024u\254\364\047\002\355\252a\300\244\2121\002\320y7Yh\333\222\367\357ay@\225\047\322\3455o4\360\236\376\302\304\205&\023\r\314=\032z4\354\232v\207\013,\260lQ\022\241\261i\265\250Z\366\331H\222\202\250m\312\004\327\221\200\026H\244\351\243&\213m\265\352\310\306G]^L\272\374\330\315b\332\372-\223\365\270\223\256\242\205\310%\326\226\343\360\232!$qh\232\364\037\272A2|$\200\274\203\221gV\251\360\230\240\t\300\345\376`Jf\203\250\343\000\376V\362\216(@\035\242m\260:iI\302\002\006\240\344-!\355\344\257J\3641v\034W\2232\351\006\311\032\\\225(\024\t\256q\001\222\212\340\t\367/%\027\\\307RA\241C\202@o\301\216\333\302\344\342\210\361\240\003\360\271p\271\350\240\340\215f\272\222\252T\022\224\211\356k\356\330b\375\355h\234\275\026\314\007+a\341\355\350\273\354\214\367\255\217\235\211\267N\177\246_\212\047\317\364;\3363\277\340/\004\205w\177:\025ON\365\227\275s\036\363\244\177?\310\007\205xj\326+y\033~\326/\371\345\223\356o\343\3456\031\210\263S\375\305~\02576\375\363~;\310b\363\253\260\024g?\357W\274\361\003\255\327\203j\270\030\2628{\325o\307\331B\220?\336\362y<\010\377\272\317|\031\334\017\363\341\365\220\205\335\250=\310\016J\203\027\273\355\337\340\306\351\376\202wbX/\340\301D\320\t\313\307\253\277\344\347\375k\376f\342\017\017\277\215F\243\374\037i\332\216J\377\213\256\371\360a4\001GGO\322\3672\030\r.\204\330\375\254\377\024\217eO\367obk6\330\n\357\204\3458\373g\377\204d\234\351\267\275\234\367\034\224\010XbA\233(\230?\311\314\277\203B\260@Y9\335\277\323\337\362\356\034d\245\024\274\214\306\243\312\000\027\256\370\017\203\\P\016*\341\350\361&\317\301=\315\237\365\313\276\036\334\370\324\340\377\243\372(k\265\260""\034\352\321\215\350\320\000\212cO\371&:=\370~\267\261W~\032\047\026\047AS\236\302\374\217\267\340\027\342\311\271\240\035NF\237\017\330\376\265\367\343#\271/\375r|\002{]\257\355g\374{\360t4\236\246\310j\211\371B<}\301\033Z~?9r\352\3641\267\247\275,\n\273\034O}\206\200\347\275\025?\315G<\235\367\316Cm\016V\247g\275e\377\034\262C\372g/b\357\031R0\037_\274\224\354\212\340Z\360\214\332\220L\\&\367\363\336,\212K\006\017\302{(m9X\330\275\276k\356=\335\332\333\252\357\325\315=S\356\311\356\373\221\221\336\350\352\030`u\354\047\202\237\306\236\021<\033{N\360|\254JP\035{E\360jL\022\310\261.Awl)\003X\312\254\022\254f\326\t\3263\033\004\033\231\227\004/3*\201\232\251\021\3242\r\202FF\022\310L\227\240\233Y\314\002\026\263+\004+\331u\202\365\354\006\301F\366\005\301\213\354\257\004\277f_\021\274\312Z\004Vv\207`\047\373\206\340M\366Q\016\360(\3673\301\317\271M\202\315\334/\004\277\344T\0025\247\021h\271\006A#g\023\330\271\016A\047\367\232\340unq\234|\031_!X\031_\035\217\047\247\275\t\360?\356\233T\352\023o;\375md\001\005\033O\236\365\30012\373n2I\357\304\3336\032c\357\314\315@\017\013\341B\364\367\301\366n\351\335\207;\030r\357O\215\344\n\301\037\327\001\346\023=\345\222\3719\037OS\276\313>\307\254}\210\336FY\234K\006\3305*\202xz\306\273\357\237\365\357$\365\366\267\260\024nD\231\350n\304\342\331/}6\254\251e?\377QyI/Q<\352\317\370%\322\361}RF\205x\366\262?\357\257\242\264H\030\026\356\251\017\034&J\252\350\307r:6\306\367\235A\225\246}\267\021\214\007,\316\237\365n&\352\2270\213\2471x\374\273\276\026\\\002\033w\321\217\205haP\030\314S0W\322\330H\274\200\013\250\347x\372\013\354i\301L\360(\\\211\n\2378\360)cG\310\032\262s\023#\002=\221\314\337\331\210\330\237\032\311]\205\343\370\234\204\337Ee4t\252sm\377\346Q%\263D\323\007\002\261LT\315^H\342O{\256\034_\274\2019\244\2053\360\363\253h\021\254_\272\2148\0315&\215\255\034\035\271\232\014\371v\"\304\347\350}\005\363l\021\327\362\341\315(\033\225\242\255\301\374`i vA\377\025|\362\376\205\027\020\277H\210\271\017\345\253\321|\264\2123""\211\371\016\010\036\203\361\355p)l\037:\2003\357.*\230b3Ar\354\r\006\304]\344\341w\315\317\0215Q\025\337\275\215\335\314.\222\216o&ToB\337bX\241/\327\311\252\366kc\352\370\324\314\240\324\036!\226t\010\243\020\363^\336\273\341\271\364\271\047\252Gq\234\243\324J\377\005~\322\365\324";
+    PyObject *data = __Pyx_DecompressString(cstring, 2151, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3658 bytes) */
-static const char cstring[] = "\377 at 0x o\377bject>(t\377ree frag\377ment).: \377<MemoryV\377iew of <\377contiguo\377us and d\263ir4\001\007\rin\021\005s\277trided\"\010 7or \004\031><(\tA\006\377>?Cannot\377 assign \377to read-\277only m\240\002v\376\242\000Invalid\377 mode, esxp\324\000|\000\047c\047t\001\377\047fortran\317\047, gH\000%\005sh\367ape\222\000 axi\377s Note t\375h\226 Cython\375 \021\000delibe\317ratek\000\320\001ct\373er!\001n PEPo-484\212\"re\303!\177s subcl\246\000\373es\261!built\375i\260\000ypes. \377If you n\311e\224 \303\000p\316\000%\tth\277en set\200\000e\373 \047\357\002ation\377_typing\047\366\355$iv\242\000o Fa\377lse.add_>\231 ecoll\305@+\000\377s.abcdis\277ableen\002\001g\367cis\004\003dno \377default \377__reduce\337__ duM\002no{n-\262@vial\033\000\377cinit__s\377rc/picko\377mino_rul\377es/batch\377/_fused.\317pyxub\002\225Aal\367loc\251  arr\377ay data.\360\013\020\361#\303a\240cs.AS\377CIICORE_\377TWINSEll\377ipsisSeq?uenceT\312\001\000\0025.\257\006c\237B__\017\005\267 Kst\245@_\021\005\267\204\001.\274\204\007\337__Pyx\001\000Di\377ct_NextR\317ef__\340$\204 __\366\265B__\001\005geti\227tem\r\001d0\001\027\000f\207unc\035\001\030\000f\003+\000i\363mp\331`3\001main\346\003\002od\245 E\001nam\316U\002newT\001\251 _c?hecksuT\000\n\0017res\212@__\026\001K\004\264!\001\357@e\017\003un\372!l\017e_En,\005\n\006\221\"6\003\363vt\354A\270\001qual0o\005\332E\243.\364Fex\354\001\362`\341_\243\005\276&\206 \302.__t\373es\223`_core\355_\221\"is\t\001out\357ine_\241\000pya\374\376`\201e_buffe\377rasyncio\371.4\000$\003sbase\377belowboo\377l_bounds\377bustccho}s\360@laimc\001\001\347sclV\001\327 tra\377cebackco\177mpiledc3\000\317tdec\344\207\001\001\002_a\375c\255\205\001sderiv\375e\262@edrawn\311d\313!\000\002_\253\000\354\210\003emwpty\330`ode\001\002\317inge\337 \345\206\002er\237rorffk\000\000\001_/down\000\006_p\002\030\001\377sfirstfl\377agsforma\375t\334\207\004ggoing\237grill\000\002\323ai\377mheights\037heldh\007\000\000\001\306!\337ofiid\263`ha}n\004\000dexin\002""\000\375_\024\000nt64in\353t8\377as\000\002ize\337kkind\000\001sl\377andmaskm\317emem\374\210\001\364\210\001mo\367ves\002\000ingn~\367andimnp\265a\274\222$\233Bobjo\221Ae?dopen_\344\001\274@\323pp\327 \217\210\001_\000\002on\223ph\240@\354\206\014.\366\206\002\000\022.~\212\207\003player\000\003\353sp\207 t\003\000prr\337egist\325!ll\017roll\242E\010\001\246\210\001\020\001\367ing\027\001srow\337sself\222\204\001as?ideset\257\210\004\253\212\002Ssh\036\000\001\000n\027\002s\224 \373st\223`sstar\331t\376\206\002g\000all\000ps\373to\000\001p_tot\276\016\001ructt\246\205\002t_ake_t\303`t\375 {es\006\001_out\016\001x.\004.\000/\004urn_\327 \273rt\006\000sun\245!u\377pdateuse\375_\357\207\005values\013vi\377`m\000\003L\001\n\003\024\000\367eww\242`xzer\377osO\200\001\330\004#\377\2401\240F\250!\200\001\277\340\004\023\2205\230\017\000\007\377\200r\210\023\210A\330\010\377\017\210v\220U\230!\230\3777\240!\340\t\n\330\010\377\014\210E\220\025\220a\220\377t\2306\240\021\240!\330\377\014\024\220A\220S\230\004\257\230A\230Q(\025W\032\000W\376]\001\330\004\014\210B\210f\376/\000T\230\026\230q\240\004\376s\000\"\250A\330\004\016\210\367b\220\006M\006$\240f\250\377B\250a\330\004\037\230q\377\330\004!\240\021\360\010\000\273\n\013i\020\020\220\004{\000Q\372\201\001F\241\0001\330\014\025\220\276\013\000\026\220a\330\014\265\001S\336\310\000\020\030\230\001h\002\001\330\376\006\002\031\240!\240:\250V\377\2602\260Q\260i\270v\377\300Q\300i\310q\330\020\377\023\2206\230\023\230B\230\177e\2406\250\023\250G\033\001\277\330\024\034\230A\340\001\001\230\377[\250\001\250\026\250r\260\377\021\260&\270\005\270W\300\377A\300V\3106\320QR\377\320RU\320UW\320W\377X\330\024\031\230\021\230\047~\216\"\024\030\230\005\230Ud\000\3771\240A\330\030\033\2302\377\230S\240\003\2404\240q\377\250\010\260\001\260\023\260C\377\260r\270\022\2704\270q\373\300\005{\000c\310\023\310C\376\177\000\034%\240Q\330\034\035\354\313#\357 \330\014\304\000\220u\230^\233 \013\2107\220\204VZ\305 \177\007\240v\250Q\360\006""\206<\237\020\220\005\220Q\227!\260@\330\311\014\n\001\325A1_\000\237\"\025\230_a\230s\240#\203\000\020\311\000\337\330\020\021\220\030\320\000#\230\377V\2401\330\020\024\220E\275\230\035\001q\330\024\025\213b3\337\230c\240\025\240\345 \r\210\377Z\220q\230\003\2305\240\377\001\330\014\r\210V\2201r(\000\021\263u\246\005W\260A\271s\356\303!#\230T\331`$\240e\377\2501\250D\260\007\260q\373\270\001\203\204\025[\240\001\240\027\377\250\001\330\004\r\210R\210\335v\334\000d\230&\020\000\024\240\377V\2502\250Q\330\004\032\373\230!\234~\017\210q\220\n\377\230!\2303\230f\240C\r\240\207b1\220\315`\200 \332\204\002\241(\375\330\227!\230*\240A\240S\233\250\003^\001\250g\304`\351bq\276\332!\330\004\013\2101\257\205\025]\256\367`7\250! \0012\245 2\375\220\375\204\005A\240[\260\006\260\377b\270\001\330\004\034\230D\377\240\005\240Q\240b\250\001\340\253\202\"\275B\324\204\002\231H\207@\024\035\230_Q\230e\2401\316\000sp\000\373\020\023\224@C\220r\230\022\372\245@\006[\000\002\250$\250a\377\250z\270\021\270#\270So\300\003\3001\252\r\013\210\177\"N\371\205\035\030\230\001\262*\204\001J\342d\215S\265@\024 \263a\233\000\376p\030\353\240\021\212\204\002\014\235A\003\2205\307\230\n\240\220a\324A\014\0041\220\367I\230Q\347\206\001w\220a\220\347s\230#\n\000\343\004q\230\007{\230r\226a\250\026\250q\215F\377\037\230q\320 0\260\013\377\270;\300k\320QR\330\372\351\210\002\010\300`\021\330\004\007\200\377|\2207\230!\330\010\047\356\244\206\002\016\270a\306D\360\006\000\377\005\034\2301\230F\240&W\250\001\250\374\207\rq\346\207\001q\270\210\002\220z\004\240\205\010\367\207\001\321\207\001b\317B\313\204\001C\377\250s\260#\260R\260r\377\270\024\270Q\270j\310\001\376\371\206\002s\320RS\330\021\022\377\220&\230\001\230\023\230C\233\230q\313D\033\230\355\205\013\321Aj\277\250\001\250\023\250C\210\210\002\047~\275@!\330\024\027\220q\231 \377!\2403\240c\250\023\250\017A\330\030#\257\206\001\014\007\310\211\003\320\206\003a\032\340\000\212a\330\210\002\330\206\001\240A\005\003\377Y\240a\240z\260\026\260""\375r\221`)\3006\310\021\310\357)\320STY\001v\230S\377\240\002\240%\240v\250S[\260\007\034\001\330\030\263@\340\001\001\357\240\033\250A\305\211\004f\270E\373\300\027\315\000\026\310v\320U\377V\320VY\320Y[\320\357[\\\330\030\206\204\001g\240Q\177\240a\330\030\034\230E\261\207\001\177\240q\250\001\330\034\037\236@\377\023\240C\240t\2501\250\377H\260A\260S\270\003\270\3772\270R\270t\3001\300\375E|\000#\310S\320PS\376\200\001 )\250\021\330 !r\217\210\001\034\321\204\003\232\210\001\027\230\001\217\210\001\374\230\210\001\376\213\001\005\230Y\240d\250\377!\2508\2601\260C\260\337s\270\"\270A\023\005\001\230K\031\240;\000\023\335@\237a\024\221C\377A\230W\240B\240j\260\377\001\200\001\360\010\000\005!C\240\001\313\214\023\334\213\006\251\211\006\230\211\001\032\217`\037C\230u\240A\273\211\014\217\211\027\343\207\001\375\006\236\204\007\021\220\026\220q\230\361\005\257\204\001\324\211\006\265\206\001\025\220X\230\355Q\326\211\004\020\021\317\211\001W\220A\353\220V\376`G\312\206\002r\250\023\206\231\215\001\250q\343\211\010\277\212\014\262\212\005\200\214\001;\373\250a\047\001\021\220\021\220\047\001\230L\000\347\205\001\237\210\003\264\215\036\307\212\003\205\211\001\376\205\001x\215\213\001\234\023\346\214\006\330\030\031\230\276\213\005\351U\313\217\001\264\216\001\033\320\205\001\021\220\024\377\220Z\230t\2408\2504\377\250x\260t\2707\300$\357\300l\320R\244`h\320h\377l\320lt\320tx\360\277\000\000y\001G\002\004\000G\273\002K\003\001K\002U\n\001U\273\002Y\021\001Y\002f\030\001f\273\002j\037\001j\002t&\001t{\002x-\001x\002C\003<\000wC\003G\003\001G\003O\n\001wO\003S\021\001S\003[\030\001w[\003_\037\001_\003g&\001wg\003k-\001k\003t4\001\367t\003x;\001x\003B\004\356\202\000B\004F\003\001F\004O\356\n\001O\004S\021\001S\004Z\356\030\001Z\004^\037\001^\004j\356&\001j\004n-\001n\004w\3564\001w\004{;\001{\004H\335\005\310\000H\005L\003\001L\005\335T\n\001T\005X\021\001X\005\335_\030\001_\005c\037\001c\005\335k&\001k\005o-\001o\005\335v4\001v\005z;\001z\005\333B\006\210\001\006F""\003\001F\006\377G\006\330\010\020\220\007\220\337q\230\006\230l\300\213\001\007\200\377v\210W\220E\230\024\230\377Q\330\010\022\220!\330\010\317\027\220q\340\001\001\307\210\001q\330\337\010\017\320\017&\214\205\0027\260\365+\256\220\001\340\004\013Q\200\001\360\201\n\361\204\002\274\221\036\312\221\002\362\204\010\333\220\001\327\213\003D\253\250\001\244\217\001\025\367\211\004U\340\205\0036\357\230\022\2302\276\216\002*\250A\377\250S\260\003\2603\260a\237\330\024\036\230a\246\204\n\322jt\353\2201\231\222\003\023\213\220\001\023\220;\036\210\220\002!\330\024\033\363\204\003\004\002\211\212\005\351\n\306\220 \222\215\004\021\250\224\002s\230&\377\240\005\240U\250!\2505\337\260\001\260\024\260\371\001\014\000\357\005\037\230f\363\224\001\250:\260j\263\221\007I\351\224\0021\347\216\n\024\220\330\223\003\251\020\000\006\250\223\003A\365\211\003\006\260\221\006\030\316\320\210\001\022\2401\234\211\002\345\210\002s\250\327#\250Q\224\205\001\032\207\216\002x\250\047x\260q\243\205\001\326\214\003V\252\210\001\214\211\010\347\330\034\035\264\223\002\305\212\001\025\250a\374\314\205\001\243\225\001\005\240Q\330\031\033\347\2303\230\005\nj\000q\240\007\351\240L\000\243\225\001\025\034\001b\240\004\377\240B\240c\250\021\250&\377\260\004\260A\260V\2701\277\270C\270s\300!\350\212\003\\\346\026\000!\330\224\217\004\341\224\0031\260G\372!\000A\335\212\007#\240W\250C\335\250\241\000%\240Q\312\213\002G\260\3651\345\212\003\023\246\213\001\027\220{\240\326\345\213\001a\330b\032\047\341!\260f[\270A\326\217\004\024!\307\216\002T\267\210\002\037b\260\001\260\021\262\214\0015\023\227\210\004\271\014\335\226\023\305\220\001H\230A\233\223\004a\313\330\014\326\210\001%\244\225\001\206\217\001\020\220\377\001\220\025\220e\2301\230\001A";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3658, 5204);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (2851 bytes) */
+static const char cstring[] = "\377 at 0x o\377bject>(t\377ree frag\377ment).: \377<MemoryV\377iew of <\377contiguo\377us and d\263ir4\001\007\rin\021\005s\277trided\"\010 7or \004\031><(\tA\006\377>?Cannot\377 assign \377to read-\277only m\240\002v\376\242\000Invalid\377 mode, esxp\324\000|\000\047c\047t\001\377\047fortran\317\047, gH\000%\005sh\367ape\222\000 axi\377s Note t\375h\226 Cython\375 \021\000delibe\317ratek\000\320\001ct\373er!\001n PEPo-484\212\"re\303!\177s subcl\246\000\373es\261!built\375i\260\000ypes. \377If you n\311e\224 \303\000p\316\000%\tth\277en set\200\000e\373 \047\357\002ation\377_typing\047\366\355$iv\242\000o Fa\377lse.add_>\231 ecoll\305@+\000\377s.abcdis\277ableen\002\001g\367cis\004\003dno \377default \377__reduce\337__ duM\002no{n-\262@vial\033\000\377cinit__s\377rc/picko\377mino_rul\377es/batch\377/_fused.\317pyxub\002\225Aal\367loc\251  arr\377ay data.\360\013\020\361#\303a\240cs.AS\377CIICORE_\377TWINSEll\377ipsisSeq?uenceT\312\001\000\0025.\257\006c\237B__\017\005\267 Kst\245@_\021\005\267\204\001.\274\204\007\337__Pyx\001\000Di\377ct_NextR\317ef__\340$\204 __\366\265B__\001\005geti\227tem\r\001d0\001\027\000f\207unc\035\001\030\000f\003+\000i\363mp\331`3\001main\346\003\002od\245 E\001nam\316U\002newT\001\251 _c?hecksuT\000\n\0017res\212@__\026\001K\004\264!\001\357@e\017\003un\372!l\017e_En,\005\n\006\221\"6\003\363vt\354A\270\001qual0o\005\332E\243.\364Fex\354\001\362`\341_\243\005\276&\206 \302.__t\373es\223`_core\355_\221\"is\t\001out\357ine_\241\000pya\374\376`\201e_buffe\377rasyncio\371.4\000$\003sbase\377belowboo\377l_bounds\377bustccho}s\360@laimc\001\001\347sclV\001\327 tra\377cebackco\177mpiledc3\000\317tdec\344\207\001\001\002_a\375c\255\205\001sderiv\375e\262@edrawn\311d\313!\000\002_\253\000\354\210\003emwpty\330`ode\001\002\317inge\337 \345\206\002er\337rorffk\000_d\227own\000\006_l\002\024\001s\377firstfla\377gsformat\376\330\207\004goinggr\347ill\000\002\316aimh\177eightsh\003\000|\000\001\275!ofiid\252`\367han\004\000dexi\365n\002\000_\024""\000nt64\257int8\366as\000\002i\177zekkind\000\001\377slandmas\317kmem\361\210\001\351\210\001mo\367ves\002\000ingn~\354andimnp\252a\274\207$\220Bobjo\206Ae\245d\250@p\302 \372\207\001_\000\002o\047nph\213@\327\206\014.\341\206\002\000\022\375.\365\206\003player\326\000\003sp\367\000t\003\000pr\277regist\300!l\237lroll\215E\010\001i\373ng\017\001srows\357self\365aasi\237deset\222\210\004\216\212\002s\251h\036\000\001\000n\027\002s\200 s\375t\366@sstart\354\341\206\002_\000ald\000pst}o\000\001p_tot\016\001\337ructt\211\205\002ta\257ke_t\246`t\351 e=s\006\001_out\016\001.\004\336,\002urn_\300 rt\356\006\000sun\230!upd\177ateuse_\315\207\005\377valuesvi\302\335`m\000\003G\001\n\003\024\000ew\377xzerosO\200\377\001\330\004#\2401\240F\377\250!\200\001\340\004\023\220\3735\230\017\000\007\200r\210\023\377\210A\330\010\017\210v\220\377U\230!\2307\240!\340\377\t\n\330\010\014\210E\220\377\025\220a\220t\2306\240\377\021\240!\330\014\024\220A\377\220S\230\004\230A\230Q\352(\025W\032\000W]\001\330\004\014\357\210B\210f/\000T\230\026\357\230q\240\004s\000\"\250A\177\330\004\016\210b\220\006M\006\377$\240f\250B\250a\330\377\004\037\230q\330\004!\240\365\021d\023\026\204\000s\230$\230\377a\230t\2406\250\021\250\377$\250a\250x\260q\270\377\004\270A\270Z\300q\310^\326\000\013\2107\220\276\026Z\177\000\337\007\240v\250Q\303\023\031\230\337\021\230#\230T\343\000$\240\177e\2505\260\001\260\021\2115\356B\005W\260A(!1\250D\353\260\007\246\000\001\3315[\240\001w\240\027\250\226@\r\210R\375 \337Q\220d\230&\020\000\024\240\377V\2502\250Q\330\004\032\375\230\3664\017\210q\220\005\220\375Y\220 s\240$\240a\240\356\274 \013\2101\300U]\240!\377\2407\250!\330\004\013\210\2772\210V\2202\220\216EA\177\240[\260\006\260b\270\230`\377\034\230D\240\005\240Q\240\367b\250\001\352S\025\220Q\220\377c\230\024\230Q\230d\240\361%_\017\0379\366)g\250Q\250\317d\260%\260\310\007\232`\320 \3770\260\013\270;\300k\320\327QR\330\266\204\002\010\267 \021\330\377\004\007\200|\2207\230!\377\330\010\047\240q\250\010""\260\363\016\270\312`\204\"\360\006\000\005\357\036\230Q\330\266\204\022\017\210x\377\220q\230\003\2304\230q\257\240\001\330\020\326\001g\374B!\357\330\020\027\220\304%\360\010\000\373\n\013\366\204\020\020\220\004\220A\337\220Q\330\014\r\311 1\220\365F|\000\014\215@\330\020\021\220\365\026T\000\005s\000\020\024\220E\357\230\025\230a[\002\024\030\230\367\005\230U\200@1\330\030\031>\021\002s\240#\240U\203\206\001_\001\375\033\273\001\021\220\024\220Z\230\377t\2408\2504\250x\260\377t\2707\300$\300l\320\377RV\320Vh\320hl\377\320lt\320tx\360\000\337\000y\001G\002\004\000G\002\335K\003\001K\002U\n\001U\002\335Y\021\001Y\002f\030\001f\002\335j\037\001j\002t&\001t\002\275x-\001x\002C\003<\000C\273\003G\003\001G\003O\n\001O\273\003S\021\001S\003[\030\001[\273\003_\037\001_\003g&\001g\273\003k-\001k\003t4\001t{\003x;\001x\003B\004\202\000wB\004F\003\001F\004O\n\001wO\004S\021\001S\004Z\030\001wZ\004^\037\001^\004j&\001wj\004n-\001n\004w4\001\367w\004{;\001{\004H\005\356\310\000H\005L\003\001L\005T\356\n\001T\005X\021\001X\005_\356\030\001_\005c\037\001c\005k\356&\001k\005o-\001o\005v\3564\001v\005z;\001z\005B\355\006\210\001\006F\003\001F\006G\277\006\330\010\020\220\007\324@\006\373\230l\347\204\001\007\200v\210W:\203@\024\202`\010\022\220\240`\327@\373\340\010\332B\007\200q\330\010\377\017\320\017&\240d\250!\377\2507\260+\270W\300A\375\340\004\013Q\200\001\360\n\000\357\005!\240\001\347^\026\220a\337\330\014\020\220\005\273\211\0021\330\375\020\354AQ\230e\2401\240\353D\250\334`\021\303\211\002s\230#\376\201a\330\020\023\2206\230\022\373\2302\354\207\002*\250A\250S\377\260\003\2603\260a\330\024w\036\230a\314eE\230\021\320l\373t\220T\002\001\230\023\230A\372@\001;\366\206\002!\330\024\033\230\2371\230G\2401\004\002\335\206\0011\374\263\002\255\204\tq\230\006\230f\240\217A\240Q\330\243\204\001\372\211\002\211\001Q\373\330\020\364\210\003S\240\006\240a\277\330\021\022\220&\230[\001C\377\230q\330\020\032\230!\230\3373\230c\240\031\235 3\250\377d\260!\2607\270!\270\236\331\000""\021\220\034\230\327\002\353\204\001\027z.\000\025\263\000\020\035\230Q*\000\177\023\240H\250F\260!p\016p\272\213\006\261\205\006\242(\226%&\240\005\220\205\001\366\373\211\002\024\260\372!\014\000\005\037\372\266\000F\240@:\260Q\360\006R\207\206\004I\340$\346)\024\202\206\001\230\370 \330\000\006\342!\247!\024\027\216ba\230\376\360\205\001Q\330\030%\240Q\240wc\250\023\245\000\"\260B\363 K\031\033\345\000a\225\206\001\244\214\001\005\242 \333\030\037\252\213\002q\330\005\001\330\025\276\034\001b\240\004\240B4\000\021\377\250&\260\004\260A\260V\177\2701\270C\270s\300\374 \377\034\230A\230\\\250\021\250\334\207@\201!e\2406Z\000G\260\2671\260G!\000A\330|\000v\377\230S\240\002\240#\240W\317\250C\250qw\007!\000\340\030\277 \240\001\240\023\240\"\002{\317\240!\2403\205@b\032\047\260\376\230 \260f\270A\270S\300\373\003\300\362@!\240\021\240#;\240T\316\000B\250b\266\214\001n\001\3525\023\004\222\211\003\014\277\210\023\023\2201\357\220H\230A\200\215\004a\330\014\177\021\220\021\220%\220u\353\216\001\276\331\204\001\001\220\025\220e\350`A";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 2851, 3997);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (5204 bytes) */
-static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/pickomino_rules/batch/_fused.pyxunable to allocate array data.unable to allocate shape and strides.ASCIICORE_TWINSEllipsisSequenceTableTable.__reduce_cython__Table.__setstate_cython__View.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_unpickle_Table__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___core_dict_is_coroutine_numpyaabcallocate_bufferasyncio.coroutinesbasebelowbool_boundsbustcchosenclaimclaimscline_in_tracebackcompiledcountdecidedecide_actionsderivedicedrawndtypedtype_is_objectemptyencodeencodingenumerateerrorffaceface_downface_down_countfacesfirstflagsformatfortranggoinggrillgrill_claimheightsheldhighhighest_ofiidin_handindexindex_ofint64int8itemsitemsizekkindkindslandmaskmememviewmodemovesmovingnnamendimnpnum_actionsnumpyobjofferedopen_faceoutppackpass_pass_onphasepickomino_rules.batchpickomino_rules.batch._fusedplayerplayerspointspoprregisterrollroll_actionsrollablerollingrollsrowsselfset_asidesetdefaultshapeshowshownsidessizestacksstartstatestealstepstopstop_totalstructttabletake_tiletidiestile_outtilestopstotaltotalsturn_overturnsunpackupdateuse_setstatevaluesvictimvictim_outvictimsviewwormxzerosO\200\001\330\004#\2401\240F\250!\200\001\340\004\023\2205\230\001""\330\004\007\200r\210\023\210A\330\010\017\210v\220U\230!\2307\240!\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\024\220A\220S\230\004\230A\230Q\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220W\230A\230W\240F\250!\330\004\014\210B\210f\220A\220T\230\026\230q\240\004\240F\250\"\250A\330\004\016\210b\220\006\220a\220t\2306\240\021\240$\240f\250B\250a\330\004\037\230q\330\004!\240\021\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\024\220F\230!\2301\330\014\025\220Q\330\014\026\220a\330\014\017\210v\220S\230\001\330\020\030\230\001\230\026\230q\240\001\330\020\030\230\001\230\031\240!\240:\250V\2602\260Q\260i\270v\300Q\300i\310q\330\020\023\2206\230\023\230B\230e\2406\250\023\250G\2602\260Q\330\024\034\230A\340\024\034\230A\230[\250\001\250\026\250r\260\021\260&\270\005\270W\300A\300V\3106\320QR\320RU\320UW\320WX\330\024\031\230\021\230\047\240\021\240!\330\024\030\230\005\230U\240!\2401\240A\330\030\033\2302\230S\240\003\2404\240q\250\010\260\001\260\023\260C\260r\270\022\2704\270q\300\005\300Q\300c\310\023\310C\310q\330\034%\240Q\330\034\035\330\014\024\220A\220U\230!\330\014\026\220a\220u\230A\330\004\013\2107\220!\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250Q\360\006\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220Q\220a\330\014\024\220A\330\014\020\220\005\220U\230!\2301\230A\330\020\030\230\001\230\025\230a\230s\240#\240Q\330\020\031\230\021\330\020\021\220\030\230\021\230#\230V\2401\330\020\024\220E\230\025\230a\230q\330\024\025\220U\230!\2303\230c\240\025\240a\330\014\r\210Z\220q\230\003\2305\240\001\330\014\r\210V\2201\220E\230\021\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250W\260A\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014""\031\230\021\230#\230T\240\021\240$\240e\2501\250D\260\007\260q\270\001\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220[\240\001\240\027\250\001\330\004\r\210R\210v\220Q\220d\230&\240\001\240\024\240V\2502\250Q\330\004\032\230!\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\017\210q\220\n\230!\2303\230f\240C\240q\330\020\023\2201\220F\230!\330\020\021\330\014\024\220A\330\014\020\220\005\220U\230!\2301\330\020\031\230\021\230*\240A\240S\250\003\2502\250Q\250g\260Q\260a\330\014\017\210q\220\005\220Q\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220]\240!\2407\250!\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\360\006\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\030\230\001\330\020\024\220E\230\025\230a\230q\240\001\330\024\035\230Q\230e\2401\240C\240s\250!\330\020\023\2201\220C\220r\230\022\2305\240\006\240b\250\002\250$\250a\250z\270\021\270#\270S\300\003\3001\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\030\230\001\330\014\020\220\005\220U\230!\2301\330\020\023\2201\220J\230a\230s\240#\240S\250\001\330\024 \240\001\330\014\023\2201\330\014\020\220\005\220U\230!\2301\230A\330\020\030\230\001\230\030\240\021\240#\240Q\330\014\017\210q\220\003\2205\230\n\240$\240e\2502\250Q\330\014\017\210q\220\003\2201\220I\230Q\330\014\017\210w\220a\220s\230#\230Q\330\020\023\2201\220C\220q\230\007\230r\240\027\250\001\250\026\250q\330\004\013\2101\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240""\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\006\000\005\034\2301\230F\240&\250\001\250\021\360\010\000\n\013\330\010\014\210E\220\025\220a\220q\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\024\220E\230\025\230a\230q\330\024\030\230\001\230\023\230B\230b\240\005\240Q\240e\2501\250C\250s\260#\260R\260r\270\024\270Q\270j\310\001\310\023\310C\310s\320RS\330\021\022\220&\230\001\230\023\230C\230q\330\020\030\230\001\330\020\033\2301\330\020\024\220E\230\025\230a\230q\330\024\035\230Q\230j\250\001\250\023\250C\250r\260\021\260\047\270\021\270!\330\024\027\220q\230\n\240!\2403\240c\250\023\250A\330\030#\2401\330\020\027\220q\230\n\240!\2403\240f\250B\250a\330\020\031\230\021\330\020\032\230!\330\020\023\2201\330\024\034\230A\230V\2401\240A\330\024\034\230A\230Y\240a\240z\260\026\260r\270\021\270)\3006\310\021\310)\320ST\330\024\027\220v\230S\240\002\240%\240v\250S\260\007\260r\270\021\330\030 \240\001\340\030 \240\001\240\033\250A\250V\2602\260Q\260f\270E\300\027\310\001\310\026\310v\320UV\320VY\320Y[\320[\\\330\030\035\230Q\230g\240Q\240a\330\030\034\230E\240\025\240a\240q\250\001\330\034\037\230r\240\023\240C\240t\2501\250H\260A\260S\270\003\2702\270R\270t\3001\300E\310\021\310#\310S\320PS\320ST\330 )\250\021\330 !\330\020\021\220\034\230Q\230e\2401\330\020\021\220\027\230\001\230\025\230a\330\020\024\220A\220S\230\005\230Y\240d\250!\2508\2601\260C\260s\270\"\270A\330\020\024\220A\220S\230\001\230\031\240!\330\020\023\2207\230#\230Q\330\024\030\230\001\230\023\230A\230W\240B\240j\260\001\200\001\360\010\000\005!\240\001\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\032\2301\230C\230u\240A\330\014\020\220\005\220U\230!\2301\230A\330\020\024\220E\230\025\230a\230q\330\024\025\220U\230!\2303\230c\240\025\240a\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\021\220\026\220q\230\005\230Q\330\020\024\220E""\230\025\230a\230q\240\001\330\024\025\220X\230Q\230c\240\025\240a\330\020\021\330\014\r\210W\220A\220V\2301\230G\2401\240C\240r\250\023\250B\250a\250q\330\014\r\210V\2201\220E\230\021\330\014\020\220\005\220U\230!\2301\230A\330\020\021\220\030\230\021\230#\230U\240!\240;\250a\250q\330\014\021\220\021\220\047\230\021\330\014\023\2201\330\004\013\2101\200\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\r\210V\2201\220F\230!\330\014\017\210q\330\020\021\220\026\220q\230\005\230Q\330\020\024\220E\230\025\230a\230q\240\001\330\024\030\230\005\230U\240!\2401\330\030\031\230\025\230a\230s\240#\240U\250!\200\001\360\010\000\n\033\230!\330\010\021\220\024\220Z\230t\2408\2504\250x\260t\2707\300$\300l\320RV\320Vh\320hl\320lt\320tx\360\000\000y\001G\002\360\000\000G\002K\002\360\000\000K\002U\002\360\000\000U\002Y\002\360\000\000Y\002f\002\360\000\000f\002j\002\360\000\000j\002t\002\360\000\000t\002x\002\360\000\000x\002C\003\360\000\000C\003G\003\360\000\000G\003O\003\360\000\000O\003S\003\360\000\000S\003[\003\360\000\000[\003_\003\360\000\000_\003g\003\360\000\000g\003k\003\360\000\000k\003t\003\360\000\000t\003x\003\360\000\000x\003B\004\360\000\000B\004F\004\360\000\000F\004O\004\360\000\000O\004S\004\360\000\000S\004Z\004\360\000\000Z\004^\004\360\000\000^\004j\004\360\000\000j\004n\004\360\000\000n\004w\004\360\000\000w\004{\004\360\000\000{\004H\005\360\000\000H\005L\005\360\000\000L\005T\005\360\000\000T\005X\005\360\000\000X\005_\005\360\000\000_\005c\005\360\000\000c\005k\005\360\000\000k\005o\005\360\000\000o\005v\005\360\000\000v\005z\005\360\000\000z\005B\006\360\000\000B\006F\006\360\000\000F\006G\006\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\n\000\005!\240\001\360\010\000\n\013\330""\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\026\220a\330\014\020\220\005\220U\230!\2301\330\020\030\230\005\230Q\230e\2401\240D\250\001\330\020\021\220\025\220a\220s\230#\230U\240!\330\020\023\2206\230\022\2302\230T\240\021\240*\250A\250S\260\003\2603\260a\330\024\036\230a\330\014\r\210V\2201\220E\230\021\330\014\r\210V\2201\220F\230!\330\014\017\210t\2201\330\020\030\230\001\230\023\230A\330\020\023\220;\230a\230s\240!\330\024\033\2301\230G\2401\330\024\033\2301\330\004\013\2101\200\001\360\n\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\025\220a\220s\230&\240\005\240U\250!\2505\260\001\260\024\260Q\200\001\360\014\000\005\037\230f\240F\250!\250:\260Q\360\006\000\n\013\330\010\014\210I\220U\230!\2301\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2301\330\020\024\220F\230!\2301\330\020\023\2206\230\023\230A\330\024\027\220q\230\006\230a\230s\240#\240Q\330\030\037\230r\240\022\2401\330\030 \240\001\240\025\240a\240s\250#\250Q\330\030\031\230\032\2401\240C\240x\250x\260q\330\030\031\230\030\240\021\240#\240V\2508\2601\330\030\034\230E\240\025\240a\240q\330\034\035\230U\240!\2403\240c\250\025\250a\330\030\031\230\026\230q\240\005\240Q\330\031\033\2303\230a\330\030\031\230\026\230q\240\005\240Q\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250&\260\004\260A\260V\2701\270C\270s\300!\330\024\034\230A\230\\\250\021\250!\330\024\035\230Q\230e\2406\250\023\250G\2601\260G\2701\270A\330\024\027\220v\230S\240\002\240#\240W\250C\250q\330\030%\240Q\240c\250\023\250G\2601\340\030 \240\001\240\023\240A\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250\047\260\024\260Q\260f\270A\270S\300\003\3001\330\024!\240\021\240#\240T\250\023\250B\250b\260\001\260\021\330\024\027\220{\240!\2403\240a\330\030\037\230q""\240\007\240q\330\030\037\230q\330\004\013\2101\200\001\360\014\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\023\2201\220H\230A\230T\240\021\240$\240a\330\014\021\220\021\220%\220u\230A\230Q\330\014\020\220\001\220\025\220e\2301\230A";
+    #else /* compression: none (3997 bytes) */
+static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/pickomino_rules/batch/_fused.pyxunable to allocate array data.unable to allocate shape and strides.ASCIICORE_TWINSEllipsisSequenceTableTable.__reduce_cython__Table.__setstate_cython__View.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_unpickle_Table__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___core_dict_is_coroutine_numpyaabcallocate_bufferasyncio.coroutinesbasebelowbool_boundsbustcchosenclaimclaimscline_in_tracebackcompiledcountdecidedecide_actionsderivedicedrawndtypedtype_is_objectemptyencodeencodingenumerateerrorfface_downface_down_countfacesfirstflagsformatfortrangoinggrillgrill_claimheightshighhighest_ofiidin_handindexindex_ofint64int8itemsitemsizekkindkindslandmaskmemviewmodemovesmovingnnamendimnpnum_actionsnumpyobjofferedoutpackpass_pass_onphasepickomino_rules.batchpickomino_rules.batch._fusedplayerplayerspointspoprregisterrollroll_actionsrollingrollsrowsselfset_asidesetdefaultshapeshowshownsidessizestacksstartstatestealstepstopstop_totalstructttabletake_tiletidiestile_outtilestopstotalsturn_overturnsunpackupdateuse_setstatevaluesvictimvictim_outvictimsviewxzerosO\200\001\330\004#\2401\240F\250!\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010""\017\210v\220U\230!\2307\240!\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\024\220A\220S\230\004\230A\230Q\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220W\230A\230W\240F\250!\330\004\014\210B\210f\220A\220T\230\026\230q\240\004\240F\250\"\250A\330\004\016\210b\220\006\220a\220t\2306\240\021\240$\240f\250B\250a\330\004\037\230q\330\004!\240\021\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\026\220a\220s\230$\230a\230t\2406\250\021\250$\250a\250x\260q\270\004\270A\270Z\300q\310\001\330\004\013\2107\220!\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250Q\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\031\230\021\230#\230T\240\021\240$\240e\2505\260\001\260\021\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250W\260A\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\031\230\021\230#\230T\240\021\240$\240e\2501\250D\260\007\260q\270\001\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220[\240\001\240\027\250\001\330\004\r\210R\210v\220Q\220d\230&\240\001\240\024\240V\2502\250Q\330\004\032\230!\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\017\210q\220\005\220Y\230a\230s\240$\240a\240q\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220]\240!\2407\250!\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\025\220Q\220c\230\024\230Q\230d\240%\240q\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\031\230""\021\230#\230T\240\021\240$\240g\250Q\250d\260%\260q\330\004\013\2101\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\006\000\005\036\230Q\330\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\017\210x\220q\230\003\2304\230q\240\001\330\020\025\220Q\220g\230T\240\021\240!\330\020\027\220q\330\004\013\2101\200\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\r\210V\2201\220F\230!\330\014\017\210q\330\020\021\220\026\220q\230\005\230Q\330\020\024\220E\230\025\230a\230q\240\001\330\024\030\230\005\230U\240!\2401\330\030\031\230\025\230a\230s\240#\240U\250!\200\001\360\010\000\n\033\230!\330\010\021\220\024\220Z\230t\2408\2504\250x\260t\2707\300$\300l\320RV\320Vh\320hl\320lt\320tx\360\000\000y\001G\002\360\000\000G\002K\002\360\000\000K\002U\002\360\000\000U\002Y\002\360\000\000Y\002f\002\360\000\000f\002j\002\360\000\000j\002t\002\360\000\000t\002x\002\360\000\000x\002C\003\360\000\000C\003G\003\360\000\000G\003O\003\360\000\000O\003S\003\360\000\000S\003[\003\360\000\000[\003_\003\360\000\000_\003g\003\360\000\000g\003k\003\360\000\000k\003t\003\360\000\000t\003x\003\360\000\000x\003B\004\360\000\000B\004F\004\360\000\000F\004O\004\360\000\000O\004S\004\360\000\000S\004Z\004\360\000\000Z\004^\004\360\000\000^\004j\004\360\000\000j\004n\004\360\000\000n\004w\004\360\000\000w\004{\004\360\000\000{\004H\005\360\000\000H\005L\005\360\000\000L\005T\005\360\000\000T\005X\005\360\000\000X\005_\005\360\000\000_\005c\005\360\000\000c\005k\005\360\000\000k\005o\005\360\000\000o\005v\005\360\000\000v\005z\005\360\000\000z\005B\006\360\000\000B\006F\006\360\000\000F\006G\006\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+""\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\n\000\005!\240\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\026\220a\330\014\020\220\005\220U\230!\2301\330\020\030\230\005\230Q\230e\2401\240D\250\001\330\020\021\220\025\220a\220s\230#\230U\240!\330\020\023\2206\230\022\2302\230T\240\021\240*\250A\250S\260\003\2603\260a\330\024\036\230a\330\014\r\210V\2201\220E\230\021\330\014\r\210V\2201\220F\230!\330\014\017\210t\2201\330\020\030\230\001\230\023\230A\330\020\023\220;\230a\230s\240!\330\024\033\2301\230G\2401\330\024\033\2301\330\004\013\2101\200\001\360\n\000\n\013\330\010\014\210E\220\025\220a\220q\230\006\230f\240A\240Q\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\031\230\021\230#\230S\240\006\240a\330\021\022\220&\230\001\230\023\230C\230q\330\020\032\230!\2303\230c\240\031\250!\2503\250d\260!\2607\270!\2701\330\020\021\220\034\230Q\230e\2401\330\020\021\220\027\230\001\230\025\230a\330\020\035\230Q\230c\240\023\240H\250F\260!\200\001\360\n\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\025\220a\220s\230&\240\005\240U\250!\2505\260\001\260\024\260Q\200\001\360\014\000\005\037\230f\240F\250!\250:\260Q\360\006\000\n\013\330\010\014\210I\220U\230!\2301\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2301\330\020\024\220F\230!\2301\330\020\023\2206\230\023\230A\330\024\027\220q\230\006\230a\230s\240#\240Q\330\030%\240Q\240c\250\023\250F\260\"\260B\260a\330\031\033\2303\230a\330\030\031\230\026\230q\240\005\240Q\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250&\260\004\260A\260V\2701\270C\270s\300!\330\024\034\230A\230\\\250\021\250!\330\024\035\230Q\230e\2406\250\023\250G\2601\260G\2701\270A\330\024\027\220v\230S\240\002\240#\240W\250C\250q\330\030%\240Q\240c\250\023\250G\2601\340\030 \240\001\240\023\240A\330\024""\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250\047\260\024\260Q\260f\270A\270S\300\003\3001\330\024!\240\021\240#\240T\250\023\250B\250b\260\001\260\021\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\004\013\2101\200\001\360\014\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\023\2201\220H\230A\230T\240\021\240$\240a\330\014\021\220\021\220%\220u\230A\230Q\330\014\020\220\001\220\025\220e\2301\230A";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 197; i++) {
+    for (int i = 0; i < 188; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 27) PyUnicode_InternInPlace(&string);
@@ -30113,8 +29565,8 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 197; i < 215; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-197].length;
+    for (int i = 188; i < 206; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-188].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -30124,14 +29576,14 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 215; i++) {
+    for (Py_ssize_t i = 0; i < 206; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 197;
+      PyObject **table = stringtab + 188;
       for (Py_ssize_t i=0; i<18; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
@@ -30197,7 +29649,7 @@ typedef struct {
     unsigned int argcount : 3;
     unsigned int num_posonly_args : 1;
     unsigned int num_kwonly_args : 1;
-    unsigned int nlocals : 5;
+    unsigned int nlocals : 4;
     unsigned int flags : 10;
     unsigned int first_line : 9;
 } __Pyx_PyCode_New_function_description;
@@ -30229,74 +29681,74 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_1F, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 155};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_moving, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_a, __pyx_mstate->__pyx_n_u_face, __pyx_mstate->__pyx_n_u_shown, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_victim, __pyx_mstate->__pyx_n_u_pass, __pyx_mstate->__pyx_n_u_f};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 236};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_moving, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_a, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_victim, __pyx_mstate->__pyx_n_u_pass};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide, __pyx_mstate->__pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 200};
+    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 275};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_start, __pyx_mstate->__pyx_n_u_sides, __pyx_mstate->__pyx_n_u_first, __pyx_mstate->__pyx_n_u_high, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_dice};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_bounds, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 213};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 288};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_show, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_U_1_as_U_5_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 225};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 300};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_offered, __pyx_mstate->__pyx_n_u_shown};
     __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_land, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 253};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_me, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_claim, __pyx_mstate->__pyx_n_u_victim, __pyx_mstate->__pyx_n_u_worm, __pyx_mstate->__pyx_n_u_rollable};
-    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_derive, __pyx_mstate->__pyx_kp_b_iso88591_1F_E_aq_q_as_Q_E_aq_Bb_Qe1Cs_Rr, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 328};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_claim, __pyx_mstate->__pyx_n_u_victim};
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_derive, __pyx_mstate->__pyx_kp_b_iso88591_E_aq_fAQ_q_as_Q_S_a_Cq_3c_3d_7, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 303};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_shown};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 352};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_roll_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_7_2V2T_q_A_b_D_Qb_E_at6, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 323};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_faces, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_g, __pyx_mstate->__pyx_n_u_shown, __pyx_mstate->__pyx_n_u_total};
-    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_set_aside, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_AQ_Qa_A_U_1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 366};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_faces, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
+    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_set_aside, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_T_e5, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 345};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_total};
-    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_stop_total, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_AQ_q_3fC, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 377};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i};
+    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_stop_total, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_q_Yas_aq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 17, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 368};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_tile_out, __pyx_mstate->__pyx_n_u_victim_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_me, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_claim, __pyx_mstate->__pyx_n_u_victim};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 391};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_tile_out, __pyx_mstate->__pyx_n_u_victim_out, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_claims, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vWAWF_BfAT_q_F_A_b_at6_fB, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 403};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_held, __pyx_mstate->__pyx_n_u_open_face};
-    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_AQ_U_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 407};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i};
+    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_T_gQd_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 428};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 419};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_take_tile, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vWA_E_at6_T_e1D_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 439};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 430};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_bust, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vU_7_E_at6_AS_AQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 450};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 441};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_tidies, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_turn_over, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_V1F_q_q_Q_E_aq_U_1_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 465};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_going, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_f};
-    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_pass_on, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_U_1_1CuA_U_1A_E_aq_U_3, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 456};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_going, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_out};
+    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_pass_on, __pyx_mstate->__pyx_kp_b_iso88591_Q_E_at6_xq_4q_QgT_q_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 4};

@@ -132,24 +132,105 @@ cdef inline void bust_row(Table t, Py_ssize_t r) noexcept nogil:
         turn_face_down(t, r)
 
 
-cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:
-    """`steps.finish_turn` and `steps.pass_dice`, then `steps.start_turn`: whether r rolls."""
-    cdef int f
-    t.turns[r] += 1
+cdef inline bint pass_row(Table t, Py_ssize_t r) noexcept nogil:
+    """`steps.pass_dice` with nothing pending, then `steps.start_turn` before ``turn_dice``:
+    the game ends on an empty grill (C12), else the next player takes the dice. Whether the
+    row rolls next."""
+    cdef int k, f
+    for f in range(6):
+        t.set_aside[r, f] = 0
+    for k in range(t.kinds):
+        for f in range(6):
+            t.roll[r, k, f] = 0
     if t.grill[r] == 0:
         t.phase[r] = GAME_OVER
-        t.in_hand[r, 0] = 0
-        for f in range(6):
-            t.roll[r, 0, f] = 0
-            t.set_aside[r, f] = 0
+        for k in range(t.kinds):
+            t.in_hand[r, k] = 0
         return False
     t.player[r] = (t.player[r] + 1) % t.players
     t.phase[r] = ROLL
-    t.in_hand[r, 0] = t.dice
-    for f in range(6):
-        t.roll[r, 0, f] = 0
-        t.set_aside[r, f] = 0
+    for k in range(t.kinds):
+        t.in_hand[r, k] = t.start_dice[k]
     return True
+
+
+cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:
+    """`steps.finish_turn` where no module tidies a turn's end: count it, pass the dice."""
+    t.turns[r] += 1
+    return pass_row(t, r)
+
+
+cdef inline void set_aside_row(Table t, Py_ssize_t r, int f) noexcept nogil:
+    """`turn.set_aside` (C4): every die of the roll showing face ``f`` is set aside."""
+    cdef int k, g, shown, total = 0
+    for k in range(t.kinds):
+        shown = t.roll[r, k, f]
+        total += shown
+        t.in_hand[r, k] -= shown
+        for g in range(6):
+            t.roll[r, k, g] = 0
+    t.set_aside[r, f] = total
+    t.phase[r] = DECIDE
+
+
+cdef inline int64_t row_total(Table t, Py_ssize_t r) noexcept nogil:
+    """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+    cdef int f
+    cdef int64_t total = 0
+    if t.set_aside[r, WORM] == 0:
+        return -1
+    for f in range(6):
+        total += t.set_aside[r, f] * t.points[f]
+    return total
+
+
+cdef inline void row_claims(
+    Table t, Py_ssize_t r, int64_t total, int64_t* claim, int64_t* victim
+) noexcept nogil:
+    """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
+    cdef int p, me
+    cdef int64_t grill = t.grill[r]
+    cdef int64_t index = t.index_of[total] if total < t.index_of.shape[0] else -1
+    claim[0] = -1
+    victim[0] = -1
+    if total < 0:
+        return
+    if index >= 0 and (grill >> index) & 1:
+        claim[0] = index
+        return
+    claim[0] = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
+    me = t.player[r]
+    for p in range(t.players):
+        if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
+            victim[0] = p
+            return
+
+
+cdef inline void row_decisions(
+    Table t, Py_ssize_t r, int64_t victim, int8_t[:, :] out, Py_ssize_t i
+) noexcept nogil:
+    """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
+    cdef int f, k, held = 0
+    cdef bint open_face = False
+    for f in range(6):
+        if t.set_aside[r, f] == 0:
+            open_face = True
+    for k in range(t.kinds):
+        held += t.in_hand[r, k]
+    out[i, 0] = open_face and held > 0
+    out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
+    if victim >= 0:
+        out[i, t.steal + victim] = True
+
+
+cdef inline void row_takes(Table t, Py_ssize_t r, int8_t[:, :] out, Py_ssize_t i) noexcept nogil:
+    """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+    cdef int f, k, shown
+    for f in range(6):
+        shown = 0
+        for k in range(t.kinds):
+            shown += t.roll[r, k, f]
+        out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
 
 
 def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):
@@ -159,8 +240,8 @@ def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:]
     that the same seed draws the same dice; returns how many.
     """
     cdef Py_ssize_t i, r, n = moving.shape[0], out = 0
-    cdef int64_t a, face, shown, grill, victim
-    cdef int pass_, f
+    cdef int64_t a, grill, victim
+    cdef int pass_
     with nogil:
         for pass_ in range(3):
             for i in range(n):
@@ -168,13 +249,7 @@ def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:]
                 a = chosen[i]
                 if pass_ == 0:
                     if t.phase[r] == CHOOSE:  # set_aside (C4)
-                        face = a - 1
-                        shown = t.roll[r, 0, face]
-                        t.set_aside[r, face] = <int8_t>shown
-                        t.in_hand[r, 0] -= <int8_t>shown
-                        for f in range(6):
-                            t.roll[r, 0, f] = 0
-                        t.phase[r] = DECIDE
+                        set_aside_row(t, r, <int>(a - 1))
                     elif a == 0:  # roll again (C6)
                         t.phase[r] = ROLL
                         rolling[out] = r
@@ -253,43 +328,17 @@ def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t
 def derive(Table t, int8_t[:, :] mask):
     """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
     decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
-    cdef Py_ssize_t r, n = t.phase.shape[0]
-    cdef int f, p, me
-    cdef int64_t total, index, grill, claim, victim
-    cdef bint worm, rollable
+    cdef Py_ssize_t r
+    cdef int64_t claim, victim
     with nogil:
-        for r in range(n):
+        for r in range(t.phase.shape[0]):
             if t.phase[r] == CHOOSE:
-                for f in range(6):
-                    mask[r, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+                row_takes(t, r, mask, r)
             elif t.phase[r] == DECIDE:
-                total = 0
-                rollable = False
-                for f in range(6):
-                    total += t.set_aside[r, f] * t.points[f]
-                    if t.set_aside[r, f] == 0:
-                        rollable = True
-                worm = t.set_aside[r, WORM] > 0
-                claim = -1
-                victim = -1
-                if worm:  # stop_total, then claims (C7, C8)
-                    grill = t.grill[r]
-                    index = t.index_of[total] if total < t.index_of.shape[0] else -1
-                    if index >= 0 and (grill >> index) & 1:
-                        claim = index
-                    else:
-                        claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
-                        me = t.player[r]
-                        for p in range(t.players):
-                            if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
-                                victim = p
-                                break
+                row_claims(t, r, row_total(t, r), &claim, &victim)
                 t.grill_claim[r] = claim
                 t.victim[r] = victim
-                mask[r, 0] = rollable and t.in_hand[r, 0] > 0  # decide_actions (C6)
-                mask[r, t.stop] = True
-                if victim >= 0:
-                    mask[r, t.steal + victim] = True
+                row_decisions(t, r, victim, mask, r)
 
 
 # ---------------------------------------------------------------- the core turn's twins
@@ -307,16 +356,10 @@ def roll_actions(table, const int64_t[:] rows):
         return _numpy.roll_actions(table, rows)
     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
     cdef int8_t[:, :] out = mask.view(np.int8)
-    cdef Py_ssize_t i, r
-    cdef int f, k, shown
+    cdef Py_ssize_t i
     with nogil:
         for i in range(rows.shape[0]):
-            r = rows[i]
-            for f in range(6):
-                shown = 0
-                for k in range(t.kinds):
-                    shown += t.roll[r, k, f]
-                out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
+            row_takes(t, rows[i], out, i)
     return mask
 
 
@@ -325,21 +368,10 @@ def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):
     cdef Table t = table.compiled
     if t is None:
         return _numpy.set_aside(table, rows, faces)
-    cdef Py_ssize_t i, r
-    cdef int f, k, g, shown, total
+    cdef Py_ssize_t i
     with nogil:
         for i in range(rows.shape[0]):
-            r = rows[i]
-            f = faces[i]
-            total = 0
-            for k in range(t.kinds):
-                shown = t.roll[r, k, f]
-                total += shown
-                t.in_hand[r, k] -= shown
-                for g in range(6):
-                    t.roll[r, k, g] = 0
-            t.set_aside[r, f] = total
-            t.phase[r] = DECIDE
+            set_aside_row(t, rows[i], <int>faces[i])
 
 
 def stop_total(table, const int64_t[:] rows):
@@ -349,19 +381,10 @@ def stop_total(table, const int64_t[:] rows):
         return _numpy.stop_total(table, rows)
     totals = np.empty(rows.shape[0], dtype=np.int64)
     cdef int64_t[:] out = totals
-    cdef Py_ssize_t i, r
-    cdef int f
-    cdef int64_t total
+    cdef Py_ssize_t i
     with nogil:
         for i in range(rows.shape[0]):
-            r = rows[i]
-            if t.set_aside[r, WORM] == 0:
-                out[i] = -1
-                continue
-            total = 0
-            for f in range(6):
-                total += t.set_aside[r, f] * t.points[f]
-            out[i] = total
+            out[i] = row_total(t, rows[i])
     return totals
 
 
@@ -374,29 +397,10 @@ def claims(table, const int64_t[:] rows, const int64_t[:] totals):
     victims = np.empty(rows.shape[0], dtype=np.int64)
     cdef int64_t[:] tile_out = tiles
     cdef int64_t[:] victim_out = victims
-    cdef Py_ssize_t i, r
-    cdef int p, me
-    cdef int64_t total, index, grill, claim, victim
+    cdef Py_ssize_t i
     with nogil:
         for i in range(rows.shape[0]):
-            r = rows[i]
-            total = totals[i]
-            claim = -1
-            victim = -1
-            if total >= 0:
-                grill = t.grill[r]
-                index = t.index_of[total] if total < t.index_of.shape[0] else -1
-                if index >= 0 and (grill >> index) & 1:
-                    claim = index
-                else:
-                    claim = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
-                    me = t.player[r]
-                    for p in range(t.players):
-                        if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
-                            victim = p
-                            break
-            tile_out[i] = claim
-            victim_out[i] = victim
+            row_claims(t, rows[i], totals[i], &tile_out[i], &victim_out[i])
     return tiles, victims
 
 
@@ -405,23 +409,10 @@ def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):
     cdef Table t = table.compiled
     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
     cdef int8_t[:, :] out = mask.view(np.int8)
-    cdef Py_ssize_t i, r
-    cdef int f, k, held
-    cdef bint open_face
+    cdef Py_ssize_t i
     with nogil:
         for i in range(rows.shape[0]):
-            r = rows[i]
-            open_face = False
-            for f in range(6):
-                if t.set_aside[r, f] == 0:
-                    open_face = True
-            held = 0
-            for k in range(t.kinds):
-                held += t.in_hand[r, k]
-            out[i, 0] = open_face and held > 0
-            out[i, t.stop] = True
-            if victims[i] >= 0:
-                out[i, t.steal + victims[i]] = True
+            row_decisions(t, rows[i], victims[i], out, i)
     return mask
 
 
@@ -463,30 +454,14 @@ def turn_over(Table t, const int64_t[:] rows, bint tidies):
 
 
 def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):
-    """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``:
-    the game ends on an empty grill (C12), else the next player takes the dice. The rows
-    that start a turn go to ``going``; returns how many."""
-    cdef Py_ssize_t i, r, out = 0
-    cdef int k, f
+    """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``.
+    The rows that start a turn go to ``going``; returns how many."""
+    cdef Py_ssize_t i, out = 0
     with nogil:
         for i in range(rows.shape[0]):
-            r = rows[i]
-            for f in range(6):
-                t.set_aside[r, f] = 0
-            for k in range(t.kinds):
-                for f in range(6):
-                    t.roll[r, k, f] = 0
-            if t.grill[r] == 0:
-                t.phase[r] = GAME_OVER
-                for k in range(t.kinds):
-                    t.in_hand[r, k] = 0
-                continue
-            t.player[r] = (t.player[r] + 1) % t.players
-            t.phase[r] = ROLL
-            for k in range(t.kinds):
-                t.in_hand[r, k] = t.start_dice[k]
-            going[out] = r
-            out += 1
+            if pass_row(t, rows[i]):
+                going[out] = rows[i]
+                out += 1
     return out
 
 
