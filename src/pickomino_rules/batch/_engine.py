@@ -443,13 +443,13 @@ class BatchGames:
                 an illegal action; it names the rows, and no game is changed.
         """
         numbers, moving = self._check(actions, active)
-        self._moves[moving] += 1
         chosen = numbers[moving]
         if self._fused is not None:  # the compiled loop: the core turn, no module's hooks
             rolling = np.empty(len(moving), dtype=np.int64)
             count = _loops.decide(self._fused, moving, chosen, rolling)
             self._roll_dice(rolling[:count])
             return self._finish(moving)
+        self._moves[moving] += 1
         table = self.table
         phase = table.phase[moving]
         decide = phase == PHASE_DECIDE
@@ -739,7 +739,8 @@ class BatchGames:
                 f"{_rows_text(rows)}: {int(numbers[rows[0]])}"
             )
             raise BatchActionError(msg, rows)
-        legal = self.legal_mask()[moving, chosen]
+        mask = self.legal_mask()
+        legal = mask.ravel()[moving * mask.shape[1] + chosen]  # one flat gather, not two
         if not legal.all():
             rows = tuple(int(r) for r in moving[~legal])
             first = rows[0]

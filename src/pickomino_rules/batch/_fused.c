@@ -3903,8 +3903,8 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A __pyx_string_tab[201]
 #define __pyx_kp_b_iso88591_E_aq_fAQ_q_as_Q_S_a_Cq_3c_3d_7 __pyx_string_tab[202]
 #define __pyx_kp_b_iso88591_E_at6_AQ_U_1_as_U_5_Q __pyx_string_tab[203]
-#define __pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as __pyx_string_tab[204]
-#define __pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A __pyx_string_tab[205]
+#define __pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A __pyx_string_tab[204]
+#define __pyx_kp_b_iso88591_fF_Q_E_aq_V1F_7_IU_1_U_1_F_1_F __pyx_string_tab[205]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_neg_1 __pyx_number_tab[1]
 #define __pyx_int_2088408 __pyx_number_tab[2]
@@ -20182,49 +20182,149 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_set_aside_row
   int __pyx_v_shown;
   int __pyx_v_total;
   int __pyx_t_1;
-  int __pyx_t_2;
-  int __pyx_t_3;
+  Py_ssize_t __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
   Py_ssize_t __pyx_t_4;
-  Py_ssize_t __pyx_t_5;
-  Py_ssize_t __pyx_t_6;
+  int __pyx_t_5;
+  int __pyx_t_6;
   int __pyx_t_7;
+  int __pyx_t_8;
 
   /* "pickomino_rules/batch/_fused.pyx":165
  * cdef inline void set_aside_row(Table t, Py_ssize_t r, int f) noexcept nogil:
  *     """`turn.set_aside` (C4): every die of the roll showing face ``f`` is set aside."""
  *     cdef int k, g, shown, total = 0             # <<<<<<<<<<<<<<
- *     for k in range(t.kinds):
- *         shown = t.roll[r, k, f]
+ *     if t.kinds == 1:  # one kind of dice (classic)
+ *         shown = t.roll[r, 0, f]
 */
   __pyx_v_total = 0;
 
   /* "pickomino_rules/batch/_fused.pyx":166
  *     """`turn.set_aside` (C4): every die of the roll showing face ``f`` is set aside."""
  *     cdef int k, g, shown, total = 0
+ *     if t.kinds == 1:  # one kind of dice (classic)             # <<<<<<<<<<<<<<
+ *         shown = t.roll[r, 0, f]
+ *         t.in_hand[r, 0] -= shown
+*/
+  __pyx_t_1 = (__pyx_v_t->kinds == 1);
+
+  if (__pyx_t_1) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":167
+ *     cdef int k, g, shown, total = 0
+ *     if t.kinds == 1:  # one kind of dice (classic)
+ *         shown = t.roll[r, 0, f]             # <<<<<<<<<<<<<<
+ *         t.in_hand[r, 0] -= shown
+ *         for g in range(6):
+*/
+    __pyx_t_2 = __pyx_v_r;
+    __pyx_t_3 = 0;
+    __pyx_t_4 = __pyx_v_f;
+    __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_2 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_3 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_4 * __pyx_v_t->roll.strides[2]) )));
+
+    /* "pickomino_rules/batch/_fused.pyx":168
+ *     if t.kinds == 1:  # one kind of dice (classic)
+ *         shown = t.roll[r, 0, f]
+ *         t.in_hand[r, 0] -= shown             # <<<<<<<<<<<<<<
+ *         for g in range(6):
+ *             t.roll[r, 0, g] = 0
+*/
+    __pyx_t_4 = __pyx_v_r;
+    __pyx_t_3 = 0;
+    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_4 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_3 * __pyx_v_t->in_hand.strides[1]) )) -= __pyx_v_shown;
+
+    /* "pickomino_rules/batch/_fused.pyx":169
+ *         shown = t.roll[r, 0, f]
+ *         t.in_hand[r, 0] -= shown
+ *         for g in range(6):             # <<<<<<<<<<<<<<
+ *             t.roll[r, 0, g] = 0
+ *         t.set_aside[r, f] = shown
+*/
+    for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
+      __pyx_v_g = __pyx_t_5;
+
+      /* "pickomino_rules/batch/_fused.pyx":170
+ *         t.in_hand[r, 0] -= shown
+ *         for g in range(6):
+ *             t.roll[r, 0, g] = 0             # <<<<<<<<<<<<<<
+ *         t.set_aside[r, f] = shown
+ *         t.phase[r] = DECIDE
+*/
+      __pyx_t_3 = __pyx_v_r;
+      __pyx_t_4 = 0;
+      __pyx_t_2 = __pyx_v_g;
+      *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_3 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_4 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_2 * __pyx_v_t->roll.strides[2]) )) = 0;
+    }
+
+    /* "pickomino_rules/batch/_fused.pyx":171
+ *         for g in range(6):
+ *             t.roll[r, 0, g] = 0
+ *         t.set_aside[r, f] = shown             # <<<<<<<<<<<<<<
+ *         t.phase[r] = DECIDE
+ *         return
+*/
+    __pyx_t_2 = __pyx_v_r;
+    __pyx_t_4 = __pyx_v_f;
+    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_2 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_4 * __pyx_v_t->set_aside.strides[1]) )) = __pyx_v_shown;
+
+    /* "pickomino_rules/batch/_fused.pyx":172
+ *             t.roll[r, 0, g] = 0
+ *         t.set_aside[r, f] = shown
+ *         t.phase[r] = DECIDE             # <<<<<<<<<<<<<<
+ *         return
+ *     for k in range(t.kinds):
+*/
+    __pyx_t_4 = __pyx_v_r;
+    *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 2;
+
+    /* "pickomino_rules/batch/_fused.pyx":173
+ *         t.set_aside[r, f] = shown
+ *         t.phase[r] = DECIDE
+ *         return             # <<<<<<<<<<<<<<
+ *     for k in range(t.kinds):
+ *         shown = t.roll[r, k, f]
+*/
+    {
+    }
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":166
+ *     """`turn.set_aside` (C4): every die of the roll showing face ``f`` is set aside."""
+ *     cdef int k, g, shown, total = 0
+ *     if t.kinds == 1:  # one kind of dice (classic)             # <<<<<<<<<<<<<<
+ *         shown = t.roll[r, 0, f]
+ *         t.in_hand[r, 0] -= shown
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":174
+ *         t.phase[r] = DECIDE
+ *         return
  *     for k in range(t.kinds):             # <<<<<<<<<<<<<<
  *         shown = t.roll[r, k, f]
  *         total += shown
 */
 
-  __pyx_t_1 = __pyx_v_t->kinds;
-  __pyx_t_2 = __pyx_t_1;
+  __pyx_t_5 = __pyx_v_t->kinds;
+  __pyx_t_6 = __pyx_t_5;
 
-  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
-    __pyx_v_k = __pyx_t_3;
+  for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+    __pyx_v_k = __pyx_t_7;
 
-    /* "pickomino_rules/batch/_fused.pyx":167
- *     cdef int k, g, shown, total = 0
+    /* "pickomino_rules/batch/_fused.pyx":175
+ *         return
  *     for k in range(t.kinds):
  *         shown = t.roll[r, k, f]             # <<<<<<<<<<<<<<
  *         total += shown
  *         t.in_hand[r, k] -= shown
 */
     __pyx_t_4 = __pyx_v_r;
-    __pyx_t_5 = __pyx_v_k;
-    __pyx_t_6 = __pyx_v_f;
-    __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_5 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[2]) )));
+    __pyx_t_2 = __pyx_v_k;
+    __pyx_t_3 = __pyx_v_f;
+    __pyx_v_shown = (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_2 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_3 * __pyx_v_t->roll.strides[2]) )));
 
-    /* "pickomino_rules/batch/_fused.pyx":168
+    /* "pickomino_rules/batch/_fused.pyx":176
  *     for k in range(t.kinds):
  *         shown = t.roll[r, k, f]
  *         total += shown             # <<<<<<<<<<<<<<
@@ -20233,43 +20333,43 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_set_aside_row
 */
     __pyx_v_total = (__pyx_v_total + __pyx_v_shown);
 
-    /* "pickomino_rules/batch/_fused.pyx":169
+    /* "pickomino_rules/batch/_fused.pyx":177
  *         shown = t.roll[r, k, f]
  *         total += shown
  *         t.in_hand[r, k] -= shown             # <<<<<<<<<<<<<<
  *         for g in range(6):
  *             t.roll[r, k, g] = 0
 */
-    __pyx_t_6 = __pyx_v_r;
-    __pyx_t_5 = __pyx_v_k;
-    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_6 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_5 * __pyx_v_t->in_hand.strides[1]) )) -= __pyx_v_shown;
+    __pyx_t_3 = __pyx_v_r;
+    __pyx_t_2 = __pyx_v_k;
+    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_3 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_2 * __pyx_v_t->in_hand.strides[1]) )) -= __pyx_v_shown;
 
-    /* "pickomino_rules/batch/_fused.pyx":170
+    /* "pickomino_rules/batch/_fused.pyx":178
  *         total += shown
  *         t.in_hand[r, k] -= shown
  *         for g in range(6):             # <<<<<<<<<<<<<<
  *             t.roll[r, k, g] = 0
  *     t.set_aside[r, f] = total
 */
-    for (__pyx_t_7 = 0; __pyx_t_7 < 6; __pyx_t_7+=1) {
-      __pyx_v_g = __pyx_t_7;
+    for (__pyx_t_8 = 0; __pyx_t_8 < 6; __pyx_t_8+=1) {
+      __pyx_v_g = __pyx_t_8;
 
-      /* "pickomino_rules/batch/_fused.pyx":171
+      /* "pickomino_rules/batch/_fused.pyx":179
  *         t.in_hand[r, k] -= shown
  *         for g in range(6):
  *             t.roll[r, k, g] = 0             # <<<<<<<<<<<<<<
  *     t.set_aside[r, f] = total
  *     t.phase[r] = DECIDE
 */
-      __pyx_t_5 = __pyx_v_r;
-      __pyx_t_6 = __pyx_v_k;
+      __pyx_t_2 = __pyx_v_r;
+      __pyx_t_3 = __pyx_v_k;
       __pyx_t_4 = __pyx_v_g;
-      *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_5 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_4 * __pyx_v_t->roll.strides[2]) )) = 0;
+      *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_2 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_3 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_4 * __pyx_v_t->roll.strides[2]) )) = 0;
     }
   }
 
 
-  /* "pickomino_rules/batch/_fused.pyx":172
+  /* "pickomino_rules/batch/_fused.pyx":180
  *         for g in range(6):
  *             t.roll[r, k, g] = 0
  *     t.set_aside[r, f] = total             # <<<<<<<<<<<<<<
@@ -20277,18 +20377,18 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_set_aside_row
  * 
 */
   __pyx_t_4 = __pyx_v_r;
-  __pyx_t_6 = __pyx_v_f;
-  *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_4 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_6 * __pyx_v_t->set_aside.strides[1]) )) = __pyx_v_total;
+  __pyx_t_3 = __pyx_v_f;
+  *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_4 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_3 * __pyx_v_t->set_aside.strides[1]) )) = __pyx_v_total;
 
-  /* "pickomino_rules/batch/_fused.pyx":173
+  /* "pickomino_rules/batch/_fused.pyx":181
  *             t.roll[r, k, g] = 0
  *     t.set_aside[r, f] = total
  *     t.phase[r] = DECIDE             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_6 = __pyx_v_r;
-  *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_6 * __pyx_v_t->phase.strides[0]) )) = 2;
+  __pyx_t_3 = __pyx_v_r;
+  *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_3 * __pyx_v_t->phase.strides[0]) )) = 2;
 
   /* "pickomino_rules/batch/_fused.pyx":163
  * 
@@ -20299,13 +20399,14 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_set_aside_row
 */
 
   /* function exit code */
+  __pyx_L0:;
 
 
 
 
 }
 
-/* "pickomino_rules/batch/_fused.pyx":176
+/* "pickomino_rules/batch/_fused.pyx":184
  * 
  * 
  * cdef inline int64_t row_total(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20323,7 +20424,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(
   int __pyx_t_4;
   Py_ssize_t __pyx_t_5;
 
-  /* "pickomino_rules/batch/_fused.pyx":179
+  /* "pickomino_rules/batch/_fused.pyx":187
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef int f
  *     cdef int64_t total = 0             # <<<<<<<<<<<<<<
@@ -20332,7 +20433,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(
 */
   __pyx_v_total = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":180
+  /* "pickomino_rules/batch/_fused.pyx":188
  *     cdef int f
  *     cdef int64_t total = 0
  *     if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
@@ -20346,7 +20447,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(
   if (__pyx_t_3) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":181
+    /* "pickomino_rules/batch/_fused.pyx":189
  *     cdef int64_t total = 0
  *     if t.set_aside[r, WORM] == 0:
  *         return -1             # <<<<<<<<<<<<<<
@@ -20359,7 +20460,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(
     }
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":180
+    /* "pickomino_rules/batch/_fused.pyx":188
  *     cdef int f
  *     cdef int64_t total = 0
  *     if t.set_aside[r, WORM] == 0:             # <<<<<<<<<<<<<<
@@ -20368,7 +20469,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":182
+  /* "pickomino_rules/batch/_fused.pyx":190
  *     if t.set_aside[r, WORM] == 0:
  *         return -1
  *     for f in range(6):             # <<<<<<<<<<<<<<
@@ -20378,7 +20479,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(
   for (__pyx_t_4 = 0; __pyx_t_4 < 6; __pyx_t_4+=1) {
     __pyx_v_f = __pyx_t_4;
 
-    /* "pickomino_rules/batch/_fused.pyx":183
+    /* "pickomino_rules/batch/_fused.pyx":191
  *         return -1
  *     for f in range(6):
  *         total += t.set_aside[r, f] * t.points[f]             # <<<<<<<<<<<<<<
@@ -20391,7 +20492,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(
     __pyx_v_total = (__pyx_v_total + ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_2 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_1 * __pyx_v_t->set_aside.strides[1]) ))) * (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->points.data + __pyx_t_5 * __pyx_v_t->points.strides[0]) )))));
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":184
+  /* "pickomino_rules/batch/_fused.pyx":192
  *     for f in range(6):
  *         total += t.set_aside[r, f] * t.points[f]
  *     return total             # <<<<<<<<<<<<<<
@@ -20404,7 +20505,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":176
+  /* "pickomino_rules/batch/_fused.pyx":184
  * 
  * 
  * cdef inline int64_t row_total(Table t, Py_ssize_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20419,7 +20520,7 @@ static CYTHON_INLINE int64_t __pyx_f_15pickomino_rules_5batch_6_fused_row_total(
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":187
+/* "pickomino_rules/batch/_fused.pyx":195
  * 
  * 
  * cdef inline void row_claims(             # <<<<<<<<<<<<<<
@@ -20443,7 +20544,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
   int __pyx_t_9;
   int __pyx_t_10;
 
-  /* "pickomino_rules/batch/_fused.pyx":192
+  /* "pickomino_rules/batch/_fused.pyx":200
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef int p, me
  *     cdef int64_t grill = t.grill[r]             # <<<<<<<<<<<<<<
@@ -20453,7 +20554,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
   __pyx_t_1 = __pyx_v_r;
   __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill.data + __pyx_t_1 * __pyx_v_t->grill.strides[0]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":193
+  /* "pickomino_rules/batch/_fused.pyx":201
  *     cdef int p, me
  *     cdef int64_t grill = t.grill[r]
  *     cdef int64_t index = t.index_of[total] if total < t.index_of.shape[0] else -1             # <<<<<<<<<<<<<<
@@ -20473,7 +20574,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
 
   __pyx_v_index = __pyx_t_2;
 
-  /* "pickomino_rules/batch/_fused.pyx":194
+  /* "pickomino_rules/batch/_fused.pyx":202
  *     cdef int64_t grill = t.grill[r]
  *     cdef int64_t index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *     claim[0] = -1             # <<<<<<<<<<<<<<
@@ -20482,7 +20583,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
 */
   (__pyx_v_claim[0]) = -1L;
 
-  /* "pickomino_rules/batch/_fused.pyx":195
+  /* "pickomino_rules/batch/_fused.pyx":203
  *     cdef int64_t index = t.index_of[total] if total < t.index_of.shape[0] else -1
  *     claim[0] = -1
  *     victim[0] = -1             # <<<<<<<<<<<<<<
@@ -20491,7 +20592,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
 */
   (__pyx_v_victim[0]) = -1L;
 
-  /* "pickomino_rules/batch/_fused.pyx":196
+  /* "pickomino_rules/batch/_fused.pyx":204
  *     claim[0] = -1
  *     victim[0] = -1
  *     if total < 0:             # <<<<<<<<<<<<<<
@@ -20503,7 +20604,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
   if (__pyx_t_3) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":197
+    /* "pickomino_rules/batch/_fused.pyx":205
  *     victim[0] = -1
  *     if total < 0:
  *         return             # <<<<<<<<<<<<<<
@@ -20514,7 +20615,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
     }
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":196
+    /* "pickomino_rules/batch/_fused.pyx":204
  *     claim[0] = -1
  *     victim[0] = -1
  *     if total < 0:             # <<<<<<<<<<<<<<
@@ -20523,7 +20624,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":198
+  /* "pickomino_rules/batch/_fused.pyx":206
  *     if total < 0:
  *         return
  *     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -20549,7 +20650,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
   if (__pyx_t_3) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":199
+    /* "pickomino_rules/batch/_fused.pyx":207
  *         return
  *     if index >= 0 and (grill >> index) & 1:
  *         claim[0] = index             # <<<<<<<<<<<<<<
@@ -20558,7 +20659,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
 */
     (__pyx_v_claim[0]) = __pyx_v_index;
 
-    /* "pickomino_rules/batch/_fused.pyx":200
+    /* "pickomino_rules/batch/_fused.pyx":208
  *     if index >= 0 and (grill >> index) & 1:
  *         claim[0] = index
  *         return             # <<<<<<<<<<<<<<
@@ -20569,7 +20670,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
     }
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":198
+    /* "pickomino_rules/batch/_fused.pyx":206
  *     if total < 0:
  *         return
  *     if index >= 0 and (grill >> index) & 1:             # <<<<<<<<<<<<<<
@@ -20578,7 +20679,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":201
+  /* "pickomino_rules/batch/_fused.pyx":209
  *         claim[0] = index
  *         return
  *     claim[0] = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]             # <<<<<<<<<<<<<<
@@ -20604,7 +20705,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
   (__pyx_v_claim[0]) = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->highest_of.data + __pyx_t_7 * __pyx_v_t->highest_of.strides[0]) )));
 
 
-  /* "pickomino_rules/batch/_fused.pyx":202
+  /* "pickomino_rules/batch/_fused.pyx":210
  *         return
  *     claim[0] = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *     me = t.player[r]             # <<<<<<<<<<<<<<
@@ -20614,7 +20715,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
   __pyx_t_1 = __pyx_v_r;
   __pyx_v_me = (*((int8_t *) ( /* dim=0 */ (__pyx_v_t->player.data + __pyx_t_1 * __pyx_v_t->player.strides[0]) )));
 
-  /* "pickomino_rules/batch/_fused.pyx":203
+  /* "pickomino_rules/batch/_fused.pyx":211
  *     claim[0] = t.highest_of[grill & t.below[min(total, t.below.shape[0] - 1)]]
  *     me = t.player[r]
  *     for p in range(t.players):             # <<<<<<<<<<<<<<
@@ -20628,7 +20729,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
   for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
     __pyx_v_p = __pyx_t_10;
 
-    /* "pickomino_rules/batch/_fused.pyx":204
+    /* "pickomino_rules/batch/_fused.pyx":212
  *     me = t.player[r]
  *     for p in range(t.players):
  *         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -20668,7 +20769,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
     if (__pyx_t_3) {
 
 
-      /* "pickomino_rules/batch/_fused.pyx":205
+      /* "pickomino_rules/batch/_fused.pyx":213
  *     for p in range(t.players):
  *         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *             victim[0] = p             # <<<<<<<<<<<<<<
@@ -20677,7 +20778,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
 */
       (__pyx_v_victim[0]) = __pyx_v_p;
 
-      /* "pickomino_rules/batch/_fused.pyx":206
+      /* "pickomino_rules/batch/_fused.pyx":214
  *         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:
  *             victim[0] = p
  *             return             # <<<<<<<<<<<<<<
@@ -20688,7 +20789,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
       }
       goto __pyx_L0;
 
-      /* "pickomino_rules/batch/_fused.pyx":204
+      /* "pickomino_rules/batch/_fused.pyx":212
  *     me = t.player[r]
  *     for p in range(t.players):
  *         if p != me and t.heights[r, p] > 0 and t.tops[r, p] == total:             # <<<<<<<<<<<<<<
@@ -20699,7 +20800,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
   }
 
 
-  /* "pickomino_rules/batch/_fused.pyx":187
+  /* "pickomino_rules/batch/_fused.pyx":195
  * 
  * 
  * cdef inline void row_claims(             # <<<<<<<<<<<<<<
@@ -20715,7 +20816,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(st
 
 }
 
-/* "pickomino_rules/batch/_fused.pyx":209
+/* "pickomino_rules/batch/_fused.pyx":217
  * 
  * 
  * cdef inline void row_decisions(             # <<<<<<<<<<<<<<
@@ -20736,7 +20837,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions
   int __pyx_t_6;
   int8_t __pyx_t_7;
 
-  /* "pickomino_rules/batch/_fused.pyx":213
+  /* "pickomino_rules/batch/_fused.pyx":221
  * ) noexcept nogil:
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef int f, k, held = 0             # <<<<<<<<<<<<<<
@@ -20745,7 +20846,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions
 */
   __pyx_v_held = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":214
+  /* "pickomino_rules/batch/_fused.pyx":222
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef int f, k, held = 0
  *     cdef bint open_face = False             # <<<<<<<<<<<<<<
@@ -20754,7 +20855,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions
 */
   __pyx_v_open_face = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":215
+  /* "pickomino_rules/batch/_fused.pyx":223
  *     cdef int f, k, held = 0
  *     cdef bint open_face = False
  *     for f in range(6):             # <<<<<<<<<<<<<<
@@ -20764,12 +20865,12 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions
   for (__pyx_t_1 = 0; __pyx_t_1 < 6; __pyx_t_1+=1) {
     __pyx_v_f = __pyx_t_1;
 
-    /* "pickomino_rules/batch/_fused.pyx":216
+    /* "pickomino_rules/batch/_fused.pyx":224
  *     cdef bint open_face = False
  *     for f in range(6):
  *         if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
  *             open_face = True
- *     for k in range(t.kinds):
+ *     if t.kinds == 1:
 */
     __pyx_t_2 = __pyx_v_r;
     __pyx_t_3 = __pyx_v_f;
@@ -20778,55 +20879,91 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions
     if (__pyx_t_4) {
 
 
-      /* "pickomino_rules/batch/_fused.pyx":217
+      /* "pickomino_rules/batch/_fused.pyx":225
  *     for f in range(6):
  *         if t.set_aside[r, f] == 0:
  *             open_face = True             # <<<<<<<<<<<<<<
- *     for k in range(t.kinds):
- *         held += t.in_hand[r, k]
+ *     if t.kinds == 1:
+ *         held = t.in_hand[r, 0]
 */
       __pyx_v_open_face = 1;
 
-      /* "pickomino_rules/batch/_fused.pyx":216
+      /* "pickomino_rules/batch/_fused.pyx":224
  *     cdef bint open_face = False
  *     for f in range(6):
  *         if t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
  *             open_face = True
- *     for k in range(t.kinds):
+ *     if t.kinds == 1:
 */
     }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":218
+  /* "pickomino_rules/batch/_fused.pyx":226
  *         if t.set_aside[r, f] == 0:
  *             open_face = True
- *     for k in range(t.kinds):             # <<<<<<<<<<<<<<
- *         held += t.in_hand[r, k]
+ *     if t.kinds == 1:             # <<<<<<<<<<<<<<
+ *         held = t.in_hand[r, 0]
+ *     else:
+*/
+  __pyx_t_4 = (__pyx_v_t->kinds == 1);
+
+  if (__pyx_t_4) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":227
+ *             open_face = True
+ *     if t.kinds == 1:
+ *         held = t.in_hand[r, 0]             # <<<<<<<<<<<<<<
+ *     else:
+ *         for k in range(t.kinds):
+*/
+    __pyx_t_3 = __pyx_v_r;
+    __pyx_t_2 = 0;
+    __pyx_v_held = (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_3 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_2 * __pyx_v_t->in_hand.strides[1]) )));
+
+    /* "pickomino_rules/batch/_fused.pyx":226
+ *         if t.set_aside[r, f] == 0:
+ *             open_face = True
+ *     if t.kinds == 1:             # <<<<<<<<<<<<<<
+ *         held = t.in_hand[r, 0]
+ *     else:
+*/
+    goto __pyx_L6;
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":229
+ *         held = t.in_hand[r, 0]
+ *     else:
+ *         for k in range(t.kinds):             # <<<<<<<<<<<<<<
+ *             held += t.in_hand[r, k]
  *     out[i, 0] = open_face and held > 0
 */
+  /*else*/ {
 
-  __pyx_t_1 = __pyx_v_t->kinds;
-  __pyx_t_5 = __pyx_t_1;
+    __pyx_t_1 = __pyx_v_t->kinds;
+    __pyx_t_5 = __pyx_t_1;
 
-  for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
-    __pyx_v_k = __pyx_t_6;
+    for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
+      __pyx_v_k = __pyx_t_6;
 
-    /* "pickomino_rules/batch/_fused.pyx":219
- *             open_face = True
- *     for k in range(t.kinds):
- *         held += t.in_hand[r, k]             # <<<<<<<<<<<<<<
+      /* "pickomino_rules/batch/_fused.pyx":230
+ *     else:
+ *         for k in range(t.kinds):
+ *             held += t.in_hand[r, k]             # <<<<<<<<<<<<<<
  *     out[i, 0] = open_face and held > 0
  *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
 */
-    __pyx_t_3 = __pyx_v_r;
-    __pyx_t_2 = __pyx_v_k;
-    __pyx_v_held = (__pyx_v_held + (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_3 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_2 * __pyx_v_t->in_hand.strides[1]) ))));
+      __pyx_t_2 = __pyx_v_r;
+      __pyx_t_3 = __pyx_v_k;
+      __pyx_v_held = (__pyx_v_held + (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_2 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_3 * __pyx_v_t->in_hand.strides[1]) ))));
+    }
+
   }
+  __pyx_L6:;
 
-
-  /* "pickomino_rules/batch/_fused.pyx":220
- *     for k in range(t.kinds):
- *         held += t.in_hand[r, k]
+  /* "pickomino_rules/batch/_fused.pyx":231
+ *         for k in range(t.kinds):
+ *             held += t.in_hand[r, k]
  *     out[i, 0] = open_face and held > 0             # <<<<<<<<<<<<<<
  *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
  *     if victim >= 0:
@@ -20835,31 +20972,31 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions
   } else {
 
     __pyx_t_7 = __pyx_v_open_face;
-    goto __pyx_L8_bool_binop_done;
+    goto __pyx_L9_bool_binop_done;
   }
   __pyx_t_4 = (__pyx_v_held > 0);
 
 
   __pyx_t_7 = __pyx_t_4;
 
-  __pyx_L8_bool_binop_done:;
-  __pyx_t_2 = __pyx_v_i;
-  __pyx_t_3 = 0;
-  *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_2 * __pyx_v_out.strides[0]) ) + __pyx_t_3 * __pyx_v_out.strides[1]) )) = __pyx_t_7;
+  __pyx_L9_bool_binop_done:;
+  __pyx_t_3 = __pyx_v_i;
+  __pyx_t_2 = 0;
+  *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_3 * __pyx_v_out.strides[0]) ) + __pyx_t_2 * __pyx_v_out.strides[1]) )) = __pyx_t_7;
 
 
-  /* "pickomino_rules/batch/_fused.pyx":221
- *         held += t.in_hand[r, k]
+  /* "pickomino_rules/batch/_fused.pyx":232
+ *             held += t.in_hand[r, k]
  *     out[i, 0] = open_face and held > 0
  *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts             # <<<<<<<<<<<<<<
  *     if victim >= 0:
  *         out[i, t.steal + victim] = True
 */
-  __pyx_t_3 = __pyx_v_i;
-  __pyx_t_2 = __pyx_v_t->stop;
-  *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_3 * __pyx_v_out.strides[0]) ) + __pyx_t_2 * __pyx_v_out.strides[1]) )) = 1;
+  __pyx_t_2 = __pyx_v_i;
+  __pyx_t_3 = __pyx_v_t->stop;
+  *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_2 * __pyx_v_out.strides[0]) ) + __pyx_t_3 * __pyx_v_out.strides[1]) )) = 1;
 
-  /* "pickomino_rules/batch/_fused.pyx":222
+  /* "pickomino_rules/batch/_fused.pyx":233
  *     out[i, 0] = open_face and held > 0
  *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
  *     if victim >= 0:             # <<<<<<<<<<<<<<
@@ -20871,18 +21008,18 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions
   if (__pyx_t_4) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":223
+    /* "pickomino_rules/batch/_fused.pyx":234
  *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
  *     if victim >= 0:
  *         out[i, t.steal + victim] = True             # <<<<<<<<<<<<<<
  * 
  * 
 */
-    __pyx_t_2 = __pyx_v_i;
-    __pyx_t_3 = (__pyx_v_t->steal + __pyx_v_victim);
-    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_2 * __pyx_v_out.strides[0]) ) + __pyx_t_3 * __pyx_v_out.strides[1]) )) = 1;
+    __pyx_t_3 = __pyx_v_i;
+    __pyx_t_2 = (__pyx_v_t->steal + __pyx_v_victim);
+    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_3 * __pyx_v_out.strides[0]) ) + __pyx_t_2 * __pyx_v_out.strides[1]) )) = 1;
 
-    /* "pickomino_rules/batch/_fused.pyx":222
+    /* "pickomino_rules/batch/_fused.pyx":233
  *     out[i, 0] = open_face and held > 0
  *     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
  *     if victim >= 0:             # <<<<<<<<<<<<<<
@@ -20891,7 +21028,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":209
+  /* "pickomino_rules/batch/_fused.pyx":217
  * 
  * 
  * cdef inline void row_decisions(             # <<<<<<<<<<<<<<
@@ -20906,7 +21043,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions
 
 }
 
-/* "pickomino_rules/batch/_fused.pyx":226
+/* "pickomino_rules/batch/_fused.pyx":237
  * 
  * 
  * cdef inline void row_takes(Table t, Py_ssize_t r, int8_t[:, :] out, Py_ssize_t i) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20920,26 +21057,102 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_takes(str
   int __pyx_v_shown;
   int __pyx_t_1;
   int __pyx_t_2;
-  int __pyx_t_3;
-  int __pyx_t_4;
+  int8_t __pyx_t_3;
+  Py_ssize_t __pyx_t_4;
   Py_ssize_t __pyx_t_5;
   Py_ssize_t __pyx_t_6;
-  Py_ssize_t __pyx_t_7;
-  int8_t __pyx_t_8;
+  int __pyx_t_7;
+  int __pyx_t_8;
   int __pyx_t_9;
 
-  /* "pickomino_rules/batch/_fused.pyx":229
+  /* "pickomino_rules/batch/_fused.pyx":240
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef int f, k, shown
+ *     if t.kinds == 1:  # one kind of dice (classic): no sum over kinds             # <<<<<<<<<<<<<<
+ *         for f in range(6):
+ *             out[i, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+*/
+  __pyx_t_1 = (__pyx_v_t->kinds == 1);
+
+  if (__pyx_t_1) {
+
+
+    /* "pickomino_rules/batch/_fused.pyx":241
+ *     cdef int f, k, shown
+ *     if t.kinds == 1:  # one kind of dice (classic): no sum over kinds
+ *         for f in range(6):             # <<<<<<<<<<<<<<
+ *             out[i, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+ *         return
+*/
+    for (__pyx_t_2 = 0; __pyx_t_2 < 6; __pyx_t_2+=1) {
+      __pyx_v_f = __pyx_t_2;
+
+      /* "pickomino_rules/batch/_fused.pyx":242
+ *     if t.kinds == 1:  # one kind of dice (classic): no sum over kinds
+ *         for f in range(6):
+ *             out[i, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
+ *         return
+ *     for f in range(6):
+*/
+      __pyx_t_4 = __pyx_v_r;
+      __pyx_t_5 = 0;
+      __pyx_t_6 = __pyx_v_f;
+      __pyx_t_1 = ((*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_5 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[2]) ))) > 0);
+
+      if (__pyx_t_1) {
+
+      } else {
+
+        __pyx_t_3 = __pyx_t_1;
+
+        goto __pyx_L6_bool_binop_done;
+      }
+      __pyx_t_6 = __pyx_v_r;
+      __pyx_t_5 = __pyx_v_f;
+      __pyx_t_1 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_6 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_5 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
+
+
+      __pyx_t_3 = __pyx_t_1;
+
+      __pyx_L6_bool_binop_done:;
+      __pyx_t_5 = __pyx_v_i;
+      __pyx_t_6 = (1 + __pyx_v_f);
+      *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_5 * __pyx_v_out.strides[0]) ) + __pyx_t_6 * __pyx_v_out.strides[1]) )) = __pyx_t_3;
+
+    }
+
+    /* "pickomino_rules/batch/_fused.pyx":243
+ *         for f in range(6):
+ *             out[i, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+ *         return             # <<<<<<<<<<<<<<
+ *     for f in range(6):
+ *         shown = 0
+*/
+    {
+    }
+    goto __pyx_L0;
+
+    /* "pickomino_rules/batch/_fused.pyx":240
+ *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
+ *     cdef int f, k, shown
+ *     if t.kinds == 1:  # one kind of dice (classic): no sum over kinds             # <<<<<<<<<<<<<<
+ *         for f in range(6):
+ *             out[i, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+*/
+  }
+
+  /* "pickomino_rules/batch/_fused.pyx":244
+ *             out[i, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+ *         return
  *     for f in range(6):             # <<<<<<<<<<<<<<
  *         shown = 0
  *         for k in range(t.kinds):
 */
-  for (__pyx_t_1 = 0; __pyx_t_1 < 6; __pyx_t_1+=1) {
-    __pyx_v_f = __pyx_t_1;
+  for (__pyx_t_2 = 0; __pyx_t_2 < 6; __pyx_t_2+=1) {
+    __pyx_v_f = __pyx_t_2;
 
-    /* "pickomino_rules/batch/_fused.pyx":230
- *     cdef int f, k, shown
+    /* "pickomino_rules/batch/_fused.pyx":245
+ *         return
  *     for f in range(6):
  *         shown = 0             # <<<<<<<<<<<<<<
  *         for k in range(t.kinds):
@@ -20947,7 +21160,7 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_takes(str
 */
     __pyx_v_shown = 0;
 
-    /* "pickomino_rules/batch/_fused.pyx":231
+    /* "pickomino_rules/batch/_fused.pyx":246
  *     for f in range(6):
  *         shown = 0
  *         for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -20955,58 +21168,58 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_takes(str
  *         out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
 */
 
-    __pyx_t_2 = __pyx_v_t->kinds;
-    __pyx_t_3 = __pyx_t_2;
+    __pyx_t_7 = __pyx_v_t->kinds;
+    __pyx_t_8 = __pyx_t_7;
 
-    for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
-      __pyx_v_k = __pyx_t_4;
+    for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
+      __pyx_v_k = __pyx_t_9;
 
-      /* "pickomino_rules/batch/_fused.pyx":232
+      /* "pickomino_rules/batch/_fused.pyx":247
  *         shown = 0
  *         for k in range(t.kinds):
  *             shown += t.roll[r, k, f]             # <<<<<<<<<<<<<<
  *         out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0
  * 
 */
-      __pyx_t_5 = __pyx_v_r;
-      __pyx_t_6 = __pyx_v_k;
-      __pyx_t_7 = __pyx_v_f;
-      __pyx_v_shown = (__pyx_v_shown + (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_5 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[2]) ))));
+      __pyx_t_6 = __pyx_v_r;
+      __pyx_t_5 = __pyx_v_k;
+      __pyx_t_4 = __pyx_v_f;
+      __pyx_v_shown = (__pyx_v_shown + (*((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_6 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_5 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_4 * __pyx_v_t->roll.strides[2]) ))));
     }
 
 
-    /* "pickomino_rules/batch/_fused.pyx":233
+    /* "pickomino_rules/batch/_fused.pyx":248
  *         for k in range(t.kinds):
  *             shown += t.roll[r, k, f]
  *         out[i, 1 + f] = shown > 0 and t.set_aside[r, f] == 0             # <<<<<<<<<<<<<<
  * 
  * 
 */
-    __pyx_t_9 = (__pyx_v_shown > 0);
+    __pyx_t_1 = (__pyx_v_shown > 0);
 
-    if (__pyx_t_9) {
+    if (__pyx_t_1) {
 
     } else {
 
-      __pyx_t_8 = __pyx_t_9;
+      __pyx_t_3 = __pyx_t_1;
 
-      goto __pyx_L7_bool_binop_done;
+      goto __pyx_L12_bool_binop_done;
     }
-    __pyx_t_7 = __pyx_v_r;
-    __pyx_t_6 = __pyx_v_f;
-    __pyx_t_9 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_7 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_6 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
+    __pyx_t_4 = __pyx_v_r;
+    __pyx_t_5 = __pyx_v_f;
+    __pyx_t_1 = ((*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->set_aside.data + __pyx_t_4 * __pyx_v_t->set_aside.strides[0]) ) + __pyx_t_5 * __pyx_v_t->set_aside.strides[1]) ))) == 0);
 
 
-    __pyx_t_8 = __pyx_t_9;
+    __pyx_t_3 = __pyx_t_1;
 
-    __pyx_L7_bool_binop_done:;
-    __pyx_t_6 = __pyx_v_i;
-    __pyx_t_7 = (1 + __pyx_v_f);
-    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_6 * __pyx_v_out.strides[0]) ) + __pyx_t_7 * __pyx_v_out.strides[1]) )) = __pyx_t_8;
+    __pyx_L12_bool_binop_done:;
+    __pyx_t_5 = __pyx_v_i;
+    __pyx_t_4 = (1 + __pyx_v_f);
+    *((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_5 * __pyx_v_out.strides[0]) ) + __pyx_t_4 * __pyx_v_out.strides[1]) )) = __pyx_t_3;
 
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":226
+  /* "pickomino_rules/batch/_fused.pyx":237
  * 
  * 
  * cdef inline void row_takes(Table t, Py_ssize_t r, int8_t[:, :] out, Py_ssize_t i) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -21015,16 +21228,17 @@ static CYTHON_INLINE void __pyx_f_15pickomino_rules_5batch_6_fused_row_takes(str
 */
 
   /* function exit code */
+  __pyx_L0:;
 
 
 
 }
 
-/* "pickomino_rules/batch/_fused.pyx":236
+/* "pickomino_rules/batch/_fused.pyx":251
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
- *     """`steps.apply` on the core's decisions: take, roll, stop, steal. The rows that roll next.
+ *     """`steps.apply` on the core's decisions: take, roll, stop, steal (each counted as a move).
  * 
 */
 
@@ -21036,7 +21250,7 @@ PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_decide, "`steps.apply` on the core\047s decisions: take, roll, stop, steal. The rows that roll next.\n\n    ``rolling`` receives them in the numpy step machine\047s order (rolls, stops, steals), so\n    that the same seed draws the same dice; returns how many.\n    ");
+PyDoc_STRVAR(__pyx_doc_15pickomino_rules_5batch_6_fused_decide, "`steps.apply` on the core\047s decisions: take, roll, stop, steal (each counted as a move).\n\n    The rows that roll next\n\n    go to ``rolling``, in the numpy step machine\047s order (rolls, stops, steals), so that the\n    same seed draws the same dice; returns how many.\n    ");
 static PyMethodDef __pyx_mdef_15pickomino_rules_5batch_6_fused_1decide = {"decide", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_15pickomino_rules_5batch_6_fused_1decide, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_15pickomino_rules_5batch_6_fused_decide};
 static PyObject *__pyx_pw_15pickomino_rules_5batch_6_fused_1decide(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
@@ -21071,53 +21285,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_moving,&__pyx_mstate_global->__pyx_n_u_chosen,&__pyx_mstate_global->__pyx_n_u_rolling,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 236, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 251, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 236, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 251, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 236, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 251, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 236, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 251, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 236, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 251, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide", 0) < (0)) __PYX_ERR(0, 236, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide", 0) < (0)) __PYX_ERR(0, 251, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, i); __PYX_ERR(0, 236, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, i); __PYX_ERR(0, 251, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 236, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 251, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 236, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 251, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 236, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 251, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 236, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 251, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_moving = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_moving.memview)) __PYX_ERR(0, 236, __pyx_L3_error)
-    __pyx_v_chosen = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_chosen.memview)) __PYX_ERR(0, 236, __pyx_L3_error)
-    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 236, __pyx_L3_error)
+    __pyx_v_moving = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_moving.memview)) __PYX_ERR(0, 251, __pyx_L3_error)
+    __pyx_v_chosen = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_chosen.memview)) __PYX_ERR(0, 251, __pyx_L3_error)
+    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 251, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 236, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("decide", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 251, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21131,7 +21345,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 236, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 251, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_decide(__pyx_self, __pyx_v_t, __pyx_v_moving, __pyx_v_chosen, __pyx_v_rolling);
 
   /* function exit code */
@@ -21165,22 +21379,23 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   int __pyx_v_pass_;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
-  int __pyx_t_1;
+  Py_ssize_t __pyx_t_1;
   Py_ssize_t __pyx_t_2;
   Py_ssize_t __pyx_t_3;
   Py_ssize_t __pyx_t_4;
   Py_ssize_t __pyx_t_5;
   int __pyx_t_6;
   int __pyx_t_7;
-  int64_t __pyx_t_8;
-  PyObject *__pyx_t_9 = NULL;
+  int __pyx_t_8;
+  int64_t __pyx_t_9;
+  PyObject *__pyx_t_10 = NULL;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("decide", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":242
- *     that the same seed draws the same dice; returns how many.
+  /* "pickomino_rules/batch/_fused.pyx":259
+ *     same seed draws the same dice; returns how many.
  *     """
  *     cdef Py_ssize_t i, r, n = moving.shape[0], out = 0             # <<<<<<<<<<<<<<
  *     cdef int64_t a, grill, victim
@@ -21189,12 +21404,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   __pyx_v_n = (__pyx_v_moving.shape[0]);
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":245
+  /* "pickomino_rules/batch/_fused.pyx":262
  *     cdef int64_t a, grill, victim
  *     cdef int pass_
  *     with nogil:             # <<<<<<<<<<<<<<
- *         for pass_ in range(3):
- *             for i in range(n):
+ *         for i in range(n):
+ *             t.moves[moving[i]] += 1
 */
   {
       PyThreadState * _save;
@@ -21202,76 +21417,103 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":246
+        /* "pickomino_rules/batch/_fused.pyx":263
  *     cdef int pass_
  *     with nogil:
+ *         for i in range(n):             # <<<<<<<<<<<<<<
+ *             t.moves[moving[i]] += 1
+ *         for pass_ in range(3):
+*/
+
+        __pyx_t_1 = __pyx_v_n;
+        __pyx_t_2 = __pyx_t_1;
+
+        for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+          __pyx_v_i = __pyx_t_3;
+
+          /* "pickomino_rules/batch/_fused.pyx":264
+ *     with nogil:
+ *         for i in range(n):
+ *             t.moves[moving[i]] += 1             # <<<<<<<<<<<<<<
+ *         for pass_ in range(3):
+ *             for i in range(n):
+*/
+          __pyx_t_4 = __pyx_v_i;
+          __pyx_t_5 = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_moving.data + __pyx_t_4 * __pyx_v_moving.strides[0]) )));
+          *((int32_t *) ( /* dim=0 */ (__pyx_v_t->moves.data + __pyx_t_5 * __pyx_v_t->moves.strides[0]) )) += 1;
+        }
+
+
+        /* "pickomino_rules/batch/_fused.pyx":265
+ *         for i in range(n):
+ *             t.moves[moving[i]] += 1
  *         for pass_ in range(3):             # <<<<<<<<<<<<<<
  *             for i in range(n):
  *                 r = moving[i]
 */
-        for (__pyx_t_1 = 0; __pyx_t_1 < 3; __pyx_t_1+=1) {
-          __pyx_v_pass_ = __pyx_t_1;
+        for (__pyx_t_6 = 0; __pyx_t_6 < 3; __pyx_t_6+=1) {
+          __pyx_v_pass_ = __pyx_t_6;
 
-          /* "pickomino_rules/batch/_fused.pyx":247
- *     with nogil:
+          /* "pickomino_rules/batch/_fused.pyx":266
+ *             t.moves[moving[i]] += 1
  *         for pass_ in range(3):
  *             for i in range(n):             # <<<<<<<<<<<<<<
  *                 r = moving[i]
  *                 a = chosen[i]
 */
 
-          __pyx_t_2 = __pyx_v_n;
-          __pyx_t_3 = __pyx_t_2;
+          __pyx_t_1 = __pyx_v_n;
+          __pyx_t_2 = __pyx_t_1;
 
-          for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
-            __pyx_v_i = __pyx_t_4;
+          for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+            __pyx_v_i = __pyx_t_3;
 
-            /* "pickomino_rules/batch/_fused.pyx":248
+            /* "pickomino_rules/batch/_fused.pyx":267
  *         for pass_ in range(3):
  *             for i in range(n):
  *                 r = moving[i]             # <<<<<<<<<<<<<<
  *                 a = chosen[i]
  *                 if pass_ == 0:
 */
-            __pyx_t_5 = __pyx_v_i;
-            __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_moving.data + __pyx_t_5 * __pyx_v_moving.strides[0]) )));
+            __pyx_t_4 = __pyx_v_i;
+            __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_moving.data + __pyx_t_4 * __pyx_v_moving.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":249
+            /* "pickomino_rules/batch/_fused.pyx":268
  *             for i in range(n):
  *                 r = moving[i]
  *                 a = chosen[i]             # <<<<<<<<<<<<<<
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
 */
-            __pyx_t_5 = __pyx_v_i;
-            __pyx_v_a = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_chosen.data + __pyx_t_5 * __pyx_v_chosen.strides[0]) )));
+            __pyx_t_4 = __pyx_v_i;
+            __pyx_v_a = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_chosen.data + __pyx_t_4 * __pyx_v_chosen.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":250
+            /* "pickomino_rules/batch/_fused.pyx":269
  *                 r = moving[i]
  *                 a = chosen[i]
  *                 if pass_ == 0:             # <<<<<<<<<<<<<<
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
  *                         set_aside_row(t, r, <int>(a - 1))
 */
-            __pyx_t_6 = (__pyx_v_pass_ == 0);
+            __pyx_t_7 = (__pyx_v_pass_ == 0);
 
-            if (__pyx_t_6) {
+            if (__pyx_t_7) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":251
+              /* "pickomino_rules/batch/_fused.pyx":270
  *                 a = chosen[i]
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)             # <<<<<<<<<<<<<<
  *                         set_aside_row(t, r, <int>(a - 1))
  *                     elif a == 0:  # roll again (C6)
 */
-              __pyx_t_5 = __pyx_v_r;
-              __pyx_t_6 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) ))) == 1);
+              __pyx_t_4 = __pyx_v_r;
+              __pyx_t_7 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) ))) == 1);
 
-              if (__pyx_t_6) {
+              if (__pyx_t_7) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":252
+                /* "pickomino_rules/batch/_fused.pyx":271
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
  *                         set_aside_row(t, r, <int>(a - 1))             # <<<<<<<<<<<<<<
@@ -21280,49 +21522,49 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_f_15pickomino_rules_5batch_6_fused_set_aside_row(__pyx_v_t, __pyx_v_r, ((int)(__pyx_v_a - 1)));
 
-                /* "pickomino_rules/batch/_fused.pyx":251
+                /* "pickomino_rules/batch/_fused.pyx":270
  *                 a = chosen[i]
  *                 if pass_ == 0:
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)             # <<<<<<<<<<<<<<
  *                         set_aside_row(t, r, <int>(a - 1))
  *                     elif a == 0:  # roll again (C6)
 */
-                goto __pyx_L11;
+                goto __pyx_L13;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":253
+              /* "pickomino_rules/batch/_fused.pyx":272
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
  *                         set_aside_row(t, r, <int>(a - 1))
  *                     elif a == 0:  # roll again (C6)             # <<<<<<<<<<<<<<
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r
 */
-              __pyx_t_6 = (__pyx_v_a == 0);
+              __pyx_t_7 = (__pyx_v_a == 0);
 
-              if (__pyx_t_6) {
+              if (__pyx_t_7) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":254
+                /* "pickomino_rules/batch/_fused.pyx":273
  *                         set_aside_row(t, r, <int>(a - 1))
  *                     elif a == 0:  # roll again (C6)
  *                         t.phase[r] = ROLL             # <<<<<<<<<<<<<<
  *                         rolling[out] = r
  *                         out += 1
 */
-                __pyx_t_5 = __pyx_v_r;
-                *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) )) = 0;
+                __pyx_t_4 = __pyx_v_r;
+                *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 0;
 
-                /* "pickomino_rules/batch/_fused.pyx":255
+                /* "pickomino_rules/batch/_fused.pyx":274
  *                     elif a == 0:  # roll again (C6)
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:
 */
-                __pyx_t_5 = __pyx_v_out;
-                *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
+                __pyx_t_4 = __pyx_v_out;
+                *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_4 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":256
+                /* "pickomino_rules/batch/_fused.pyx":275
  *                         t.phase[r] = ROLL
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -21331,7 +21573,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":253
+                /* "pickomino_rules/batch/_fused.pyx":272
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
  *                         set_aside_row(t, r, <int>(a - 1))
  *                     elif a == 0:  # roll again (C6)             # <<<<<<<<<<<<<<
@@ -21339,112 +21581,112 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
  *                         rolling[out] = r
 */
               }
-              __pyx_L11:;
+              __pyx_L13:;
 
-              /* "pickomino_rules/batch/_fused.pyx":250
+              /* "pickomino_rules/batch/_fused.pyx":269
  *                 r = moving[i]
  *                 a = chosen[i]
  *                 if pass_ == 0:             # <<<<<<<<<<<<<<
  *                     if t.phase[r] == CHOOSE:  # set_aside (C4)
  *                         set_aside_row(t, r, <int>(a - 1))
 */
-              goto __pyx_L10;
+              goto __pyx_L12;
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":257
+            /* "pickomino_rules/batch/_fused.pyx":276
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
 */
-            __pyx_t_7 = (__pyx_v_pass_ == 1);
+            __pyx_t_8 = (__pyx_v_pass_ == 1);
 
-            if (__pyx_t_7) {
-
-            } else {
-
-              __pyx_t_6 = __pyx_t_7;
-
-              goto __pyx_L12_bool_binop_done;
-            }
-            __pyx_t_7 = (__pyx_v_a == __pyx_v_t->stop);
-
-            if (__pyx_t_7) {
+            if (__pyx_t_8) {
 
             } else {
 
-              __pyx_t_6 = __pyx_t_7;
+              __pyx_t_7 = __pyx_t_8;
 
-              goto __pyx_L12_bool_binop_done;
+              goto __pyx_L14_bool_binop_done;
             }
-            __pyx_t_5 = __pyx_v_r;
-            __pyx_t_7 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) ))) == 2);
+            __pyx_t_8 = (__pyx_v_a == __pyx_v_t->stop);
+
+            if (__pyx_t_8) {
+
+            } else {
+
+              __pyx_t_7 = __pyx_t_8;
+
+              goto __pyx_L14_bool_binop_done;
+            }
+            __pyx_t_4 = __pyx_v_r;
+            __pyx_t_8 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) ))) == 2);
 
 
-            __pyx_t_6 = __pyx_t_7;
+            __pyx_t_7 = __pyx_t_8;
 
-            __pyx_L12_bool_binop_done:;
-            if (__pyx_t_6) {
+            __pyx_L14_bool_binop_done:;
+            if (__pyx_t_7) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":258
+              /* "pickomino_rules/batch/_fused.pyx":277
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:
  *                     grill = t.grill_claim[r]             # <<<<<<<<<<<<<<
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:
 */
-              __pyx_t_5 = __pyx_v_r;
-              __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill_claim.data + __pyx_t_5 * __pyx_v_t->grill_claim.strides[0]) )));
+              __pyx_t_4 = __pyx_v_r;
+              __pyx_v_grill = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill_claim.data + __pyx_t_4 * __pyx_v_t->grill_claim.strides[0]) )));
 
-              /* "pickomino_rules/batch/_fused.pyx":259
+              /* "pickomino_rules/batch/_fused.pyx":278
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop             # <<<<<<<<<<<<<<
  *                     if grill >= 0 or victim >= 0:
  *                         take_tile_row(t, r, grill, victim)
 */
-              __pyx_t_6 = (__pyx_v_grill >= 0);
+              __pyx_t_7 = (__pyx_v_grill >= 0);
 
-              if (__pyx_t_6) {
+              if (__pyx_t_7) {
 
-                __pyx_t_8 = -1L;
+                __pyx_t_9 = -1L;
               } else {
-                __pyx_t_5 = __pyx_v_r;
+                __pyx_t_4 = __pyx_v_r;
 
-                __pyx_t_8 = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->victim.data + __pyx_t_5 * __pyx_v_t->victim.strides[0]) )));
+                __pyx_t_9 = (*((int64_t *) ( /* dim=0 */ (__pyx_v_t->victim.data + __pyx_t_4 * __pyx_v_t->victim.strides[0]) )));
               }
 
-              __pyx_v_victim = __pyx_t_8;
+              __pyx_v_victim = __pyx_t_9;
 
-              /* "pickomino_rules/batch/_fused.pyx":260
+              /* "pickomino_rules/batch/_fused.pyx":279
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:             # <<<<<<<<<<<<<<
  *                         take_tile_row(t, r, grill, victim)
  *                     else:
 */
-              __pyx_t_7 = (__pyx_v_grill >= 0);
+              __pyx_t_8 = (__pyx_v_grill >= 0);
 
-              if (!__pyx_t_7) {
+              if (!__pyx_t_8) {
 
               } else {
 
-                __pyx_t_6 = __pyx_t_7;
+                __pyx_t_7 = __pyx_t_8;
 
-                goto __pyx_L16_bool_binop_done;
+                goto __pyx_L18_bool_binop_done;
               }
-              __pyx_t_7 = (__pyx_v_victim >= 0);
+              __pyx_t_8 = (__pyx_v_victim >= 0);
 
 
-              __pyx_t_6 = __pyx_t_7;
+              __pyx_t_7 = __pyx_t_8;
 
-              __pyx_L16_bool_binop_done:;
-              if (__pyx_t_6) {
+              __pyx_L18_bool_binop_done:;
+              if (__pyx_t_7) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":261
+                /* "pickomino_rules/batch/_fused.pyx":280
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:
  *                         take_tile_row(t, r, grill, victim)             # <<<<<<<<<<<<<<
@@ -21453,17 +21695,17 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(__pyx_v_t, __pyx_v_r, __pyx_v_grill, __pyx_v_victim);
 
-                /* "pickomino_rules/batch/_fused.pyx":260
+                /* "pickomino_rules/batch/_fused.pyx":279
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
  *                     if grill >= 0 or victim >= 0:             # <<<<<<<<<<<<<<
  *                         take_tile_row(t, r, grill, victim)
  *                     else:
 */
-                goto __pyx_L15;
+                goto __pyx_L17;
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":263
+              /* "pickomino_rules/batch/_fused.pyx":282
  *                         take_tile_row(t, r, grill, victim)
  *                     else:
  *                         bust_row(t, r)             # <<<<<<<<<<<<<<
@@ -21473,31 +21715,31 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
               /*else*/ {
                 __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(__pyx_v_t, __pyx_v_r);
               }
-              __pyx_L15:;
+              __pyx_L17:;
 
-              /* "pickomino_rules/batch/_fused.pyx":264
+              /* "pickomino_rules/batch/_fused.pyx":283
  *                     else:
  *                         bust_row(t, r)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
  *                         rolling[out] = r
  *                         out += 1
 */
-              __pyx_t_6 = __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(__pyx_v_t, __pyx_v_r);
+              __pyx_t_7 = __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(__pyx_v_t, __pyx_v_r);
 
-              if (__pyx_t_6) {
+              if (__pyx_t_7) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":265
+                /* "pickomino_rules/batch/_fused.pyx":284
  *                         bust_row(t, r)
  *                     if finish_turn(t, r):
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
 */
-                __pyx_t_5 = __pyx_v_out;
-                *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
+                __pyx_t_4 = __pyx_v_out;
+                *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_4 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":266
+                /* "pickomino_rules/batch/_fused.pyx":285
  *                     if finish_turn(t, r):
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -21506,7 +21748,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":264
+                /* "pickomino_rules/batch/_fused.pyx":283
  *                     else:
  *                         bust_row(t, r)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -21515,54 +21757,54 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":257
+              /* "pickomino_rules/batch/_fused.pyx":276
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 1 and a == t.stop and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
  *                     grill = t.grill_claim[r]
  *                     victim = -1 if grill >= 0 else t.victim[r]  # claim_of_stop
 */
-              goto __pyx_L10;
+              goto __pyx_L12;
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":267
+            /* "pickomino_rules/batch/_fused.pyx":286
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):
 */
-            __pyx_t_7 = (__pyx_v_pass_ == 2);
+            __pyx_t_8 = (__pyx_v_pass_ == 2);
 
-            if (__pyx_t_7) {
-
-            } else {
-
-              __pyx_t_6 = __pyx_t_7;
-
-              goto __pyx_L19_bool_binop_done;
-            }
-            __pyx_t_7 = (__pyx_v_a >= __pyx_v_t->steal);
-
-            if (__pyx_t_7) {
+            if (__pyx_t_8) {
 
             } else {
 
-              __pyx_t_6 = __pyx_t_7;
+              __pyx_t_7 = __pyx_t_8;
 
-              goto __pyx_L19_bool_binop_done;
+              goto __pyx_L21_bool_binop_done;
             }
-            __pyx_t_5 = __pyx_v_r;
-            __pyx_t_7 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_5 * __pyx_v_t->phase.strides[0]) ))) == 2);
+            __pyx_t_8 = (__pyx_v_a >= __pyx_v_t->steal);
+
+            if (__pyx_t_8) {
+
+            } else {
+
+              __pyx_t_7 = __pyx_t_8;
+
+              goto __pyx_L21_bool_binop_done;
+            }
+            __pyx_t_4 = __pyx_v_r;
+            __pyx_t_8 = ((*((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) ))) == 2);
 
 
-            __pyx_t_6 = __pyx_t_7;
+            __pyx_t_7 = __pyx_t_8;
 
-            __pyx_L19_bool_binop_done:;
-            if (__pyx_t_6) {
+            __pyx_L21_bool_binop_done:;
+            if (__pyx_t_7) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":268
+              /* "pickomino_rules/batch/_fused.pyx":287
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
  *                     take_tile_row(t, r, -1, a - t.steal)             # <<<<<<<<<<<<<<
@@ -21571,29 +21813,29 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
               __pyx_f_15pickomino_rules_5batch_6_fused_take_tile_row(__pyx_v_t, __pyx_v_r, -1L, (__pyx_v_a - __pyx_v_t->steal));
 
-              /* "pickomino_rules/batch/_fused.pyx":269
+              /* "pickomino_rules/batch/_fused.pyx":288
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
  *                         rolling[out] = r
  *                         out += 1
 */
-              __pyx_t_6 = __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(__pyx_v_t, __pyx_v_r);
+              __pyx_t_7 = __pyx_f_15pickomino_rules_5batch_6_fused_finish_turn(__pyx_v_t, __pyx_v_r);
 
-              if (__pyx_t_6) {
+              if (__pyx_t_7) {
 
 
-                /* "pickomino_rules/batch/_fused.pyx":270
+                /* "pickomino_rules/batch/_fused.pyx":289
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):
  *                         rolling[out] = r             # <<<<<<<<<<<<<<
  *                         out += 1
  *     return out
 */
-                __pyx_t_5 = __pyx_v_out;
-                *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_5 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
+                __pyx_t_4 = __pyx_v_out;
+                *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_4 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-                /* "pickomino_rules/batch/_fused.pyx":271
+                /* "pickomino_rules/batch/_fused.pyx":290
  *                     if finish_turn(t, r):
  *                         rolling[out] = r
  *                         out += 1             # <<<<<<<<<<<<<<
@@ -21602,7 +21844,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
                 __pyx_v_out = (__pyx_v_out + 1);
 
-                /* "pickomino_rules/batch/_fused.pyx":269
+                /* "pickomino_rules/batch/_fused.pyx":288
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:
  *                     take_tile_row(t, r, -1, a - t.steal)
  *                     if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -21611,7 +21853,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
 */
               }
 
-              /* "pickomino_rules/batch/_fused.pyx":267
+              /* "pickomino_rules/batch/_fused.pyx":286
  *                         rolling[out] = r
  *                         out += 1
  *                 elif pass_ == 2 and a >= t.steal and t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -21619,18 +21861,18 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
  *                     if finish_turn(t, r):
 */
             }
-            __pyx_L10:;
+            __pyx_L12:;
           }
 
         }
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":245
+      /* "pickomino_rules/batch/_fused.pyx":262
  *     cdef int64_t a, grill, victim
  *     cdef int pass_
  *     with nogil:             # <<<<<<<<<<<<<<
- *         for pass_ in range(3):
- *             for i in range(n):
+ *         for i in range(n):
+ *             t.moves[moving[i]] += 1
 */
       /*finally:*/ {
         /*normal exit:*/{
@@ -21642,37 +21884,37 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":272
+  /* "pickomino_rules/batch/_fused.pyx":291
  *                         rolling[out] = r
  *                         out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_9 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 272, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_9);
+  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 291, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_10);
   {
     PyObject *__pyx_temp;
     {
       __pyx_temp = __pyx_r;
-      __pyx_r = __pyx_t_9;
+      __pyx_r = __pyx_t_10;
     }
     __Pyx_XDECREF(__pyx_temp);
   }
-  __pyx_t_9 = 0;
+  __pyx_t_10 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":236
+  /* "pickomino_rules/batch/_fused.pyx":251
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
- *     """`steps.apply` on the core's decisions: take, roll, stop, steal. The rows that roll next.
+ *     """`steps.apply` on the core's decisions: take, roll, stop, steal (each counted as a move).
  * 
 */
 
   /* function exit code */
   __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_9);
+  __Pyx_XDECREF(__pyx_t_10);
   __Pyx_AddTraceback("pickomino_rules.batch._fused.decide", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
@@ -21689,7 +21931,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_decide(CYTHON_UNUSED 
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":275
+/* "pickomino_rules/batch/_fused.pyx":294
  * 
  * 
  * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
@@ -21743,74 +21985,74 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_start,&__pyx_mstate_global->__pyx_n_u_sides,&__pyx_mstate_global->__pyx_n_u_first,&__pyx_mstate_global->__pyx_n_u_high,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 275, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 294, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 275, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 294, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 275, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 294, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 275, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 294, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 275, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 294, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 275, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 294, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 275, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 294, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 275, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 294, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bounds", 0) < (0)) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bounds", 0) < (0)) __PYX_ERR(0, 294, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 7; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, i); __PYX_ERR(0, 275, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, i); __PYX_ERR(0, 294, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 7)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 294, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 294, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 294, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 294, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 294, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 294, __pyx_L3_error)
       values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 294, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 275, __pyx_L3_error)
-    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 275, __pyx_L3_error)
-    __pyx_v_start = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_start.memview)) __PYX_ERR(0, 275, __pyx_L3_error)
-    __pyx_v_sides = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[4], 0); if (unlikely(!__pyx_v_sides.memview)) __PYX_ERR(0, 276, __pyx_L3_error)
-    __pyx_v_first = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[5], PyBUF_WRITABLE); if (unlikely(!__pyx_v_first.memview)) __PYX_ERR(0, 276, __pyx_L3_error)
-    __pyx_v_high = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[6], PyBUF_WRITABLE); if (unlikely(!__pyx_v_high.memview)) __PYX_ERR(0, 276, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 294, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 294, __pyx_L3_error)
+    __pyx_v_start = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_start.memview)) __PYX_ERR(0, 294, __pyx_L3_error)
+    __pyx_v_sides = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[4], 0); if (unlikely(!__pyx_v_sides.memview)) __PYX_ERR(0, 295, __pyx_L3_error)
+    __pyx_v_first = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[5], PyBUF_WRITABLE); if (unlikely(!__pyx_v_first.memview)) __PYX_ERR(0, 295, __pyx_L3_error)
+    __pyx_v_high = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[6], PyBUF_WRITABLE); if (unlikely(!__pyx_v_high.memview)) __PYX_ERR(0, 295, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 275, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("bounds", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 294, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21826,7 +22068,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 275, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 294, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_kind, __pyx_v_start, __pyx_v_sides, __pyx_v_first, __pyx_v_high);
 
   /* function exit code */
@@ -21865,7 +22107,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
   Py_ssize_t __pyx_t_6;
   __Pyx_RefNannySetupContext("bounds", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":281
+  /* "pickomino_rules/batch/_fused.pyx":300
  *     cdef Py_ssize_t i
  *     cdef int dice
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21878,7 +22120,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":282
+        /* "pickomino_rules/batch/_fused.pyx":301
  *     cdef int dice
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -21892,7 +22134,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":283
+          /* "pickomino_rules/batch/_fused.pyx":302
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             dice = t.in_hand[rows[i], kind]             # <<<<<<<<<<<<<<
@@ -21904,7 +22146,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
           __pyx_t_6 = __pyx_v_kind;
           __pyx_v_dice = (*((int8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->in_hand.data + __pyx_t_5 * __pyx_v_t->in_hand.strides[0]) ) + __pyx_t_6 * __pyx_v_t->in_hand.strides[1]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":284
+          /* "pickomino_rules/batch/_fused.pyx":303
  *         for i in range(rows.shape[0]):
  *             dice = t.in_hand[rows[i], kind]
  *             first[i] = start[dice]             # <<<<<<<<<<<<<<
@@ -21915,7 +22157,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
           __pyx_t_6 = __pyx_v_i;
           *((int64_t *) ( /* dim=0 */ (__pyx_v_first.data + __pyx_t_6 * __pyx_v_first.strides[0]) )) = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_start.data + __pyx_t_4 * __pyx_v_start.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":285
+          /* "pickomino_rules/batch/_fused.pyx":304
  *             dice = t.in_hand[rows[i], kind]
  *             first[i] = start[dice]
  *             high[i] = sides[dice]             # <<<<<<<<<<<<<<
@@ -21929,7 +22171,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":281
+      /* "pickomino_rules/batch/_fused.pyx":300
  *     cdef Py_ssize_t i
  *     cdef int dice
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -21946,7 +22188,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":275
+  /* "pickomino_rules/batch/_fused.pyx":294
  * 
  * 
  * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
@@ -21963,7 +22205,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_2bounds(CYTHON_UNUSED
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":288
+/* "pickomino_rules/batch/_fused.pyx":307
  * 
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
@@ -22015,60 +22257,60 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_rolls,&__pyx_mstate_global->__pyx_n_u_drawn,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 288, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 307, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 288, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 307, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 288, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 307, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 288, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 307, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 288, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 307, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 288, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 307, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "show", 0) < (0)) __PYX_ERR(0, 288, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "show", 0) < (0)) __PYX_ERR(0, 307, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 5; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, i); __PYX_ERR(0, 288, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, i); __PYX_ERR(0, 307, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 5)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 288, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 307, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 288, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 307, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 288, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 307, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 288, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 307, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 288, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 307, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 288, __pyx_L3_error)
-    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 288, __pyx_L3_error)
-    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[3], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 288, __pyx_L3_error)
-    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[4], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 289, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 307, __pyx_L3_error)
+    __pyx_v_kind = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_kind == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 307, __pyx_L3_error)
+    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[3], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 307, __pyx_L3_error)
+    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[4], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 308, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 288, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("show", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 307, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -22082,7 +22324,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 288, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 307, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_4show(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_kind, __pyx_v_rolls, __pyx_v_drawn);
 
   /* function exit code */
@@ -22124,7 +22366,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
   Py_ssize_t __pyx_t_10;
   __Pyx_RefNannySetupContext("show", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":293
+  /* "pickomino_rules/batch/_fused.pyx":312
  *     cdef Py_ssize_t i, r
  *     cdef int f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22137,7 +22379,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":294
+        /* "pickomino_rules/batch/_fused.pyx":313
  *     cdef int f
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -22151,7 +22393,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":295
+          /* "pickomino_rules/batch/_fused.pyx":314
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -22161,7 +22403,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":296
+          /* "pickomino_rules/batch/_fused.pyx":315
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -22171,7 +22413,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":297
+            /* "pickomino_rules/batch/_fused.pyx":316
  *             r = rows[i]
  *             for f in range(6):
  *                 t.roll[r, kind, f] = rolls[drawn[i], f]             # <<<<<<<<<<<<<<
@@ -22190,7 +22432,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":293
+      /* "pickomino_rules/batch/_fused.pyx":312
  *     cdef Py_ssize_t i, r
  *     cdef int f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22207,7 +22449,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":288
+  /* "pickomino_rules/batch/_fused.pyx":307
  * 
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
@@ -22225,7 +22467,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_4show(CYTHON_UNUSED P
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":300
+/* "pickomino_rules/batch/_fused.pyx":319
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
@@ -22277,60 +22519,60 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_rolls,&__pyx_mstate_global->__pyx_n_u_drawn,&__pyx_mstate_global->__pyx_n_u_rolling,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 300, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 319, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 300, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 319, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 300, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 319, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 300, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 319, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 300, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 319, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 300, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 319, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "land", 0) < (0)) __PYX_ERR(0, 300, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "land", 0) < (0)) __PYX_ERR(0, 319, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 5; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, i); __PYX_ERR(0, 300, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, i); __PYX_ERR(0, 319, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 5)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 300, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 319, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 300, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 319, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 300, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 319, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 300, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 319, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 300, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 319, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 300, __pyx_L3_error)
-    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[2], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 300, __pyx_L3_error)
-    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[3], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 300, __pyx_L3_error)
-    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 301, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 319, __pyx_L3_error)
+    __pyx_v_rolls = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t__const__(values[2], 0); if (unlikely(!__pyx_v_rolls.memview)) __PYX_ERR(0, 319, __pyx_L3_error)
+    __pyx_v_drawn = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int16_t__const__(values[3], 0); if (unlikely(!__pyx_v_drawn.memview)) __PYX_ERR(0, 319, __pyx_L3_error)
+    __pyx_v_rolling = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_rolling.memview)) __PYX_ERR(0, 320, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 300, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("land", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 319, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -22345,7 +22587,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 300, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 319, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_6land(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_rolls, __pyx_v_drawn, __pyx_v_rolling);
 
   /* function exit code */
@@ -22393,7 +22635,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("land", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":305
+  /* "pickomino_rules/batch/_fused.pyx":324
  *     offers nothing busts (C5). The rows that roll next (the next player's) go to ``rolling``;
  *     returns how many."""
  *     cdef Py_ssize_t i, r, out = 0             # <<<<<<<<<<<<<<
@@ -22402,7 +22644,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":309
+  /* "pickomino_rules/batch/_fused.pyx":328
  *     cdef bint offered
  *     cdef int8_t shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22415,7 +22657,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":310
+        /* "pickomino_rules/batch/_fused.pyx":329
  *     cdef int8_t shown
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -22429,7 +22671,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":311
+          /* "pickomino_rules/batch/_fused.pyx":330
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -22439,7 +22681,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":312
+          /* "pickomino_rules/batch/_fused.pyx":331
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             offered = False             # <<<<<<<<<<<<<<
@@ -22448,7 +22690,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
           __pyx_v_offered = 0;
 
-          /* "pickomino_rules/batch/_fused.pyx":313
+          /* "pickomino_rules/batch/_fused.pyx":332
  *             r = rows[i]
  *             offered = False
  *             for f in range(6):             # <<<<<<<<<<<<<<
@@ -22458,7 +22700,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           for (__pyx_t_5 = 0; __pyx_t_5 < 6; __pyx_t_5+=1) {
             __pyx_v_f = __pyx_t_5;
 
-            /* "pickomino_rules/batch/_fused.pyx":314
+            /* "pickomino_rules/batch/_fused.pyx":333
  *             offered = False
  *             for f in range(6):
  *                 shown = rolls[drawn[i], f]             # <<<<<<<<<<<<<<
@@ -22470,7 +22712,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             __pyx_t_7 = __pyx_v_f;
             __pyx_v_shown = (*((int8_t const  *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_rolls.data + __pyx_t_6 * __pyx_v_rolls.strides[0]) ) + __pyx_t_7 * __pyx_v_rolls.strides[1]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":315
+            /* "pickomino_rules/batch/_fused.pyx":334
  *             for f in range(6):
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown             # <<<<<<<<<<<<<<
@@ -22482,7 +22724,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             __pyx_t_6 = __pyx_v_f;
             *((int8_t *) ( /* dim=2 */ (( /* dim=1 */ (( /* dim=0 */ (__pyx_v_t->roll.data + __pyx_t_4 * __pyx_v_t->roll.strides[0]) ) + __pyx_t_7 * __pyx_v_t->roll.strides[1]) ) + __pyx_t_6 * __pyx_v_t->roll.strides[2]) )) = __pyx_v_shown;
 
-            /* "pickomino_rules/batch/_fused.pyx":316
+            /* "pickomino_rules/batch/_fused.pyx":335
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -22510,7 +22752,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             if (__pyx_t_8) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":317
+              /* "pickomino_rules/batch/_fused.pyx":336
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:
  *                     offered = True             # <<<<<<<<<<<<<<
@@ -22519,7 +22761,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
               __pyx_v_offered = 1;
 
-              /* "pickomino_rules/batch/_fused.pyx":316
+              /* "pickomino_rules/batch/_fused.pyx":335
  *                 shown = rolls[drawn[i], f]
  *                 t.roll[r, 0, f] = shown
  *                 if shown > 0 and t.set_aside[r, f] == 0:             # <<<<<<<<<<<<<<
@@ -22529,7 +22771,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             }
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":318
+          /* "pickomino_rules/batch/_fused.pyx":337
  *                 if shown > 0 and t.set_aside[r, f] == 0:
  *                     offered = True
  *             t.phase[r] = CHOOSE             # <<<<<<<<<<<<<<
@@ -22539,7 +22781,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_7 = __pyx_v_r;
           *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_7 * __pyx_v_t->phase.strides[0]) )) = 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":319
+          /* "pickomino_rules/batch/_fused.pyx":338
  *                     offered = True
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1             # <<<<<<<<<<<<<<
@@ -22549,7 +22791,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           __pyx_t_7 = __pyx_v_r;
           *((int32_t *) ( /* dim=0 */ (__pyx_v_t->moves.data + __pyx_t_7 * __pyx_v_t->moves.strides[0]) )) += 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":320
+          /* "pickomino_rules/batch/_fused.pyx":339
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1
  *             if not offered:             # <<<<<<<<<<<<<<
@@ -22561,7 +22803,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
           if (__pyx_t_8) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":321
+            /* "pickomino_rules/batch/_fused.pyx":340
  *             t.moves[r] += 1
  *             if not offered:
  *                 bust_row(t, r)             # <<<<<<<<<<<<<<
@@ -22570,7 +22812,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
             __pyx_f_15pickomino_rules_5batch_6_fused_bust_row(__pyx_v_t, __pyx_v_r);
 
-            /* "pickomino_rules/batch/_fused.pyx":322
+            /* "pickomino_rules/batch/_fused.pyx":341
  *             if not offered:
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -22582,7 +22824,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
             if (__pyx_t_8) {
 
 
-              /* "pickomino_rules/batch/_fused.pyx":323
+              /* "pickomino_rules/batch/_fused.pyx":342
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):
  *                     rolling[out] = r             # <<<<<<<<<<<<<<
@@ -22592,7 +22834,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
               __pyx_t_7 = __pyx_v_out;
               *((int64_t *) ( /* dim=0 */ (__pyx_v_rolling.data + __pyx_t_7 * __pyx_v_rolling.strides[0]) )) = __pyx_v_r;
 
-              /* "pickomino_rules/batch/_fused.pyx":324
+              /* "pickomino_rules/batch/_fused.pyx":343
  *                 if finish_turn(t, r):
  *                     rolling[out] = r
  *                     out += 1             # <<<<<<<<<<<<<<
@@ -22601,7 +22843,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
               __pyx_v_out = (__pyx_v_out + 1);
 
-              /* "pickomino_rules/batch/_fused.pyx":322
+              /* "pickomino_rules/batch/_fused.pyx":341
  *             if not offered:
  *                 bust_row(t, r)
  *                 if finish_turn(t, r):             # <<<<<<<<<<<<<<
@@ -22610,7 +22852,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 */
             }
 
-            /* "pickomino_rules/batch/_fused.pyx":320
+            /* "pickomino_rules/batch/_fused.pyx":339
  *             t.phase[r] = CHOOSE
  *             t.moves[r] += 1
  *             if not offered:             # <<<<<<<<<<<<<<
@@ -22622,7 +22864,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":309
+      /* "pickomino_rules/batch/_fused.pyx":328
  *     cdef bint offered
  *     cdef int8_t shown
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22639,14 +22881,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":325
+  /* "pickomino_rules/batch/_fused.pyx":344
  *                     rolling[out] = r
  *                     out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 325, __pyx_L1_error)
+  __pyx_t_10 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 344, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
   {
     PyObject *__pyx_temp;
@@ -22659,7 +22901,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   __pyx_t_10 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":300
+  /* "pickomino_rules/batch/_fused.pyx":319
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
@@ -22684,7 +22926,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_6land(CYTHON_UNUSED P
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":328
+/* "pickomino_rules/batch/_fused.pyx":347
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
@@ -22733,39 +22975,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_mask,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 328, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 347, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 328, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 347, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 328, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 347, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "derive", 0) < (0)) __PYX_ERR(0, 328, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "derive", 0) < (0)) __PYX_ERR(0, 347, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, i); __PYX_ERR(0, 328, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, i); __PYX_ERR(0, 347, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 328, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 347, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 328, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 347, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 328, __pyx_L3_error)
+    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 347, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 328, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("derive", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 347, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -22777,7 +23019,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 328, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 347, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_8derive(__pyx_self, __pyx_v_t, __pyx_v_mask);
 
   /* function exit code */
@@ -22811,7 +23053,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
   int __pyx_t_5;
   __Pyx_RefNannySetupContext("derive", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":333
+  /* "pickomino_rules/batch/_fused.pyx":352
  *     cdef Py_ssize_t r
  *     cdef int64_t claim, victim
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22824,7 +23066,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":334
+        /* "pickomino_rules/batch/_fused.pyx":353
  *     cdef int64_t claim, victim
  *     with nogil:
  *         for r in range(t.phase.shape[0]):             # <<<<<<<<<<<<<<
@@ -22838,7 +23080,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_r = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":335
+          /* "pickomino_rules/batch/_fused.pyx":354
  *     with nogil:
  *         for r in range(t.phase.shape[0]):
  *             if t.phase[r] == CHOOSE:             # <<<<<<<<<<<<<<
@@ -22851,7 +23093,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":336
+            /* "pickomino_rules/batch/_fused.pyx":355
  *         for r in range(t.phase.shape[0]):
  *             if t.phase[r] == CHOOSE:
  *                 row_takes(t, r, mask, r)             # <<<<<<<<<<<<<<
@@ -22860,7 +23102,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_f_15pickomino_rules_5batch_6_fused_row_takes(__pyx_v_t, __pyx_v_r, __pyx_v_mask, __pyx_v_r);
 
-            /* "pickomino_rules/batch/_fused.pyx":335
+            /* "pickomino_rules/batch/_fused.pyx":354
  *     with nogil:
  *         for r in range(t.phase.shape[0]):
  *             if t.phase[r] == CHOOSE:             # <<<<<<<<<<<<<<
@@ -22870,7 +23112,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             goto __pyx_L8;
           }
 
-          /* "pickomino_rules/batch/_fused.pyx":337
+          /* "pickomino_rules/batch/_fused.pyx":356
  *             if t.phase[r] == CHOOSE:
  *                 row_takes(t, r, mask, r)
  *             elif t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -22883,7 +23125,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":338
+            /* "pickomino_rules/batch/_fused.pyx":357
  *                 row_takes(t, r, mask, r)
  *             elif t.phase[r] == DECIDE:
  *                 row_claims(t, r, row_total(t, r), &claim, &victim)             # <<<<<<<<<<<<<<
@@ -22892,7 +23134,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_f_15pickomino_rules_5batch_6_fused_row_claims(__pyx_v_t, __pyx_v_r, __pyx_f_15pickomino_rules_5batch_6_fused_row_total(__pyx_v_t, __pyx_v_r), (&__pyx_v_claim), (&__pyx_v_victim));
 
-            /* "pickomino_rules/batch/_fused.pyx":339
+            /* "pickomino_rules/batch/_fused.pyx":358
  *             elif t.phase[r] == DECIDE:
  *                 row_claims(t, r, row_total(t, r), &claim, &victim)
  *                 t.grill_claim[r] = claim             # <<<<<<<<<<<<<<
@@ -22902,7 +23144,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             __pyx_t_4 = __pyx_v_r;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_t->grill_claim.data + __pyx_t_4 * __pyx_v_t->grill_claim.strides[0]) )) = __pyx_v_claim;
 
-            /* "pickomino_rules/batch/_fused.pyx":340
+            /* "pickomino_rules/batch/_fused.pyx":359
  *                 row_claims(t, r, row_total(t, r), &claim, &victim)
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim             # <<<<<<<<<<<<<<
@@ -22912,7 +23154,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
             __pyx_t_4 = __pyx_v_r;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_t->victim.data + __pyx_t_4 * __pyx_v_t->victim.strides[0]) )) = __pyx_v_victim;
 
-            /* "pickomino_rules/batch/_fused.pyx":341
+            /* "pickomino_rules/batch/_fused.pyx":360
  *                 t.grill_claim[r] = claim
  *                 t.victim[r] = victim
  *                 row_decisions(t, r, victim, mask, r)             # <<<<<<<<<<<<<<
@@ -22921,7 +23163,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 */
             __pyx_f_15pickomino_rules_5batch_6_fused_row_decisions(__pyx_v_t, __pyx_v_r, __pyx_v_victim, __pyx_v_mask, __pyx_v_r);
 
-            /* "pickomino_rules/batch/_fused.pyx":337
+            /* "pickomino_rules/batch/_fused.pyx":356
  *             if t.phase[r] == CHOOSE:
  *                 row_takes(t, r, mask, r)
  *             elif t.phase[r] == DECIDE:             # <<<<<<<<<<<<<<
@@ -22934,7 +23176,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":333
+      /* "pickomino_rules/batch/_fused.pyx":352
  *     cdef Py_ssize_t r
  *     cdef int64_t claim, victim
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -22951,7 +23193,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":328
+  /* "pickomino_rules/batch/_fused.pyx":347
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
@@ -22969,7 +23211,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_8derive(CYTHON_UNUSED
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":352
+/* "pickomino_rules/batch/_fused.pyx":371
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23018,39 +23260,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 352, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 371, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 352, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 371, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 352, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 371, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "roll_actions", 0) < (0)) __PYX_ERR(0, 352, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "roll_actions", 0) < (0)) __PYX_ERR(0, 371, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, i); __PYX_ERR(0, 352, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, i); __PYX_ERR(0, 371, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 352, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 371, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 352, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 371, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 352, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 371, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 352, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("roll_actions", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 371, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23098,20 +23340,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("roll_actions", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":354
+  /* "pickomino_rules/batch/_fused.pyx":373
  * def roll_actions(table, const int64_t[:] rows):
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 354, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 373, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 354, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 373, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":355
+  /* "pickomino_rules/batch/_fused.pyx":374
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23122,7 +23364,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":356
+    /* "pickomino_rules/batch/_fused.pyx":375
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)             # <<<<<<<<<<<<<<
@@ -23130,12 +23372,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
  *     cdef int8_t[:, :] out = mask.view(np.int8)
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 356, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 375, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 356, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 375, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 356, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 375, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -23155,7 +23397,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 356, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 375, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -23169,7 +23411,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":355
+    /* "pickomino_rules/batch/_fused.pyx":374
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23178,7 +23420,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":357
+  /* "pickomino_rules/batch/_fused.pyx":376
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
@@ -23186,26 +23428,26 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
  *     cdef Py_ssize_t i
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 357, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 376, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 357, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 376, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 357, __pyx_L1_error)
+  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 376, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 357, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 376, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 357, __pyx_L1_error)
+  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 376, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_4) != (0)) __PYX_ERR(0, 357, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_4) != (0)) __PYX_ERR(0, 376, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 357, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 376, __pyx_L1_error);
   __pyx_t_4 = 0;
   __pyx_t_7 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 357, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 376, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 357, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 376, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   #if CYTHON_VECTORCALL
@@ -23226,13 +23468,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_8, __pyx_t_4};
     #if CYTHON_VECTORCALL
     __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 357, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 376, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_7);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 357, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 376, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     #endif
@@ -23244,13 +23486,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 357, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 376, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_mask = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":358
+  /* "pickomino_rules/batch/_fused.pyx":377
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)             # <<<<<<<<<<<<<<
@@ -23259,9 +23501,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 */
   __pyx_t_3 = __pyx_v_mask;
   __Pyx_INCREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 358, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 377, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 358, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 377, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   __pyx_t_6 = 0;
@@ -23270,16 +23512,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_view, __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 358, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 377, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 358, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 377, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":360
+  /* "pickomino_rules/batch/_fused.pyx":379
  *     cdef int8_t[:, :] out = mask.view(np.int8)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23292,7 +23534,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":361
+        /* "pickomino_rules/batch/_fused.pyx":380
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -23306,7 +23548,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":362
+          /* "pickomino_rules/batch/_fused.pyx":381
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             row_takes(t, rows[i], out, i)             # <<<<<<<<<<<<<<
@@ -23319,7 +23561,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":360
+      /* "pickomino_rules/batch/_fused.pyx":379
  *     cdef int8_t[:, :] out = mask.view(np.int8)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23336,7 +23578,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":363
+  /* "pickomino_rules/batch/_fused.pyx":382
  *         for i in range(rows.shape[0]):
  *             row_takes(t, rows[i], out, i)
  *     return mask             # <<<<<<<<<<<<<<
@@ -23354,7 +23596,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":352
+  /* "pickomino_rules/batch/_fused.pyx":371
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23383,7 +23625,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_10roll_actions(CYTHON
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":366
+/* "pickomino_rules/batch/_fused.pyx":385
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
@@ -23433,46 +23675,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_faces,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 366, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 385, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 366, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 385, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 366, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 385, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 366, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 385, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_aside", 0) < (0)) __PYX_ERR(0, 366, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_aside", 0) < (0)) __PYX_ERR(0, 385, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, i); __PYX_ERR(0, 366, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, i); __PYX_ERR(0, 385, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 366, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 385, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 366, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 385, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 366, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 385, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 366, __pyx_L3_error)
-    __pyx_v_faces = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_faces.memview)) __PYX_ERR(0, 366, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 385, __pyx_L3_error)
+    __pyx_v_faces = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_faces.memview)) __PYX_ERR(0, 385, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 366, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("set_aside", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 385, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23519,20 +23761,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("set_aside", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":368
+  /* "pickomino_rules/batch/_fused.pyx":387
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.set_aside(table, rows, faces)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 368, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 387, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 368, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 387, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":369
+  /* "pickomino_rules/batch/_fused.pyx":388
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23543,7 +23785,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":370
+    /* "pickomino_rules/batch/_fused.pyx":389
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.set_aside(table, rows, faces)             # <<<<<<<<<<<<<<
@@ -23551,14 +23793,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
  *     with nogil:
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 370, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 389, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 370, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 389, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 370, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 389, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_faces, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 370, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_faces, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 389, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -23579,7 +23821,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 370, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 389, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -23593,7 +23835,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":369
+    /* "pickomino_rules/batch/_fused.pyx":388
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23602,7 +23844,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":372
+  /* "pickomino_rules/batch/_fused.pyx":391
  *         return _numpy.set_aside(table, rows, faces)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23615,7 +23857,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":373
+        /* "pickomino_rules/batch/_fused.pyx":392
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -23629,7 +23871,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
         for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
           __pyx_v_i = __pyx_t_10;
 
-          /* "pickomino_rules/batch/_fused.pyx":374
+          /* "pickomino_rules/batch/_fused.pyx":393
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             set_aside_row(t, rows[i], <int>faces[i])             # <<<<<<<<<<<<<<
@@ -23643,7 +23885,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":372
+      /* "pickomino_rules/batch/_fused.pyx":391
  *         return _numpy.set_aside(table, rows, faces)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23660,7 +23902,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":366
+  /* "pickomino_rules/batch/_fused.pyx":385
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
@@ -23687,7 +23929,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_12set_aside(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":377
+/* "pickomino_rules/batch/_fused.pyx":396
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -23736,39 +23978,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 377, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 396, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 377, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 396, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 377, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 396, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "stop_total", 0) < (0)) __PYX_ERR(0, 377, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "stop_total", 0) < (0)) __PYX_ERR(0, 396, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, i); __PYX_ERR(0, 377, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, i); __PYX_ERR(0, 396, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 377, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 396, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 377, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 396, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 377, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 396, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 377, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("stop_total", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 396, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23817,20 +24059,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("stop_total", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":379
+  /* "pickomino_rules/batch/_fused.pyx":398
  * def stop_total(table, const int64_t[:] rows):
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.stop_total(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 379, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 398, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 379, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 398, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":380
+  /* "pickomino_rules/batch/_fused.pyx":399
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23841,7 +24083,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":381
+    /* "pickomino_rules/batch/_fused.pyx":400
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.stop_total(table, rows)             # <<<<<<<<<<<<<<
@@ -23849,12 +24091,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
  *     cdef int64_t[:] out = totals
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 381, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 400, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 381, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 400, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 381, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 400, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -23874,7 +24116,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 381, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 400, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -23888,7 +24130,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":380
+    /* "pickomino_rules/batch/_fused.pyx":399
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -23897,7 +24139,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":382
+  /* "pickomino_rules/batch/_fused.pyx":401
  *     if t is None:
  *         return _numpy.stop_total(table, rows)
  *     totals = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -23905,16 +24147,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
  *     cdef Py_ssize_t i
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 382, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 401, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 382, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 401, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 382, __pyx_L1_error)
+  __pyx_t_4 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 401, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 382, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 401, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 382, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 401, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   #if CYTHON_VECTORCALL
@@ -23935,13 +24177,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_4, __pyx_t_8};
     #if CYTHON_VECTORCALL
     __pyx_t_7 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 382, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 401, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_7);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_7 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 382, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 401, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     #endif
@@ -23953,25 +24195,25 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 382, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 401, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_totals = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":383
+  /* "pickomino_rules/batch/_fused.pyx":402
  *         return _numpy.stop_total(table, rows)
  *     totals = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] out = totals             # <<<<<<<<<<<<<<
  *     cdef Py_ssize_t i
  *     with nogil:
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_totals, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 383, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_totals, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 402, __pyx_L1_error)
   __pyx_v_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":385
+  /* "pickomino_rules/batch/_fused.pyx":404
  *     cdef int64_t[:] out = totals
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -23984,7 +24226,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":386
+        /* "pickomino_rules/batch/_fused.pyx":405
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -23998,7 +24240,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":387
+          /* "pickomino_rules/batch/_fused.pyx":406
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             out[i] = row_total(t, rows[i])             # <<<<<<<<<<<<<<
@@ -24012,7 +24254,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":385
+      /* "pickomino_rules/batch/_fused.pyx":404
  *     cdef int64_t[:] out = totals
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -24029,7 +24271,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":388
+  /* "pickomino_rules/batch/_fused.pyx":407
  *         for i in range(rows.shape[0]):
  *             out[i] = row_total(t, rows[i])
  *     return totals             # <<<<<<<<<<<<<<
@@ -24047,7 +24289,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":377
+  /* "pickomino_rules/batch/_fused.pyx":396
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -24076,7 +24318,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_14stop_total(CYTHON_U
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":391
+/* "pickomino_rules/batch/_fused.pyx":410
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
@@ -24126,46 +24368,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_totals,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 391, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 410, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 391, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 410, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 391, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 410, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 391, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 410, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "claims", 0) < (0)) __PYX_ERR(0, 391, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "claims", 0) < (0)) __PYX_ERR(0, 410, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, i); __PYX_ERR(0, 391, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, i); __PYX_ERR(0, 410, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 391, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 410, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 391, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 410, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 391, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 410, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 391, __pyx_L3_error)
-    __pyx_v_totals = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_totals.memview)) __PYX_ERR(0, 391, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 410, __pyx_L3_error)
+    __pyx_v_totals = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_totals.memview)) __PYX_ERR(0, 410, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 391, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("claims", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 410, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24220,20 +24462,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("claims", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":393
+  /* "pickomino_rules/batch/_fused.pyx":412
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 393, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 412, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 393, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 412, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":394
+  /* "pickomino_rules/batch/_fused.pyx":413
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -24244,7 +24486,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":395
+    /* "pickomino_rules/batch/_fused.pyx":414
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)             # <<<<<<<<<<<<<<
@@ -24252,14 +24494,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 395, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 414, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 395, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 414, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 395, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 414, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_totals, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 395, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_totals, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 414, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -24280,7 +24522,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 395, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 414, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -24294,7 +24536,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":394
+    /* "pickomino_rules/batch/_fused.pyx":413
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -24303,7 +24545,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":396
+  /* "pickomino_rules/batch/_fused.pyx":415
  *     if t is None:
  *         return _numpy.claims(table, rows, totals)
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -24311,16 +24553,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     cdef int64_t[:] tile_out = tiles
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 396, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 415, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 396, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 415, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_6 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 396, __pyx_L1_error)
+  __pyx_t_6 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 415, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 396, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 415, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 396, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 415, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -24341,13 +24583,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_6, __pyx_t_8};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 396, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 415, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 396, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 415, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -24359,13 +24601,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 396, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 415, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_tiles = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":397
+  /* "pickomino_rules/batch/_fused.pyx":416
  *         return _numpy.claims(table, rows, totals)
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)
  *     victims = np.empty(rows.shape[0], dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -24373,16 +24615,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
  *     cdef int64_t[:] victim_out = victims
 */
   __pyx_t_4 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 397, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 416, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 397, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 416, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 397, __pyx_L1_error)
+  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 416, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 397, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 416, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 397, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 416, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   #if CYTHON_VECTORCALL
@@ -24403,13 +24645,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     PyObject *__pyx_callargs[3] = {__pyx_t_4, __pyx_t_3, __pyx_t_5};
     #if CYTHON_VECTORCALL
     __pyx_t_6 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 397, __pyx_L1_error)
+    if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 416, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_6);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_6 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 397, __pyx_L1_error)
+      if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 416, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
     }
     #endif
@@ -24421,37 +24663,37 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 397, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 416, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_victims = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":398
+  /* "pickomino_rules/batch/_fused.pyx":417
  *     tiles = np.empty(rows.shape[0], dtype=np.int64)
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] tile_out = tiles             # <<<<<<<<<<<<<<
  *     cdef int64_t[:] victim_out = victims
  *     cdef Py_ssize_t i
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_tiles, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 398, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_tiles, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 417, __pyx_L1_error)
   __pyx_v_tile_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":399
+  /* "pickomino_rules/batch/_fused.pyx":418
  *     victims = np.empty(rows.shape[0], dtype=np.int64)
  *     cdef int64_t[:] tile_out = tiles
  *     cdef int64_t[:] victim_out = victims             # <<<<<<<<<<<<<<
  *     cdef Py_ssize_t i
  *     with nogil:
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victims, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 399, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(__pyx_v_victims, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 418, __pyx_L1_error)
   __pyx_v_victim_out = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":401
+  /* "pickomino_rules/batch/_fused.pyx":420
  *     cdef int64_t[:] victim_out = victims
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -24464,7 +24706,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":402
+        /* "pickomino_rules/batch/_fused.pyx":421
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -24478,7 +24720,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
         for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
           __pyx_v_i = __pyx_t_12;
 
-          /* "pickomino_rules/batch/_fused.pyx":403
+          /* "pickomino_rules/batch/_fused.pyx":422
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             row_claims(t, rows[i], totals[i], &tile_out[i], &victim_out[i])             # <<<<<<<<<<<<<<
@@ -24494,7 +24736,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":401
+      /* "pickomino_rules/batch/_fused.pyx":420
  *     cdef int64_t[:] victim_out = victims
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -24511,21 +24753,21 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":404
+  /* "pickomino_rules/batch/_fused.pyx":423
  *         for i in range(rows.shape[0]):
  *             row_claims(t, rows[i], totals[i], &tile_out[i], &victim_out[i])
  *     return tiles, victims             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 404, __pyx_L1_error)
+  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 423, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_INCREF(__pyx_v_tiles);
   __Pyx_GIVEREF(__pyx_v_tiles);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_tiles) != (0)) __PYX_ERR(0, 404, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_tiles) != (0)) __PYX_ERR(0, 423, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_victims);
   __Pyx_GIVEREF(__pyx_v_victims);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_victims) != (0)) __PYX_ERR(0, 404, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_victims) != (0)) __PYX_ERR(0, 423, __pyx_L1_error);
   {
     PyObject *__pyx_temp;
     {
@@ -24537,7 +24779,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":391
+  /* "pickomino_rules/batch/_fused.pyx":410
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
@@ -24568,7 +24810,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_16claims(CYTHON_UNUSE
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":407
+/* "pickomino_rules/batch/_fused.pyx":426
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -24618,46 +24860,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_victims,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 407, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 426, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 407, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 426, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 407, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 426, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 407, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 426, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide_actions", 0) < (0)) __PYX_ERR(0, 407, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "decide_actions", 0) < (0)) __PYX_ERR(0, 426, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, i); __PYX_ERR(0, 407, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, i); __PYX_ERR(0, 426, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 407, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 426, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 407, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 426, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 407, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 426, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 407, __pyx_L3_error)
-    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 407, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 426, __pyx_L3_error)
+    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 426, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 407, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("decide_actions", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 426, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24707,20 +24949,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("decide_actions", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":409
+  /* "pickomino_rules/batch/_fused.pyx":428
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 409, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 428, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 409, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 428, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":410
+  /* "pickomino_rules/batch/_fused.pyx":429
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
@@ -24728,26 +24970,26 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
  *     cdef Py_ssize_t i
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 410, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 429, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 410, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 429, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 410, __pyx_L1_error)
+  __pyx_t_3 = PyLong_FromSsize_t((__pyx_v_rows.shape[0])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 429, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 410, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_t->actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 429, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 410, __pyx_L1_error)
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 429, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 410, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 429, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_5);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 410, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 429, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_5 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 410, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 429, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 410, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bool); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 429, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   #if CYTHON_VECTORCALL
@@ -24768,13 +25010,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_6, __pyx_t_3};
     #if CYTHON_VECTORCALL
     __pyx_t_5 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 410, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 429, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_5);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_5 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 410, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 429, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
     }
     #endif
@@ -24786,13 +25028,13 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 410, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 429, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_mask = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":411
+  /* "pickomino_rules/batch/_fused.pyx":430
  *     cdef Table t = table.compiled
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)
  *     cdef int8_t[:, :] out = mask.view(np.int8)             # <<<<<<<<<<<<<<
@@ -24801,9 +25043,9 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 */
   __pyx_t_4 = __pyx_v_mask;
   __Pyx_INCREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 411, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 430, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 411, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 430, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_t_7 = 0;
@@ -24812,16 +25054,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_view, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 411, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 430, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 411, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dsds_nn_int8_t(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 430, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_out = __pyx_t_8;
   __pyx_t_8.memview = NULL;
   __pyx_t_8.data = NULL;
 
-  /* "pickomino_rules/batch/_fused.pyx":413
+  /* "pickomino_rules/batch/_fused.pyx":432
  *     cdef int8_t[:, :] out = mask.view(np.int8)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -24834,7 +25076,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":414
+        /* "pickomino_rules/batch/_fused.pyx":433
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -24848,7 +25090,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
         for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
           __pyx_v_i = __pyx_t_11;
 
-          /* "pickomino_rules/batch/_fused.pyx":415
+          /* "pickomino_rules/batch/_fused.pyx":434
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             row_decisions(t, rows[i], victims[i], out, i)             # <<<<<<<<<<<<<<
@@ -24862,7 +25104,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":413
+      /* "pickomino_rules/batch/_fused.pyx":432
  *     cdef int8_t[:, :] out = mask.view(np.int8)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -24879,7 +25121,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":416
+  /* "pickomino_rules/batch/_fused.pyx":435
  *         for i in range(rows.shape[0]):
  *             row_decisions(t, rows[i], victims[i], out, i)
  *     return mask             # <<<<<<<<<<<<<<
@@ -24897,7 +25139,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   }
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":407
+  /* "pickomino_rules/batch/_fused.pyx":426
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -24926,7 +25168,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_18decide_actions(CYTH
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":419
+/* "pickomino_rules/batch/_fused.pyx":438
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -24977,53 +25219,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_tiles,&__pyx_mstate_global->__pyx_n_u_victims,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 419, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 438, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 419, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 438, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 419, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 438, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 419, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 438, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 419, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 438, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "take_tile", 0) < (0)) __PYX_ERR(0, 419, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "take_tile", 0) < (0)) __PYX_ERR(0, 438, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, i); __PYX_ERR(0, 419, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, i); __PYX_ERR(0, 438, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 419, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 438, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 419, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 438, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 419, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 438, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 419, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 438, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 419, __pyx_L3_error)
-    __pyx_v_tiles = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_tiles.memview)) __PYX_ERR(0, 419, __pyx_L3_error)
-    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 419, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 438, __pyx_L3_error)
+    __pyx_v_tiles = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[2], 0); if (unlikely(!__pyx_v_tiles.memview)) __PYX_ERR(0, 438, __pyx_L3_error)
+    __pyx_v_victims = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[3], 0); if (unlikely(!__pyx_v_victims.memview)) __PYX_ERR(0, 438, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 419, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("take_tile", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 438, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25074,20 +25316,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("take_tile", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":421
+  /* "pickomino_rules/batch/_fused.pyx":440
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.take_tile(table, rows, tiles, victims)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 421, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 440, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 421, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 440, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":422
+  /* "pickomino_rules/batch/_fused.pyx":441
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25098,7 +25340,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":423
+    /* "pickomino_rules/batch/_fused.pyx":442
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.take_tile(table, rows, tiles, victims)             # <<<<<<<<<<<<<<
@@ -25106,16 +25348,16 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
  *     with nogil:
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 423, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 442, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 423, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 442, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 423, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 442, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 423, __pyx_L1_error)
+    __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_tiles, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 442, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_victims, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 423, __pyx_L1_error)
+    __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_victims, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 442, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __pyx_t_8 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -25137,7 +25379,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 423, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 442, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -25151,7 +25393,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":422
+    /* "pickomino_rules/batch/_fused.pyx":441
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25160,7 +25402,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":425
+  /* "pickomino_rules/batch/_fused.pyx":444
  *         return _numpy.take_tile(table, rows, tiles, victims)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25173,7 +25415,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":426
+        /* "pickomino_rules/batch/_fused.pyx":445
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25187,7 +25429,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
         for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
           __pyx_v_i = __pyx_t_11;
 
-          /* "pickomino_rules/batch/_fused.pyx":427
+          /* "pickomino_rules/batch/_fused.pyx":446
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             take_tile_row(t, rows[i], tiles[i], victims[i])             # <<<<<<<<<<<<<<
@@ -25202,7 +25444,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":425
+      /* "pickomino_rules/batch/_fused.pyx":444
  *         return _numpy.take_tile(table, rows, tiles, victims)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25219,7 +25461,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":419
+  /* "pickomino_rules/batch/_fused.pyx":438
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
@@ -25247,7 +25489,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_20take_tile(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":430
+/* "pickomino_rules/batch/_fused.pyx":449
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -25296,39 +25538,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_table,&__pyx_mstate_global->__pyx_n_u_rows,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 430, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 449, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 430, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 449, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 430, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 449, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bust", 0) < (0)) __PYX_ERR(0, 430, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "bust", 0) < (0)) __PYX_ERR(0, 449, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, i); __PYX_ERR(0, 430, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, i); __PYX_ERR(0, 449, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 430, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 449, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 430, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 449, __pyx_L3_error)
     }
     __pyx_v_table = values[0];
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 430, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 449, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 430, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("bust", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 449, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25371,20 +25613,20 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("bust", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":432
+  /* "pickomino_rules/batch/_fused.pyx":451
  * def bust(table, const int64_t[:] rows):
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled             # <<<<<<<<<<<<<<
  *     if t is None:
  *         return _numpy.bust(table, rows)
 */
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 432, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_table, __pyx_mstate_global->__pyx_n_u_compiled); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 451, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 432, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table))))) __PYX_ERR(0, 451, __pyx_L1_error)
   __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":433
+  /* "pickomino_rules/batch/_fused.pyx":452
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25395,7 +25637,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   if (__pyx_t_2) {
 
 
-    /* "pickomino_rules/batch/_fused.pyx":434
+    /* "pickomino_rules/batch/_fused.pyx":453
  *     cdef Table t = table.compiled
  *     if t is None:
  *         return _numpy.bust(table, rows)             # <<<<<<<<<<<<<<
@@ -25403,12 +25645,12 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
  *     with nogil:
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 434, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_numpy); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 453, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 434, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 453, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 434, __pyx_L1_error)
+    __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_rows, 1, (PyObject *(*)(char *)) __pyx_memview_get_nn_int64_t__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 453, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_6 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -25428,7 +25670,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 434, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 453, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -25442,7 +25684,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "pickomino_rules/batch/_fused.pyx":433
+    /* "pickomino_rules/batch/_fused.pyx":452
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
  *     if t is None:             # <<<<<<<<<<<<<<
@@ -25451,7 +25693,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
 */
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":436
+  /* "pickomino_rules/batch/_fused.pyx":455
  *         return _numpy.bust(table, rows)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25464,7 +25706,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":437
+        /* "pickomino_rules/batch/_fused.pyx":456
  *     cdef Py_ssize_t i
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25478,7 +25720,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
         for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
           __pyx_v_i = __pyx_t_9;
 
-          /* "pickomino_rules/batch/_fused.pyx":438
+          /* "pickomino_rules/batch/_fused.pyx":457
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             bust_row(t, rows[i])             # <<<<<<<<<<<<<<
@@ -25491,7 +25733,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":436
+      /* "pickomino_rules/batch/_fused.pyx":455
  *         return _numpy.bust(table, rows)
  *     cdef Py_ssize_t i
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25508,7 +25750,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":430
+  /* "pickomino_rules/batch/_fused.pyx":449
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
@@ -25534,7 +25776,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_22bust(CYTHON_UNUSED 
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":441
+/* "pickomino_rules/batch/_fused.pyx":460
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
@@ -25584,46 +25826,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_tidies,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 441, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 460, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 441, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 460, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 441, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 460, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 441, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 460, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "turn_over", 0) < (0)) __PYX_ERR(0, 441, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "turn_over", 0) < (0)) __PYX_ERR(0, 460, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, i); __PYX_ERR(0, 441, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, i); __PYX_ERR(0, 460, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 441, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 460, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 441, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 460, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 441, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 460, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 441, __pyx_L3_error)
-    __pyx_v_tidies = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_tidies == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 441, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 460, __pyx_L3_error)
+    __pyx_v_tidies = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_tidies == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 460, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 441, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("turn_over", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 460, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25635,7 +25877,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 441, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 460, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_tidies);
 
   /* function exit code */
@@ -25676,7 +25918,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
   Py_ssize_t __pyx_t_10;
   __Pyx_RefNannySetupContext("turn_over", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":445
+  /* "pickomino_rules/batch/_fused.pyx":464
  *     cdef Py_ssize_t i, r
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25689,7 +25931,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":446
+        /* "pickomino_rules/batch/_fused.pyx":465
  *     cdef int k, f
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -25703,7 +25945,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":447
+          /* "pickomino_rules/batch/_fused.pyx":466
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             r = rows[i]             # <<<<<<<<<<<<<<
@@ -25713,7 +25955,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
           __pyx_t_4 = __pyx_v_i;
           __pyx_v_r = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-          /* "pickomino_rules/batch/_fused.pyx":448
+          /* "pickomino_rules/batch/_fused.pyx":467
  *         for i in range(rows.shape[0]):
  *             r = rows[i]
  *             t.turns[r] += 1             # <<<<<<<<<<<<<<
@@ -25723,7 +25965,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
           __pyx_t_4 = __pyx_v_r;
           *((int32_t *) ( /* dim=0 */ (__pyx_v_t->turns.data + __pyx_t_4 * __pyx_v_t->turns.strides[0]) )) += 1;
 
-          /* "pickomino_rules/batch/_fused.pyx":449
+          /* "pickomino_rules/batch/_fused.pyx":468
  *             r = rows[i]
  *             t.turns[r] += 1
  *             if tidies:             # <<<<<<<<<<<<<<
@@ -25732,7 +25974,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
 */
           if (__pyx_v_tidies) {
 
-            /* "pickomino_rules/batch/_fused.pyx":450
+            /* "pickomino_rules/batch/_fused.pyx":469
  *             t.turns[r] += 1
  *             if tidies:
  *                 t.phase[r] = TURN_OVER             # <<<<<<<<<<<<<<
@@ -25742,7 +25984,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             __pyx_t_4 = __pyx_v_r;
             *((int8_t *) ( /* dim=0 */ (__pyx_v_t->phase.data + __pyx_t_4 * __pyx_v_t->phase.strides[0]) )) = 3;
 
-            /* "pickomino_rules/batch/_fused.pyx":451
+            /* "pickomino_rules/batch/_fused.pyx":470
  *             if tidies:
  *                 t.phase[r] = TURN_OVER
  *                 for k in range(t.kinds):             # <<<<<<<<<<<<<<
@@ -25756,7 +25998,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
               __pyx_v_k = __pyx_t_7;
 
-              /* "pickomino_rules/batch/_fused.pyx":452
+              /* "pickomino_rules/batch/_fused.pyx":471
  *                 t.phase[r] = TURN_OVER
  *                 for k in range(t.kinds):
  *                     for f in range(6):             # <<<<<<<<<<<<<<
@@ -25766,7 +26008,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
               for (__pyx_t_8 = 0; __pyx_t_8 < 6; __pyx_t_8+=1) {
                 __pyx_v_f = __pyx_t_8;
 
-                /* "pickomino_rules/batch/_fused.pyx":453
+                /* "pickomino_rules/batch/_fused.pyx":472
  *                 for k in range(t.kinds):
  *                     for f in range(6):
  *                         t.roll[r, k, f] = 0             # <<<<<<<<<<<<<<
@@ -25781,7 +26023,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
             }
 
 
-            /* "pickomino_rules/batch/_fused.pyx":449
+            /* "pickomino_rules/batch/_fused.pyx":468
  *             r = rows[i]
  *             t.turns[r] += 1
  *             if tidies:             # <<<<<<<<<<<<<<
@@ -25793,7 +26035,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":445
+      /* "pickomino_rules/batch/_fused.pyx":464
  *     cdef Py_ssize_t i, r
  *     cdef int k, f
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25810,7 +26052,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":441
+  /* "pickomino_rules/batch/_fused.pyx":460
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
@@ -25829,7 +26071,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_24turn_over(CYTHON_UN
   return __pyx_r;
 }
 
-/* "pickomino_rules/batch/_fused.pyx":456
+/* "pickomino_rules/batch/_fused.pyx":475
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
@@ -25879,46 +26121,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_t,&__pyx_mstate_global->__pyx_n_u_rows,&__pyx_mstate_global->__pyx_n_u_going,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 456, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 475, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 456, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 475, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 456, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 475, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 456, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 475, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "pass_on", 0) < (0)) __PYX_ERR(0, 456, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "pass_on", 0) < (0)) __PYX_ERR(0, 475, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, i); __PYX_ERR(0, 456, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, i); __PYX_ERR(0, 475, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 456, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 475, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 456, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 475, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 456, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 475, __pyx_L3_error)
     }
     __pyx_v_t = ((struct __pyx_obj_15pickomino_rules_5batch_6_fused_Table *)values[0]);
-    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 456, __pyx_L3_error)
-    __pyx_v_going = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_going.memview)) __PYX_ERR(0, 456, __pyx_L3_error)
+    __pyx_v_rows = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_rows.memview)) __PYX_ERR(0, 475, __pyx_L3_error)
+    __pyx_v_going = __Pyx_PyObject_to_MemoryviewSlice_ds_nn_int64_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_going.memview)) __PYX_ERR(0, 475, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 456, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("pass_on", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 475, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25931,7 +26173,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 456, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_t), __pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, 1, "t", 0))) __PYX_ERR(0, 475, __pyx_L1_error)
   __pyx_r = __pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(__pyx_self, __pyx_v_t, __pyx_v_rows, __pyx_v_going);
 
   /* function exit code */
@@ -25970,7 +26212,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("pass_on", 0);
 
-  /* "pickomino_rules/batch/_fused.pyx":459
+  /* "pickomino_rules/batch/_fused.pyx":478
  *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``.
  *     The rows that start a turn go to ``going``; returns how many."""
  *     cdef Py_ssize_t i, out = 0             # <<<<<<<<<<<<<<
@@ -25979,7 +26221,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 */
   __pyx_v_out = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":460
+  /* "pickomino_rules/batch/_fused.pyx":479
  *     The rows that start a turn go to ``going``; returns how many."""
  *     cdef Py_ssize_t i, out = 0
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -25992,7 +26234,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "pickomino_rules/batch/_fused.pyx":461
+        /* "pickomino_rules/batch/_fused.pyx":480
  *     cdef Py_ssize_t i, out = 0
  *     with nogil:
  *         for i in range(rows.shape[0]):             # <<<<<<<<<<<<<<
@@ -26006,7 +26248,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "pickomino_rules/batch/_fused.pyx":462
+          /* "pickomino_rules/batch/_fused.pyx":481
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             if pass_row(t, rows[i]):             # <<<<<<<<<<<<<<
@@ -26019,7 +26261,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
           if (__pyx_t_5) {
 
 
-            /* "pickomino_rules/batch/_fused.pyx":463
+            /* "pickomino_rules/batch/_fused.pyx":482
  *         for i in range(rows.shape[0]):
  *             if pass_row(t, rows[i]):
  *                 going[out] = rows[i]             # <<<<<<<<<<<<<<
@@ -26030,7 +26272,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
             __pyx_t_6 = __pyx_v_out;
             *((int64_t *) ( /* dim=0 */ (__pyx_v_going.data + __pyx_t_6 * __pyx_v_going.strides[0]) )) = (*((int64_t const  *) ( /* dim=0 */ (__pyx_v_rows.data + __pyx_t_4 * __pyx_v_rows.strides[0]) )));
 
-            /* "pickomino_rules/batch/_fused.pyx":464
+            /* "pickomino_rules/batch/_fused.pyx":483
  *             if pass_row(t, rows[i]):
  *                 going[out] = rows[i]
  *                 out += 1             # <<<<<<<<<<<<<<
@@ -26039,7 +26281,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 */
             __pyx_v_out = (__pyx_v_out + 1);
 
-            /* "pickomino_rules/batch/_fused.pyx":462
+            /* "pickomino_rules/batch/_fused.pyx":481
  *     with nogil:
  *         for i in range(rows.shape[0]):
  *             if pass_row(t, rows[i]):             # <<<<<<<<<<<<<<
@@ -26051,7 +26293,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
 
       }
 
-      /* "pickomino_rules/batch/_fused.pyx":460
+      /* "pickomino_rules/batch/_fused.pyx":479
  *     The rows that start a turn go to ``going``; returns how many."""
  *     cdef Py_ssize_t i, out = 0
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -26068,14 +26310,14 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
       }
   }
 
-  /* "pickomino_rules/batch/_fused.pyx":465
+  /* "pickomino_rules/batch/_fused.pyx":484
  *                 going[out] = rows[i]
  *                 out += 1
  *     return out             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_7 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 465, __pyx_L1_error)
+  __pyx_t_7 = PyLong_FromSsize_t(__pyx_v_out); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 484, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   {
     PyObject *__pyx_temp;
@@ -26088,7 +26330,7 @@ static PyObject *__pyx_pf_15pickomino_rules_5batch_6_fused_26pass_on(CYTHON_UNUS
   __pyx_t_7 = 0;
   goto __pyx_L0;
 
-  /* "pickomino_rules/batch/_fused.pyx":456
+  /* "pickomino_rules/batch/_fused.pyx":475
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
@@ -29034,290 +29276,290 @@ __Pyx_RefNannySetupContext("PyInit__fused", 0);
   if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_15pickomino_rules_5batch_6_fused_Table, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_4) < (0)) __PYX_ERR(1, 17, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":236
+  /* "pickomino_rules/batch/_fused.pyx":251
  * 
  * 
  * def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):             # <<<<<<<<<<<<<<
- *     """`steps.apply` on the core's decisions: take, roll, stop, steal. The rows that roll next.
+ *     """`steps.apply` on the core's decisions: take, roll, stop, steal (each counted as a move).
  * 
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_1decide, 0, __pyx_mstate_global->__pyx_n_u_decide, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_1decide, 0, __pyx_mstate_global->__pyx_n_u_decide, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 251, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide, __pyx_t_4) < (0)) __PYX_ERR(0, 236, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide, __pyx_t_4) < (0)) __PYX_ERR(0, 251, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":275
+  /* "pickomino_rules/batch/_fused.pyx":294
  * 
  * 
  * def bounds(Table t, const int64_t[:] rows, int kind, const int64_t[:] start,             # <<<<<<<<<<<<<<
  *            const int64_t[:] sides, int64_t[:] first, int64_t[:] high):
  *     """For each row's dice of ``kind`` in hand: where its rolls start in the lookup, and how
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_3bounds, 0, __pyx_mstate_global->__pyx_n_u_bounds, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 275, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_3bounds, 0, __pyx_mstate_global->__pyx_n_u_bounds, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 294, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bounds, __pyx_t_4) < (0)) __PYX_ERR(0, 275, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bounds, __pyx_t_4) < (0)) __PYX_ERR(0, 294, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":288
+  /* "pickomino_rules/batch/_fused.pyx":307
  * 
  * 
  * def show(Table t, const int64_t[:] rows, int kind, const int8_t[:, :] rolls,             # <<<<<<<<<<<<<<
  *          const int16_t[:] drawn):
  *     """`steps.roll`: the dice of ``kind`` show ``rolls[drawn]``."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_5show, 0, __pyx_mstate_global->__pyx_n_u_show, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 288, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_5show, 0, __pyx_mstate_global->__pyx_n_u_show, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 307, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_show, __pyx_t_4) < (0)) __PYX_ERR(0, 288, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_show, __pyx_t_4) < (0)) __PYX_ERR(0, 307, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":300
+  /* "pickomino_rules/batch/_fused.pyx":319
  * 
  * 
  * def land(Table t, const int64_t[:] rows, const int8_t[:, :] rolls, const int16_t[:] drawn,             # <<<<<<<<<<<<<<
  *          int64_t[:] rolling):
  *     """`steps.roll` then `steps.after_roll`: the dice show ``rolls[drawn]``; a roll that
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_7land, 0, __pyx_mstate_global->__pyx_n_u_land, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_7land, 0, __pyx_mstate_global->__pyx_n_u_land, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 319, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_land, __pyx_t_4) < (0)) __PYX_ERR(0, 300, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_land, __pyx_t_4) < (0)) __PYX_ERR(0, 319, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":328
+  /* "pickomino_rules/batch/_fused.pyx":347
  * 
  * 
  * def derive(Table t, int8_t[:, :] mask):             # <<<<<<<<<<<<<<
  *     """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
  *     decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_9derive, 0, __pyx_mstate_global->__pyx_n_u_derive, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 328, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_9derive, 0, __pyx_mstate_global->__pyx_n_u_derive, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 347, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_derive, __pyx_t_4) < (0)) __PYX_ERR(0, 328, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_derive, __pyx_t_4) < (0)) __PYX_ERR(0, 347, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":352
+  /* "pickomino_rules/batch/_fused.pyx":371
  * 
  * 
  * def roll_actions(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_11roll_actions, 0, __pyx_mstate_global->__pyx_n_u_roll_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 352, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_11roll_actions, 0, __pyx_mstate_global->__pyx_n_u_roll_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 371, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 352, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 371, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":366
+  /* "pickomino_rules/batch/_fused.pyx":385
  * 
  * 
  * def set_aside(table, const int64_t[:] rows, const int64_t[:] faces):             # <<<<<<<<<<<<<<
  *     """`turn.set_aside` (C4): every die of the roll showing the face is set aside."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_13set_aside, 0, __pyx_mstate_global->__pyx_n_u_set_aside, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 366, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_13set_aside, 0, __pyx_mstate_global->__pyx_n_u_set_aside, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 385, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_4) < (0)) __PYX_ERR(0, 366, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_4) < (0)) __PYX_ERR(0, 385, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":377
+  /* "pickomino_rules/batch/_fused.pyx":396
  * 
  * 
  * def stop_total(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_15stop_total, 0, __pyx_mstate_global->__pyx_n_u_stop_total, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 377, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_15stop_total, 0, __pyx_mstate_global->__pyx_n_u_stop_total, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 396, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_4) < (0)) __PYX_ERR(0, 377, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_4) < (0)) __PYX_ERR(0, 396, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":391
+  /* "pickomino_rules/batch/_fused.pyx":410
  * 
  * 
  * def claims(table, const int64_t[:] rows, const int64_t[:] totals):             # <<<<<<<<<<<<<<
  *     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_17claims, 0, __pyx_mstate_global->__pyx_n_u_claims, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 391, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_17claims, 0, __pyx_mstate_global->__pyx_n_u_claims, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_4) < (0)) __PYX_ERR(0, 391, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_4) < (0)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":407
+  /* "pickomino_rules/batch/_fused.pyx":426
  * 
  * 
  * def decide_actions(table, const int64_t[:] rows, const int64_t[:] victims):             # <<<<<<<<<<<<<<
  *     """`steps.decide_actions` (C6-C8): roll while dice and faces remain; stop; steal."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_19decide_actions, 0, __pyx_mstate_global->__pyx_n_u_decide_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_19decide_actions, 0, __pyx_mstate_global->__pyx_n_u_decide_actions, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 426, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 407, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_decide_actions, __pyx_t_4) < (0)) __PYX_ERR(0, 426, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":419
+  /* "pickomino_rules/batch/_fused.pyx":438
  * 
  * 
  * def take_tile(table, const int64_t[:] rows, const int64_t[:] tiles, const int64_t[:] victims):             # <<<<<<<<<<<<<<
  *     """`turn.take_tile` (C8, C9): the claimed tile on top of the player's stack."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_21take_tile, 0, __pyx_mstate_global->__pyx_n_u_take_tile, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 419, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_21take_tile, 0, __pyx_mstate_global->__pyx_n_u_take_tile, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 438, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_4) < (0)) __PYX_ERR(0, 419, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_4) < (0)) __PYX_ERR(0, 438, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":430
+  /* "pickomino_rules/batch/_fused.pyx":449
  * 
  * 
  * def bust(table, const int64_t[:] rows):             # <<<<<<<<<<<<<<
  *     """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
  *     cdef Table t = table.compiled
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_23bust, 0, __pyx_mstate_global->__pyx_n_u_bust, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 430, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_23bust, 0, __pyx_mstate_global->__pyx_n_u_bust, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 449, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_4) < (0)) __PYX_ERR(0, 430, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_4) < (0)) __PYX_ERR(0, 449, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":441
+  /* "pickomino_rules/batch/_fused.pyx":460
  * 
  * 
  * def turn_over(Table t, const int64_t[:] rows, bint tidies):             # <<<<<<<<<<<<<<
  *     """`steps.finish_turn`'s first part: the turn counted and, for ``end_turn``, shown over."""
  *     cdef Py_ssize_t i, r
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_25turn_over, 0, __pyx_mstate_global->__pyx_n_u_turn_over, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 441, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_25turn_over, 0, __pyx_mstate_global->__pyx_n_u_turn_over, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 460, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_turn_over, __pyx_t_4) < (0)) __PYX_ERR(0, 441, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_turn_over, __pyx_t_4) < (0)) __PYX_ERR(0, 460, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":456
+  /* "pickomino_rules/batch/_fused.pyx":475
  * 
  * 
  * def pass_on(Table t, const int64_t[:] rows, int64_t[:] going):             # <<<<<<<<<<<<<<
  *     """`steps.pass_dice` with nothing pending, and `steps.start_turn` before ``turn_dice``.
  *     The rows that start a turn go to ``going``; returns how many."""
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on, 0, __pyx_mstate_global->__pyx_n_u_pass_on, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 456, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_15pickomino_rules_5batch_6_fused_27pass_on, 0, __pyx_mstate_global->__pyx_n_u_pass_on, NULL, __pyx_mstate_global->__pyx_n_u_pickomino_rules_batch__fused, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 475, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pass_on, __pyx_t_4) < (0)) __PYX_ERR(0, 456, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pass_on, __pyx_t_4) < (0)) __PYX_ERR(0, 475, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":469
+  /* "pickomino_rules/batch/_fused.pyx":488
  * 
  * CORE_TWINS = {
  *     "take_tile": take_tile,             # <<<<<<<<<<<<<<
  *     "bust": bust,
  *     "roll_actions": roll_actions,
 */
-  __pyx_t_4 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 469, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 488, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 469, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_take_tile); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 488, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_take_tile, __pyx_t_5) < (0)) __PYX_ERR(0, 488, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":470
+  /* "pickomino_rules/batch/_fused.pyx":489
  * CORE_TWINS = {
  *     "take_tile": take_tile,
  *     "bust": bust,             # <<<<<<<<<<<<<<
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 470, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_bust); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 489, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_bust, __pyx_t_5) < (0)) __PYX_ERR(0, 488, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":471
+  /* "pickomino_rules/batch/_fused.pyx":490
  *     "take_tile": take_tile,
  *     "bust": bust,
  *     "roll_actions": roll_actions,             # <<<<<<<<<<<<<<
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 471, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_roll_actions); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 490, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_roll_actions, __pyx_t_5) < (0)) __PYX_ERR(0, 488, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":472
+  /* "pickomino_rules/batch/_fused.pyx":491
  *     "bust": bust,
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,             # <<<<<<<<<<<<<<
  *     "stop_total": stop_total,
  *     "claims": claims,
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 472, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_set_aside); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 491, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_set_aside, __pyx_t_5) < (0)) __PYX_ERR(0, 488, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":473
+  /* "pickomino_rules/batch/_fused.pyx":492
  *     "roll_actions": roll_actions,
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,             # <<<<<<<<<<<<<<
  *     "claims": claims,
  * }
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 473, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_stop_total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 492, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_stop_total, __pyx_t_5) < (0)) __PYX_ERR(0, 488, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "pickomino_rules/batch/_fused.pyx":474
+  /* "pickomino_rules/batch/_fused.pyx":493
  *     "set_aside": set_aside,
  *     "stop_total": stop_total,
  *     "claims": claims,             # <<<<<<<<<<<<<<
  * }
  * """The compiled core twins, by hook name: they stand innermost in the batch's chains."""
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 474, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_claims); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 493, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_5) < (0)) __PYX_ERR(0, 469, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_claims, __pyx_t_5) < (0)) __PYX_ERR(0, 488, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CORE_TWINS, __pyx_t_4) < (0)) __PYX_ERR(0, 468, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CORE_TWINS, __pyx_t_4) < (0)) __PYX_ERR(0, 487, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "(tree fragment)":4
@@ -29450,7 +29692,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   if (__Pyx_PyTuple_SET_ITEM(__pyx_mstate_global->__pyx_tuple[1], 0, __pyx_mstate_global->__pyx_slice[0]) != (0)) __PYX_ERR(1, 763, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
 
-  /* "pickomino_rules/batch/_fused.pyx":357
+  /* "pickomino_rules/batch/_fused.pyx":376
  *     if t is None:
  *         return _numpy.roll_actions(table, rows)
  *     mask = np.zeros((rows.shape[0], t.actions), dtype=np.bool_)             # <<<<<<<<<<<<<<
@@ -29459,7 +29701,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
-    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 357, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 376, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
@@ -29524,30 +29766,30 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
     const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{15},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{50},{36},{30},{37},{5},{10},{8},{8},{5},{23},{25},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{12},{11},{10},{19},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{5},{13},{6},{1},{3},{15},{18},{4},{5},{5},{6},{4},{1},{6},{5},{6},{18},{8},{5},{6},{14},{6},{4},{5},{5},{15},{5},{6},{8},{9},{5},{1},{9},{15},{5},{5},{5},{6},{7},{5},{5},{11},{7},{4},{10},{1},{2},{7},{5},{8},{5},{4},{5},{8},{1},{4},{5},{4},{4},{7},{4},{5},{6},{1},{4},{4},{2},{11},{5},{3},{7},{3},{4},{5},{7},{5},{21},{28},{6},{7},{6},{3},{1},{8},{4},{12},{7},{5},{4},{4},{9},{10},{5},{4},{5},{5},{4},{6},{5},{5},{5},{4},{4},{10},{6},{1},{5},{9},{6},{8},{5},{4},{6},{9},{5},{6},{6},{12},{6},{6},{10},{7},{4},{1},{5}};
-    const struct { const unsigned int length: 9; } bytes_length_index[] = {{1},{11},{64},{151},{74},{80},{103},{113},{97},{55},{67},{99},{414},{184},{129},{69},{342},{67}};
+    const struct { const unsigned int length: 9; } bytes_length_index[] = {{1},{11},{64},{151},{74},{80},{103},{113},{97},{55},{67},{99},{414},{184},{129},{69},{67},{368}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2151 bytes) */
-static const char cstring[] = "x\332\245UMw\323V\032Nb;\311@Zb\022\276\006Z\344\362\221\371(\246\001J8mO\3478!\t9\355\020LBR`\246:\327\322\265-,K\266\356\225c\303,Xz\251\245\226Zj\251\245\227Yv\231\245\226\374\004~\302<\257\024\047\001\222v\316\031\237\343\373\274\272\272\367\375x\336\017)L*\337t\025\273\362\212k\362\307\277H\207s\245\352\260Z\223[\362\257\305\357\224\037\376\311\233\266\323\3332\370\216bW\225\0374\333\222F\315\265]\2410KWt\303\241{\037o\033\326\360\205\220\216\241s\375\310a\305v~\367\375\207{\007\047\177\374\307\022\263,[*L\010\243f)\322V\034\316\364[\266e\366\224f\342d\007N\256Y\035f\032\272\322\264u\376\265\302\273-\334\205\2529m\216\354\316UmG:\314\232\373Z\251A\325\360\260\250\263\026\207)\205u\r\241<\266%Wd\035\304,\365d\335\266\024\354\351\3344*\334a\222\303\032\371\007\255\016\035\262\224\047\313On\335{p/\361\326\341D\243P\204[\321L8\312\005\221Vq\rSB\273\354\265\270(*kU\245g\273\212\305\341\027\242h\341\334\321\013\262\316-EpI\2022\227\304\314\244a[*\256\033Vmn\237&\243\303\351\366\n3\005/2]Wq\216k\266i\322;\333\022EV\321tC\260\212\311\271EkM3D*\351\226\215\200\252\3145\245\242\252\016\327]\215\253\252\242\273\211F\313\266n!\300\216\301L\274\325\014\313\220\252*\034\355v\313\320\032v\323\260l\325qM.nW\230\324\352\267\325\252+\270^l\365\272n\242\234T0\323\2645p\2450\307a=Eg\222\025\217y\233\322N\274\245\031\027\305\322\306\322\332\332\322\372\323eus{\355\361\306\262i\032-a\210\r\336v\271\245\361MR\221,\305\003\277\265$G\252:\334\006s\002\204\035\276\240\322-\036V\261\252>\351u\361\177\210\024\252\217yW>\345UU\335\247\0314 dJ\304\241P\343\322\220\274I\033:\335\301\257\352Z\032amh\013?\243\331Bm\221\324d\206\225\240\255\203\047\222,\326L\221\314\253*\270R\265:\327\032\302m\246O\016\027HF*\357k$\221\n&\225\\\213\330\207\266ekx\347`+\211<\335\353\310TV\325\266\313\314\241\331a\206?\341\354`\203w\351\001\324\035\270*\216\204\366\t\245\252*\271\240X5\333\341)+\206\240\007\333E\235s\025>\266z\014\0058L\265Zq\253U\264\217\350Y\232a\027\017N\212\n\023\274\302M{\247b\333\246Z\261]K""\027\025WHM\253\333\250Vd\300h&\213\320L\322\014f\321\277\032\2570\255\241\331\315\226\201j\326pK\352\\\243\231\221\254*K[@\347(c\016\367\270\356\260\035K\047:\223\205\274M\047\036o\266d\017v0-\222\025\r\306\341}\322\351\334ql\247Z\2055U\267w\254\003AM\014\322\243\250\032\216\220U\223\325\004\006K\223\311\375\361R\263\241\247\346\030\246\231,j\022A\235\033\265\272\024u\254\364\047\002\355\252a\300\244\2121\002\320y7Yh\333\222\367\357ay@\225\047\322\3455o4\360\236\376\302\304\205&\023\r\314=\032z4\354\232v\207\013,\260lQ\022\241\261i\265\250Z\366\331H\222\202\250m\312\004\327\221\200\026H\244\351\243&\213m\265\352\310\306G]^L\272\374\330\315b\332\372-\223\365\270\223\256\242\205\310%\326\226\343\360\232!$qh\232\364\037\272A2|$\200\274\203\221gV\251\360\230\240\t\300\345\376`Jf\203\250\343\000\376V\362\216(@\035\242m\260:iI\302\002\006\240\344-!\355\344\257J\3641v\034W\2232\351\006\311\032\\\225(\024\t\256q\001\222\212\340\t\367/%\027\\\307RA\241C\202@o\301\216\333\302\344\342\210\361\240\003\360\271p\271\350\240\340\215f\272\222\252T\022\224\211\356k\356\330b\375\355h\234\275\026\314\007+a\341\355\350\273\354\214\367\255\217\235\211\267N\177\246_\212\047\317\364;\3363\277\340/\004\205w\177:\025ON\365\227\275s\036\363\244\177?\310\007\205xj\326+y\033~\326/\371\345\223\356o\343\3456\031\210\263S\375\305~\02576\375\363~;\310b\363\253\260\024g?\357W\274\361\003\255\327\203j\270\030\2628{\325o\307\331B\220?\336\362y<\010\377\272\317|\031\334\017\363\341\365\220\205\335\250=\310\016J\203\027\273\355\337\340\306\351\376\202wbX/\340\301D\320\t\313\307\253\277\344\347\375k\376f\342\017\017\277\215F\243\374\037i\332\216J\377\213\256\371\360a4\001GGO\322\3672\030\r.\204\330\375\254\377\024\217eO\367obk6\330\n\357\204\3458\373g\377\204d\234\351\267\275\234\367\034\224\010XbA\233(\230?\311\314\277\203B\260@Y9\335\277\323\337\362\356\034d\245\024\274\214\306\243\312\000\027\256\370\017\203\\P\016*\341\350\361&\317\301=\315\237\365\313\276\036\334\370\324\340\377\243\372(k\265\260""\034\352\321\215\350\320\000\212cO\371&:=\370~\267\261W~\032\047\026\047AS\236\302\374\217\267\340\027\342\311\271\240\035NF\237\017\330\376\265\367\343#\271/\375r|\002{]\257\355g\374{\360t4\236\246\310j\211\371B<}\301\033Z~?9r\352\3641\267\247\275,\n\273\034O}\206\200\347\275\025?\315G<\235\367\316Cm\016V\247g\275e\377\034\262C\372g/b\357\031R0\037_\274\224\354\212\340Z\360\214\332\220L\\&\367\363\336,\212K\006\017\302{(m9X\330\275\276k\356=\335\332\333\252\357\325\315=S\356\311\356\373\221\221\336\350\352\030`u\354\047\202\237\306\236\021<\033{N\360|\254JP\035{E\360jL\022\310\261.Awl)\003X\312\254\022\254f\326\t\3263\033\004\033\231\227\004/3*\201\232\251\021\3242\r\202FF\022\310L\227\240\233Y\314\002\026\263+\004+\331u\202\365\354\006\301F\366\005\301\213\354\257\004\277f_\021\274\312Z\004Vv\207`\047\373\206\340M\366Q\016\360(\3673\301\317\271M\202\315\334/\004\277\344T\0025\247\021h\271\006A#g\023\330\271\016A\047\367\232\340unq\234|\031_!X\031_\035\217\047\247\275\t\360?\356\233T\352\023o;\375md\001\005\033O\236\365\30012\373n2I\357\304\3336\032c\357\314\315@\017\013\341B\364\367\301\366n\351\335\207;\030r\357O\215\344\n\301\037\327\001\346\023=\345\222\3719\037OS\276\313>\307\254}\210\336FY\234K\006\3305*\202xz\306\273\357\237\365\357$\365\366\267\260\024nD\231\350n\304\342\331/}6\254\251e?\377QyI/Q<\352\317\370%\322\361}RF\205x\366\262?\357\257\242\264H\030\026\356\251\017\034&J\252\350\307r:6\306\367\235A\225\246}\267\021\214\007,\316\237\365n&\352\2270\213\2471x\374\273\276\026\\\002\033w\321\217\205haP\030\314S0W\322\330H\274\200\013\250\347x\372\013\354i\301L\360(\\\211\n\2378\360)cG\310\032\262s\023#\002=\221\314\337\331\210\330\237\032\311]\205\343\370\234\204\337Ee4t\252sm\377\346Q%\263D\323\007\002\261LT\315^H\342O{\256\034_\274\2019\244\2053\360\363\253h\021\254_\272\2148\0315&\215\255\034\035\271\232\014\371v\"\304\347\350}\005\363l\021\327\362\341\315(\033\225\242\255\301\374`i vA\377\025|\362\376\205\027\020\277H\210\271\017\345\253\321|\264\2123""\211\371\016\010\036\203\361\355p)l\037:\2003\357.*\230b3Ar\354\r\006\304]\344\341w\315\317\0215Q\025\337\275\215\335\314.\222\216o&ToB\337bX\241/\327\311\252\366kc\352\370\324\314\240\324\036!\226t\010\243\020\363^\336\273\341\271\364\271\047\252Gq\234\243\324J\377\005~\322\365\324";
-    PyObject *data = __Pyx_DecompressString(cstring, 2151, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2158 bytes) */
+static const char cstring[] = "x\332\245U\313w\323V\036Nb;\311\000-6\t\257\201\026\271<2\217b\032\240\204\323\366t\216\023\222\220\323\016\301$$\005f\252s-]\333\302\262d\353^96\314\202\245\227Zj\251\245\226Zz\231e\227Yj\311\237\300\2370\337O\212C\200\244\235s\306\347\370~W\367\361{|\277\307U\230T\276\351)v\365%\327\344\217\177\221\016\347J\315a\365\026\267\344_K\337)?\374\223\267l\247\277e\360\035\305\256)?h\266%\215\272k\273Ba\226\256\350\206C\367>^6\254\321\206\220\216\241s\375\320a\305v~w\377\303\265\203\223?\376c\211Y\226-\025&\204Q\267\024i+\016g\372M\3332\373J+1\262\013#\327\254.3\r]i\331:\377Z\341\2756\356B\324\2346Gz\347j\266#\035f\315}\255\324!jtX4X\233C\225\302z\206P\036\331\222+\262\001b\226\372\262a[\n\326tn\032U\3560\311\241\215\354\203T\207\016Y\312\343\345\3077\357\336\277\233X\353p\242Q(\302\255j&\014\345\202H\253\272\206)!]\366\333\\\224\224\265\232\322\267]\305\342\260\013^\264q\356\360\005\331\340\226\"\270\244\2112\227\370\314\244a[*\256\033V}n\237&\243\313\351\366\n3\005/1]Wq\216k\266i\322\236m\211\022\253j\272!X\325\344\334\242\261\256\031\"\235\351\226\r\207j\3145\245\242\252\016\327]\215\253\252\242\273\211D\313\266n\302\301\256\301L\354j\206eHU\025\216v\253mhM\273eX\266\352\270&\027\267\252Lj\215[j\315\025\\/\265\373=7\021N\"\230i\332\032\270R\230\343\260\276\2423\311JG\354\246\264\023oi\304E\251\274\261\264\266\266\264\376dY\335\334^{\264\261l\232F[\030b\203w\\ni|\223D$C\351\300n-\211\221\252\216\226\301\234\000a\3577(uK\357\263XU\037\367{\370?@\010\325G\274\047\237\360\232\252\356\323\014\032\3402\005\342\375\244\316\245!y\213\026t\272\203_\315\2654\302\372H\027~F\253\215\334\242Y\213\031V\202\266\016\236hf\261V\212\244^U\301\225\2525\270\326\024n+\375r\270@0\322\371\276D\232R\302\2443\327\"\366!m\331\032\3359XJ<O\327\2722\235\253j\307e\346H\355(\302\237pv\260\300{\364\001\352\016L\025\207\\\373\204RU\225\\\220\257\232\355\360\224\025C\320\207\355\"\317\271\n\033\333}\206\004\034\205Z\255\272\265\032\312G\364-\315\260K\007\047E\225\t^\345\246\275S\265mS\255\332\256\245""\213\252+\244\2465ld+\"`\264\222Ah&I\006\263\250_\215W\231\326\324\354V\333@6k\270%u\256Q\317HF\225\245%\240s\2441\207y\\w\330\216\245\023\235\311@\326\246\035\217\267\332\262\017=\350\026\311\210\002\343\260>\251t\3568\266S\253A\233\252\333;\326\301DM\024\322\247\250\031\216\2205\223\325\005\032K\213\311\375\366R\267!\247\356\030\246\231\014j\342A\203\033\365\206\024\r\214\364\047\002\355\232a@\245\2126\002\320y/\031h\331\222\367\356b\270O\231\047\322\341\025o6\261O\177a\342B\213\211&\372\0365=jv-\273\313\005\006h\266(\210\220\330\262\332\224-\373l$A\201\3276E\202\353\010@\033$R\367Q\223\301\266\332\rD\343\243*/%U~\344b)-\375\266\311\372\334IG\321\206\347\022c\333qx\335\020\22284M\372\217\314\2409l$\300|\007-\317\254Q\3421A\035\200\313\375\306\224\364\006\321\300\001\374\255d\217(@\036\242l0:iJB\003\032\240\344m!\355\344\257J\3241V\034W\2232\251\006\311\232\\\225H\024\t\256q\0013\025\316\023\356_J.\270\216\245\202B\207&\002\265\005=n\033\235\213\303\307\203\n\300s\341r\321E\302\033\255t$Q\351LP$z\257\270c\213\3657\343q\366j0\037\254\204\3057\343o\2633\336\267>V\246\3368\203\231A9\236>=\350zO\375\242\277\020\024\337\376\351D<}j\260\354\235\365\230\047\375{A!(\306\247f\275\262\267\341g\375\262_9\356\37666\267IA\234=5X\034\324pc\323?\347w\202,\026\277\n\313q\366\363A\325\233<\220z-\250\205\213!\213\263W\374N\234-\006\205\2435\237\303\207\360\257\371\314\227\301\275\260\020^\013Y\330\213:\303\354\260<|\276\333\371\rf\234\034,x\307\272\365\034\026L\005\335\260r\264\370\213~\301\277\352o&\366\360\360\333h<*\374\221\244\355\250\374\277\310\232\017\037DS0t\3748y/\202\361\340|\210\325\317\006O\360Y\361t\377\006\226f\203\255\360vX\211\263\177\366\217\t\306\351A\307\313y\317@\211\200&\026t\210\202\371\343\324\374;(\006\013\024\225\223\203\333\203-\357\366AT\312\301\213h2\252\016q\341\262\377 \310\005\225\240\032\216\037\255\362,\314\323\374Y\277\342\353\301\365O\025\376?\242\017\263V\017+\241\036]\217\336+@r\354)\337D\047\207\337\3576\367*O\342D\3434h*\220\233\377\361\026""\374b<=\027t\302\351\350\363!\333\277\366nr,\367\245_\211\217a\257\347u\374\214\177\027\226\216\307y\362\254\236\250/\306\371\363\336H\363\273\351\261\023\047\217\270\235\367\262H\354J|\35238<\357\255\370i<\342|\301;\007\2619h\315\317z\313\376YD\207\344\317^\300\332S\204`>\276p1Y\025\301\325\340)\225!\251\270D\346\027\274Y$\227\014\356\207w\221\332r\270\260{m\327\334{\262\265\267\325\330k\230{\246\334\223\275wcc\375\361\325\t\300\352\304O\004?M<%x:\361\214\340\331D\215\2406\361\222\340\345\204$\220\023=\202\336\304R\006\260\224Y%X\315\254\023\254g6\01062/\010^dT\0025S\047\250g\232\004\315\214$\220\231\036A/\263\230\005,fW\010V\262\353\004\353\331\r\202\215\354s\202\347\331_\t~\315\276$x\231\265\010\254\354\016\301N\3665\301\353\354\303\034\340a\356g\202\237s\233\004\233\271_\010~\311\251\004jN#\320rM\202f\316&\260s]\202n\356\025\301\253\334\342$\3312\271B\2602\271:\031O\347\275)\360?\351\233\224\352So\272\203mD\001\t\033O\237\361\3001\"\373v:\t\357\324\233\016\nc\357\364\215@\017\213\341B\364\367\341\366n\371\355\207+hr\357N\214\345\212\301\037\347\001\372\023}\345\222\3769\037\347)\336\025\237\243\327>@m#-\316&\r\354*%A\234\237\361\356\371g\374\333I\276\375-,\207\033Q&\272\023\261x\366K\237\215rj\331/|\224^\322K\004\217\3733~\231d|\237\244Q1\236\275\344\317\373\253H-\232\214\022\367\304\007\006\023%5\324c%m\033\223\373\306 K\323\272\333\010&\003\026\027\316x7\022\361K\350\305y4\036\377\216\257\005\027\301\306\035\324c1Z\030\026\207\363\344\314\345\3247\232\236\307\005\344s\234\377\002kZ0\023<\014W\242\342\047\006|\312\330!\262F\354\334@\213@M$\375w6\"\366O\035-d\006\244<\304C\223\266\013PV\360\n\336u\317\245\207\211$\217\3438\007)e\210\310\217\345\256\300w\274H\341wQ\005=\341\003^\016QL\317\036\355\254\355\233u\330\302\331\344\300\341\t\205\220\3420{>!7-\350J|\341:\232\234\026\316\200\204\257\242E\204\364\342%\220\310\250\352\251\047\346\350\310\225\344\005\351$\223\370,\355W\321,\027q\255\020\336\210\262Q9\332\032\316\017\227\206b\027\261\275\014\237\376\205\rL""\277HX\277\007\341\253\321|\264\2123\211\372.\2427\001\345\333\341R\330yo\000\316\274\275\240\240E\316\004\311\261\327\350>w\300\325\357\252\237#\336\243\032\036\325\215\335\314.2\n\0172DoB\336bX\245g\361xQ\224x\377\005\315\242\377\327";
+    PyObject *data = __Pyx_DecompressString(cstring, 2158, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (2851 bytes) */
-static const char cstring[] = "\377 at 0x o\377bject>(t\377ree frag\377ment).: \377<MemoryV\377iew of <\377contiguo\377us and d\263ir4\001\007\rin\021\005s\277trided\"\010 7or \004\031><(\tA\006\377>?Cannot\377 assign \377to read-\277only m\240\002v\376\242\000Invalid\377 mode, esxp\324\000|\000\047c\047t\001\377\047fortran\317\047, gH\000%\005sh\367ape\222\000 axi\377s Note t\375h\226 Cython\375 \021\000delibe\317ratek\000\320\001ct\373er!\001n PEPo-484\212\"re\303!\177s subcl\246\000\373es\261!built\375i\260\000ypes. \377If you n\311e\224 \303\000p\316\000%\tth\277en set\200\000e\373 \047\357\002ation\377_typing\047\366\355$iv\242\000o Fa\377lse.add_>\231 ecoll\305@+\000\377s.abcdis\277ableen\002\001g\367cis\004\003dno \377default \377__reduce\337__ duM\002no{n-\262@vial\033\000\377cinit__s\377rc/picko\377mino_rul\377es/batch\377/_fused.\317pyxub\002\225Aal\367loc\251  arr\377ay data.\360\013\020\361#\303a\240cs.AS\377CIICORE_\377TWINSEll\377ipsisSeq?uenceT\312\001\000\0025.\257\006c\237B__\017\005\267 Kst\245@_\021\005\267\204\001.\274\204\007\337__Pyx\001\000Di\377ct_NextR\317ef__\340$\204 __\366\265B__\001\005geti\227tem\r\001d0\001\027\000f\207unc\035\001\030\000f\003+\000i\363mp\331`3\001main\346\003\002od\245 E\001nam\316U\002newT\001\251 _c?hecksuT\000\n\0017res\212@__\026\001K\004\264!\001\357@e\017\003un\372!l\017e_En,\005\n\006\221\"6\003\363vt\354A\270\001qual0o\005\332E\243.\364Fex\354\001\362`\341_\243\005\276&\206 \302.__t\373es\223`_core\355_\221\"is\t\001out\357ine_\241\000pya\374\376`\201e_buffe\377rasyncio\371.4\000$\003sbase\377belowboo\377l_bounds\377bustccho}s\360@laimc\001\001\347sclV\001\327 tra\377cebackco\177mpiledc3\000\317tdec\344\207\001\001\002_a\375c\255\205\001sderiv\375e\262@edrawn\311d\313!\000\002_\253\000\354\210\003emwpty\330`ode\001\002\317inge\337 \345\206\002er\337rorffk\000_d\227own\000\006_l\002\024\001s\377firstfla\377gsformat\376\330\207\004goinggr\347ill\000\002\316aimh\177eightsh\003\000|\000\001\275!ofiid\252`\367han\004\000dexi\365n\002\000_\024""\000nt64\257int8\366as\000\002i\177zekkind\000\001\377slandmas\317kmem\361\210\001\351\210\001mo\367ves\002\000ingn~\354andimnp\252a\274\207$\220Bobjo\206Ae\245d\250@p\302 \372\207\001_\000\002o\047nph\213@\327\206\014.\341\206\002\000\022\375.\365\206\003player\326\000\003sp\367\000t\003\000pr\277regist\300!l\237lroll\215E\010\001i\373ng\017\001srows\357self\365aasi\237deset\222\210\004\216\212\002s\251h\036\000\001\000n\027\002s\200 s\375t\366@sstart\354\341\206\002_\000ald\000pst}o\000\001p_tot\016\001\337ructt\211\205\002ta\257ke_t\246`t\351 e=s\006\001_out\016\001.\004\336,\002urn_\300 rt\356\006\000sun\230!upd\177ateuse_\315\207\005\377valuesvi\302\335`m\000\003G\001\n\003\024\000ew\377xzerosO\200\377\001\330\004#\2401\240F\377\250!\200\001\340\004\023\220\3735\230\017\000\007\200r\210\023\377\210A\330\010\017\210v\220\377U\230!\2307\240!\340\377\t\n\330\010\014\210E\220\377\025\220a\220t\2306\240\377\021\240!\330\014\024\220A\377\220S\230\004\230A\230Q\352(\025W\032\000W]\001\330\004\014\357\210B\210f/\000T\230\026\357\230q\240\004s\000\"\250A\177\330\004\016\210b\220\006M\006\377$\240f\250B\250a\330\377\004\037\230q\330\004!\240\365\021d\023\026\204\000s\230$\230\377a\230t\2406\250\021\250\377$\250a\250x\260q\270\377\004\270A\270Z\300q\310^\326\000\013\2107\220\276\026Z\177\000\337\007\240v\250Q\303\023\031\230\337\021\230#\230T\343\000$\240\177e\2505\260\001\260\021\2115\356B\005W\260A(!1\250D\353\260\007\246\000\001\3315[\240\001w\240\027\250\226@\r\210R\375 \337Q\220d\230&\020\000\024\240\377V\2502\250Q\330\004\032\375\230\3664\017\210q\220\005\220\375Y\220 s\240$\240a\240\356\274 \013\2101\300U]\240!\377\2407\250!\330\004\013\210\2772\210V\2202\220\216EA\177\240[\260\006\260b\270\230`\377\034\230D\240\005\240Q\240\367b\250\001\352S\025\220Q\220\377c\230\024\230Q\230d\240\361%_\017\0379\366)g\250Q\250\317d\260%\260\310\007\232`\320 \3770\260\013\270;\300k\320\327QR\330\266\204\002\010\267 \021\330\377\004\007\200|\2207\230!\377\330\010\047\240q\250\010""\260\363\016\270\312`\204\"\360\006\000\005\357\036\230Q\330\266\204\022\017\210x\377\220q\230\003\2304\230q\257\240\001\330\020\326\001g\374B!\357\330\020\027\220\304%\360\010\000\373\n\013\366\204\020\020\220\004\220A\337\220Q\330\014\r\311 1\220\365F|\000\014\215@\330\020\021\220\365\026T\000\005s\000\020\024\220E\357\230\025\230a[\002\024\030\230\367\005\230U\200@1\330\030\031>\021\002s\240#\240U\203\206\001_\001\375\033\273\001\021\220\024\220Z\230\377t\2408\2504\250x\260\377t\2707\300$\300l\320\377RV\320Vh\320hl\377\320lt\320tx\360\000\337\000y\001G\002\004\000G\002\335K\003\001K\002U\n\001U\002\335Y\021\001Y\002f\030\001f\002\335j\037\001j\002t&\001t\002\275x-\001x\002C\003<\000C\273\003G\003\001G\003O\n\001O\273\003S\021\001S\003[\030\001[\273\003_\037\001_\003g&\001g\273\003k-\001k\003t4\001t{\003x;\001x\003B\004\202\000wB\004F\003\001F\004O\n\001wO\004S\021\001S\004Z\030\001wZ\004^\037\001^\004j&\001wj\004n-\001n\004w4\001\367w\004{;\001{\004H\005\356\310\000H\005L\003\001L\005T\356\n\001T\005X\021\001X\005_\356\030\001_\005c\037\001c\005k\356&\001k\005o-\001o\005v\3564\001v\005z;\001z\005B\355\006\210\001\006F\003\001F\006G\277\006\330\010\020\220\007\324@\006\373\230l\347\204\001\007\200v\210W:\203@\024\202`\010\022\220\240`\327@\373\340\010\332B\007\200q\330\010\377\017\320\017&\240d\250!\377\2507\260+\270W\300A\375\340\004\013Q\200\001\360\n\000\357\005!\240\001\347^\026\220a\337\330\014\020\220\005\273\211\0021\330\375\020\354AQ\230e\2401\240\353D\250\334`\021\303\211\002s\230#\376\201a\330\020\023\2206\230\022\373\2302\354\207\002*\250A\250S\377\260\003\2603\260a\330\024w\036\230a\314eE\230\021\320l\373t\220T\002\001\230\023\230A\372@\001;\366\206\002!\330\024\033\230\2371\230G\2401\004\002\335\206\0011\374\263\002\255\204\tq\230\006\230f\240\217A\240Q\330\243\204\001\372\211\002\211\001Q\373\330\020\364\210\003S\240\006\240a\277\330\021\022\220&\230[\001C\377\230q\330\020\032\230!\230\3373\230c\240\031\235 3\250\377d\260!\2607\270!\270\236\331\000""\021\220\034\230\327\002\353\204\001\027z.\000\025\263\000\020\035\230Q*\000\177\023\240H\250F\260!p\016p\272\213\006\261\205\006\242(\226%&\240\005\220\205\001\366\373\211\002\024\260\372!\014\000\005\037\372\266\000F\240@:\260Q\360\006R\207\206\004I\340$\346)\024\202\206\001\230\370 \330\000\006\342!\247!\024\027\216ba\230\376\360\205\001Q\330\030%\240Q\240wc\250\023\245\000\"\260B\363 K\031\033\345\000a\225\206\001\244\214\001\005\242 \333\030\037\252\213\002q\330\005\001\330\025\276\034\001b\240\004\240B4\000\021\377\250&\260\004\260A\260V\177\2701\270C\270s\300\374 \377\034\230A\230\\\250\021\250\334\207@\201!e\2406Z\000G\260\2671\260G!\000A\330|\000v\377\230S\240\002\240#\240W\317\250C\250qw\007!\000\340\030\277 \240\001\240\023\240\"\002{\317\240!\2403\205@b\032\047\260\376\230 \260f\270A\270S\300\373\003\300\362@!\240\021\240#;\240T\316\000B\250b\266\214\001n\001\3525\023\004\222\211\003\014\277\210\023\023\2201\357\220H\230A\200\215\004a\330\014\177\021\220\021\220%\220u\353\216\001\276\331\204\001\001\220\025\220e\350`A";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 2851, 3997);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (2862 bytes) */
+static const char cstring[] = "\377 at 0x o\377bject>(t\377ree frag\377ment).: \377<MemoryV\377iew of <\377contiguo\377us and d\263ir4\001\007\rin\021\005s\277trided\"\010 7or \004\031><(\tA\006\377>?Cannot\377 assign \377to read-\277only m\240\002v\376\242\000Invalid\377 mode, esxp\324\000|\000\047c\047t\001\377\047fortran\317\047, gH\000%\005sh\367ape\222\000 axi\377s Note t\375h\226 Cython\375 \021\000delibe\317ratek\000\320\001ct\373er!\001n PEPo-484\212\"re\303!\177s subcl\246\000\373es\261!built\375i\260\000ypes. \377If you n\311e\224 \303\000p\316\000%\tth\277en set\200\000e\373 \047\357\002ation\377_typing\047\366\355$iv\242\000o Fa\377lse.add_>\231 ecoll\305@+\000\377s.abcdis\277ableen\002\001g\367cis\004\003dno \377default \377__reduce\337__ duM\002no{n-\262@vial\033\000\377cinit__s\377rc/picko\377mino_rul\377es/batch\377/_fused.\317pyxub\002\225Aal\367loc\251  arr\377ay data.\360\013\020\361#\303a\240cs.AS\377CIICORE_\377TWINSEll\377ipsisSeq?uenceT\312\001\000\0025.\257\006c\237B__\017\005\267 Kst\245@_\021\005\267\204\001.\274\204\007\337__Pyx\001\000Di\377ct_NextR\317ef__\340$\204 __\366\265B__\001\005geti\227tem\r\001d0\001\027\000f\207unc\035\001\030\000f\003+\000i\363mp\331`3\001main\346\003\002od\245 E\001nam\316U\002newT\001\251 _c?hecksuT\000\n\0017res\212@__\026\001K\004\264!\001\357@e\017\003un\372!l\017e_En,\005\n\006\221\"6\003\363vt\354A\270\001qual0o\005\332E\243.\364Fex\354\001\362`\341_\243\005\276&\206 \302.__t\373es\223`_core\355_\221\"is\t\001out\357ine_\241\000pya\374\376`\201e_buffe\377rasyncio\371.4\000$\003sbase\377belowboo\377l_bounds\377bustccho}s\360@laimc\001\001\347sclV\001\327 tra\377cebackco\177mpiledc3\000\317tdec\344\207\001\001\002_a\375c\255\205\001sderiv\375e\262@edrawn\311d\313!\000\002_\253\000\354\210\003emwpty\330`ode\001\002\317inge\337 \345\206\002er\337rorffk\000_d\227own\000\006_l\002\024\001s\377firstfla\377gsformat\376\330\207\004goinggr\347ill\000\002\316aimh\177eightsh\003\000|\000\001\275!ofiid\252`\367han\004\000dexi\365n\002\000_\024""\000nt64\257int8\366as\000\002i\177zekkind\000\001\377slandmas\317kmem\361\210\001\351\210\001mo\367ves\002\000ingn~\354andimnp\252a\274\207$\220Bobjo\206Ae\245d\250@p\302 \372\207\001_\000\002o\047nph\213@\327\206\014.\341\206\002\000\022\375.\365\206\003player\326\000\003sp\367\000t\003\000pr\277regist\300!l\237lroll\215E\010\001i\373ng\017\001srows\357self\365aasi\237deset\222\210\004\216\212\002s\251h\036\000\001\000n\027\002s\200 s\375t\366@sstart\354\341\206\002_\000ald\000pst}o\000\001p_tot\016\001\337ructt\211\205\002ta\257ke_t\246`t\351 e=s\006\001_out\016\001.\004\336,\002urn_\300 rt\356\006\000sun\230!upd\177ateuse_\315\207\005\377valuesvi\302\335`m\000\003G\001\n\003\024\000ew\377xzerosO\200\377\001\330\004#\2401\240F\377\250!\200\001\340\004\023\220\3735\230\017\000\007\200r\210\023\377\210A\330\010\017\210v\220\377U\230!\2307\240!\340\377\t\n\330\010\014\210E\220\377\025\220a\220t\2306\240\377\021\240!\330\014\024\220A\377\220S\230\004\230A\230Q\352(\025W\032\000W]\001\330\004\014\357\210B\210f/\000T\230\026\357\230q\240\004s\000\"\250A\177\330\004\016\210b\220\006M\006\377$\240f\250B\250a\330\377\004\037\230q\330\004!\240\365\021d\023\026\204\000s\230$\230\377a\230t\2406\250\021\250\377$\250a\250x\260q\270\377\004\270A\270Z\300q\310^\326\000\013\2107\220\276\026Z\177\000\337\007\240v\250Q\303\023\031\230\337\021\230#\230T\343\000$\240\177e\2505\260\001\260\021\2115\356B\005W\260A(!1\250D\353\260\007\246\000\001\3315[\240\001w\240\027\250\226@\r\210R\375 \337Q\220d\230&\020\000\024\240\377V\2502\250Q\330\004\032\375\230\3664\017\210q\220\005\220\375Y\220 s\240$\240a\240\356\274 \013\2101\300U]\240!\377\2407\250!\330\004\013\210\2772\210V\2202\220\216EA\177\240[\260\006\260b\270\230`\377\034\230D\240\005\240Q\240\367b\250\001\352S\025\220Q\220\377c\230\024\230Q\230d\240\361%_\017\0379\366)g\250Q\250\317d\260%\260\310\007\232`\320 \3770\260\013\270;\300k\320\327QR\330\266\204\002\010\267 \021\330\377\004\007\200|\2207\230!\377\330\010\047\240q\250\010""\260\363\016\270\312`\204\"\360\006\000\005\357\036\230Q\330\266\204\022\017\210x\377\220q\230\003\2304\230q\257\240\001\330\020\326\001g\374B!\357\330\020\027\220\304%\360\010\000\373\n\013\366\204\020\020\220\004\220A\337\220Q\330\014\r\311 1\220\365F|\000\014\215@\330\020\021\220\365\026T\000\005s\000\020\024\220E\357\230\025\230a[\002\024\030\230\367\005\230U\200@1\330\030\031>\021\002s\240#\240U\203\206\001_\001\375\033\273\001\021\220\024\220Z\230\377t\2408\2504\250x\260\377t\2707\300$\300l\320\377RV\320Vh\320hl\377\320lt\320tx\360\000\337\000y\001G\002\004\000G\002\335K\003\001K\002U\n\001U\002\335Y\021\001Y\002f\030\001f\002\335j\037\001j\002t&\001t\002\275x-\001x\002C\003<\000C\273\003G\003\001G\003O\n\001O\273\003S\021\001S\003[\030\001[\273\003_\037\001_\003g&\001g\273\003k-\001k\003t4\001t{\003x;\001x\003B\004\202\000wB\004F\003\001F\004O\n\001wO\004S\021\001S\004Z\030\001wZ\004^\037\001^\004j&\001wj\004n-\001n\004w4\001\367w\004{;\001{\004H\005\356\310\000H\005L\003\001L\005T\356\n\001T\005X\021\001X\005_\356\030\001_\005c\037\001c\005k\356&\001k\005o-\001o\005v\3564\001v\005z;\001z\005B\355\006\210\001\006F\003\001F\006G\277\006\330\010\020\220\007\324@\006\373\230l\347\204\001\007\200v\210W:\203@\024\202`\010\022\220\240`\327@\373\340\010\332B\007\200q\330\010\377\017\320\017&\240d\250!\377\2507\260+\270W\300A\375\340\004\013Q\200\001\360\n\000\357\005!\240\001\347^\026\220a\337\330\014\020\220\005\273\211\0021\330\375\020\354AQ\230e\2401\240\353D\250\334`\021\303\211\002s\230#\376\201a\330\020\023\2206\230\022\373\2302\354\207\002*\250A\250S\377\260\003\2603\260a\330\024w\036\230a\314eE\230\021\320l\373t\220T\002\001\230\023\230A\372@\001;\366\206\002!\330\024\033\230\2371\230G\2401\004\002\335\206\0011\374\263\002\255\204\tq\230\006\230f\240\217A\240Q\330\243\204\001\372\211\002\211\001Q\373\330\020\364\210\003S\240\006\240a\277\330\021\022\220&\230[\001C\377\230q\330\020\032\230!\230\3373\230c\240\031\235 3\250\377d\260!\2607\270!\270\236\331\000""\021\220\034\230\327\002\353\204\001\027z.\000\025\263\000\020\035\230Q*\000\177\023\240H\250F\260!p\016p\272\213\006\261\205\006\242(\226%&\240\005\220\205\001\326\373\211\002\024\260\372!\014\351\205\023\023\220\2371\220H\230A\252\212\004\367 \021?\220\021\220%\220u\225\214\001\203A_\001\220\025\220e\222 A\276@\257\020\000\005\037\371\000F\343@:/\260Q\360\006\304\206\nq\267\206\010\363\214\001R\360\214\001I\275D\303I\024\337\206\001\230\325@\330\000\006\277A\204A\024\027\353ba\230\376\315\206\001Q\330\030%\240Q\240wc\250\023\202 \"\260B\320@K\031\033\302 a\362\206\001\201\215\001\005\377 \333\030\037\207\214\002q\330\005\001\330\025\276\034\001b\240\004\240B4\000\021\377\250&\260\004\260A\260V\177\2701\270C\270s\300\331@\377\034\230A\230\\\250\021\250\334\344@\336!e\2406Z\000G\260\2671\260G!\000A\330|\000v\377\230S\240\002\240#\240W\317\250C\250qw\007!\000\340\030\277 \240\001\240\023\240\"\002{\317\240!\2403\342@b\032\047\260\376\365 \260f\270A\270S\300\373\003\300\317`!\240\021\240#;\240T\316\000B\250b\223\215\001n\001\0365\023\004\013\2101";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 2862, 4023);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (3997 bytes) */
-static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/pickomino_rules/batch/_fused.pyxunable to allocate array data.unable to allocate shape and strides.ASCIICORE_TWINSEllipsisSequenceTableTable.__reduce_cython__Table.__setstate_cython__View.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_unpickle_Table__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___core_dict_is_coroutine_numpyaabcallocate_bufferasyncio.coroutinesbasebelowbool_boundsbustcchosenclaimclaimscline_in_tracebackcompiledcountdecidedecide_actionsderivedicedrawndtypedtype_is_objectemptyencodeencodingenumerateerrorfface_downface_down_countfacesfirstflagsformatfortrangoinggrillgrill_claimheightshighhighest_ofiidin_handindexindex_ofint64int8itemsitemsizekkindkindslandmaskmemviewmodemovesmovingnnamendimnpnum_actionsnumpyobjofferedoutpackpass_pass_onphasepickomino_rules.batchpickomino_rules.batch._fusedplayerplayerspointspoprregisterrollroll_actionsrollingrollsrowsselfset_asidesetdefaultshapeshowshownsidessizestacksstartstatestealstepstopstop_totalstructttabletake_tiletidiestile_outtilestopstotalsturn_overturnsunpackupdateuse_setstatevaluesvictimvictim_outvictimsviewxzerosO\200\001\330\004#\2401\240F\250!\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010""\017\210v\220U\230!\2307\240!\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\024\220A\220S\230\004\230A\230Q\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220W\230A\230W\240F\250!\330\004\014\210B\210f\220A\220T\230\026\230q\240\004\240F\250\"\250A\330\004\016\210b\220\006\220a\220t\2306\240\021\240$\240f\250B\250a\330\004\037\230q\330\004!\240\021\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\026\220a\220s\230$\230a\230t\2406\250\021\250$\250a\250x\260q\270\004\270A\270Z\300q\310\001\330\004\013\2107\220!\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250Q\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\031\230\021\230#\230T\240\021\240$\240e\2505\260\001\260\021\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250W\260A\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\031\230\021\230#\230T\240\021\240$\240e\2501\250D\260\007\260q\270\001\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220[\240\001\240\027\250\001\330\004\r\210R\210v\220Q\220d\230&\240\001\240\024\240V\2502\250Q\330\004\032\230!\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\017\210q\220\005\220Y\230a\230s\240$\240a\240q\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220]\240!\2407\250!\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\025\220Q\220c\230\024\230Q\230d\240%\240q\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\031\230""\021\230#\230T\240\021\240$\240g\250Q\250d\260%\260q\330\004\013\2101\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\006\000\005\036\230Q\330\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\017\210x\220q\230\003\2304\230q\240\001\330\020\025\220Q\220g\230T\240\021\240!\330\020\027\220q\330\004\013\2101\200\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\r\210V\2201\220F\230!\330\014\017\210q\330\020\021\220\026\220q\230\005\230Q\330\020\024\220E\230\025\230a\230q\240\001\330\024\030\230\005\230U\240!\2401\330\030\031\230\025\230a\230s\240#\240U\250!\200\001\360\010\000\n\033\230!\330\010\021\220\024\220Z\230t\2408\2504\250x\260t\2707\300$\300l\320RV\320Vh\320hl\320lt\320tx\360\000\000y\001G\002\360\000\000G\002K\002\360\000\000K\002U\002\360\000\000U\002Y\002\360\000\000Y\002f\002\360\000\000f\002j\002\360\000\000j\002t\002\360\000\000t\002x\002\360\000\000x\002C\003\360\000\000C\003G\003\360\000\000G\003O\003\360\000\000O\003S\003\360\000\000S\003[\003\360\000\000[\003_\003\360\000\000_\003g\003\360\000\000g\003k\003\360\000\000k\003t\003\360\000\000t\003x\003\360\000\000x\003B\004\360\000\000B\004F\004\360\000\000F\004O\004\360\000\000O\004S\004\360\000\000S\004Z\004\360\000\000Z\004^\004\360\000\000^\004j\004\360\000\000j\004n\004\360\000\000n\004w\004\360\000\000w\004{\004\360\000\000{\004H\005\360\000\000H\005L\005\360\000\000L\005T\005\360\000\000T\005X\005\360\000\000X\005_\005\360\000\000_\005c\005\360\000\000c\005k\005\360\000\000k\005o\005\360\000\000o\005v\005\360\000\000v\005z\005\360\000\000z\005B\006\360\000\000B\006F\006\360\000\000F\006G\006\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+""\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\n\000\005!\240\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\026\220a\330\014\020\220\005\220U\230!\2301\330\020\030\230\005\230Q\230e\2401\240D\250\001\330\020\021\220\025\220a\220s\230#\230U\240!\330\020\023\2206\230\022\2302\230T\240\021\240*\250A\250S\260\003\2603\260a\330\024\036\230a\330\014\r\210V\2201\220E\230\021\330\014\r\210V\2201\220F\230!\330\014\017\210t\2201\330\020\030\230\001\230\023\230A\330\020\023\220;\230a\230s\240!\330\024\033\2301\230G\2401\330\024\033\2301\330\004\013\2101\200\001\360\n\000\n\013\330\010\014\210E\220\025\220a\220q\230\006\230f\240A\240Q\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\031\230\021\230#\230S\240\006\240a\330\021\022\220&\230\001\230\023\230C\230q\330\020\032\230!\2303\230c\240\031\250!\2503\250d\260!\2607\270!\2701\330\020\021\220\034\230Q\230e\2401\330\020\021\220\027\230\001\230\025\230a\330\020\035\230Q\230c\240\023\240H\250F\260!\200\001\360\n\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\025\220a\220s\230&\240\005\240U\250!\2505\260\001\260\024\260Q\200\001\360\014\000\005\037\230f\240F\250!\250:\260Q\360\006\000\n\013\330\010\014\210I\220U\230!\2301\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2301\330\020\024\220F\230!\2301\330\020\023\2206\230\023\230A\330\024\027\220q\230\006\230a\230s\240#\240Q\330\030%\240Q\240c\250\023\250F\260\"\260B\260a\330\031\033\2303\230a\330\030\031\230\026\230q\240\005\240Q\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250&\260\004\260A\260V\2701\270C\270s\300!\330\024\034\230A\230\\\250\021\250!\330\024\035\230Q\230e\2406\250\023\250G\2601\260G\2701\270A\330\024\027\220v\230S\240\002\240#\240W\250C\250q\330\030%\240Q\240c\250\023\250G\2601\340\030 \240\001\240\023\240A\330\024""\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250\047\260\024\260Q\260f\270A\270S\300\003\3001\330\024!\240\021\240#\240T\250\023\250B\250b\260\001\260\021\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\004\013\2101\200\001\360\014\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\023\2201\220H\230A\230T\240\021\240$\240a\330\014\021\220\021\220%\220u\230A\230Q\330\014\020\220\001\220\025\220e\2301\230A";
+    #else /* compression: none (4023 bytes) */
+static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/pickomino_rules/batch/_fused.pyxunable to allocate array data.unable to allocate shape and strides.ASCIICORE_TWINSEllipsisSequenceTableTable.__reduce_cython__Table.__setstate_cython__View.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_unpickle_Table__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___core_dict_is_coroutine_numpyaabcallocate_bufferasyncio.coroutinesbasebelowbool_boundsbustcchosenclaimclaimscline_in_tracebackcompiledcountdecidedecide_actionsderivedicedrawndtypedtype_is_objectemptyencodeencodingenumerateerrorfface_downface_down_countfacesfirstflagsformatfortrangoinggrillgrill_claimheightshighhighest_ofiidin_handindexindex_ofint64int8itemsitemsizekkindkindslandmaskmemviewmodemovesmovingnnamendimnpnum_actionsnumpyobjofferedoutpackpass_pass_onphasepickomino_rules.batchpickomino_rules.batch._fusedplayerplayerspointspoprregisterrollroll_actionsrollingrollsrowsselfset_asidesetdefaultshapeshowshownsidessizestacksstartstatestealstepstopstop_totalstructttabletake_tiletidiestile_outtilestopstotalsturn_overturnsunpackupdateuse_setstatevaluesvictimvictim_outvictimsviewxzerosO\200\001\330\004#\2401\240F\250!\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010""\017\210v\220U\230!\2307\240!\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\024\220A\220S\230\004\230A\230Q\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220W\230A\230W\240F\250!\330\004\014\210B\210f\220A\220T\230\026\230q\240\004\240F\250\"\250A\330\004\016\210b\220\006\220a\220t\2306\240\021\240$\240f\250B\250a\330\004\037\230q\330\004!\240\021\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\026\220a\220s\230$\230a\230t\2406\250\021\250$\250a\250x\260q\270\004\270A\270Z\300q\310\001\330\004\013\2107\220!\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250Q\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\031\230\021\230#\230T\240\021\240$\240e\2505\260\001\260\021\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220Z\230q\240\007\240v\250W\260A\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\031\230\021\230#\230T\240\021\240$\240e\2501\250D\260\007\260q\270\001\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220[\240\001\240\027\250\001\330\004\r\210R\210v\220Q\220d\230&\240\001\240\024\240V\2502\250Q\330\004\032\230!\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\017\210q\220\005\220Y\230a\230s\240$\240a\240q\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\007\200r\210\023\210A\330\010\017\210v\220]\240!\2407\250!\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\025\220Q\220c\230\024\230Q\230d\240%\240q\330\004\013\2101\200\001\340\004\023\2205\230\001\330\004\013\2102\210V\2202\220T\230\026\230q\240\004\240A\240[\260\006\260b\270\001\330\004\034\230D\240\005\240Q\240b\250\001\340\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\031\230""\021\230#\230T\240\021\240$\240g\250Q\250d\260%\260q\330\004\013\2101\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\006\000\005\036\230Q\330\t\n\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\017\210x\220q\230\003\2304\230q\240\001\330\020\025\220Q\220g\230T\240\021\240!\330\020\027\220q\330\004\013\2101\200\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\r\210V\2201\220F\230!\330\014\017\210q\330\020\021\220\026\220q\230\005\230Q\330\020\024\220E\230\025\230a\230q\240\001\330\024\030\230\005\230U\240!\2401\330\030\031\230\025\230a\230s\240#\240U\250!\200\001\360\010\000\n\033\230!\330\010\021\220\024\220Z\230t\2408\2504\250x\260t\2707\300$\300l\320RV\320Vh\320hl\320lt\320tx\360\000\000y\001G\002\360\000\000G\002K\002\360\000\000K\002U\002\360\000\000U\002Y\002\360\000\000Y\002f\002\360\000\000f\002j\002\360\000\000j\002t\002\360\000\000t\002x\002\360\000\000x\002C\003\360\000\000C\003G\003\360\000\000G\003O\003\360\000\000O\003S\003\360\000\000S\003[\003\360\000\000[\003_\003\360\000\000_\003g\003\360\000\000g\003k\003\360\000\000k\003t\003\360\000\000t\003x\003\360\000\000x\003B\004\360\000\000B\004F\004\360\000\000F\004O\004\360\000\000O\004S\004\360\000\000S\004Z\004\360\000\000Z\004^\004\360\000\000^\004j\004\360\000\000j\004n\004\360\000\000n\004w\004\360\000\000w\004{\004\360\000\000{\004H\005\360\000\000H\005L\005\360\000\000L\005T\005\360\000\000T\005X\005\360\000\000X\005_\005\360\000\000_\005c\005\360\000\000c\005k\005\360\000\000k\005o\005\360\000\000o\005v\005\360\000\000v\005z\005\360\000\000z\005B\006\360\000\000B\006F\006\360\000\000F\006G\006\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+""\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\n\000\005!\240\001\360\010\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\026\220a\330\014\020\220\005\220U\230!\2301\330\020\030\230\005\230Q\230e\2401\240D\250\001\330\020\021\220\025\220a\220s\230#\230U\240!\330\020\023\2206\230\022\2302\230T\240\021\240*\250A\250S\260\003\2603\260a\330\024\036\230a\330\014\r\210V\2201\220E\230\021\330\014\r\210V\2201\220F\230!\330\014\017\210t\2201\330\020\030\230\001\230\023\230A\330\020\023\220;\230a\230s\240!\330\024\033\2301\230G\2401\330\024\033\2301\330\004\013\2101\200\001\360\n\000\n\013\330\010\014\210E\220\025\220a\220q\230\006\230f\240A\240Q\330\014\017\210q\220\006\220a\220s\230#\230Q\330\020\031\230\021\230#\230S\240\006\240a\330\021\022\220&\230\001\230\023\230C\230q\330\020\032\230!\2303\230c\240\031\250!\2503\250d\260!\2607\270!\2701\330\020\021\220\034\230Q\230e\2401\330\020\021\220\027\230\001\230\025\230a\330\020\035\230Q\230c\240\023\240H\250F\260!\200\001\360\n\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\020\220\004\220A\220Q\330\014\020\220\005\220U\230!\2301\330\020\021\220\025\220a\220s\230&\240\005\240U\250!\2505\260\001\260\024\260Q\200\001\360\014\000\n\013\330\010\014\210E\220\025\220a\220t\2306\240\021\240!\330\014\023\2201\220H\230A\230T\240\021\240$\240a\330\014\021\220\021\220%\220u\230A\230Q\330\014\020\220\001\220\025\220e\2301\230A\200\001\360\020\000\005\037\230f\240F\250!\250:\260Q\360\006\000\n\013\330\010\014\210E\220\025\220a\220q\330\014\r\210V\2201\220F\230!\2307\240!\330\010\014\210I\220U\230!\2301\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2301\330\020\024\220F\230!\2301\330\020\023\2206\230\023\230A\330\024\027\220q\230\006\230a\230s\240#\240Q\330\030%\240Q\240c\250\023\250F\260\"\260B\260a\330\031\033\2303\230a\330\030\031\230\026\230q\240\005\240Q\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240""\004\240B\240c\250\021\250&\260\004\260A\260V\2701\270C\270s\300!\330\024\034\230A\230\\\250\021\250!\330\024\035\230Q\230e\2406\250\023\250G\2601\260G\2701\270A\330\024\027\220v\230S\240\002\240#\240W\250C\250q\330\030%\240Q\240c\250\023\250G\2601\340\030 \240\001\240\023\240A\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\025\033\2303\230b\240\004\240B\240c\250\021\250\047\260\024\260Q\260f\270A\270S\300\003\3001\330\024!\240\021\240#\240T\250\023\250B\250b\260\001\260\021\330\024\027\220{\240!\2403\240a\330\030\037\230q\240\007\240q\330\030\037\230q\330\004\013\2101";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
@@ -29681,72 +29923,72 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_1F, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 236};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 251};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_moving, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_a, __pyx_mstate->__pyx_n_u_grill, __pyx_mstate->__pyx_n_u_victim, __pyx_mstate->__pyx_n_u_pass};
-    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide, __pyx_mstate->__pyx_kp_b_iso88591_fF_Q_IU_1_U_1_F_1_F_1_6_A_q_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide, __pyx_mstate->__pyx_kp_b_iso88591_fF_Q_E_aq_V1F_7_IU_1_U_1_F_1_F, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 275};
+    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 294};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_start, __pyx_mstate->__pyx_n_u_sides, __pyx_mstate->__pyx_n_u_first, __pyx_mstate->__pyx_n_u_high, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_dice};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_bounds, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_1HAT_a_uAQ_e1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 288};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 307};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_show, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_U_1_as_U_5_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 300};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 319};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_rolls, __pyx_mstate->__pyx_n_u_drawn, __pyx_mstate->__pyx_n_u_rolling, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_f, __pyx_mstate->__pyx_n_u_offered, __pyx_mstate->__pyx_n_u_shown};
     __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_land, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_a_U_1_Qe1D_as_U_6_2T_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 328};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 347};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_claim, __pyx_mstate->__pyx_n_u_victim};
     __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_derive, __pyx_mstate->__pyx_kp_b_iso88591_E_aq_fAQ_q_as_Q_S_a_Cq_3c_3d_7, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 352};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 371};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_roll_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_7_2V2T_q_A_b_D_Qb_E_at6, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 366};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 385};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_faces, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_set_aside, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vQ_E_at6_T_e5, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 377};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 396};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_stop_total, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_v_RvQd_V2Q_E_at6_q_Yas_aq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 391};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 9, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 410};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_tile_out, __pyx_mstate->__pyx_n_u_victim_out, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_claims, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vWAWF_BfAT_q_F_A_b_at6_fB, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 407};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 426};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_decide_actions, __pyx_mstate->__pyx_kp_b_iso88591_5_2V2T_q_A_b_D_Qb_E_at6_T_gQd_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 419};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 438};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_tiles, __pyx_mstate->__pyx_n_u_victims, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_take_tile, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vZq_vWA_E_at6_T_e1D_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 430};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 449};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_bust, __pyx_mstate->__pyx_kp_b_iso88591_5_r_A_vU_7_E_at6_AS_AQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 441};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 7, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 460};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_tidies, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_f};
     __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_turn_over, __pyx_mstate->__pyx_kp_b_iso88591_E_at6_AQ_V1F_q_q_Q_E_aq_U_1_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 456};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 475};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_rows, __pyx_mstate->__pyx_n_u_going, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_out};
     __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_pickomino_rules_batch__fused, __pyx_mstate->__pyx_n_u_pass_on, __pyx_mstate->__pyx_kp_b_iso88591_Q_E_at6_xq_4q_QgT_q_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
   }

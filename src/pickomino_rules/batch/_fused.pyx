@@ -163,6 +163,14 @@ cdef inline bint finish_turn(Table t, Py_ssize_t r) noexcept nogil:
 cdef inline void set_aside_row(Table t, Py_ssize_t r, int f) noexcept nogil:
     """`turn.set_aside` (C4): every die of the roll showing face ``f`` is set aside."""
     cdef int k, g, shown, total = 0
+    if t.kinds == 1:  # one kind of dice (classic)
+        shown = t.roll[r, 0, f]
+        t.in_hand[r, 0] -= shown
+        for g in range(6):
+            t.roll[r, 0, g] = 0
+        t.set_aside[r, f] = shown
+        t.phase[r] = DECIDE
+        return
     for k in range(t.kinds):
         shown = t.roll[r, k, f]
         total += shown
@@ -215,8 +223,11 @@ cdef inline void row_decisions(
     for f in range(6):
         if t.set_aside[r, f] == 0:
             open_face = True
-    for k in range(t.kinds):
-        held += t.in_hand[r, k]
+    if t.kinds == 1:
+        held = t.in_hand[r, 0]
+    else:
+        for k in range(t.kinds):
+            held += t.in_hand[r, k]
     out[i, 0] = open_face and held > 0
     out[i, t.stop] = True  # at most one steal: a stop takes the claim, or busts
     if victim >= 0:
@@ -226,6 +237,10 @@ cdef inline void row_decisions(
 cdef inline void row_takes(Table t, Py_ssize_t r, int8_t[:, :] out, Py_ssize_t i) noexcept nogil:
     """`turn.roll_actions` (C4): take each face shown that was not set aside earlier."""
     cdef int f, k, shown
+    if t.kinds == 1:  # one kind of dice (classic): no sum over kinds
+        for f in range(6):
+            out[i, 1 + f] = t.roll[r, 0, f] > 0 and t.set_aside[r, f] == 0
+        return
     for f in range(6):
         shown = 0
         for k in range(t.kinds):
@@ -234,15 +249,19 @@ cdef inline void row_takes(Table t, Py_ssize_t r, int8_t[:, :] out, Py_ssize_t i
 
 
 def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):
-    """`steps.apply` on the core's decisions: take, roll, stop, steal. The rows that roll next.
+    """`steps.apply` on the core's decisions: take, roll, stop, steal (each counted as a move).
 
-    ``rolling`` receives them in the numpy step machine's order (rolls, stops, steals), so
-    that the same seed draws the same dice; returns how many.
+    The rows that roll next
+
+    go to ``rolling``, in the numpy step machine's order (rolls, stops, steals), so that the
+    same seed draws the same dice; returns how many.
     """
     cdef Py_ssize_t i, r, n = moving.shape[0], out = 0
     cdef int64_t a, grill, victim
     cdef int pass_
     with nogil:
+        for i in range(n):
+            t.moves[moving[i]] += 1
         for pass_ in range(3):
             for i in range(n):
                 r = moving[i]
