@@ -2,7 +2,8 @@
 
 `installation` gathers it (``pickomino info`` prints it), so that a bug report or a
 surprising benchmark can say which engine ran: the compiled kernel or the pure-Python
-reference, and why.
+reference, and why; and whether the compiled one handed any call to the pure one after a
+game of each variant (a fallback: it warns, and it is a bug to report).
 
 Examples:
     >>> from pickomino_rules.about import installation
@@ -16,6 +17,7 @@ Examples:
 from __future__ import annotations
 
 import platform
+import random
 import re
 from importlib import metadata
 from typing import TYPE_CHECKING
@@ -26,8 +28,10 @@ from pickomino_rules import __version__
 from pickomino_rules._engine import ACTIVE
 from pickomino_rules.bots import BOTS, available_bots
 from pickomino_rules.bots import ENTRY_POINT_GROUP as BOT_GROUP
+from pickomino_rules.game import apply, legal_actions, new_game, sample_chance
 from pickomino_rules.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
 from pickomino_rules.registry import available_variants
+from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -51,6 +55,8 @@ class Installation:
         python: The Python version and implementation.
         engine: ``"compiled"`` (the Cython kernel) or ``"pure"`` (the Python reference).
         engine_reason: Why that engine runs.
+        fallbacks: Calls the compiled engine handed to the pure one in this process, by
+            function, after a game of each variant on the engine in use (none is right).
         extras: For each extra the distribution declares, whether all it pulls in is
             installed (the ``test`` and ``docs`` extras included).
         variants: Each variant's name and where it comes from.
@@ -61,6 +67,7 @@ class Installation:
     python: str
     engine: str
     engine_reason: str
+    fallbacks: dict[str, int]
     extras: dict[str, bool]
     variants: dict[str, str]
     bots: dict[str, str]
@@ -72,6 +79,7 @@ class Installation:
             f"pickomino_rules {self.version}",
             f"python {self.python}",
             f"engine: {self.engine} ({self.engine_reason})",
+            f"fallbacks to the pure engine: {_listing(self.fallbacks)}",
             f"extras: {extras or 'unknown (not installed as a distribution)'}",
             "variants:",
             *(f"  {name}: {source}" for name, source in self.variants.items()),
@@ -84,13 +92,40 @@ class Installation:
         return attrs.asdict(self)
 
 
+def _listing(fallbacks: Mapping[str, int]) -> str:
+    if not fallbacks:
+        return "none (after a game of each variant)"
+    return ", ".join(f"{name} {count}" for name, count in sorted(fallbacks.items()))
+
+
+def _play_each_variant() -> None:
+    """One random game of each variant (2 players, seed 0) on the engine in use."""
+    for variant in available_variants():
+        try:
+            rules, state = new_game(variant, players=2)
+        except Exception:  # noqa: BLE001, S112 (a broken third-party variant: not this report's)
+            continue
+        rng = random.Random(0)
+        while state.phase is not Phase.GAME_OVER:
+            if state.phase is Phase.ROLL:
+                state = apply(rules, state, sample_chance(rules, state, rng))
+            else:
+                state = apply(rules, state, rng.choice(legal_actions(rules, state)))
+
+
 def installation() -> Installation:
-    """Gather what is installed and which engine runs, in this process."""
+    """Gather what is installed and which engine runs, in this process.
+
+    Plays a game of each variant first, so that ``fallbacks`` says whether the compiled
+    engine took every call of it.
+    """
+    _play_each_variant()
     return Installation(
         version=__version__,
         python=f"{platform.python_version()} ({platform.python_implementation()})",
         engine=ACTIVE.name,
         engine_reason=ACTIVE.reason,
+        fallbacks=ACTIVE.fallbacks(),
         extras=_extras(),
         variants=_sources(available_variants(), VARIANT_GROUP, {}),
         bots=_sources(available_bots(), BOT_GROUP, BOTS),

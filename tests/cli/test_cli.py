@@ -583,11 +583,13 @@ def test_info_says_which_engine_runs_and_what_is_installed(
     lines = out.splitlines()
     assert lines[0] == f"pickomino_rules {pickomino_rules.__version__}"
     assert lines[2] == f"engine: {ACTIVE.name} ({ACTIVE.reason})"
+    assert lines[3] == "fallbacks to the pure engine: none (after a game of each variant)"
     assert "  classic: entry point of pickomino_rules" in lines
     assert "  greedy: registered by pickomino_rules.bots" in lines
     code, out, _ = call(capsys, "info", "--json")
     report = json.loads(out)
     assert report["engine"] == ACTIVE.name
+    assert report["fallbacks"] == {}
     assert report["extras"]["cli"] is True  # this command runs, so its extra is there
     assert set(report["variants"]) >= {"classic", "extended", "extrawurm"}
 

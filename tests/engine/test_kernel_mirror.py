@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import inspect
 import random
+import warnings
 from typing import TYPE_CHECKING
 
 import pytest
 
-from pickomino_rules import Phase, get_rules, new_game, turn
+from pickomino_rules import Phase, available_variants, get_rules, get_variant, new_game, turn
 from pickomino_rules._engine import PURE, compiled_backend, steps
 from pickomino_rules.dice import NO_DICE_SET_ASIDE
 from pickomino_rules.plugin import _compose
@@ -70,27 +71,49 @@ def test_the_map_of_twins_is_complete() -> None:
         assert getattr(_kernel, name).__wrapped__ is getattr(steps, name)
 
 
+def _option_sets(variant: str) -> list[dict[str, object]]:
+    """The defaults, every yes-or-no option flipped at once, and other values of the rest."""
+    flipped: dict[str, object] = {}
+    others: dict[str, object] = {}
+    for option in get_variant(variant).options:
+        if isinstance(option.default, bool):
+            flipped[option.name] = not option.default
+        elif option.name == "low_tile_worms":
+            others[option.name] = (2, 0)
+        elif option.name == "golden_die_faces":
+            others[option.name] = "12345w"
+    return [{}, flipped, {**flipped, **others}]
+
+
+EVERY_VARIANT = [
+    (variant, options) for variant in available_variants() for options in _option_sets(variant)
+]
+
+
 @needs_kernel
-@pytest.mark.parametrize(("variant", "options"), BOARDS)
-def test_the_kernel_declines_nothing_in_legal_play(
+@pytest.mark.parametrize(("variant", "options"), EVERY_VARIANT)
+def test_the_kernel_falls_back_on_nothing_in_legal_play(
     variant: str, options: dict[str, object]
 ) -> None:
-    """Legal random games on the compiled backend: no call is handed to a pure twin."""
+    """Random legal games of every variant: no call is handed to a pure twin, nothing warns."""
     backend = COMPILED
     assert backend is not None
     _kernel.reset_declined()
-    for seed in range(6):
-        rules, state = new_game(_rules(variant, options, backend), players=2 + seed % 3)
-        rng = random.Random(seed)
-        while state.phase is not Phase.GAME_OVER:
-            backend.legal_actions(rules, state)
-            if state.phase is Phase.ROLL:
-                move: object = backend.sample_chance(rules, state, rng)
-            else:
-                move = rng.choice(backend.legal_actions(rules, state))
-                backend.stop_claims(rules, state)
-            state = backend.apply(rules, state, move)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for seed in range(6):
+            rules, state = new_game(_rules(variant, options, backend), players=2 + seed % 4)
+            rng = random.Random(seed)
+            while state.phase is not Phase.GAME_OVER:
+                backend.legal_actions(rules, state)
+                if state.phase is Phase.ROLL:
+                    move: object = backend.sample_chance(rules, state, rng)
+                else:
+                    move = rng.choice(backend.legal_actions(rules, state))
+                    backend.stop_claims(rules, state)
+                state = backend.apply(rules, state, move)
     assert _kernel.declined() == 0
+    assert _kernel.fallbacks() == {}
 
 
 def _rules(variant: str, options: dict[str, object], backend: Backend) -> Rules:

@@ -19,6 +19,7 @@ import random
 import subprocess
 import sys
 import types
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -39,6 +40,7 @@ from pickomino_rules import (
     turn,
 )
 from pickomino_rules.actions import ROLL, STOP, Roll, Steal, Stop
+from pickomino_rules.errors import InvalidStateError
 from pickomino_rules.plugin import RuleModule, compose
 from pickomino_rules.state import Claim
 
@@ -125,6 +127,9 @@ def test_pickomino_pure_keeps_the_pure_functions() -> None:
     assert "PICKOMINO_PURE=1" in shown.stdout
 
 
+_MISBEHAVED = "a hook returned something other than a GameState"
+
+
 def _same(rules: Rules, state: GameState, move: object) -> GameState | None:
     """``apply`` both ways: the same state, or the same error; the state reached, if any."""
     outcomes = []
@@ -134,7 +139,13 @@ def _same(rules: Rules, state: GameState, move: object) -> GameState | None:
         except Exception as error:  # noqa: BLE001 (any error must be the same both ways)
             outcomes.append(("error", (type(error), str(error))))
     (kind, compiled), pure = outcomes
-    assert (kind, compiled) == pure, (state, move)
+    if kind == "error" and _MISBEHAVED in compiled[1]:
+        # A hook gave back something other than a state: the kernel says so where the pure
+        # engine trips over it later (it cannot hand the call over: the hook ran).
+        assert compiled[0] is pure[1][0] is InvalidStateError, (state, move)
+        assert "the rules cannot read this state" in pure[1][1], (state, move)
+    else:
+        assert (kind, compiled) == pure, (state, move)
     if kind != "state":
         return None
     assert type(compiled) is GameState
@@ -306,15 +317,9 @@ def test_c4_c8_bad_moves_are_refused_alike_and_equal_moves_are_taken_alike(seed:
         at_roll.replace(in_hand=(9,)),
         unfilled,
     ]
-    for state in odd:
-        for move in (ROLL, STOP, Steal(1), *(Take(face) for face in Face), rolled):
-            _same(rules, state, move)
-        _same_call("legal_actions", rules, state)
-        _same_call("stop_claims", rules, state)
-        _same_call("sample_chance", rules, state, rng)
-        _check_hooks(rules, state, any_phase=True)
-        _same_hook("set_aside", rules, state, 0)
-        _same_hook("claims", rules, state, "21")
+    # Bad moves and arguments: the kernel raises the pure engine's errors itself, and takes
+    # equal moves and any random.Random: nothing is handed over.
+    _kernel.reset_declined()
     for state, move in bad:
         _same(rules, state, move)
     for state in (at_roll, at_choose, at_decide, other):
@@ -328,6 +333,20 @@ def test_c4_c8_bad_moves_are_refused_alike_and_equal_moves_are_taken_alike(seed:
     _same_call("sample_chance", rules, other, rng)
     _same_call("sample_chance", rules, at_roll, "a seed")
     _same_call("sample_chance", rules, at_roll, _Seeded(3))
+    assert _kernel.fallbacks() == {}
+    # What the kernel cannot read, the pure engine answers: a fallback, counted and warned of.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for state in odd:
+            for move in (ROLL, STOP, Steal(1), *(Take(face) for face in Face), rolled):
+                _same(rules, state, move)
+            _same_call("legal_actions", rules, state)
+            _same_call("stop_claims", rules, state)
+            _same_call("sample_chance", rules, state, rng)
+            _check_hooks(rules, state, any_phase=True)
+            _same_hook("set_aside", rules, state, 0)
+            _same_hook("claims", rules, state, "21")
+    assert _kernel.declined() > 0
 
 
 class _Seeded(random.Random):
@@ -429,3 +448,55 @@ def test_c3_c13_a_variant_s_hooks_are_called_alike_both_ways_even_when_they_misb
             return
         state = after
     assert "end_turn" not in hooks or hooks["end_turn"] is _through, "the broken hook never ran"
+
+
+@needs_compiled
+def test_a_fallback_is_counted_and_warned_of_once_naming_the_function() -> None:
+    """A state the kernel cannot read (a list for the grill) but the pure engine can."""
+    rules, state = new_game("classic", players=2)
+    state = game.apply(rules, state, RollOutcome.parse("11234ww5"))
+    state = game.apply(rules, state, Take(Face.WORM))
+    odd = state.replace(grill=list(state.grill))  # type: ignore[arg-type]
+    _kernel.reset_declined()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = _compiled("legal_actions")(rules, odd)
+        second = _compiled("legal_actions")(rules, odd)
+    assert all(warning.category is RuntimeWarning for warning in caught)
+    assert first == second == _pure("legal_actions")(rules, odd)
+    named = sorted(str(warning.message).split(" of ")[1].split()[0] for warning in caught)
+    assert named == ["claims", "legal_actions"]  # once each, though asked twice
+    # (the second time the pure engine answers from its cache, not asking the claims again)
+    assert _kernel.fallbacks() == {"claims": 1, "legal_actions": 2}
+    assert _kernel.declined() == 3
+
+
+_CALLS: list[GameState] = []  # the states a hook was called on
+
+
+def _counted_failing_set_aside(inner: Any, rules: Rules, state: GameState, face: Face) -> Any:
+    _CALLS.append(state)
+    if face is Face.WORM:
+        msg = "a module's bug"
+        raise RuntimeError(msg)
+    return inner(rules, state, face)
+
+
+@needs_compiled
+def test_a_module_s_hook_never_runs_twice_when_the_call_fails() -> None:
+    """Once a module's hook has run the kernel hands nothing over: the error comes once."""
+    rules = _own_rules(set_aside=_counted_failing_set_aside)
+    state = new_game(rules, players=2)[1]
+    state = _compiled("apply")(rules, state, RollOutcome.parse("11234ww5"))
+    _kernel.reset_declined()
+    _CALLS.clear()
+    with pytest.raises(RuntimeError, match="a module's bug"):
+        _compiled("apply")(rules, state, Take(Face.WORM))
+    assert len(_CALLS) == 1
+    assert _CALLS[0] is state
+    _CALLS.clear()
+    with pytest.raises(RuntimeError, match="a module's bug"):  # the pure engine: the same
+        _pure("apply")(rules, state, Take(Face.WORM))
+    assert len(_CALLS) == 1
+    assert _CALLS[0] is state
+    assert _kernel.fallbacks() == {}

@@ -46,6 +46,8 @@ class Backend:
         sample_chance: ``sample_chance(rules, state, rng)``.
         stop_claims: ``stop_claims(rules, state)``.
         core_hooks: The innermost function of each hook's chain, by hook name.
+        fallbacks: The calls this backend handed to the pure engine in this process, by
+            function name (see the kernel's ``fallbacks``): over legal play, none.
     """
 
     name: str
@@ -55,6 +57,7 @@ class Backend:
     sample_chance: Callable[..., Any]
     stop_claims: Callable[..., Any]
     core_hooks: Mapping[str, Callable[..., Any]] = attrs.field(converter=_read_only)
+    fallbacks: Callable[[], dict[str, int]] = attrs.field(default=dict, kw_only=True)
 
     @property
     def compiled(self) -> bool:
@@ -88,6 +91,7 @@ def compiled_backend() -> Backend | None:
         sample_chance=_kernel.sample_chance,
         stop_claims=_kernel.stop_claims,
         core_hooks={**PURE.core_hooks, **_kernel.CORE_HOOKS},
+        fallbacks=_kernel.fallbacks,
     )
 
 

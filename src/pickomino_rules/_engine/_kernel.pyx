@@ -7,12 +7,15 @@ Each function here has one pure twin, named in ``MIRRORS``: the steps of
 Where a composed hook is the core's own (``Rules.wrapped`` does not name it), a step calls
 the hook's compiled twin directly; otherwise it calls the rules' hook, as the pure step does.
 
-The four public transitions take the plain, legal case. Anything else (a wrong type, an
-illegal move, an equal but not identical move, a state built by hand that holds something
-odd, a hook that raises or gives back something odd) is *declined*: handed to the pure twin,
-which answers it or raises its error. The kernel never raises an error of its own. It counts
-what it declines (``declined()``): over legal play that count stays zero, so a bug that made
-the kernel raise cannot hide as a slow correct answer.
+The four public transitions take every call on the rules' own states: legal moves (the
+offered objects or equal ones), illegal ones (raising the pure engine's error, made by the same
+function) and any ``random.Random``. What they cannot read (a state or rules of a subclass, a
+state built by hand that holds something odd) they *decline*: hand to the pure twin before any
+module's hook has run. When the pure twin then answers, that is a *fallback*: counted by
+function (``fallbacks()``) and warned about once per function (``RuntimeWarning``), so a
+kernel bug shows as a warning, never as a silent slow answer; over legal play the count stays
+zero. Once a module's hook has run, a call is never handed over (the hook would run twice):
+whatever is raised then is raised as the pure engine raises it.
 
 The tests check the map (every pure step and core hook named, every twin present), play both
 backends side by side, and compare every node of whole turns (docs page "Maintainers").
@@ -36,12 +39,16 @@ cdef extern from "Python.h":
 
 import functools
 import random
+import warnings
 from bisect import bisect_left, insort
 
 from pickomino_rules import turn
 from pickomino_rules._engine import steps
+from pickomino_rules._engine.explain import illegal
+from pickomino_rules._engine.guards import ODD, check_arguments, failure
 from pickomino_rules.actions import ROLL, STOP, TAKE, Roll, Steal, Stop, Take
 from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, Face, RollOutcome
+from pickomino_rules.errors import PickominoError
 from pickomino_rules.rules import Rules
 from pickomino_rules.state import Claim, GameState, Phase
 
@@ -150,22 +157,61 @@ if GameState(*_sample) != _new_state(
 
 
 cdef Py_ssize_t _DECLINED = 0
+cdef dict _FALLBACKS = {}
+cdef Py_ssize_t _MODULE_CALLS = 0  # calls of modules' hooks: a call that made one is not handed over
 
 
-cdef inline void _decline():
+cdef inline void _module_call():
+    global _MODULE_CALLS
+    _MODULE_CALLS += 1
+
+
+cdef object _fell_back(str name, object pure, tuple arguments):
+    """The pure twin's answer to a declined call; a fallback counted and warned about.
+
+    When the pure twin raises, the input was bad (an illegal move, a wrong type): its error
+    is the answer and nothing is counted.
+    """
     global _DECLINED
+    answer = pure(*arguments)
     _DECLINED += 1
+    seen = _FALLBACKS.get(name, 0)
+    _FALLBACKS[name] = seen + 1
+    if not seen:
+        warnings.warn(
+            f"the compiled engine could not take a call of {name} that the pure engine "
+            "answers; it ran on the pure engine (slower, same answer). Please report it "
+            "with `pickomino info`.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return answer
+
+
+cdef object _raise_as_pure(object rules, object state, object error, object move=None):
+    """Raise what the pure twin raises for ``error`` (a hook failing, a state it cannot read)."""
+    if isinstance(error, PickominoError) or not isinstance(error, ODD):
+        raise error
+    if move is not None:
+        check_arguments(rules, state, move)
+    raise failure(rules, state, error) from error
 
 
 def declined():
-    """How many calls the kernel has handed to a pure twin in this process."""
+    """How many calls the kernel has handed to a pure twin that answered them (fallbacks)."""
     return _DECLINED
 
 
+def fallbacks():
+    """The fallbacks of this process by function name (see ``declined``)."""
+    return dict(_FALLBACKS)
+
+
 def reset_declined():
-    """Start counting declined calls from zero."""
+    """Start counting fallbacks from zero (and warn again on the next one)."""
     global _DECLINED
     _DECLINED = 0
+    _FALLBACKS.clear()
 
 
 # -- what the kernel reads of one rules object ---------------------------------------------
@@ -178,6 +224,7 @@ cdef class _Table:
     cdef tuple bounds
     cdef double total
     cdef object by_id
+    cdef object has
 
 
 cdef class View:
@@ -205,6 +252,7 @@ cdef class View:
         table.bounds = pure.bounds
         table.total = pure.total
         table.by_id = pure.by_id
+        table.has = pure.has
         self.tables[dice] = table
         return table
 
@@ -412,8 +460,7 @@ def roll_actions(rules, state):
             return core_roll_actions(state)
         except Exception:
             pass
-    _decline()
-    return turn.roll_actions(rules, state)
+    return _fell_back("roll_actions", turn.roll_actions, (rules, state))
 
 
 def set_aside(rules, state, face):
@@ -422,8 +469,7 @@ def set_aside(rules, state, face):
             return core_set_aside(state, face)
         except Exception:
             pass
-    _decline()
-    return turn.set_aside(rules, state, face)
+    return _fell_back("set_aside", turn.set_aside, (rules, state, face))
 
 
 def stop_total(rules, state):
@@ -432,8 +478,7 @@ def stop_total(rules, state):
             return core_stop_total(state)
         except Exception:
             pass
-    _decline()
-    return turn.stop_total(rules, state)
+    return _fell_back("stop_total", turn.stop_total, (rules, state))
 
 
 def claims(rules, state, total):
@@ -442,8 +487,7 @@ def claims(rules, state, total):
             return core_claims(state, total)
         except Exception:
             pass
-    _decline()
-    return turn.claims(rules, state, total)
+    return _fell_back("claims", turn.claims, (rules, state, total))
 
 
 def take_tile(rules, state, claim):
@@ -452,8 +496,7 @@ def take_tile(rules, state, claim):
             return core_take_tile(state, claim)
         except Exception:
             pass
-    _decline()
-    return turn.take_tile(rules, state, claim)
+    return _fell_back("take_tile", turn.take_tile, (rules, state, claim))
 
 
 def bust(rules, state):
@@ -462,8 +505,7 @@ def bust(rules, state):
             return core_bust(state)
         except Exception:
             pass
-    _decline()
-    return turn.bust(rules, state)
+    return _fell_back("bust", turn.bust, (rules, state))
 
 
 CORE_HOOKS = {
@@ -483,36 +525,42 @@ CORE_HOOKS = {
 cdef inline object _roll_actions(View fast, object state):
     if fast.core_roll_actions:
         return core_roll_actions(state)
+    _module_call()
     return fast.roll_actions(fast.rules, state)
 
 
 cdef inline object _set_aside(View fast, object state, object face):
     if fast.core_set_aside:
         return core_set_aside(state, face)
+    _module_call()
     return _checked(fast.set_aside(fast.rules, state, face))
 
 
 cdef inline object _stop_total(View fast, object state):
     if fast.core_stop_total:
         return core_stop_total(state)
+    _module_call()
     return fast.stop_total(fast.rules, state)
 
 
 cdef inline object _claims(View fast, object state, object total):
     if fast.core_claims:
         return core_claims(state, total)
+    _module_call()
     return fast.claims(fast.rules, state, total)
 
 
 cdef inline object _take_tile(View fast, object state, object claim):
     if fast.core_take_tile:
         return core_take_tile(state, claim)
+    _module_call()
     return _checked(fast.take_tile(fast.rules, state, claim))
 
 
 cdef inline object _bust(View fast, object state):
     if fast.core_bust:
         return core_bust(state)
+    _module_call()
     return _checked(fast.bust(fast.rules, state))
 
 
@@ -574,11 +622,13 @@ cpdef object pending(View fast, object state):
     """``steps.pending``: the pending decisions, remembered for the parts."""
     global _SEEN_PARTS
     if not fast.pending_by_parts:
+        _module_call()
         return fast.pending(fast.rules, state)
     cdef Pending last = _SEEN_PARTS
     parts = _get(state, _PARTS)
     if last.parts is parts and last.rules is fast.rules:
         return last.legal
+    _module_call()
     found = fast.pending(fast.rules, state)
     last = Pending()
     last.rules = fast.rules
@@ -641,9 +691,10 @@ cpdef object decide_actions(object state, object claims):
 
 cpdef object roll(View fast, object state, object move):
     """``steps.roll``: the dice show ``move``; a roll that offers nothing busts at once."""
-    known = fast.table(_get(state, _IN_HAND)).by_id.get(id(move))
-    if known is None or known is not move:  # not one of the table's own rolls
-        return _DECLINE
+    cdef _Table table = fast.table(_get(state, _IN_HAND))
+    known = table.by_id.get(id(move))
+    if known is not move and (type(move) is not _ROLL_OUTCOME or not table.has(move)):
+        return _DECLINE  # not a roll of these dice: the pure twin raises its error
     return after_roll(fast, _with_phase(state, _CHOOSE, move))
 
 
@@ -686,6 +737,7 @@ cpdef object settle(View fast, object state):
 cpdef object finish_turn(View fast, object state):
     """``steps.finish_turn``: tidy up (``end_turn``), then pass the dice on."""
     if fast.tidies_turn_end:
+        _module_call()
         state = _checked(fast.end_turn(fast.rules, _with_phase(state, _TURN_OVER, None)))
     return pass_dice(fast, state)
 
@@ -711,6 +763,7 @@ cpdef object start_turn(View fast, object state, object player):
     )
     if not fast.deals_own_dice:
         return fresh
+    _module_call()
     dice = fast.turn_dice(fast.rules, fresh)
     if dice == fast.dice:
         return fresh
@@ -742,12 +795,15 @@ cdef object _apply(View fast, object state, object move):
         if action is move:
             break
     else:
-        return _DECLINE  # illegal, or equal to an offered move: the pure twin's
+        if move not in last.legal:  # the hooks have run: the error is raised here
+            raise illegal(fast.rules, state, move, last.legal)
+        move = last.legal[last.legal.index(move)]  # the offered object itself
     how = last.how
     if how is _TAKES_HOW and type(move) is _TAKE_KIND:
         after = _set_aside(fast, state, move.face)
         return after if _get(after, _PHASE) is _DECIDE else settle(fast, after)
     if how is _TAKES_HOW or how is _PENDING_HOW:  # a module's action
+        _module_call()
         return settle(fast, fast.apply_action(fast.rules, state, move))
     return decide(fast, state, move, how)
 
@@ -763,7 +819,7 @@ cdef object _stop_claims(View fast, object state):
 
 cdef object _sample_chance(View fast, object state, object rng):
     """``steps.sample_chance`` past its guards: one draw, bisected in C."""
-    if _get(state, _PHASE) is not _ROLL or type(rng) is not _RANDOM:
+    if _get(state, _PHASE) is not _ROLL or not isinstance(rng, _RANDOM):
         return _DECLINE
     cdef _Table table = fast.table(_get(state, _IN_HAND))
     cdef double drawn = rng.random() * table.total
@@ -783,26 +839,29 @@ cdef object _sample_chance(View fast, object state, object rng):
 
 def legal_actions(rules, state):
     cdef View fast = _taken(rules, state)
+    cdef Py_ssize_t calls = _MODULE_CALLS
     if fast is not None:
         try:
             return _legal_actions(fast, state)
-        except Exception:
-            pass
-    _decline()
-    return steps.legal_actions(rules, state)
+        except Exception as error:
+            if _MODULE_CALLS != calls:
+                _raise_as_pure(rules, state, error)
+    return _fell_back("legal_actions", steps.legal_actions, (rules, state))
 
 
 def apply(rules, state, move):
     cdef View fast = _taken(rules, state)
+    cdef Py_ssize_t calls = _MODULE_CALLS
     if fast is not None:
         try:
             after = _apply(fast, state, move)
-        except Exception:
+        except Exception as error:
+            if _MODULE_CALLS != calls or isinstance(error, PickominoError):
+                _raise_as_pure(rules, state, error, move)
             after = _DECLINE
         if after is not _DECLINE:
             return after
-    _decline()
-    return steps.apply(rules, state, move)
+    return _fell_back("apply", steps.apply, (rules, state, move))
 
 
 def sample_chance(rules, state, rng):
@@ -814,19 +873,19 @@ def sample_chance(rules, state, rng):
             drawn = _DECLINE  # raised before drawing: rng is as it was
         if drawn is not _DECLINE:
             return drawn
-    _decline()
-    return steps.sample_chance(rules, state, rng)
+    return _fell_back("sample_chance", steps.sample_chance, (rules, state, rng))
 
 
 def stop_claims(rules, state):
     cdef View fast = _taken(rules, state)
+    cdef Py_ssize_t calls = _MODULE_CALLS
     if fast is not None:
         try:
             return _stop_claims(fast, state)
-        except Exception:
-            pass
-    _decline()
-    return steps.stop_claims(rules, state)
+        except Exception as error:
+            if _MODULE_CALLS != calls:
+                _raise_as_pure(rules, state, error)
+    return _fell_back("stop_claims", steps.stop_claims, (rules, state))
 
 
 MIRRORS = {
