@@ -47,7 +47,7 @@ Workload = tuple[str, str, int]
 WORKLOADS: list[Workload] = [
     (policy, variant, players)
     for policy in ("random", "sensible")
-    for variant in ("classic", "extended")
+    for variant in ("classic", "extended", "extrawurm")
     for players in (2, 4)
 ]
 
@@ -345,18 +345,36 @@ def _stub_loop(rules: object, start: object) -> float:
 
 
 def here(seconds: float, repeat: int, workloads: list[Workload]) -> None:
-    """This environment's figures: steps/s and games/s per workload."""
+    """This environment's figures: steps/s and games/s per workload, and each variant's pace
+    against classic's with the same policy and players (runs interleaved, medians of the
+    per-round ratios)."""
     print(f"Python {sys.version.split()[0]} on {platform.machine()}")
+    games: dict[Workload, int] = {}
     for workload in workloads:
         probe = play_games(*workload, games=1)
-        games = max(1, round(seconds / max(probe["seconds"], 1e-3)))
-        runs = [play_games(*workload, games=games, first_seed=r * games) for r in range(repeat)]
-        steps = [run["steps"] / run["seconds"] for run in runs]
-        per_game = [games / run["seconds"] for run in runs]
+        games[workload] = max(1, round(seconds / max(probe["seconds"], 1e-3)))
+    steps: dict[Workload, list[float]] = {workload: [] for workload in workloads}
+    per_game: dict[Workload, list[float]] = {workload: [] for workload in workloads}
+    for r in range(repeat):
+        order = workloads if r % 2 == 0 else workloads[::-1]
+        for workload in order:
+            run = play_games(*workload, games=games[workload], first_seed=r * games[workload])
+            steps[workload].append(run["steps"] / run["seconds"])
+            per_game[workload].append(games[workload] / run["seconds"])
+    for workload in workloads:
         policy, variant, players = workload
+        classic = (policy, "classic", players)
+        pace = ""
+        if variant != "classic" and classic in steps:
+            ratios = [a / b for a, b in zip(steps[workload], steps[classic], strict=True)]
+            pace = (
+                f", {statistics.median(ratios):.2f}x classic ({min(ratios):.2f}-{max(ratios):.2f})"
+            )
+        rate = statistics.median(steps[workload])
         print(
-            f"{policy:<9}{variant:<10}{players} players: {statistics.median(steps):>9,.0f} "
-            f"steps/s, {statistics.median(per_game):>7,.1f} games/s (median of {repeat})",
+            f"{policy:<9}{variant:<10}{players} players: {rate:>9,.0f} "
+            f"steps/s, {statistics.median(per_game[workload]):>7,.1f} games/s{pace} "
+            f"(median of {repeat})",
             flush=True,
         )
 
@@ -383,7 +401,9 @@ def main() -> None:
         help="where the two environments live (reused between runs)",
     )
     parser.add_argument("--policy", choices=("random", "sensible"), help="only this policy")
-    parser.add_argument("--variant", choices=("classic", "extended"), help="only this variant")
+    parser.add_argument(
+        "--variant", choices=("classic", "extended", "extrawurm"), help="only this variant"
+    )
     parser.add_argument("--players", type=int, choices=(2, 4), help="only this many players")
     args = parser.parse_args()
     workloads = [
@@ -394,7 +414,9 @@ def main() -> None:
         and args.players in (None, players)
     ]
     if args.breakdown:
-        for variant in ("classic", "extended") if args.variant is None else (args.variant,):
+        for variant in (
+            ("classic", "extended", "extrawurm") if args.variant is None else (args.variant,)
+        ):
             breakdown(variant, args.players or 2, 60 if variant == "classic" else 20)
             print()
     elif args.baseline:

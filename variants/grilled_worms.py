@@ -30,7 +30,8 @@ from pickomino_rules.dice import Face
 from pickomino_rules.plugin import ExtensionPoint, Marker, PartKey, RuleModule
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
+    from typing import Any
 
     from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import (
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
         ScoresFn,
         SetAsideFn,
         StateFn,
+        Twin,
     )
 
 __all__ = [
@@ -256,6 +258,13 @@ def _twin() -> BatchTwin:
     return GRILLED_WORMS_TWIN
 
 
+def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+    """The compiled twins of its busiest hooks (where they were built)."""
+    from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
+
+    return _compiled.GRILLED_WORMS
+
+
 def grilled_worms() -> RuleModule:
     """E4: a grilled worm for two or more 1s set aside at once; one worm each at the end."""
     return RuleModule(
@@ -276,6 +285,7 @@ def grilled_worms() -> RuleModule:
         apply_action=_apply_action,
         scores=_scores,
         batch=_twin,
+        compiled=_compiled_twins,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # a token for two 1s or more: only the count matters
         pending_by_parts=True,  # whom to rob is kept in the tokens' part

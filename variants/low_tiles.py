@@ -22,8 +22,11 @@ import attrs
 from pickomino_rules.plugin import Components, RuleModule
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import Claim, ClaimsFn, GameState, Rules
+    from pickomino_rules.plugin import Claim, ClaimsFn, ExtensionPoint, GameState, Rules, Twin
 
 __all__ = ["LOW_TILES", "low_tiles"]
 
@@ -80,5 +83,13 @@ def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> Rul
         configure=configure,
         claims=claims,
         batch=lambda: _twin(exclusive=exclusive),
+        compiled=lambda: _compiled_twins(exclusive=exclusive),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
+
+
+def _compiled_twins(*, exclusive: bool) -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+    """The compiled twins of its busiest hooks (where they were built)."""
+    from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
+
+    return _compiled.low_tiles_twins(exclusive)

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar
 import attrs
 
 from pickomino_rules import turn
-from pickomino_rules._engine import ACTIVE
+from pickomino_rules._engine import ACTIVE, Backend
 from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer
 from pickomino_rules.errors import CompositionError, InvalidOptionError, InvalidSetupError, brief
 from pickomino_rules.rules import (
@@ -110,6 +110,7 @@ __all__ = [
     "TakeTileHook",
     "TotalFn",
     "TotalHook",
+    "Twin",
     "Variant",
     "boolean",
     "compose",
@@ -291,6 +292,13 @@ class RuleModule:
             ([`BatchTwin`][pickomino_rules.batch_plugin.BatchTwin]), called when a batch
             of these rules is first made (numpy is imported then, not before). None: the
             batch engine refuses rules with this module, naming it.
+        compiled: Builds the module's compiled twins
+            ([`compiled_plugin`][pickomino_rules.compiled_plugin]): for some of its hooks
+            (by name) and extensions (by point, for a point it provides or extends), a
+            function that makes the twin from the function it wraps. Called when rules with
+            the module are composed under the compiled engine; the twin then stands in the
+            chain where the hook would. None, or ImportError raised (the twins' extension
+            was not built): the module's Python hooks run, as under the pure engine.
     """
 
     name: str = attrs.field(validator=attrs.validators.instance_of(str))
@@ -326,6 +334,9 @@ class RuleModule:
         default=False, validator=attrs.validators.instance_of(bool)
     )
     batch: Callable[[], BatchTwin] | None = attrs.field(default=None, validator=_callable_or_none)
+    compiled: Callable[[], Mapping[str | ExtensionPoint[Any, Any], Twin]] | None = attrs.field(
+        default=None, validator=_callable_or_none
+    )
 
     @property
     def ends_turns(self) -> bool:
@@ -375,16 +386,16 @@ def compose(
         ...
         pickomino_rules.errors.CompositionError: rule module 'x' requires 'specialists', ...
     """
-    return _compose(modules, name, options, ACTIVE.core_hooks)
+    return _compose(modules, name, options, ACTIVE)
 
 
 def _compose(
     modules: Sequence[RuleModule],
     name: str,
     options: Mapping[str, object] | None,
-    core: Mapping[str, Callable[..., Any]],
+    backend: Backend,
 ) -> Rules:
-    """`compose`, with ``core`` innermost in each hook's chain (a backend's core hooks)."""
+    """`compose` for ``backend``: its core hooks innermost in each chain, and its twins."""
     _check_modules(modules)
     ordered = _ordered(modules)
     components = Components()
@@ -393,7 +404,8 @@ def _compose(
             components = module.configure(components)
     _check_components(components)
     parts = _parts(ordered)
-    hooks, chains = _compose_hooks(ordered, core)
+    twins = _compiled_twins(ordered) if backend.compiled else {}
+    hooks, chains = _compose_hooks(ordered, backend.core_hooks, twins)
     return Rules(
         name=name,
         options=dict(options or {}),
@@ -402,7 +414,7 @@ def _compose(
         layout=Layout(components.tiles, components.die_kinds, parts).interned(),
         part_index={part.name: index for index, part in enumerate(parts)},
         action_types=_action_types(ordered),
-        extensions=_compose_extensions(ordered),
+        extensions=_compose_extensions(ordered, twins),
         chains=chains,
         **hooks,
         ends_on_total=all(module.ends_on_total for module in ordered if module.ends_turns),
@@ -570,10 +582,40 @@ def _action_types(modules: Sequence[RuleModule]) -> tuple[type[Action], ...]:
     return tuple(kinds)
 
 
+Twin = Callable[[Callable[..., Any]], Callable[..., Any]]
+"""Makes a compiled twin of a hook or extension from the function it wraps."""
+
+_Twins = dict[tuple[str, "str | ExtensionPoint[Any, Any]"], Twin]
+
+
+def _compiled_twins(modules: Sequence[RuleModule]) -> _Twins:
+    """Each module's compiled twins by (module name, hook name or point), checked."""
+    found: _Twins = {}
+    for module in modules:
+        if module.compiled is None:
+            continue
+        try:
+            twins = module.compiled()
+        except ImportError:  # the twins' extension was not built: the Python hooks run
+            continue
+        extended = {extension.point for extension in module.extends}
+        for key, make in twins.items():
+            if isinstance(key, ExtensionPoint):
+                fits = key in extended or key in module.provides
+            else:
+                fits = key in HOOKS and getattr(module, key) is not None
+            if not fits or not callable(make):
+                what = key.name if isinstance(key, ExtensionPoint) else key
+                msg = f"rule module {module.name!r} has a compiled twin of {what!r}, which it lacks"
+                raise CompositionError(msg)
+            found[module.name, key] = make
+    return found
+
+
 def _compose_hooks(
-    modules: Sequence[RuleModule], core: Mapping[str, Callable[..., Any]]
+    modules: Sequence[RuleModule], core: Mapping[str, Callable[..., Any]], twins: _Twins
 ) -> tuple[dict[str, Any], dict[str, tuple[str, ...]]]:
-    """Each core hook wrapped by the modules' hooks, innermost first; and their chains."""
+    """Each core hook wrapped by the modules' hooks (or twins), innermost first; the chains."""
     hooks: dict[str, Any] = {}
     chains: dict[str, tuple[str, ...]] = {}
     for hook in HOOKS:
@@ -582,7 +624,8 @@ def _compose_hooks(
         for module in modules:
             wrapper = getattr(module, hook)
             if wrapper is not None:
-                function = partial(wrapper, function)
+                twin = twins.get((module.name, hook))
+                function = partial(wrapper, function) if twin is None else twin(function)
                 chain.append(module.name)
         hooks[hook] = function
         chains[hook] = tuple(chain)
@@ -592,9 +635,9 @@ def _compose_hooks(
 
 
 def _compose_extensions(
-    modules: Sequence[RuleModule],
+    modules: Sequence[RuleModule], twins: _Twins
 ) -> dict[ExtensionPoint[Any, Any], Callable[..., Any]]:
-    """The modules' own extension points, each wrapped by the modules extending it."""
+    """The modules' own extension points (or twins), each wrapped by the modules extending it."""
     extensions: dict[ExtensionPoint[Any, Any], Callable[..., Any]] = {}
     provider: dict[ExtensionPoint[Any, Any], str] = {}
     for module in modules:
@@ -606,12 +649,17 @@ def _compose_extensions(
                 )
                 raise CompositionError(msg)
             provider[point] = module.name
-            extensions[point] = point.default
+            twin = twins.get((module.name, point))
+            extensions[point] = point.default if twin is None else twin(point.default)
     for module in modules:
         for extension in module.extends:
             point = extension.point
             if point in extensions:
-                extensions[point] = partial(extension.wrapper, extensions[point])
+                twin = twins.get((module.name, point))
+                inner = extensions[point]
+                extensions[point] = (
+                    partial(extension.wrapper, inner) if twin is None else twin(inner)
+                )
             elif not extension.optional:
                 msg = (
                     f"rule module {module.name!r} extends {point.name!r}, which no composed "

@@ -119,7 +119,7 @@ def test_the_kernel_falls_back_on_nothing_in_legal_play(
 def _rules(variant: str, options: dict[str, object], backend: Backend) -> Rules:
     """The variant's rules, composed with ``backend``'s core hooks innermost."""
     registered = get_rules(variant, options)
-    return _compose(registered.modules, registered.name, registered.options, backend.core_hooks)
+    return _compose(registered.modules, registered.name, registered.options, backend)
 
 
 def _turn_starts(
@@ -151,9 +151,10 @@ def test_every_node_of_whole_turns_is_the_same_on_both_backends(
     pure_rules = _rules(variant, options, PURE)
     compiled_rules = _rules(variant, options, compiled)
     assert pure_rules.wrapped == compiled_rules.wrapped
-    for hook in set(_kernel.CORE_HOOKS) - pure_rules.wrapped:
+    for hook in set(_kernel.CORE_HOOKS) - pure_rules.wrapped - {"pending_actions"}:
         assert getattr(pure_rules, hook) is getattr(turn, hook)
         assert getattr(compiled_rules, hook) is _kernel.CORE_HOOKS[hook]
+    # (with no module's pending_actions the rules hold None: nothing to call)
     _kernel.reset_declined()
     nodes = 0
     for start in _turn_starts(variant, options, seed=len(variant), count=2):

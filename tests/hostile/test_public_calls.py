@@ -203,6 +203,9 @@ GROUPS = {
 }
 
 
+# An odd state is one the compiled engine may hand to the pure engine (it warns once that it
+# fell back); that is its documented behaviour there, not what this test looks at.
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.mark.parametrize("group", sorted(GROUPS))
 @settings(
     max_examples=EXAMPLES,

@@ -18,10 +18,11 @@ from pickomino_rules.variants.specialists.placement import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import GameState, Rules
+    from pickomino_rules.plugin import ExtensionPoint, GameState, Rules, Twin
 
 __all__ = ["CROW", "crow"]
 
@@ -53,6 +54,7 @@ def crow() -> RuleModule:
         requires=("specialists", "grilled_worms"),
         extends=(declare(CROW), GAIN.wrap(_gain)),
         batch=_twin,
+        compiled=_compiled_twins,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )
@@ -63,3 +65,10 @@ def _twin() -> BatchTwin:
     from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
 
     return specialists.CROW_TWIN
+
+
+def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+    """The compiled twins of its busiest hooks (where they were built)."""
+    from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
+
+    return _compiled.CROW

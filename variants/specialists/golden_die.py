@@ -17,8 +17,11 @@ from pickomino_rules.plugin import Components, RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import DiceFn, GameState, Rules
+    from pickomino_rules.plugin import DiceFn, ExtensionPoint, GameState, Rules, Twin
 
 __all__ = ["GOLDEN_DIE", "GOLDEN_FACES", "golden_die"]
 
@@ -66,6 +69,7 @@ def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:
         configure=configure,
         turn_dice=turn_dice,
         batch=lambda: _twin(kind),
+        compiled=lambda: _compiled_twins(kind),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )
@@ -76,3 +80,10 @@ def _twin(kind: DieKind) -> BatchTwin:
     from pickomino_rules.variants.twins.specialists import golden_die_twin  # noqa: PLC0415
 
     return golden_die_twin(kind)
+
+
+def _compiled_twins(kind: DieKind) -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+    """The compiled twins of its busiest hooks (where they were built)."""
+    from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
+
+    return _compiled.golden_die_twins(kind)

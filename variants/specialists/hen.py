@@ -27,10 +27,19 @@ from pickomino_rules.variants.specialists.placement import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import Claim, GameState, Rules, StateFn, TakeTileFn
+    from pickomino_rules.plugin import (
+        Claim,
+        ExtensionPoint,
+        GameState,
+        Rules,
+        StateFn,
+        TakeTileFn,
+        Twin,
+    )
 
 __all__ = ["HEN", "hen"]
 
@@ -90,6 +99,7 @@ def hen() -> RuleModule:
         take_tile=_take_tile,
         bust=_bust,
         batch=_twin,
+        compiled=_compiled_twins,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )
@@ -100,3 +110,10 @@ def _twin() -> BatchTwin:
     from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
 
     return specialists.HEN_TWIN
+
+
+def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+    """The compiled twins of its busiest hooks (where they were built)."""
+    from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
+
+    return _compiled.HEN

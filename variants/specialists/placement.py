@@ -29,7 +29,8 @@ from pickomino_rules.errors import PickominoError
 from pickomino_rules.plugin import Extension, ExtensionPoint, Marker, PartKey, RuleModule
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Mapping
+    from typing import Any
 
     from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import (
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
         Rules,
         StateFn,
         TakeTileFn,
+        Twin,
     )
 
 __all__ = [
@@ -514,6 +516,7 @@ def specialists() -> RuleModule:
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
         pending_by_parts=True,  # who keeps which specialist is kept in the table
         batch=_twin,
+        compiled=_compiled_twins,
     )
 
 
@@ -522,3 +525,10 @@ def _twin() -> BatchTwin:
     from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
 
     return specialists.SPECIALISTS_TWIN
+
+
+def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+    """The compiled twins of its busiest hooks (where they were built)."""
+    from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
+
+    return _compiled.SPECIALISTS

@@ -19,8 +19,20 @@ from pickomino_rules.plugin import PartKey, Phase, RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import ActionsFn, ApplyFn, GameState, PlayerName, Rules, StateFn
+    from pickomino_rules.plugin import (
+        ActionsFn,
+        ApplyFn,
+        ExtensionPoint,
+        GameState,
+        PlayerName,
+        Rules,
+        StateFn,
+        Twin,
+    )
 
 __all__ = ["WEASEL", "WEASEL_PART", "SkipWeasel", "UseWeasel", "WeaselState", "weasel"]
 
@@ -130,6 +142,7 @@ def weasel() -> RuleModule:
         apply_action=apply_action,
         end_turn=end_turn,
         batch=_twin,
+        compiled=_compiled_twins,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # re-rolls a whole roll, once a turn
     )
@@ -140,3 +153,10 @@ def _twin() -> BatchTwin:
     from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
 
     return specialists.WEASEL_TWIN
+
+
+def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+    """The compiled twins of its busiest hooks (where they were built)."""
+    from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
+
+    return _compiled.WEASEL

@@ -22,7 +22,10 @@ backends side by side, and compare every node of whole turns (docs page "Maintai
 """
 
 from cpython.object cimport PyObject, PyTypeObject
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport Py_INCREF
+
+from pickomino_rules.compiled_plugin cimport HookTwin, call, call1
 
 cdef extern from "Python.h":
     ctypedef struct PyMemberDef:
@@ -217,14 +220,24 @@ def reset_declined():
 # -- what the kernel reads of one rules object ---------------------------------------------
 
 
+DEF _GUIDE = 256  # stretches of a table's total: a draw bisects only its stretch's bounds
+
+
 cdef class _Table:
-    """What the kernel reads of one chance table."""
+    """What the kernel reads of one chance table: its bounds as C numbers, to bisect, and a
+    guide: for each of ``_GUIDE`` equal stretches of the total, where its bounds begin."""
 
     cdef tuple outcomes
-    cdef tuple bounds
+    cdef double* bounds
+    cdef Py_ssize_t size
+    cdef Py_ssize_t guide[_GUIDE + 1]
+    cdef double scale  # _GUIDE / total
     cdef double total
     cdef object by_id
     cdef object has
+
+    def __dealloc__(self):
+        PyMem_Free(self.bounds)
 
 
 cdef class View:
@@ -249,8 +262,19 @@ cdef class View:
         pure = self.chance_table(dice)
         cdef _Table table = _Table()
         table.outcomes = pure.outcomes
-        table.bounds = pure.bounds
+        table.size = len(pure.bounds)
+        table.bounds = <double*>PyMem_Malloc(max(1, table.size) * sizeof(double))
+        if table.bounds is NULL:
+            raise MemoryError()
+        for index in range(table.size):
+            table.bounds[index] = pure.bounds[index]  # the table's own floats, exactly
         table.total = pure.total
+        table.scale = _GUIDE / pure.total if pure.total > 0 else 0.0
+        cdef Py_ssize_t bucket, at = 0
+        for bucket in range(_GUIDE + 1):  # the first bound above each stretch's start
+            while table.scale and at < table.size and table.bounds[at] <= bucket / table.scale:
+                at += 1
+            table.guide[bucket] = at if bucket < _GUIDE else table.size
         table.by_id = pure.by_id
         table.has = pure.has
         self.tables[dice] = table
@@ -326,8 +350,15 @@ cdef inline long _item(object values, Py_ssize_t index) except? -1:
     return values[index]  # checked: a state built by hand may hold anything
 
 
+cdef object _USED_COUNTS = None  # the last counts read, and their bits: a turn's states share them
+cdef long _USED_BITS = 0
+
+
 cdef long _used(object counts) except? -1:
     """The faces set aside, as bits (bit 0 for 1s ... bit 5 for worms); six counts or raise."""
+    global _USED_COUNTS, _USED_BITS
+    if counts is _USED_COUNTS:
+        return _USED_BITS
     cdef long used = 0
     cdef Py_ssize_t index
     if type(counts) is not tuple or PyTuple_GET_SIZE(counts) != 6:
@@ -335,7 +366,20 @@ cdef long _used(object counts) except? -1:
     for index in range(6):
         if _item(counts, index):
             used |= 1 << index
+    _USED_COUNTS = counts  # (a tuple: immutable, so the bits stay right while it lives)
+    _USED_BITS = used
     return used
+
+
+cdef bint _any_dice(object in_hand) except -1:
+    """``any(in_hand)``."""
+    if type(in_hand) is not tuple:
+        return any(in_hand)
+    cdef Py_ssize_t index
+    for index in range(PyTuple_GET_SIZE(in_hand)):
+        if <object>PyTuple_GET_ITEM(in_hand, index):
+            return True
+    return False
 
 
 cpdef object core_roll_actions(object state):
@@ -387,6 +431,17 @@ cpdef object core_stop_total(object state):
     )
 
 
+cdef dict _GRILL_CLAIMS = {}
+
+
+cdef inline object _grill_claim(object tile):
+    """``Claim.grill_tile(tile)``: the shared claim of a grill tile (kept here too)."""
+    found = _GRILL_CLAIMS.get(tile)
+    if found is None:
+        found = _GRILL_CLAIMS[tile] = _GRILL_CLAIM(tile)
+    return found
+
+
 cpdef object core_claims(object state, object total):
     """``turn.claims``: the exact grill tile; else the next lower one and exact top tiles."""
     grill = _get(state, _GRILL)
@@ -394,8 +449,8 @@ cpdef object core_claims(object state, object total):
         raise TypeError("the grill is not a tuple, or the total not a number")
     at = bisect_left(grill, total)
     if at < len(grill) and grill[at] == total:
-        return (_GRILL_CLAIM(total),)
-    found = [_GRILL_CLAIM(grill[at - 1])] if at else []
+        return (_grill_claim(total),)
+    found = [_grill_claim(grill[at - 1])] if at else []
     player = _get(state, _PLAYER)
     victim = 0
     for stack in _get(state, _STACKS):
@@ -449,63 +504,124 @@ cpdef object core_bust(object state):
     )
 
 
+cpdef object core_turn_dice(object rules):
+    """``turn.turn_dice``: all the dice."""
+    return rules.components.dice
+
+
+cpdef object core_pending_actions(object state):
+    """``turn.pending_actions``: the core game leaves nothing pending."""
+    return ()
+
+
+cpdef object core_end_turn(object state):
+    """``turn.end_turn``: nothing to tidy."""
+    return state
+
+
 # The hooks as the rules see them: innermost in every chain under this backend (see
-# ``pickomino_rules._engine``). Each takes the plain case and declines anything else to the
-# pure hook, which answers or raises.
+# ``pickomino_rules._engine``). Each is a compiled twin (``compiled_plugin.HookTwin``) wrapping
+# its pure hook: a module's compiled twin calls it in C. Each takes the plain case and hands
+# anything else to the pure hook, which answers (a fallback) or raises.
 
 
-def roll_actions(rules, state):
-    if Py_TYPE(state) is _STATE_TYPE:
-        try:
-            return core_roll_actions(state)
-        except Exception:
-            pass
-    return _fell_back("roll_actions", turn.roll_actions, (rules, state))
+cdef class _CoreHook(HookTwin):
+    """A core hook's compiled twin; ``inner`` is the pure hook it mirrors."""
+
+    @property
+    def __wrapped__(self):
+        return self.inner
+
+    def __repr__(self):
+        return f"<compiled twin of turn.{self.inner.__name__}>"
 
 
-def set_aside(rules, state, face):
-    if Py_TYPE(state) is _STATE_TYPE:
-        try:
-            return core_set_aside(state, face)
-        except Exception:
-            pass
-    return _fell_back("set_aside", turn.set_aside, (rules, state, face))
+cdef class _RollActions(_CoreHook):
+    cdef object run(self, object rules, object state):
+        if Py_TYPE(state) is _STATE_TYPE:
+            try:
+                return core_roll_actions(state)
+            except Exception:
+                pass
+        return _fell_back("roll_actions", self.inner, (rules, state))
 
 
-def stop_total(rules, state):
-    if Py_TYPE(state) is _STATE_TYPE:
-        try:
-            return core_stop_total(state)
-        except Exception:
-            pass
-    return _fell_back("stop_total", turn.stop_total, (rules, state))
+cdef class _SetAside(_CoreHook):
+    cdef object run1(self, object rules, object state, object face):
+        if Py_TYPE(state) is _STATE_TYPE:
+            try:
+                return core_set_aside(state, face)
+            except Exception:
+                pass
+        return _fell_back("set_aside", self.inner, (rules, state, face))
 
 
-def claims(rules, state, total):
-    if Py_TYPE(state) is _STATE_TYPE:
-        try:
-            return core_claims(state, total)
-        except Exception:
-            pass
-    return _fell_back("claims", turn.claims, (rules, state, total))
+cdef class _StopTotal(_CoreHook):
+    cdef object run(self, object rules, object state):
+        if Py_TYPE(state) is _STATE_TYPE:
+            try:
+                return core_stop_total(state)
+            except Exception:
+                pass
+        return _fell_back("stop_total", self.inner, (rules, state))
 
 
-def take_tile(rules, state, claim):
-    if Py_TYPE(state) is _STATE_TYPE and type(claim) is Claim:
-        try:
-            return core_take_tile(state, claim)
-        except Exception:
-            pass
-    return _fell_back("take_tile", turn.take_tile, (rules, state, claim))
+cdef class _Claims(_CoreHook):
+    cdef object run1(self, object rules, object state, object total):
+        if Py_TYPE(state) is _STATE_TYPE:
+            try:
+                return core_claims(state, total)
+            except Exception:
+                pass
+        return _fell_back("claims", self.inner, (rules, state, total))
 
 
-def bust(rules, state):
-    if Py_TYPE(state) is _STATE_TYPE:
-        try:
-            return core_bust(state)
-        except Exception:
-            pass
-    return _fell_back("bust", turn.bust, (rules, state))
+cdef class _TakeTile(_CoreHook):
+    cdef object run1(self, object rules, object state, object claim):
+        if Py_TYPE(state) is _STATE_TYPE and type(claim) is Claim:
+            try:
+                return core_take_tile(state, claim)
+            except Exception:
+                pass
+        return _fell_back("take_tile", self.inner, (rules, state, claim))
+
+
+cdef class _Bust(_CoreHook):
+    cdef object run(self, object rules, object state):
+        if Py_TYPE(state) is _STATE_TYPE:
+            try:
+                return core_bust(state)
+            except Exception:
+                pass
+        return _fell_back("bust", self.inner, (rules, state))
+
+
+cdef class _TurnDice(_CoreHook):
+    cdef object run(self, object rules, object state):
+        if type(rules) is Rules:
+            return view(rules).dice  # core_turn_dice, read from the view
+        return _fell_back("turn_dice", self.inner, (rules, state))
+
+
+cdef class _PendingActions(_CoreHook):
+    cdef object run(self, object rules, object state):
+        return core_pending_actions(state)
+
+
+cdef class _EndTurn(_CoreHook):
+    cdef object run(self, object rules, object state):
+        return core_end_turn(state)
+
+
+roll_actions = _RollActions(turn.roll_actions)
+set_aside = _SetAside(turn.set_aside)
+stop_total = _StopTotal(turn.stop_total)
+claims = _Claims(turn.claims)
+take_tile = _TakeTile(turn.take_tile)
+bust = _Bust(turn.bust)
+turn_dice = _TurnDice(turn.turn_dice)
+pending_actions = _PendingActions(turn.pending_actions)
+end_turn = _EndTurn(turn.end_turn)
 
 
 CORE_HOOKS = {
@@ -515,6 +631,9 @@ CORE_HOOKS = {
     "claims": claims,
     "take_tile": take_tile,
     "bust": bust,
+    "turn_dice": turn_dice,
+    "pending_actions": pending_actions,
+    "end_turn": end_turn,
 }
 """The hooks of ``turn`` that this backend puts innermost in every chain."""
 
@@ -526,42 +645,42 @@ cdef inline object _roll_actions(View fast, object state):
     if fast.core_roll_actions:
         return core_roll_actions(state)
     _module_call()
-    return fast.roll_actions(fast.rules, state)
+    return call(fast.roll_actions, fast.rules, state)
 
 
 cdef inline object _set_aside(View fast, object state, object face):
     if fast.core_set_aside:
         return core_set_aside(state, face)
     _module_call()
-    return _checked(fast.set_aside(fast.rules, state, face))
+    return _checked(call1(fast.set_aside, fast.rules, state, face))
 
 
 cdef inline object _stop_total(View fast, object state):
     if fast.core_stop_total:
         return core_stop_total(state)
     _module_call()
-    return fast.stop_total(fast.rules, state)
+    return call(fast.stop_total, fast.rules, state)
 
 
 cdef inline object _claims(View fast, object state, object total):
     if fast.core_claims:
         return core_claims(state, total)
     _module_call()
-    return fast.claims(fast.rules, state, total)
+    return call1(fast.claims, fast.rules, state, total)
 
 
 cdef inline object _take_tile(View fast, object state, object claim):
     if fast.core_take_tile:
         return core_take_tile(state, claim)
     _module_call()
-    return _checked(fast.take_tile(fast.rules, state, claim))
+    return _checked(call1(fast.take_tile, fast.rules, state, claim))
 
 
 cdef inline object _bust(View fast, object state):
     if fast.core_bust:
         return core_bust(state)
     _module_call()
-    return _checked(fast.bust(fast.rules, state))
+    return _checked(call(fast.bust, fast.rules, state))
 
 
 # -- the step machine: twins of ``steps``' -----------------------------------------------------
@@ -623,13 +742,13 @@ cpdef object pending(View fast, object state):
     global _SEEN_PARTS
     if not fast.pending_by_parts:
         _module_call()
-        return fast.pending(fast.rules, state)
+        return call(fast.pending, fast.rules, state)
     cdef Pending last = _SEEN_PARTS
     parts = _get(state, _PARTS)
     if last.parts is parts and last.rules is fast.rules:
         return last.legal
     _module_call()
-    found = fast.pending(fast.rules, state)
+    found = call(fast.pending, fast.rules, state)
     last = Pending()
     last.rules = fast.rules
     last.parts = parts
@@ -677,7 +796,7 @@ cpdef object claim_of_stop(object claims):
 
 cpdef object decide_actions(object state, object claims):
     """``steps.decide_actions``: roll again while dice and faces remain; stop; steal."""
-    can_roll = _used(_get(state, _SET_ASIDE)) != 63 and any(_get(state, _IN_HAND))
+    can_roll = _used(_get(state, _SET_ASIDE)) != 63 and _any_dice(_get(state, _IN_HAND))
     if not claims or (len(claims) == 1 and claims[0].victim is None):
         return _ROLL_OR_STOP if can_roll else _STOP_ONLY
     actions = [ROLL] if can_roll else []
@@ -738,7 +857,7 @@ cpdef object finish_turn(View fast, object state):
     """``steps.finish_turn``: tidy up (``end_turn``), then pass the dice on."""
     if fast.tidies_turn_end:
         _module_call()
-        state = _checked(fast.end_turn(fast.rules, _with_phase(state, _TURN_OVER, None)))
+        state = _checked(call(fast.end_turn, fast.rules, _with_phase(state, _TURN_OVER, None)))
     return pass_dice(fast, state)
 
 
@@ -764,8 +883,8 @@ cpdef object start_turn(View fast, object state, object player):
     if not fast.deals_own_dice:
         return fresh
     _module_call()
-    dice = fast.turn_dice(fast.rules, fresh)
-    if dice == fast.dice:
+    dice = call(fast.turn_dice, fast.rules, fresh)
+    if dice is fast.dice or dice == fast.dice:
         return fresh
     return _new_state(
         _get(state, _GRILL), _get(state, _FACE_DOWN), _get(state, _STACKS), player, _ROLL,
@@ -804,7 +923,7 @@ cdef object _apply(View fast, object state, object move):
         return after if _get(after, _PHASE) is _DECIDE else settle(fast, after)
     if how is _TAKES_HOW or how is _PENDING_HOW:  # a module's action
         _module_call()
-        return settle(fast, fast.apply_action(fast.rules, state, move))
+        return settle(fast, call1(fast.apply_action, fast.rules, state, move))
     return decide(fast, state, move, how)
 
 
@@ -823,11 +942,21 @@ cdef object _sample_chance(View fast, object state, object rng):
         return _DECLINE
     cdef _Table table = fast.table(_get(state, _IN_HAND))
     cdef double drawn = rng.random() * table.total
-    cdef tuple bounds = table.bounds  # the table's own: a tuple of floats
-    cdef Py_ssize_t low = 0, high = PyTuple_GET_SIZE(bounds), middle
+    cdef double* bounds = table.bounds
+    # bisect_right(bounds, drawn), started from the guide's stretch of the bounds
+    cdef Py_ssize_t bucket = <Py_ssize_t>(drawn * table.scale)
+    if bucket < 0:
+        bucket = 0
+    elif bucket >= _GUIDE:
+        bucket = _GUIDE - 1
+    cdef Py_ssize_t low = table.guide[bucket], high = table.guide[bucket + 1], middle
+    while low > 0 and bounds[low - 1] > drawn:  # (rounding at a bucket's edge: widen)
+        low -= 1
+    while high < table.size and bounds[high] <= drawn:
+        high += 1
     while low < high:  # bisect_right
         middle = (low + high) // 2
-        if drawn < PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(bounds, middle)):
+        if drawn < bounds[middle]:
             high = middle
         else:
             low = middle + 1
@@ -920,11 +1049,17 @@ MIRRORS = {
     "core_claims": turn.claims,
     "core_take_tile": turn.take_tile,
     "core_bust": turn.bust,
+    "turn_dice": turn.turn_dice,
+    "pending_actions": turn.pending_actions,
+    "end_turn": turn.end_turn,
+    "core_turn_dice": turn.turn_dice,
+    "core_pending_actions": turn.pending_actions,
+    "core_end_turn": turn.end_turn,
 }
 """Each compiled function or record of this module, by name, and its pure twin."""
 
 SHARED = {"steal": steps.steal}
 """Pure functions the kernel calls rather than mirrors (no rule in them)."""
 
-for _name in ("legal_actions", "apply", "sample_chance", "stop_claims", *CORE_HOOKS):
+for _name in ("legal_actions", "apply", "sample_chance", "stop_claims"):
     functools.update_wrapper(globals()[_name], MIRRORS[_name])  # docs and __wrapped__: the twin

@@ -1,0 +1,106 @@
+# cython: language_level=3
+"""The compiled plug-in contract: compiled twins of a rule module's hooks.
+
+Documented in ``compiled_plugin.pyi`` (the API docs' page): a twin derives from ``HookTwin``,
+implements ``run``, ``run1`` or ``run2`` and calls what it wraps with ``call``, ``call1`` or
+``call2`` (``compiled_plugin.pxd``), which stay in C when that is a twin too.
+"""
+
+__all__ = ["HookTwin"]
+
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF
+
+import attrs
+
+from pickomino_rules.state import GameState
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    object PyType_GenericAlloc(PyTypeObject* kind, Py_ssize_t items)
+    PyTypeObject* Py_TYPE(object)
+
+cdef PyTypeObject* _STATE_TYPE = <PyTypeObject*>GameState
+cdef tuple _FIELDS = tuple(attribute.name for attribute in attrs.fields(GameState))
+cdef tuple _NAMES = (
+    "grill", "face_down", "stacks", "player", "phase",
+    "in_hand", "roll", "set_aside", "parts", "layout",
+)  # StateField's order
+cdef Py_ssize_t _COUNT = len(_NAMES)
+cdef Py_ssize_t _OFFSETS[10]
+cdef Py_ssize_t _PARTS
+
+if _FIELDS != _NAMES:
+    raise ImportError(f"GameState's fields are {_FIELDS}, not {_NAMES}")
+for _at, _name in enumerate(_NAMES):
+    _descriptor = GameState.__dict__.get(_name)
+    if type(_descriptor).__name__ != "member_descriptor":
+        raise ImportError(f"GameState.{_name} is not a slot")
+    _OFFSETS[_at] = (<PyMemberDescrObject*>_descriptor).d_member.offset
+_PARTS = _OFFSETS[<int>PARTS]
+
+
+cdef object field(object state, StateField which):
+    """``getattr(state, name)`` of one of the state's fields, read in C from a GameState."""
+    cdef PyObject* value
+    if Py_TYPE(state) is _STATE_TYPE:
+        value = (<PyObject**>((<char*><PyObject*>state) + _OFFSETS[<int>which]))[0]
+        if value is not NULL:
+            return <object>value
+    return getattr(state, _NAMES[<int>which])  # a subclass, or a field never set: its error
+
+
+cdef object with_part(object state, Py_ssize_t index, object value):
+    """``state`` with part ``index`` replaced by ``value`` (``PartKey.set``)."""
+    parts = state.parts
+    if parts[index] is value:
+        return state
+    new_parts = (*parts[:index], value, *parts[index + 1 :])
+    if Py_TYPE(state) is not _STATE_TYPE:
+        return state.replace(parts=new_parts)
+    copy = PyType_GenericAlloc(_STATE_TYPE, 0)
+    cdef Py_ssize_t at, offset
+    cdef PyObject* field
+    for at in range(_COUNT):
+        offset = _OFFSETS[at]
+        field = (<PyObject**>((<char*><PyObject*>state) + offset))[0]
+        if offset == _PARTS:
+            field = <PyObject*>new_parts
+        if field is not NULL:
+            Py_INCREF(<object>field)
+            (<PyObject**>((<char*><PyObject*>copy) + offset))[0] = field
+    return copy
+
+
+cdef class HookTwin:
+    """A compiled twin of one module's hook (or extension), wrapping ``inner``.
+
+    Attributes:
+        inner: The function it wraps: the next twin or hook of the chain.
+    """
+
+    def __init__(self, inner):
+        if not callable(inner):
+            raise TypeError(f"a twin wraps a function, got {type(inner).__name__}")
+        self.inner = inner
+
+    def __call__(self, rules, state, *more):
+        if not more:
+            return self.run(rules, state)
+        if len(more) == 1:
+            return self.run1(rules, state, more[0])
+        if len(more) == 2:
+            return self.run2(rules, state, more[0], more[1])
+        raise TypeError(f"{type(self).__name__} takes 2 to 4 arguments, got {2 + len(more)}")
+
+    cdef object run(self, object rules, object state):
+        raise TypeError(f"{type(self).__name__} is not a twin of a hook of (rules, state)")
+
+    cdef object run1(self, object rules, object state, object first):
+        raise TypeError(f"{type(self).__name__} is not a twin of a hook of three arguments")
+
+    cdef object run2(self, object rules, object state, object first, object second):
+        raise TypeError(f"{type(self).__name__} is not a twin of a hook of four arguments")

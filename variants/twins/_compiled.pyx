@@ -1,0 +1,860 @@
+# cython: language_level=3
+"""Compiled twins of the extended game's busiest hooks: a declared mirror.
+
+Each class here mirrors one hook or extension of one module, named in ``MIRRORS``; each
+module's ``compiled`` factory hands its twins to ``compose`` (``pickomino_rules.compiled_plugin``
+is the contract). A twin decides what its hook decides and nothing else; what a hook does
+rarely (award a token, move a specialist) it leaves to the module's own Python functions.
+``tests/engine/test_compiled_twins.py`` checks the map against the modules and plays every
+variant with and without the twins, state for state; the kernel's whole-turn test compares
+every node of whole turns.
+"""
+
+from pickomino_rules.compiled_plugin cimport (
+    GRILL,
+    PARTS,
+    PLAYER,
+    ROLL,
+    SET_ASIDE,
+    STACKS,
+    HookTwin,
+    call,
+    call1,
+    call2,
+    field,
+    with_part,
+)
+
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+
+from importlib import import_module
+
+from pickomino_rules.dice import Face
+
+# The modules themselves (the specialists' package names its functions like its modules).
+_worms = import_module("pickomino_rules.variants.grilled_worms")
+_low = import_module("pickomino_rules.variants.low_tiles")
+_can = import_module("pickomino_rules.variants.specialists.can")
+_golden = import_module("pickomino_rules.variants.specialists.golden_die")
+_hen = import_module("pickomino_rules.variants.specialists.hen")
+_placement = import_module("pickomino_rules.variants.specialists.placement")
+_weasel = import_module("pickomino_rules.variants.specialists.weasel")
+
+cdef object _ONE = Face.ONE
+cdef Py_ssize_t _WORM_INDEX = Face.WORM - 1
+cdef long _WORM_POINTS = Face.WORM.points
+cdef object _LOW = _low.LOW_TILES
+cdef object _SPECIALISTS = _placement.SPECIALISTS
+cdef object _GAIN = _placement.GAIN
+cdef object _RETURNED_ON_BUST = _placement.RETURNED_ON_BUST
+cdef object _HEN = _hen.HEN
+cdef object _USE = _weasel.USE
+cdef object _SKIP = _weasel.SKIP
+cdef object _WEASEL_PART = _weasel.WEASEL_PART
+cdef object _FRESH_WEASEL = _weasel.WeaselState()
+cdef object _USED_WEASEL = _weasel.WeaselState(used=True)
+cdef object _PHASE_ROLL = import_module("pickomino_rules.state").Phase.ROLL
+cdef object _TOKENS = _worms.GRILLED_WORMS
+cdef object _GRILLED_WORMS_KIND = _worms.GrilledWorms
+cdef object _VICTIMS = _worms.GRILLED_WORM_VICTIMS
+cdef object _ROB = _worms.RobGrilledWorm
+cdef object _KEEP = _placement.KeepSpecialist
+cdef object _PLACE = _placement.Place
+cdef object _SPEC_KIND = _placement.Specialist
+cdef object _OUT = _placement.OUT
+cdef object _TABLE_KIND = _placement.Specialists
+cdef object _CROW = import_module("pickomino_rules.variants.specialists.crow").CROW
+
+
+cdef class _Seat:
+    """Where one part sits in the states of the last rules seen (``PartKey.get``)."""
+
+    cdef object rules
+    cdef str name
+    cdef Py_ssize_t index
+
+    def __init__(self, part):
+        self.name = part.name
+
+    cdef inline object get(self, object rules, object state):
+        if rules is not self.rules:
+            self.index = rules.part_index[self.name]
+            self.rules = rules
+        parts = field(state, PARTS)
+        if type(parts) is tuple and 0 <= self.index < PyTuple_GET_SIZE(parts):
+            return <object>PyTuple_GET_ITEM(parts, self.index)
+        return parts[self.index]
+
+    cdef inline object set(self, object rules, object state, object value):
+        """``PartKey.set``, for a value of the part's own kind."""
+        if rules is not self.rules:
+            self.index = rules.part_index[self.name]
+            self.rules = rules
+        return with_part(state, self.index, value)
+
+
+DEF _MOST = 16  # specialists a view holds in C; a table of more is read from Python
+
+
+cdef class _Places:
+    """One specialists' table as plain numbers: each one's tile and owner (-1: none).
+
+    Tables change only when a specialist moves; the last one read is kept (replaced
+    whole), so the hooks read numbers instead of six ``Place`` objects at every step.
+    """
+
+    cdef object table, specs
+    cdef tuple owners  # each one's owner, as the table holds it (None: nobody)
+    cdef Py_ssize_t count
+    cdef long tile[_MOST]
+    cdef long owner[_MOST]
+    cdef bint plain  # every tile and owner a number that fits (else: read from Python)
+
+
+cdef _Places _LAST_PLACES = _Places()
+
+
+cdef _Places _places(object table):
+    """The plain numbers of ``table`` (the last one read is kept)."""
+    global _LAST_PLACES
+    cdef _Places seen = _LAST_PLACES
+    if seen.table is table:
+        return seen
+    seen = _Places()
+    seen.table = table
+    seen.specs = table.specs
+    places = table.places
+    seen.owners = tuple([place.owner for place in places])
+    seen.count = len(places)
+    seen.plain = seen.count <= _MOST
+    cdef Py_ssize_t at
+    if seen.plain:
+        for at in range(seen.count):
+            place = places[at]
+            tile, owner = place.tile, place.owner
+            if (tile is not None and type(tile) is not int) or (
+                owner is not None and type(owner) is not int
+            ):
+                seen.plain = False
+                break
+            seen.tile[at] = -1 if tile is None else tile
+            seen.owner[at] = -1 if owner is None else owner
+    _LAST_PLACES = seen
+    return seen
+
+
+cdef inline bint _is(object owner, object player) except -1:
+    """``owner == player`` for an owner (a player, or None) and a player."""
+    return owner is player or (owner is not None and owner == player)
+
+
+cdef inline bint _same(object spec, object other) except -1:
+    """``spec == other`` for two specialists (attrs compares name and start)."""
+    if spec is other:
+        return True
+    if type(spec) is not _SPEC_KIND or type(other) is not _SPEC_KIND:
+        return spec == other
+    return spec.name == other.name and spec.start == other.start
+
+
+cdef dict _PLACES_ON = {}  # Place(tile=t) and Place(owner=p): equal values, made once
+
+
+cdef object _on_tile(object tile):
+    found = _PLACES_ON.get(("tile", tile))
+    if found is None:
+        found = _PLACES_ON[("tile", tile)] = _PLACE(tile=tile)
+    return found
+
+
+cdef object _with_owner(object player):
+    found = _PLACES_ON.get(("owner", player))
+    if found is None:
+        found = _PLACES_ON[("owner", player)] = _PLACE(owner=player)
+    return found
+
+
+cdef Py_ssize_t _index_of(object table, object spec) except -1:
+    """``Specialists._index_of``: where ``spec`` is in the table (raises when not in play)."""
+    cdef tuple specs = table.specs
+    cdef Py_ssize_t at
+    for at in range(len(specs)):
+        if specs[at] is spec:
+            return at
+    return table._index_of(spec)  # equal, or not in play: its own answer or error
+
+
+cdef object _moved(object table, Py_ssize_t at, object place, object chooser):
+    """``Specialists.moved`` (and a chooser): the table with the one at ``at`` at ``place``."""
+    places = table.places
+    return _value(_TABLE_KIND, (table.specs, (*places[:at], place, *places[at + 1 :]), chooser))
+
+
+cdef object _placed(object table, object grill, object spec):
+    """``placement.place_on_grill``: on the lowest free face-up grill tile, or out (E6)."""
+    cdef Py_ssize_t at = _index_of(table, spec)
+    places = table.places
+    taken = {places[index].tile for index in range(len(places)) if index != at}
+    for tile in grill:
+        if tile not in taken:
+            return _moved(table, at, _on_tile(tile), table.chooser)
+    return _moved(table, at, _OUT, table.chooser)
+
+
+cdef class _Owner:
+    """Who owns one specialist (``placement.owner``), read from the specialists' table."""
+
+    cdef _Seat table
+    cdef object spec, specs, parts, owner
+    cdef Py_ssize_t at
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.table = _Seat(_SPECIALISTS)
+
+    cdef inline object of(self, object rules, object state):
+        parts = field(state, PARTS)
+        if parts is self.parts and rules is self.table.rules:  # no part changed since
+            return self.owner
+        table = self.table.get(rules, state)
+        cdef _Places places = _places(table)
+        if places.specs is not self.specs:
+            self.at = table._index_of(self.spec)  # raises for a specialist not in play
+            self.specs = places.specs
+        self.parts = parts
+        self.owner = places.owners[self.at]
+        return self.owner
+
+
+cdef class _Extension:
+    """The composed extension ``point`` of the last rules seen (``rules.extension``)."""
+
+    cdef object point, rules, found
+
+    def __init__(self, point):
+        self.point = point
+
+    cdef inline object of(self, object rules):
+        if rules is not self.rules:
+            self.found = rules.extension(self.point)
+            self.rules = rules
+        return self.found
+
+
+# -- grilled worms (E4) ---------------------------------------------------------------------
+
+
+cdef dict _VALUES = {}  # part values by their fields: equal values, made once (bounded)
+
+
+cdef object _value(object kind, tuple fields):
+    """``kind(*fields)``, shared with earlier equal values (they are immutable)."""
+    key = (kind, fields)
+    found = _VALUES.get(key)
+    if found is None:
+        if len(_VALUES) >= 65536:
+            _VALUES.clear()
+        found = _VALUES[key] = kind(*fields)
+    return found
+
+
+cdef object _moved_token(object tokens, object giver, object taker):
+    """``grilled_worms._move_token``: one token to ``taker``, from ``giver`` or the supply."""
+    held = list(tokens.held)
+    held[taker] += 1
+    supply = tokens.supply
+    if giver is None:
+        supply -= 1
+    else:
+        held[giver] -= 1
+    return _value(_GRILLED_WORMS_KIND, (supply, tuple(held)))
+
+
+cdef object _award(object rules, object state, object taker, _Seat seat, _Extension victims):
+    """``grilled_worms.award``: a token from the supply, else from the one opponent who may
+    be robbed, else his choice among them (E4)."""
+    tokens = seat.get(rules, state)
+    if tokens.supply:
+        return seat.set(rules, state, _moved_token(tokens, None, taker))
+    found = call1(victims.of(rules), rules, state, taker)
+    if not found:
+        return state
+    if len(found) == 1:
+        return seat.set(rules, state, _moved_token(tokens, found[0], taker))
+    chosen = _GRILLED_WORMS_KIND(tokens.supply, tokens.held, taker, found)
+    return seat.set(rules, state, chosen)
+
+
+cdef class GrilledWormsSetAside(HookTwin):
+    """``grilled_worms._set_aside``: a token for two or more 1s set aside at once."""
+
+    cdef _Seat tokens
+    cdef _Extension victims
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.tokens = _Seat(_TOKENS)
+        self.victims = _Extension(_VICTIMS)
+
+    cdef object run1(self, object rules, object state, object face):
+        ones = field(state, ROLL).faces[0] if face is _ONE else 0
+        state = call1(self.inner, rules, state, face)
+        if ones < 2:
+            return state
+        return _award(rules, state, field(state, PLAYER), self.tokens, self.victims)
+
+
+cdef class Holders(HookTwin):
+    """``grilled_worms._holders`` (the default of ``GRILLED_WORM_VICTIMS``)."""
+
+    cdef _Seat tokens
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.tokens = _Seat(_TOKENS)
+
+    cdef object run1(self, object rules, object state, object taker):
+        held = self.tokens.get(rules, state).held
+        return tuple([player for player in range(len(held)) if held[player] and player != taker])
+
+
+cdef class HenVictims(HookTwin):
+    """``hen._victims``: her owner's grilled worms cannot be taken."""
+
+    cdef _Owner hen
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.hen = _Owner(_HEN)
+
+    cdef object run1(self, object rules, object state, object taker):
+        protected = self.hen.of(rules, state)
+        return tuple([p for p in call1(self.inner, rules, state, taker) if p != protected])
+
+
+cdef class GrilledWormsPending(HookTwin):
+    """``grilled_worms._pending_actions``: whom to rob, while that choice is pending."""
+
+    cdef _Seat tokens
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.tokens = _Seat(_TOKENS)
+
+    cdef object run(self, object rules, object state):
+        tokens = self.tokens.get(rules, state)
+        if tokens.chooser is not None:
+            return tuple([_rob(victim) for victim in tokens.victims])
+        return call(self.inner, rules, state)
+
+
+cdef dict _ROBS = {}  # RobGrilledWorm(p): equal values, made once
+
+
+cdef object _rob(object victim):
+    found = _ROBS.get(victim)
+    if found is None:
+        found = _ROBS[victim] = _ROB(victim)
+    return found
+
+
+cdef class GrilledWormsApplyAction(HookTwin):
+    """``grilled_worms._apply_action``: rob the chosen opponent of a token."""
+
+    cdef _Seat tokens
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.tokens = _Seat(_TOKENS)
+
+    cdef object run1(self, object rules, object state, object action):
+        tokens = self.tokens.get(rules, state)
+        if isinstance(action, _ROB) and tokens.chooser is not None:
+            moved = _moved_token(tokens, action.victim, tokens.chooser)
+            return self.tokens.set(rules, state, moved)
+        return call1(self.inner, rules, state, action)
+
+
+# -- tiles 11 and 13 (E3, O4) ----------------------------------------------------------------
+
+
+cdef class LowTilesClaims(HookTwin):
+    """``low_tiles.claims``: 11 and 13 exactly only, never stolen; not both (O4)."""
+
+    cdef bint exclusive
+
+    def __init__(self, inner, exclusive):
+        HookTwin.__init__(self, inner)
+        self.exclusive = exclusive
+
+    cdef object run1(self, object rules, object state, object total):
+        found = call1(self.inner, rules, state, total)
+        for claim in found:
+            if claim.tile in _LOW:
+                break
+        else:
+            return found
+        allowed = []
+        for claim in found:
+            if claim.tile in _LOW:
+                if claim.victim is not None or claim.tile != total:
+                    continue
+                if self.exclusive and any(tile in _LOW for tile in field(state, STACKS)[field(state, PLAYER)]):
+                    continue
+            allowed.append(claim)
+        return tuple(allowed)
+
+
+def low_tiles_twins(exclusive):
+    """The low tiles' twins for option O4."""
+    return {"claims": lambda inner: LowTilesClaims(inner, exclusive)}
+
+
+# -- the specialists' places (E5, E6, E13) ---------------------------------------------------
+
+
+cdef class SpecialistsTakeTile(HookTwin):
+    """``placement._take_tile``: gain the taken tile's specialist, or the robbed player's."""
+
+    cdef _Seat table
+    cdef _Extension gain
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.table = _Seat(_SPECIALISTS)
+        self.gain = _Extension(_GAIN)
+
+    cdef object run1(self, object rules, object state, object claim):
+        table = self.table.get(rules, state)
+        cdef _Places places = _places(table)
+        victim = claim.victim
+        if places.plain:
+            gained = _gained(places, claim.tile, victim)
+        elif victim is None:  # ``on_tile``: the one on the tile taken
+            sitting = table.on_tile(claim.tile)
+            gained = [] if sitting is None else [sitting]
+        else:  # ``owned_by``: all the victim owns
+            gained = list(table.owned_by(victim))
+        state = call1(self.inner, rules, state, claim)
+        if gained:
+            gain = self.gain.of(rules)
+            for spec in gained:
+                state = call2(gain, rules, state, spec, field(state, PLAYER))
+        return state
+
+
+cdef list _gained(_Places places, object tile, object victim):
+    """``on_tile(tile)`` (victim None) or ``owned_by(victim)``, as a list, from the numbers."""
+    cdef Py_ssize_t at
+    found = []
+    if victim is None:
+        if type(tile) is not int:
+            sitting = places.table.on_tile(tile)
+            return [] if sitting is None else [sitting]
+        for at in range(places.count):
+            if places.tile[at] == <long>tile:
+                found.append(places.specs[at])
+                break
+    else:
+        if type(victim) is not int:
+            return list(places.table.owned_by(victim))
+        for at in range(places.count):
+            if places.owner[at] == <long>victim:
+                found.append(places.specs[at])
+    return found
+
+
+cdef object _BITS_OF = None  # the last tiles read as bits, and their bits (a grill lasts turns)
+cdef unsigned long long _BITS = 0
+cdef bint _BITS_PLAIN = False
+
+
+cdef inline bint _tiles_as_bits(object tiles, unsigned long long* bits):
+    """``tiles`` as bits (tile t: bit t) when every one is a number below 64, else False."""
+    global _BITS_OF, _BITS, _BITS_PLAIN
+    if tiles is not _BITS_OF:
+        _BITS_PLAIN = False
+        _BITS = 0
+        _BITS_OF = tiles
+        if type(tiles) is tuple:
+            _BITS_PLAIN = True
+            for number in <tuple>tiles:
+                if type(number) is not int or not 0 <= <long>number < 64:
+                    _BITS_PLAIN = False
+                    break
+                _BITS |= 1ULL << <long>number
+    bits[0] = _BITS
+    return _BITS_PLAIN
+
+
+cdef class SpecialistsBust(HookTwin):
+    """``placement._bust``: E13 for turned tiles, then E6 for the buster's specialists."""
+
+    cdef _Seat table
+    cdef _Extension returned
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.table = _Seat(_SPECIALISTS)
+        self.returned = _Extension(_RETURNED_ON_BUST)
+
+    cdef object run(self, object rules, object state):
+        returned = call(self.returned.of(rules), rules, state)
+        state = call(self.inner, rules, state)
+        before = self.table.get(rules, state)
+        grill = field(state, GRILL)
+        table = before
+        cdef _Places places = _places(before)
+        cdef Py_ssize_t at
+        cdef unsigned long long face_up = 0
+        cdef bint as_bits = places.plain and _tiles_as_bits(grill, &face_up)
+        cdef long number
+        for at in range(places.count):  # E13 (``_settle_tiles``): its tile left the grill
+            if as_bits:
+                number = places.tile[at]
+                if number < 0 or (number < 64 and face_up >> number & 1):
+                    continue
+            else:
+                tile = before.places[at].tile
+                if tile is None or tile in grill:
+                    continue
+            table = _placed(table, grill, before.specs[at])
+        for spec in returned:
+            table = _placed(table, grill, spec)
+        return state if table is before else self.table.set(rules, state, table)
+
+
+cdef class SpecialistsApplyAction(HookTwin):
+    """``placement._apply_action``: keep one specialist; the other returns to the grill."""
+
+    cdef _Seat table
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.table = _Seat(_SPECIALISTS)
+
+    cdef object run1(self, object rules, object state, object action):
+        table = self.table.get(rules, state)
+        if isinstance(action, _KEEP) and table.chooser is not None:
+            return _placement._apply_action(self.inner, rules, state, action)  # rare: Python
+        return call1(self.inner, rules, state, action)
+
+
+cdef class SpecialistsPending(HookTwin):
+    """``placement._pending_actions``: keeping one of two specialists, while pending."""
+
+    cdef _Seat table
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.table = _Seat(_SPECIALISTS)
+
+    cdef object run(self, object rules, object state):
+        table = self.table.get(rules, state)
+        if table.chooser is not None:
+            return tuple([_KEEP(spec.name) for spec in table.owned_by(table.chooser)])
+        return call(self.inner, rules, state)
+
+
+cdef class ReturnedOnBust(HookTwin):
+    """``placement._owned`` (the default of ``RETURNED_ON_BUST``): all the buster owns."""
+
+    cdef _Seat table
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.table = _Seat(_SPECIALISTS)
+
+    cdef object run(self, object rules, object state):
+        table = self.table.get(rules, state)
+        cdef _Places places = _places(table)
+        player = field(state, PLAYER)
+        if not places.plain or type(player) is not int:
+            return table.owned_by(player)
+        cdef Py_ssize_t at
+        for at in range(places.count):
+            if places.owner[at] == <long>player:
+                return tuple(_gained(places, None, player))
+        return ()
+
+
+cdef class Owns(HookTwin):
+    """``placement._owns`` (the default of ``GAIN``): he owns it; with two, he chooses."""
+
+    cdef _Seat table
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.table = _Seat(_SPECIALISTS)
+
+    cdef object run2(self, object rules, object state, object spec, object player):
+        table = self.table.get(rules, state)
+        cdef Py_ssize_t at = _index_of(table, spec)
+        places = table.places
+        cdef Py_ssize_t index, owned = 1  # (``owned_by(player)`` after the move)
+        for index in range(len(places)):
+            if index != at and places[index].owner == player:
+                owned += 1
+        chooser = player if owned > 1 else table.chooser
+        return self.table.set(rules, state, _moved(table, at, _with_owner(player), chooser))
+
+
+# -- the hen (E11) ---------------------------------------------------------------------------
+
+
+cdef class HenTakeTile(HookTwin):
+    """``hen._take_tile``: stealing from her owner takes the hen instead; the tile stays."""
+
+    cdef _Owner hen
+    cdef _Extension gain
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.hen = _Owner(_HEN)
+        self.gain = _Extension(_GAIN)
+
+    cdef object run1(self, object rules, object state, object claim):
+        victim = claim.victim
+        if victim is not None and _is(self.hen.of(rules, state), victim):
+            return call2(self.gain.of(rules), rules, state, _HEN, field(state, PLAYER))
+        return call1(self.inner, rules, state, claim)
+
+
+cdef class HenBust(HookTwin):
+    """``hen._bust``: her owner with a tile returns her instead; nothing is turned."""
+
+    cdef _Owner hen
+    cdef _Seat table
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.hen = _Owner(_HEN)
+        self.table = _Seat(_SPECIALISTS)
+
+    cdef object run(self, object rules, object state):
+        player = field(state, PLAYER)
+        if field(state, STACKS)[player] and _is(self.hen.of(rules, state), player):
+            table = self.table.get(rules, state)  # ``return_to_grill``
+            return self.table.set(rules, state, _placed(table, field(state, GRILL), _HEN))
+        return call(self.inner, rules, state)
+
+
+cdef class HenReturnedOnBust(HookTwin):
+    """``hen._returned_on_bust``: kept by an owner busting with no tile."""
+
+    cdef object run(self, object rules, object state):
+        returned = call(self.inner, rules, state)
+        if not returned or field(state, STACKS)[field(state, PLAYER)]:
+            return returned
+        return tuple([spec for spec in returned if not _same(spec, _HEN)])
+
+
+# -- the crow (E12) -------------------------------------------------------------------------
+
+
+cdef class CrowGain(HookTwin):
+    """``crow._gain``: taking its tile moves the crow and earns a grilled worm."""
+
+    cdef _Seat table, tokens
+    cdef _Extension victims
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.table = _Seat(_SPECIALISTS)
+        self.tokens = _Seat(_TOKENS)
+        self.victims = _Extension(_VICTIMS)
+
+    cdef object run2(self, object rules, object state, object spec, object player):
+        if not _same(spec, _CROW):
+            return call2(self.inner, rules, state, spec, player)
+        table = _placed(self.table.get(rules, state), field(state, GRILL), _CROW)  # ``return_to_grill``
+        state = self.table.set(rules, state, table)
+        return _award(rules, state, player, self.tokens, self.victims)
+
+
+# -- the worm in a can (E9) -----------------------------------------------------------------
+
+
+cdef class CanStopTotal(HookTwin):
+    """``can._stop_total``: the can is the missing worm of its owner's stop, 5 points."""
+
+    cdef _Owner can
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.can = _Owner(_can.CAN)
+
+    cdef object run(self, object rules, object state):
+        total = call(self.inner, rules, state)
+        if (
+            total is None
+            and not field(state, SET_ASIDE)[_WORM_INDEX]
+            and _is(self.can.of(rules, state), field(state, PLAYER))
+        ):
+            return state.total + _WORM_POINTS
+        return total
+
+
+# -- the golden die (E8) ---------------------------------------------------------------------
+
+
+cdef class GoldenTurnDice(HookTwin):
+    """``golden_die``'s ``turn_dice``: its owner rolls it as one more die."""
+
+    cdef _Owner golden
+    cdef object kind, rules
+    cdef Py_ssize_t index
+
+    def __init__(self, inner, kind):
+        HookTwin.__init__(self, inner)
+        self.golden = _Owner(_golden.GOLDEN_DIE)
+        self.kind = kind
+
+    cdef object run(self, object rules, object state):
+        dice = call(self.inner, rules, state)
+        if not _is(self.golden.of(rules, state), field(state, PLAYER)):
+            return dice
+        if rules is not self.rules:
+            self.index = rules.die_kinds.index(self.kind)
+            self.rules = rules
+        index = self.index
+        return (*dice[:index], dice[index] + 1, *dice[index + 1 :])
+
+
+def golden_die_twins(kind):
+    """The golden die's twins for its kind of die (O6)."""
+    return {"turn_dice": lambda inner: GoldenTurnDice(inner, kind)}
+
+
+# -- the weasel (E10) ------------------------------------------------------------------------
+
+
+cdef class WeaselRollActions(HookTwin):
+    """The weasel's ``roll_actions``: re-roll (or accept a bust) once a turn."""
+
+    cdef _Owner weasel
+    cdef _Seat part
+    cdef object parts, player, rules
+    cdef bint ready
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.weasel = _Owner(_weasel.WEASEL)
+        self.part = _Seat(_WEASEL_PART)
+
+    cdef object run(self, object rules, object state):
+        takes = call(self.inner, rules, state)
+        parts = field(state, PARTS)
+        player = field(state, PLAYER)
+        if parts is not self.parts or player is not self.player or rules is not self.rules:
+            self.ready = (
+                _is(self.weasel.of(rules, state), player) and not self.part.get(rules, state).used
+            )
+            self.parts, self.player, self.rules = parts, player, rules
+        if not self.ready:
+            return takes
+        return (*takes, _USE) if takes else (_USE, _SKIP)
+
+
+cdef class WeaselEndTurn(HookTwin):
+    """The weasel's ``end_turn``: ready again next turn."""
+
+    cdef _Seat part
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.part = _Seat(_WEASEL_PART)
+
+    cdef object run(self, object rules, object state):
+        state = call(self.inner, rules, state)
+        if self.part.get(rules, state).used:
+            state = self.part.set(rules, state, _FRESH_WEASEL)
+        return state
+
+
+cdef class WeaselApplyAction(HookTwin):
+    """The weasel's ``apply_action``: roll the whole roll again, or accept the bust."""
+
+    cdef _Seat part
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.part = _Seat(_WEASEL_PART)
+
+    cdef object run1(self, object rules, object state, object action):
+        # (``action == USE``: attrs compares only objects of the same class)
+        if action is _USE or (type(action) is type(_USE) and action == _USE):
+            state = self.part.set(rules, state, _USED_WEASEL)
+            return state.replace(phase=_PHASE_ROLL, roll=None)
+        if action is _SKIP or (type(action) is type(_SKIP) and action == _SKIP):
+            return self.part.set(rules, state, _USED_WEASEL)  # the roll now busts
+        return call1(self.inner, rules, state, action)
+
+
+# -- each module's twins, as its ``compiled`` factory hands them to ``compose`` --------------
+
+GRILLED_WORMS = {
+    "set_aside": GrilledWormsSetAside,
+    "pending_actions": GrilledWormsPending,
+    "apply_action": GrilledWormsApplyAction,
+    _VICTIMS: Holders,
+}
+SPECIALISTS = {
+    "take_tile": SpecialistsTakeTile,
+    "bust": SpecialistsBust,
+    "pending_actions": SpecialistsPending,
+    "apply_action": SpecialistsApplyAction,
+    _RETURNED_ON_BUST: ReturnedOnBust,
+    _GAIN: Owns,
+}
+CROW = {_GAIN: CrowGain}
+HEN = {
+    "take_tile": HenTakeTile,
+    "bust": HenBust,
+    _RETURNED_ON_BUST: HenReturnedOnBust,
+    _VICTIMS: HenVictims,
+}
+CAN = {"stop_total": CanStopTotal}
+WEASEL = {
+    "roll_actions": WeaselRollActions,
+    "end_turn": WeaselEndTurn,
+    "apply_action": WeaselApplyAction,
+}
+
+MIRRORS = {
+    "GrilledWormsSetAside": ("grilled_worms", "set_aside"),
+    "GrilledWormsPending": ("grilled_worms", "pending_actions"),
+    "GrilledWormsApplyAction": ("grilled_worms", "apply_action"),
+    "Holders": ("grilled_worms", "grilled_worm_victims"),
+    "HenVictims": ("hen", "grilled_worm_victims"),
+    "LowTilesClaims": ("low_tiles", "claims"),
+    "SpecialistsTakeTile": ("specialists", "take_tile"),
+    "SpecialistsBust": ("specialists", "bust"),
+    "SpecialistsPending": ("specialists", "pending_actions"),
+    "SpecialistsApplyAction": ("specialists", "apply_action"),
+    "ReturnedOnBust": ("specialists", "returned_on_bust"),
+    "Owns": ("specialists", "gain_specialist"),
+    "CrowGain": ("crow", "gain_specialist"),
+    "HenTakeTile": ("hen", "take_tile"),
+    "HenBust": ("hen", "bust"),
+    "HenReturnedOnBust": ("hen", "returned_on_bust"),
+    "CanStopTotal": ("can", "stop_total"),
+    "GoldenTurnDice": ("golden_die", "turn_dice"),
+    "WeaselRollActions": ("weasel", "roll_actions"),
+    "WeaselEndTurn": ("weasel", "end_turn"),
+    "WeaselApplyAction": ("weasel", "apply_action"),
+}
+"""Each twin, by class name: the module and the hook (or extension point) it mirrors."""
+
+UNMIRRORED = {
+    ("grilled_worms", "setup"): "once a game",
+    ("grilled_worms", "scores"): "once a game",
+    ("specialists", "setup"): "once a game",
+    ("specialists", "specialist_declarations"): "asked when rules are composed",
+    ("weasel", "setup"): "once a game",
+    **{
+        (name, "specialist_declarations"): "asked when rules are composed"
+        for name in ("can", "hen", "crow", "weasel", "golden_die")
+    },
+}
+"""The hooks and extensions of those modules left to Python, and why."""
