@@ -54,8 +54,10 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from pickomino_rules._engine import ACTIVE
+from pickomino_rules._engine.observation import PHASES, Layout
 from pickomino_rules.errors import ArgumentTypeError, MissingExtraError, PickominoError, brief
-from pickomino_rules.game import check_fits, is_terminal, legal_actions, stop_claims
+from pickomino_rules.game import check_fits, is_terminal, legal_actions
 from pickomino_rules.info import game_info
 from pickomino_rules.result import result
 from pickomino_rules.state import Phase
@@ -77,8 +79,13 @@ if TYPE_CHECKING:
 
 __all__ = ["ActionEncodingError", "Encoding", "ObservationError", "returns", "worm_margins"]
 
-_PHASES = (Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.TURN_OVER, Phase.GAME_OVER)
-_PHASE_INDEX = {phase: index for index, phase in enumerate(_PHASES)}
+_PHASES = PHASES
+
+# The observation and mask as the engine in use writes them: the compiled kernel straight into
+# numpy's arrays; the pure engine into a list, converted once (numpy's per-item cost is high).
+_OBSERVE_INTO = ACTIVE.observe_into
+_MASK_INTO = ACTIVE.mask_into
+_INTO_ARRAYS = ACTIVE.compiled
 
 
 class ObservationError(PickominoError, ValueError):
@@ -111,11 +118,14 @@ class Encoding:
     observation_high: NDArray[np.float32] = attrs.field(repr=False)
     unobserved: tuple[str, ...]
     _numbers: dict[Action, int] = attrs.field(repr=False)
-    _offsets: dict[str, int] = attrs.field(init=False, repr=False)
+    _layout: Layout = attrs.field(repr=False)
+    _by_id: dict[int, int] = attrs.field(init=False, repr=False)
+    """Each action's number by the identity of the action numbered (the engine offers those
+    very objects; ``_numbers`` keeps them alive)."""
 
-    @_offsets.default
-    def _starts(self) -> dict[str, int]:
-        return {name: part.start for name, part in self.segments.items()}
+    @_by_id.default
+    def _identities(self) -> dict[int, int]:
+        return {id(action): number for action, number in self._numbers.items()}
 
     @staticmethod
     def of(rules: Rules, players: int) -> Encoding:
@@ -180,24 +190,44 @@ class Encoding:
         Raises:
             RulesMismatchError: The state is of a differently laid-out game.
         """
-        mask = np.zeros(len(self.actions), dtype=np.int8)
         if state.phase is Phase.ROLL or state.phase is Phase.GAME_OVER:
             check_fits(self.rules, state)
-            return mask
-        numbers = self._numbers
-        legal = legal_actions(self.rules, state)  # a malformed state: the library's error
-        try:
-            for action in legal:
-                mask[numbers[action]] = 1  # type: ignore[index]
+            return np.zeros(len(self.actions), dtype=np.int8)
+        try:  # a malformed state: the engine's own error, from legal_actions
+            if _INTO_ARRAYS:
+                mask = np.zeros(len(self.actions), dtype=np.int8)
+                _MASK_INTO(self._layout, self.rules, state, mask)
+                return mask
+            marks = [0] * len(self.actions)
+            _MASK_INTO(self._layout, self.rules, state, marks)
         except KeyError as error:  # a variant's bug: its action class misses instances
             shown = brief(error.args[0])
             msg = f"legal action {shown} is not in the action space of {self.rules.name}"
             raise ActionEncodingError(msg) from None
-        return mask
+        return np.array(marks, dtype=np.int8)
 
     def legal_numbers(self, state: GameState) -> list[int]:
-        """The numbers of the legal actions of ``state``, ascending."""
-        return [int(n) for n in np.flatnonzero(self.legal_mask(state))]
+        """The numbers of the legal actions of ``state``, ascending.
+
+        Raises:
+            RulesMismatchError: The state is of a differently laid-out game.
+        """
+        if state.phase is Phase.ROLL or state.phase is Phase.GAME_OVER:
+            check_fits(self.rules, state)
+            return []
+        by_id, found = self._by_id, []
+        for action in legal_actions(self.rules, state):  # a malformed state: its own error
+            number = by_id.get(id(action))
+            if number is None:
+                try:
+                    number = self._numbers[action]  # type: ignore[index]
+                except KeyError:  # a variant's bug: its action class misses instances
+                    shown = brief(action)
+                    msg = f"legal action {shown} is not in the action space of {self.rules.name}"
+                    raise ActionEncodingError(msg) from None
+            found.append(number)
+        found.sort()
+        return found
 
     def observe(self, state: GameState, player: int) -> NDArray[np.float32]:
         """The observation vector of ``state`` seen by ``player`` (see the module's table).
@@ -220,67 +250,17 @@ class Encoding:
             if not 0 <= player < self.players:
                 msg = f"player {player} is not a player of a {self.players}-player game"
                 raise ObservationError(msg)
-            return _observe(self, state, int(player))
+            if _INTO_ARRAYS:
+                values = np.zeros(len(self.observation_high), dtype=np.float32)
+                _OBSERVE_INTO(self._layout, self.rules, state, int(player), values)
+                return values
+            filled = [0.0] * len(self.observation_high)
+            _OBSERVE_INTO(self._layout, self.rules, state, int(player), filled)
+            return np.array(filled, dtype=np.float32)
         except PickominoError:
             raise
         except ODD as error:
             raise error_for(self.rules, state, error) from error
-
-
-def _observe(encoding: Encoding, state: GameState, me: int) -> NDArray[np.float32]:
-    rules, n = encoding.rules, encoding.players
-    at = encoding._offsets  # noqa: SLF001 (the encoding's own layout)
-    where = _tile_index(rules.tiles)
-    count = len(rules.tiles)
-    # Filled as a Python list and converted once: numpy's per-call cost dominates otherwise.
-    values = [0.0] * len(encoding.observation_high)
-    for tile in state.grill:
-        values[at["grill"] + where[tile]] = 1.0
-    for tile in state.face_down:
-        values[at["face_down"] + where[tile]] = 1.0
-    stacks, scores = state.stacks, rules.scores(rules, state)
-    for seat in range(n):
-        player = (me + seat) % n
-        stack = stacks[player]
-        if stack:
-            values[at["tops"] + seat * count + where[stack[-1]]] = 1.0
-        values[at["stack_sizes"] + seat] = len(stack)
-        values[at["scores"] + seat] = scores[player]
-    if state.phase is not Phase.GAME_OVER:
-        values[at["to_move"] + (state.player - me) % n] = 1.0
-    values[at["phase"] + _PHASE_INDEX[state.phase]] = 1.0
-    start = at["in_hand"]
-    values[start : start + len(state.in_hand)] = state.in_hand
-    if state.roll is not None:
-        start = at["roll"]
-        for counts in state.roll.counts:
-            values[start : start + 6] = counts
-            start += 6
-    start = at["set_aside"]
-    values[start : start + 6] = state.set_aside
-    values[at["total"]] = state.total
-    _observe_claims(rules, state, values, at["stop_claims"])
-    for key, part in zip(rules.layout.parts, state.parts, strict=True):
-        if key.observe is not None:
-            features = key.observe(rules, state, part, me)
-            start = at[key.name]
-            values[start : start + len(features)] = features
-    return np.array(values, dtype=np.float32)
-
-
-def _observe_claims(rules: Rules, state: GameState, values: list[float], start: int) -> None:
-    """What the rules let a stop take now (C8): the best grill tile's and steal's worms."""
-    if state.phase is not Phase.DECIDE:
-        return
-    worms = rules.worms
-    for claim in stop_claims(rules, state):
-        slot = start + (claim.victim is not None)
-        values[slot] = max(values[slot], worms[claim.tile])
-
-
-@cache
-def _tile_index(tiles: tuple[int, ...]) -> dict[int, int]:
-    return {tile: index for index, tile in enumerate(tiles)}
 
 
 @cache
@@ -318,6 +298,12 @@ def _encoding(rules: Rules, players: int) -> Encoding:
     for name, size, high in sizes:
         segments[name] = slice(len(highs), len(highs) + size)
         highs.extend([high] * size)
+    observed = tuple(
+        (key, index, segments[key.name].start)
+        for index, key in enumerate(rules.layout.parts)
+        if key.observe is not None
+    )
+    starts = {name: part.start for name, part in segments.items()}
     return Encoding(
         rules,
         players,
@@ -326,6 +312,7 @@ def _encoding(rules: Rules, players: int) -> Encoding:
         np.array(highs, dtype=np.float32),
         tuple(unobserved),
         numbers,
+        Layout(players, rules.tiles, starts, observed, numbers),
     )
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pickomino_rules import Phase, available_variants, get_rules, get_variant, new_game, turn
-from pickomino_rules._engine import PURE, compiled_backend, steps
+from pickomino_rules._engine import PURE, compiled_backend, observation, steps
 from pickomino_rules.dice import NO_DICE_SET_ASIDE
 from pickomino_rules.plugin import _compose
 from support import turn_starts
@@ -61,7 +61,12 @@ def test_the_map_of_twins_is_complete() -> None:
     assert twins | set(_kernel.SHARED) <= own
     for name, twin in _kernel.MIRRORS.items():
         assert hasattr(_kernel, name), name
-        assert twin.__module__ in {steps.__name__, turn.__name__}, name
+        assert twin.__module__ in {steps.__name__, turn.__name__, observation.__name__}, name
+    # the encoding's observation and mask: each function of ``observation`` has its twin
+    filled = {
+        name for name in observation.__all__ if inspect.isfunction(getattr(observation, name))
+    }
+    assert filled == {n for n, t in _kernel.MIRRORS.items() if t.__module__ == observation.__name__}
     assert set(_kernel.CORE_HOOKS) <= set(turn.HOOKS)
     for name, hook in _kernel.CORE_HOOKS.items():
         assert _kernel.MIRRORS[name] is getattr(turn, name)

@@ -205,6 +205,7 @@ def _check_hooks(rules: Rules, state: GameState, *, any_phase: bool = False) -> 
         _same_hook("bust", rules, state)
         for claim in _claims_to_try(state):
             _same_hook("take_tile", rules, state, claim)
+    _same_hook("scores", rules, state)  # the solver values every end of a turn by it
 
 
 def _claims_to_try(state: GameState) -> list[Claim]:

@@ -8,8 +8,11 @@ from pickomino_rules.plugin import RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import GameState, Rules, ScoresFn
+    from pickomino_rules.plugin import ExtensionPoint, GameState, Rules, ScoresFn, Twin
 
 __all__ = ["APPLE", "APPLE_WORMS", "apple"]
 
@@ -38,6 +41,7 @@ def apple() -> RuleModule:
         extends=(declare(APPLE),),
         scores=_scores,
         batch=_twin,
+        compiled=_compiled_twins,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )
@@ -48,3 +52,10 @@ def _twin() -> BatchTwin:
     from pickomino_rules.variants.twins import specialists  # noqa: PLC0415
 
     return specialists.APPLE_TWIN
+
+
+def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+    """The compiled twins of its busiest hooks (where they were built)."""
+    from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
+
+    return _compiled.APPLE

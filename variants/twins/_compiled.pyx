@@ -34,6 +34,7 @@ from pickomino_rules.dice import Face
 # The modules themselves (the specialists' package names its functions like its modules).
 _worms = import_module("pickomino_rules.variants.grilled_worms")
 _low = import_module("pickomino_rules.variants.low_tiles")
+_apple = import_module("pickomino_rules.variants.specialists.apple")
 _can = import_module("pickomino_rules.variants.specialists.can")
 _golden = import_module("pickomino_rules.variants.specialists.golden_die")
 _hen = import_module("pickomino_rules.variants.specialists.hen")
@@ -63,6 +64,7 @@ cdef object _PLACE = _placement.Place
 cdef object _SPEC_KIND = _placement.Specialist
 cdef object _OUT = _placement.OUT
 cdef object _TABLE_KIND = _placement.Specialists
+cdef object _APPLE_WORMS = _apple.APPLE_WORMS
 cdef object _CROW = import_module("pickomino_rules.variants.specialists.crow").CROW
 
 
@@ -302,6 +304,23 @@ cdef class GrilledWormsSetAside(HookTwin):
         if ones < 2:
             return state
         return _award(rules, state, field(state, PLAYER), self.tokens, self.victims)
+
+
+cdef class GrilledWormsScores(HookTwin):
+    """``grilled_worms._scores``: each token held is one worm."""
+
+    cdef _Seat tokens
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.tokens = _Seat(_TOKENS)
+
+    cdef object run(self, object rules, object state):
+        worms = call(self.inner, rules, state)
+        held = self.tokens.get(rules, state).held
+        if type(worms) is not tuple or type(held) is not tuple or len(held) != len(worms):
+            return tuple([w + n for w, n in zip(worms, held, strict=True)])  # its own error
+        return tuple([worms[at] + held[at] for at in range(len(worms))])
 
 
 cdef class Holders(HookTwin):
@@ -695,6 +714,23 @@ cdef class CanStopTotal(HookTwin):
         return total
 
 
+cdef class AppleScores(HookTwin):
+    """``apple._scores``: three worms more for the apple's owner (E7)."""
+
+    cdef _Owner apple
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.apple = _Owner(_apple.APPLE)
+
+    cdef object run(self, object rules, object state):
+        worms = call(self.inner, rules, state)
+        holder = self.apple.of(rules, state)
+        if holder is None:
+            return worms
+        return tuple([w + _APPLE_WORMS * (p == holder) for p, w in enumerate(worms)])
+
+
 # -- the golden die (E8) ---------------------------------------------------------------------
 
 
@@ -798,6 +834,7 @@ GRILLED_WORMS = {
     "pending_actions": GrilledWormsPending,
     "apply_action": GrilledWormsApplyAction,
     _VICTIMS: Holders,
+    "scores": GrilledWormsScores,
 }
 SPECIALISTS = {
     "take_tile": SpecialistsTakeTile,
@@ -815,6 +852,7 @@ HEN = {
     _VICTIMS: HenVictims,
 }
 CAN = {"stop_total": CanStopTotal}
+APPLE = {"scores": AppleScores}
 WEASEL = {
     "roll_actions": WeaselRollActions,
     "end_turn": WeaselEndTurn,
@@ -825,6 +863,7 @@ MIRRORS = {
     "GrilledWormsSetAside": ("grilled_worms", "set_aside"),
     "GrilledWormsPending": ("grilled_worms", "pending_actions"),
     "GrilledWormsApplyAction": ("grilled_worms", "apply_action"),
+    "GrilledWormsScores": ("grilled_worms", "scores"),
     "Holders": ("grilled_worms", "grilled_worm_victims"),
     "HenVictims": ("hen", "grilled_worm_victims"),
     "LowTilesClaims": ("low_tiles", "claims"),
@@ -839,6 +878,7 @@ MIRRORS = {
     "HenBust": ("hen", "bust"),
     "HenReturnedOnBust": ("hen", "returned_on_bust"),
     "CanStopTotal": ("can", "stop_total"),
+    "AppleScores": ("apple", "scores"),
     "GoldenTurnDice": ("golden_die", "turn_dice"),
     "WeaselRollActions": ("weasel", "roll_actions"),
     "WeaselEndTurn": ("weasel", "end_turn"),
@@ -848,13 +888,12 @@ MIRRORS = {
 
 UNMIRRORED = {
     ("grilled_worms", "setup"): "once a game",
-    ("grilled_worms", "scores"): "once a game",
     ("specialists", "setup"): "once a game",
     ("specialists", "specialist_declarations"): "asked when rules are composed",
     ("weasel", "setup"): "once a game",
     **{
         (name, "specialist_declarations"): "asked when rules are composed"
-        for name in ("can", "hen", "crow", "weasel", "golden_die")
+        for name in ("apple", "can", "hen", "crow", "weasel", "golden_die")
     },
 }
 """The hooks and extensions of those modules left to Python, and why."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from pickomino_rules import turn
-from pickomino_rules._engine import steps
+from pickomino_rules._engine import observation, steps
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -48,6 +48,9 @@ class Backend:
         core_hooks: The innermost function of each hook's chain, by hook name.
         fallbacks: The calls this backend handed to the pure engine in this process, by
             function name (see the kernel's ``fallbacks``): over legal play, none.
+        observe_into: ``observe_into(layout, rules, state, me, out)``, the encoding's
+            observation (`observation.observe_into`).
+        mask_into: ``mask_into(layout, rules, state, out)``, its legal-action mask.
     """
 
     name: str
@@ -58,6 +61,8 @@ class Backend:
     stop_claims: Callable[..., Any]
     core_hooks: Mapping[str, Callable[..., Any]] = attrs.field(converter=_read_only)
     fallbacks: Callable[[], dict[str, int]] = attrs.field(default=dict, kw_only=True)
+    observe_into: Callable[..., None] = attrs.field(default=observation.observe_into, kw_only=True)
+    mask_into: Callable[..., None] = attrs.field(default=observation.mask_into, kw_only=True)
 
     @property
     def compiled(self) -> bool:
@@ -92,6 +97,8 @@ def compiled_backend() -> Backend | None:
         stop_claims=_kernel.stop_claims,
         core_hooks={**PURE.core_hooks, **_kernel.CORE_HOOKS},
         fallbacks=_kernel.fallbacks,
+        observe_into=_kernel.observe_into,
+        mask_into=_kernel.mask_into,
     )
 
 

@@ -2,6 +2,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pickomino_rules._engine.observation import Layout
 from pickomino_rules._engine.steps import Move
 from pickomino_rules.dice import RollOutcome
 from pickomino_rules.rules import Rules
@@ -30,6 +31,15 @@ def stop_total(rules: Rules, state: GameState) -> int | None: ...
 def claims(rules: Rules, state: GameState, total: int) -> tuple[Claim, ...]: ...
 def take_tile(rules: Rules, state: GameState, claim: Claim) -> GameState: ...
 def bust(rules: Rules, state: GameState) -> GameState: ...
+def scores(rules: Rules, state: GameState) -> tuple[int, ...]: ...
+def observe_into(
+    layout: Layout,
+    rules: Rules,
+    state: GameState,
+    me: int,
+    out: Any,  # noqa: ANN401
+) -> None: ...
+def mask_into(layout: Layout, rules: Rules, state: GameState, out: Any) -> None: ...  # noqa: ANN401
 
 CORE_HOOKS: Mapping[str, Callable[..., Any]]
 MIRRORS: Mapping[str, Any]

@@ -59,7 +59,7 @@ from collections.abc import Mapping
 from pickomino_rules.bots import get_bot
 from pickomino_rules.encoding import Encoding, returns, worm_margins
 from pickomino_rules.errors import IllegalActionError, InvalidSetupError, PickominoError, brief
-from pickomino_rules.game import Bot, apply, is_terminal, new_game
+from pickomino_rules.game import Bot, apply, is_terminal, new_game, sample_chance
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
@@ -231,7 +231,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
             ):
                 self._turn_end = state
             if state.phase is Phase.ROLL:
-                state = apply(rules, state, rules.chance_table(state.in_hand).sample(rng))
+                state = apply(rules, state, sample_chance(rules, state, rng))  # (the engine's own)
             elif state.phase is Phase.GAME_OVER or state.player == self.seat:
                 self._turn_end = self._turn_end or state
                 return state

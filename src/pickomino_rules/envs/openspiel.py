@@ -40,7 +40,7 @@ except ImportError as error:  # an extra: say which, and how to add it here
 
 from pickomino_rules.encoding import Encoding, returns
 from pickomino_rules.errors import InvalidSetupError, PickominoError, brief
-from pickomino_rules.game import apply, is_terminal, legal_actions, new_game
+from pickomino_rules.game import apply, is_terminal, new_game
 from pickomino_rules.info import game_info
 from pickomino_rules.positions import Position
 from pickomino_rules.registry import get_variant
@@ -169,8 +169,7 @@ class PickominoState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         del player
-        encode = self._encoding.encode
-        return sorted(encode(action) for action in legal_actions(self._rules, self.state))  # type: ignore[arg-type]
+        return self._encoding.legal_numbers(self.state)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each distinct roll's number in its pool's table, with its exact probability."""

@@ -51,7 +51,7 @@ except ImportError as error:  # an extra: say which, and how to add it here
 from pickomino_rules.encoding import ActionEncodingError, Encoding, returns, worm_margins
 from pickomino_rules.envs.gymnasium import ResetNeededError, reset_options
 from pickomino_rules.errors import InvalidSetupError, PickominoError, brief
-from pickomino_rules.game import apply, is_terminal, new_game
+from pickomino_rules.game import apply, is_terminal, new_game, sample_chance
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
@@ -290,5 +290,5 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
     def _roll(self, state: GameState) -> GameState:
         rules = self.rules
         while state.phase is Phase.ROLL:
-            state = apply(rules, state, rules.chance_table(state.in_hand).sample(self._rng))
+            state = apply(rules, state, sample_chance(rules, state, self._rng))
         return state

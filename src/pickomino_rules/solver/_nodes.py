@@ -12,7 +12,7 @@ and roll of whole turns against it.
 from __future__ import annotations
 
 import itertools
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 import attrs
@@ -276,8 +276,13 @@ def probes(program: Program, anchor: Anchor) -> tuple[tuple[int, int, Key, int],
 
 def roll_at(rules: Rules, dice: tuple[int, ...], index: int) -> RollOutcome:
     """Roll ``index`` of a pool (``chance_table`` order), without building the whole table."""
-    by_kind = table_arrays(rules.die_kinds, dice)[1][index].T.tolist()
-    return RollOutcome(tuple(kind.name for kind in rules.die_kinds), tuple(map(tuple, by_kind)))
+    return _roll_at(rules.die_kinds, dice, index)
+
+
+@lru_cache(maxsize=4096)  # the probes of every board ask the same few rolls
+def _roll_at(kinds: tuple[DieKind, ...], dice: tuple[int, ...], index: int) -> RollOutcome:
+    by_kind = table_arrays(kinds, dice)[1][index].T.tolist()
+    return RollOutcome(tuple(kind.name for kind in kinds), tuple(map(tuple, by_kind)))
 
 
 def reroll_ready(rules: Rules, state: GameState) -> bool:

@@ -14,6 +14,7 @@ from pickomino_rules.game import (
     apply,
     legal_actions,
     resolve_bust,
+    stop_claims,
     stop_outcomes,
 )
 from pickomino_rules.solver._nodes import (
@@ -33,7 +34,7 @@ from pickomino_rules.solver._nodes import (
     turn_over,
 )
 from pickomino_rules.solver._objectives import TurnValue, reach_total, worms_gained
-from pickomino_rules.state import GameState, Phase
+from pickomino_rules.state import Claim, GameState, Phase
 from pickomino_rules.story import outcome_of
 from pickomino_rules.validation import check_shape, validate
 
@@ -173,6 +174,15 @@ class TurnSolution:
             self._ends[end, total] = value
         return value
 
+    def _closing_value(self, end: GameState, total: int | None) -> float:
+        """``_end_value``, asked of the objective directly where the turn is over.
+
+        (The caller keeps these by total: hashing an end state costs more than its value.)
+        """
+        if turn_over(self.state, end):
+            return self.value_fn(self.rules, self.state, end, total)
+        return self._end_value(end, total)
+
     def _stop_value(self, state: GameState) -> float:
         """The best way to end the turn now, through the rules' own stops."""
         total = self.rules.stop_total(self.rules, state)
@@ -202,15 +212,20 @@ class TurnSolution:
                     bust[node] = self._end_value(resolve_bust(rules, state), None)
             return stop, bust
         by_total: dict[int | None, float] = {}
+        # Under the same promise the claims hook reads the board and the total, and taking a
+        # tile reads no dice: totals that open the same claims end the turn the same ways.
+        by_claims: dict[tuple[Claim, ...], list[GameState]] = {}
         worth = np.full(int(program.stop_class.max()) + 2, NEG)  # the last: no stop
         for number, node in zip(part.classes.tolist(), part.firsts.tolist(), strict=True):
             state = self._node_state(board, keys[node])
             total = rules.stop_total(rules, state)
             value = by_total.get(total)
             if value is None:
-                value = by_total[total] = max(
-                    self._end_value(end, total) for _, end in stop_outcomes(rules, state)
-                )
+                claims = stop_claims(rules, state)
+                ends = by_claims.get(claims)
+                if ends is None:
+                    ends = by_claims[claims] = [end for _, end in stop_outcomes(rules, state)]
+                value = by_total[total] = max(self._closing_value(end, total) for end in ends)
             worth[number] = value
         stop[part.mask] = worth[program.stop_class[part.mask]]
         if part.rolling.size:
