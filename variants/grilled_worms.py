@@ -30,20 +30,19 @@ from pickomino_rules.dice import Face
 from pickomino_rules.plugin import ExtensionPoint, Marker, PartKey, RuleModule
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
-    from typing import Any
+    from collections.abc import Iterator
 
     from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import (
         ActionsFn,
         ApplyFn,
+        CompiledTwins,
         GameState,
         PlayerName,
         Rules,
         ScoresFn,
         SetAsideFn,
         StateFn,
-        Twin,
     )
 
 __all__ = [
@@ -258,7 +257,7 @@ def _twin() -> BatchTwin:
     return GRILLED_WORMS_TWIN
 
 
-def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+def _compiled_twins() -> CompiledTwins:
     """The compiled twins of its busiest hooks (where they were built)."""
     from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
 

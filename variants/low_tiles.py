@@ -22,11 +22,14 @@ import attrs
 from pickomino_rules.plugin import Components, RuleModule
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
-
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import Claim, ClaimsFn, ExtensionPoint, GameState, Rules, Twin
+    from pickomino_rules.plugin import (
+        Claim,
+        ClaimsFn,
+        CompiledTwins,
+        GameState,
+        Rules,
+    )
 
 __all__ = ["LOW_TILES", "low_tiles"]
 
@@ -88,7 +91,7 @@ def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> Rul
     )
 
 
-def _compiled_twins(*, exclusive: bool) -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+def _compiled_twins(*, exclusive: bool) -> CompiledTwins:
     """The compiled twins of its busiest hooks (where they were built)."""
     from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
 

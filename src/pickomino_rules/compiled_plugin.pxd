@@ -6,6 +6,9 @@ cdef class HookTwin:
     cdef object run(self, object rules, object state)
     cdef object run1(self, object rules, object state, object first)
     cdef object run2(self, object rules, object state, object first, object second)
+    cdef Py_ssize_t fill(
+        self, object rules, object state, object value, Py_ssize_t me, float* out, Py_ssize_t room
+    ) except -1
 
 
 cdef enum StateField:

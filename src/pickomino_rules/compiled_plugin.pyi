@@ -17,6 +17,13 @@ stay in C when that is a twin too; ``field(state, PARTS)`` reads a state's field
 ``with_part(state, index, value)`` replaces one part (``PartKey.set``), both in C. Called from
 Python a twin behaves as the hook it mirrors: ``twin(rules, state, ...)``.
 
+A module's part may have a compiled twin of its ``observe`` (the numeric encoding's features
+of the part) too: keyed by the module's [`PartKey`][pickomino_rules.state.PartKey] in
+``RuleModule.compiled``, made with the Python ``observe`` as ``inner``, it overrides the C method
+``fill(rules, state, value, me, out, room)``, which writes the features into ``out`` and returns
+how many there are; the compiled engine's observation calls it in C
+([`Rules.observers`][pickomino_rules.rules.Rules] holds them by part name).
+
 A twin is a second implementation of its hook: check it against the hook by playing the rules
 with the twins (compiled engine) and without (pure engine), as
 ``tests/engine/test_compiled_twins.py`` does for the built-in variants' twins.
@@ -36,3 +43,5 @@ class HookTwin:
     inner: Any
     def __init__(self, inner: Any) -> None: ...  # noqa: ANN401
     def __call__(self, rules: Any, state: Any, *more: Any) -> Any: ...  # noqa: ANN401
+    def features(self, rules: Any, state: Any, value: Any, me: int) -> list[float]:  # noqa: ANN401
+        """A part observer twin's features, as its C method ``fill`` writes them."""

@@ -9,7 +9,10 @@ implements ``run``, ``run1`` or ``run2`` and calls what it wraps with ``call``, 
 __all__ = ["HookTwin"]
 
 from cpython.object cimport PyObject, PyTypeObject
+from cpython cimport array
 from cpython.ref cimport Py_INCREF
+
+import array as _array
 
 import attrs
 
@@ -24,6 +27,7 @@ cdef extern from "Python.h":
     PyTypeObject* Py_TYPE(object)
 
 cdef PyTypeObject* _STATE_TYPE = <PyTypeObject*>GameState
+cdef array.array _FLOATS = _array.array("f")
 cdef tuple _FIELDS = tuple(attribute.name for attribute in attrs.fields(GameState))
 cdef tuple _NAMES = (
     "grill", "face_down", "stacks", "player", "phase",
@@ -104,3 +108,29 @@ cdef class HookTwin:
 
     cdef object run2(self, object rules, object state, object first, object second):
         raise TypeError(f"{type(self).__name__} is not a twin of a hook of four arguments")
+
+    cdef Py_ssize_t fill(
+        self, object rules, object state, object value, Py_ssize_t me, float* out, Py_ssize_t room
+    ) except -1:
+        """A part's features for seat ``me`` into ``out`` (``room`` values); how many it has.
+
+        A twin of a part's ``observe`` overrides it; by default the features are ``run2``'s.
+        With more features than ``room`` it writes none and says how many there are.
+        """
+        features = self.run2(rules, state, value, me)
+        cdef Py_ssize_t count = len(features), at
+        if count <= room:
+            for at in range(count):
+                out[at] = features[at]
+        return count
+
+    def features(self, rules, state, value, me):
+        """The part's features as ``fill`` writes them (as the ``observe`` it mirrors)."""
+        cdef Py_ssize_t room = 64, count
+        cdef array.array values
+        while True:
+            values = array.clone(_FLOATS, room, zero=True)
+            count = self.fill(rules, state, value, me, values.data.as_floats, room)
+            if count <= room:
+                return list(values[:count])
+            room = count

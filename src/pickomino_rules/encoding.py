@@ -299,7 +299,13 @@ def _encoding(rules: Rules, players: int) -> Encoding:
         segments[name] = slice(len(highs), len(highs) + size)
         highs.extend([high] * size)
     observed = tuple(
-        (key, index, segments[key.name].start)
+        (
+            key,
+            index,
+            segments[key.name].start,
+            segments[key.name].stop - segments[key.name].start,
+            rules.observers.get(key.name),
+        )
         for index, key in enumerate(rules.layout.parts)
         if key.observe is not None
     )

@@ -87,6 +87,7 @@ __all__ = [
     "Claim",
     "ClaimsFn",
     "ClaimsHook",
+    "CompiledTwins",
     "Components",
     "DiceFn",
     "DiceHook",
@@ -294,8 +295,9 @@ class RuleModule:
             batch engine refuses rules with this module, naming it.
         compiled: Builds the module's compiled twins
             ([`compiled_plugin`][pickomino_rules.compiled_plugin]): for some of its hooks
-            (by name) and extensions (by point, for a point it provides or extends), a
-            function that makes the twin from the function it wraps. Called when rules with
+            (by name), extensions (by point, for a point it provides or extends) and its
+            part's ``observe`` (by its ``PartKey``), a function that makes the twin from the
+            function it wraps. Called when rules with
             the module are composed under the compiled engine; the twin then stands in the
             chain where the hook would. None, or ImportError raised (the twins' extension
             was not built): the module's Python hooks run, as under the pure engine.
@@ -334,7 +336,7 @@ class RuleModule:
         default=False, validator=attrs.validators.instance_of(bool)
     )
     batch: Callable[[], BatchTwin] | None = attrs.field(default=None, validator=_callable_or_none)
-    compiled: Callable[[], Mapping[str | ExtensionPoint[Any, Any], Twin]] | None = attrs.field(
+    compiled: Callable[[], CompiledTwins] | None = attrs.field(
         default=None, validator=_callable_or_none
     )
 
@@ -416,6 +418,11 @@ def _compose(
         action_types=_action_types(ordered),
         extensions=_compose_extensions(ordered, twins),
         chains=chains,
+        observers={
+            key.name: make(key.observe)
+            for (_, key), make in twins.items()
+            if isinstance(key, PartKey) and key.observe is not None
+        },
         **hooks,
         ends_on_total=all(module.ends_on_total for module in ordered if module.ends_turns),
         mid_turn_by_count=all(
@@ -585,7 +592,10 @@ def _action_types(modules: Sequence[RuleModule]) -> tuple[type[Action], ...]:
 Twin = Callable[[Callable[..., Any]], Callable[..., Any]]
 """Makes a compiled twin of a hook or extension from the function it wraps."""
 
-_Twins = dict[tuple[str, "str | ExtensionPoint[Any, Any]"], Twin]
+CompiledTwins = Mapping["str | ExtensionPoint[Any, Any] | PartKey[Any]", Twin]
+"""What ``RuleModule.compiled`` builds: twin makers by hook name, extension point or part."""
+
+_Twins = dict[tuple[str, "str | ExtensionPoint[Any, Any] | PartKey[Any]"], Twin]
 
 
 def _compiled_twins(modules: Sequence[RuleModule]) -> _Twins:
@@ -602,10 +612,12 @@ def _compiled_twins(modules: Sequence[RuleModule]) -> _Twins:
         for key, make in twins.items():
             if isinstance(key, ExtensionPoint):
                 fits = key in extended or key in module.provides
+            elif isinstance(key, PartKey):  # a twin of the part's observe
+                fits = key is module.part and key.observe is not None
             else:
                 fits = key in HOOKS and getattr(module, key) is not None
             if not fits or not callable(make):
-                what = key.name if isinstance(key, ExtensionPoint) else key
+                what = key if isinstance(key, str) else key.name
                 msg = f"rule module {module.name!r} has a compiled twin of {what!r}, which it lacks"
                 raise CompositionError(msg)
             found[module.name, key] = make

@@ -156,6 +156,11 @@ class Rules:
     pending_by_parts: bool = False
     """Every module with a ``pending_actions`` hook promises that it reads only the variant
     parts of the state (``RuleModule.pending_by_parts``)."""
+    observers: Mapping[str, Callable[..., Any]] = attrs.field(
+        factory=dict, converter=_read_only, kw_only=True
+    )
+    """Compiled twins of the parts' ``observe``, by part name (compiled engine only: see
+    [`compiled_plugin`](compiled_plugin.md)); the numeric encoding's observation calls them."""
     worms: Mapping[int, int] = attrs.field(init=False)
     """Worms of each tile, by number (read-only)."""
     wrapped: frozenset[str] = attrs.field(init=False)

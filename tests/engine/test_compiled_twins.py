@@ -21,7 +21,7 @@ import pytest
 from pickomino_rules import Phase, available_variants, get_rules, get_variant, new_game, result
 from pickomino_rules._engine import PURE, compiled_backend
 from pickomino_rules.errors import CompositionError
-from pickomino_rules.plugin import HOOKS, ExtensionPoint, RuleModule, Twin, _compose
+from pickomino_rules.plugin import HOOKS, CompiledTwins, PartKey, RuleModule, _compose
 
 if TYPE_CHECKING:
     from pickomino_rules import GameState, Rules
@@ -54,6 +54,8 @@ def _what_it_has(module: RuleModule) -> set[str]:
     hooks = {hook for hook in HOOKS if getattr(module, hook) is not None}
     points = {point.name for point in module.provides}
     points |= {extension.point.name for extension in module.extends}
+    if module.part is not None and module.part.observe is not None:
+        points.add("observe")  # the part's features for the numeric encoding
     return hooks | points
 
 
@@ -74,7 +76,10 @@ def test_the_map_of_twins_is_complete_both_ways() -> None:
     assert not mirrored & set(_compiled.UNMIRRORED), "mirrored and left to Python at once"
     for name, module in modules.items():
         assert module.compiled is not None
-        handed = {key if isinstance(key, str) else key.name for key in module.compiled()}
+        handed = {
+            key if isinstance(key, str) else "observe" if isinstance(key, PartKey) else key.name
+            for key in module.compiled()
+        }
         assert handed == {hook for owner, hook in mirrored if owner == name}, name
         every = {(name, what) for what in _what_it_has(module)}
         left = every - mirrored - set(_compiled.UNMIRRORED)
@@ -94,7 +99,7 @@ def test_compose_puts_each_twin_where_its_hook_goes() -> None:
     assert not isinstance(pure.bust, HookTwin)  # the pure engine runs the Python hooks
 
 
-def _lacking_twin() -> dict[str | ExtensionPoint[Any, Any], Twin]:
+def _lacking_twin() -> CompiledTwins:
     return {"bust": lambda inner: inner}
 
 
@@ -108,7 +113,7 @@ def test_a_twin_of_a_hook_the_module_lacks_is_refused() -> None:
     _compose([*classic.modules, module], "odd", {}, PURE)  # the pure engine never asks
 
 
-def _missing_extension() -> dict[str | ExtensionPoint[Any, Any], Twin]:
+def _missing_extension() -> CompiledTwins:
     raise ImportError  # as where the twins' extension was not built
 
 

@@ -14,11 +14,13 @@ from pickomino_rules.plugin import RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
-
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import ExtensionPoint, GameState, Rules, TotalFn, Twin
+    from pickomino_rules.plugin import (
+        CompiledTwins,
+        GameState,
+        Rules,
+        TotalFn,
+    )
 
 __all__ = ["CAN", "can"]
 
@@ -68,7 +70,7 @@ def _twin() -> BatchTwin:
     return specialists.CAN_TWIN
 
 
-def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+def _compiled_twins() -> CompiledTwins:
     """The compiled twins of its busiest hooks (where they were built)."""
     from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
 

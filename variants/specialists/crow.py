@@ -18,11 +18,10 @@ from pickomino_rules.variants.specialists.placement import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-    from typing import Any
+    from collections.abc import Callable
 
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import ExtensionPoint, GameState, Rules, Twin
+    from pickomino_rules.plugin import CompiledTwins, GameState, Rules
 
 __all__ = ["CROW", "crow"]
 
@@ -67,7 +66,7 @@ def _twin() -> BatchTwin:
     return specialists.CROW_TWIN
 
 
-def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+def _compiled_twins() -> CompiledTwins:
     """The compiled twins of its busiest hooks (where they were built)."""
     from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
 

@@ -17,11 +17,8 @@ from pickomino_rules.plugin import Components, RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
-
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import DiceFn, ExtensionPoint, GameState, Rules, Twin
+    from pickomino_rules.plugin import CompiledTwins, DiceFn, GameState, Rules
 
 __all__ = ["GOLDEN_DIE", "GOLDEN_FACES", "golden_die"]
 
@@ -82,7 +79,7 @@ def _twin(kind: DieKind) -> BatchTwin:
     return golden_die_twin(kind)
 
 
-def _compiled_twins(kind: DieKind) -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+def _compiled_twins(kind: DieKind) -> CompiledTwins:
     """The compiled twins of its busiest hooks (where they were built)."""
     from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
 

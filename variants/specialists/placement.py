@@ -29,20 +29,19 @@ from pickomino_rules.errors import PickominoError
 from pickomino_rules.plugin import Extension, ExtensionPoint, Marker, PartKey, RuleModule
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Mapping
-    from typing import Any
+    from collections.abc import Callable, Iterator
 
     from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import (
         ActionsFn,
         ApplyFn,
         Claim,
+        CompiledTwins,
         GameState,
         PlayerName,
         Rules,
         StateFn,
         TakeTileFn,
-        Twin,
     )
 
 __all__ = [
@@ -527,7 +526,7 @@ def _twin() -> BatchTwin:
     return specialists.SPECIALISTS_TWIN
 
 
-def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+def _compiled_twins() -> CompiledTwins:
     """The compiled twins of its busiest hooks (where they were built)."""
     from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
 

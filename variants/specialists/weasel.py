@@ -19,19 +19,15 @@ from pickomino_rules.plugin import PartKey, Phase, RuleModule
 from pickomino_rules.variants.specialists.placement import Specialist, declare, owner
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
-
     from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import (
         ActionsFn,
         ApplyFn,
-        ExtensionPoint,
+        CompiledTwins,
         GameState,
         PlayerName,
         Rules,
         StateFn,
-        Twin,
     )
 
 __all__ = ["WEASEL", "WEASEL_PART", "SkipWeasel", "UseWeasel", "WeaselState", "weasel"]
@@ -155,7 +151,7 @@ def _twin() -> BatchTwin:
     return specialists.WEASEL_TWIN
 
 
-def _compiled_twins() -> Mapping[str | ExtensionPoint[Any, Any], Twin]:
+def _compiled_twins() -> CompiledTwins:
     """The compiled twins of its busiest hooks (where they were built)."""
     from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
 

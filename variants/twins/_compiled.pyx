@@ -731,6 +731,92 @@ cdef class AppleScores(HookTwin):
         return tuple([w + _APPLE_WORMS * (p == holder) for p, w in enumerate(worms)])
 
 
+# -- the parts' features for the numeric encoding (their ``observe``) ------------------------
+
+
+cdef class _Observer(HookTwin):
+    """A part's ``observe`` (``inner``); ``fill`` writes its features in C."""
+
+    cdef object run2(self, object rules, object state, object value, object me):
+        return self.inner(rules, state, value, me)
+
+
+cdef double _TOKEN_COUNT = _worms.TOKENS
+
+
+cdef class GrilledWormsObserve(_Observer):
+    """``grilled_worms._features``: supply and holdings as shares of the tokens; who chooses
+    and who may be robbed, by seat."""
+
+    cdef Py_ssize_t fill(
+        self, object rules, object state, object value, Py_ssize_t me, float* out, Py_ssize_t room
+    ) except -1:
+        held, chooser, victims = value.held, value.chooser, value.victims
+        cdef Py_ssize_t n = len(held), seat, player
+        if 1 + 3 * n > room:
+            return 1 + 3 * n
+        out[0] = <double>value.supply / _TOKEN_COUNT
+        for seat in range(n):
+            player = (me + seat) % n
+            out[1 + seat] = <double>held[player] / _TOKEN_COUNT
+            out[1 + n + seat] = 1.0 if chooser is not None and chooser == player else 0.0
+            out[1 + 2 * n + seat] = 1.0 if player in victims else 0.0
+        return 1 + 3 * n
+
+
+cdef tuple _SLOTS_TILES = None  # the tiles of the last rules read, and each one's index
+cdef dict _SLOTS = None
+
+
+cdef Py_ssize_t _tile_slot(object tiles, object tile) except -1:
+    """``tiles.index(tile)`` (the tuple's own error for a stranger)."""
+    global _SLOTS_TILES, _SLOTS
+    if tiles is not _SLOTS_TILES:
+        _SLOTS = {each: index for index, each in enumerate(tiles)}
+        _SLOTS_TILES = tiles
+    found = _SLOTS.get(tile)
+    return tiles.index(tile) if found is None else found
+
+
+cdef class SpecialistsObserve(_Observer):
+    """``placement._features``: each specialist's grill tile (one-hot) and owner (by seat);
+    then who chooses which one to keep."""
+
+    cdef Py_ssize_t fill(
+        self, object rules, object state, object value, Py_ssize_t me, float* out, Py_ssize_t room
+    ) except -1:
+        cdef _Places places = _places(value)
+        if not places.plain:
+            return HookTwin.fill(self, rules, state, value, me, out, room)
+        tiles = rules.tiles
+        cdef Py_ssize_t n = len(field(state, STACKS)), count = len(tiles)
+        cdef Py_ssize_t block = count + n, size = places.count * block + n, at
+        if size > room:
+            return size
+        for at in range(size):
+            out[at] = 0.0
+        for at in range(places.count):
+            if places.tile[at] >= 0:
+                out[at * block + _tile_slot(tiles, places.tile[at])] = 1.0
+            if places.owner[at] >= 0:
+                out[at * block + count + (places.owner[at] - me) % n] = 1.0
+        chooser = value.chooser
+        if chooser is not None:
+            out[size - n + (<Py_ssize_t>chooser - me) % n] = 1.0
+        return size
+
+
+cdef class WeaselObserve(_Observer):
+    """``weasel._features``: whether it was used this turn."""
+
+    cdef Py_ssize_t fill(
+        self, object rules, object state, object value, Py_ssize_t me, float* out, Py_ssize_t room
+    ) except -1:
+        if room >= 1:
+            out[0] = 1.0 if value.used else 0.0
+        return 1
+
+
 # -- the golden die (E8) ---------------------------------------------------------------------
 
 
@@ -835,6 +921,7 @@ GRILLED_WORMS = {
     "apply_action": GrilledWormsApplyAction,
     _VICTIMS: Holders,
     "scores": GrilledWormsScores,
+    _TOKENS: GrilledWormsObserve,
 }
 SPECIALISTS = {
     "take_tile": SpecialistsTakeTile,
@@ -843,6 +930,7 @@ SPECIALISTS = {
     "apply_action": SpecialistsApplyAction,
     _RETURNED_ON_BUST: ReturnedOnBust,
     _GAIN: Owns,
+    _SPECIALISTS: SpecialistsObserve,
 }
 CROW = {_GAIN: CrowGain}
 HEN = {
@@ -857,6 +945,7 @@ WEASEL = {
     "roll_actions": WeaselRollActions,
     "end_turn": WeaselEndTurn,
     "apply_action": WeaselApplyAction,
+    _WEASEL_PART: WeaselObserve,
 }
 
 MIRRORS = {
@@ -864,6 +953,9 @@ MIRRORS = {
     "GrilledWormsPending": ("grilled_worms", "pending_actions"),
     "GrilledWormsApplyAction": ("grilled_worms", "apply_action"),
     "GrilledWormsScores": ("grilled_worms", "scores"),
+    "GrilledWormsObserve": ("grilled_worms", "observe"),
+    "SpecialistsObserve": ("specialists", "observe"),
+    "WeaselObserve": ("weasel", "observe"),
     "Holders": ("grilled_worms", "grilled_worm_victims"),
     "HenVictims": ("hen", "grilled_worm_victims"),
     "LowTilesClaims": ("low_tiles", "claims"),

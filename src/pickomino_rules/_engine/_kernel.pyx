@@ -1216,7 +1216,15 @@ cpdef void observe_into(object layout, object rules, object state, Py_ssize_t me
             if worth > values[slot]:
                 _put_float(buffer, slot, worth)
     parts = _get(state, _PARTS) if plain else state.parts
-    for key, index, start in at.parts:
+    cdef Py_ssize_t size, count
+    for key, index, start, size, observer in at.parts:
+        if isinstance(observer, HookTwin):  # the part's compiled observer, in C
+            if start < 0 or start + size > buffer.view.len // 4:
+                raise IndexError("observation index out of range")
+            count = (<HookTwin>observer).fill(rules, state, parts[index], me, values + start, size)
+            if count != size:
+                raise ValueError(f"{key.name}'s observer gave {count} features, not {size}")
+            continue
         for feature in key.observe(rules, state, parts[index], me):
             _put_float(buffer, start, _number(feature))
             start += 1

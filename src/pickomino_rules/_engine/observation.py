@@ -39,8 +39,9 @@ class Layout:
         count: Number of tiles.
         grill, face_down, tops, stack_sizes, scores, to_move, phase, in_hand, roll,
         set_aside, total, stop_claims: Where each segment starts.
-        parts: Each observed part's key, its index in the state's parts and where its
-            features start.
+        parts: Each observed part's key, its index in the state's parts, where its
+            features start, how many there are, and its compiled observer (`Rules.observers`)
+            or None.
         numbers: Each action's number.
     """
 
@@ -79,7 +80,7 @@ class Layout:
     set_aside: int
     total: int
     stop_claims: int
-    parts: tuple[tuple[PartKey[Any], int, int], ...]
+    parts: tuple[tuple[PartKey[Any], int, int, int, Any], ...]
     numbers: dict[Action, int]
 
     def __init__(
@@ -87,7 +88,7 @@ class Layout:
         players: int,
         tiles: tuple[int, ...],
         starts: Mapping[str, int],
-        parts: tuple[tuple[PartKey[Any], int, int], ...],
+        parts: tuple[tuple[PartKey[Any], int, int, int, Any], ...],
         numbers: Mapping[Action, int],
     ) -> None:
         self.players = players
@@ -120,7 +121,7 @@ def observe_into(
         for claim in stop_claims(rules, state):
             slot = layout.stop_claims + (claim.victim is not None)
             out[slot] = max(out[slot], worms[claim.tile])
-    for key, index, start in layout.parts:
+    for key, index, start, _, _ in layout.parts:
         observe = key.observe
         assert observe is not None  # noqa: S101 (the layout lists observed parts only)
         for offset, feature in enumerate(observe(rules, state, state.parts[index], me)):
