@@ -57,6 +57,20 @@ def run(rules: Rules, state: GameState, script: Iterable[str]) -> GameState:
     return state
 
 
+def option_sets(variant: str, golden_faces: str = "1234ww") -> list[dict[str, object]]:
+    """The defaults, every yes-or-no option flipped, and other values of the rest too."""
+    flipped: dict[str, object] = {}
+    others: dict[str, object] = {}
+    for option in registry.get_variant(variant).options:
+        if isinstance(option.default, bool):
+            flipped[option.name] = not option.default
+        elif option.name == "low_tile_worms":
+            others[option.name] = (2, 0)
+        elif option.name == "golden_die_faces":
+            others[option.name] = golden_faces
+    return [{}, flipped, {**flipped, **others}]
+
+
 def turn_starts(variant: str, options: Mapping[str, object], seed: int) -> list[GameState]:
     """The chance nodes that start the turns of a random game of ``2 + seed % 3`` players."""
     import random  # noqa: PLC0415

@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pickomino_rules import Phase, available_variants, get_rules, get_variant, new_game, result
+from pickomino_rules import Phase, available_variants, get_rules, new_game, result
 from pickomino_rules._engine import PURE, compiled_backend
 from pickomino_rules.errors import CompositionError
 from pickomino_rules.plugin import HOOKS, CompiledTwins, PartKey, RuleModule, _compose
+from support import option_sets
 
 if TYPE_CHECKING:
     from pickomino_rules import GameState, Rules
@@ -131,20 +132,6 @@ def _through(inner: Any, *args: Any) -> Any:
     return inner(*args)
 
 
-def _option_sets(variant: str) -> list[dict[str, object]]:
-    """The defaults, every yes-or-no option flipped, and other values of the rest."""
-    flipped: dict[str, object] = {}
-    others: dict[str, object] = {}
-    for option in get_variant(variant).options:
-        if isinstance(option.default, bool):
-            flipped[option.name] = not option.default
-        elif option.name == "low_tile_worms":
-            others[option.name] = (2, 0)
-        elif option.name == "golden_die_faces":
-            others[option.name] = "1234ww"
-    return [{}, flipped, {**flipped, **others}]
-
-
 def _rules(variant: str, options: dict[str, object], backend: Backend) -> Rules:
     registered = get_rules(variant, options)
     return _compose(registered.modules, registered.name, registered.options, backend)
@@ -176,7 +163,7 @@ CASES = [
     (variant, options)
     for variant in available_variants()
     if variant != "classic"
-    for options in _option_sets(variant)
+    for options in option_sets(variant)
 ]
 
 

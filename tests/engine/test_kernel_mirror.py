@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pickomino_rules import Phase, available_variants, get_rules, get_variant, new_game, turn
+from pickomino_rules import Phase, available_variants, get_rules, new_game, turn
 from pickomino_rules._engine import PURE, compiled_backend, observation, steps
 from pickomino_rules.dice import NO_DICE_SET_ASIDE
 from pickomino_rules.plugin import _compose
-from support import turn_starts
+from support import option_sets, turn_starts
 
 if TYPE_CHECKING:
     from pickomino_rules import GameState, Rules
@@ -76,22 +76,10 @@ def test_the_map_of_twins_is_complete() -> None:
         assert getattr(_kernel, name).__wrapped__ is getattr(steps, name)
 
 
-def _option_sets(variant: str) -> list[dict[str, object]]:
-    """The defaults, every yes-or-no option flipped at once, and other values of the rest."""
-    flipped: dict[str, object] = {}
-    others: dict[str, object] = {}
-    for option in get_variant(variant).options:
-        if isinstance(option.default, bool):
-            flipped[option.name] = not option.default
-        elif option.name == "low_tile_worms":
-            others[option.name] = (2, 0)
-        elif option.name == "golden_die_faces":
-            others[option.name] = "12345w"
-    return [{}, flipped, {**flipped, **others}]
-
-
 EVERY_VARIANT = [
-    (variant, options) for variant in available_variants() for options in _option_sets(variant)
+    (variant, options)
+    for variant in available_variants()
+    for options in option_sets(variant, golden_faces="12345w")
 ]
 
 

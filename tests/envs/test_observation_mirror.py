@@ -14,27 +14,18 @@ import random
 import numpy as np
 import pytest
 
-from pickomino_rules import Phase, available_variants, get_rules, get_variant, new_game
+from pickomino_rules import Phase, available_variants, get_rules, new_game
 from pickomino_rules._engine import PURE, compiled_backend, observation
 from pickomino_rules.encoding import Encoding
 from pickomino_rules.plugin import _compose
+from support import option_sets
 
 COMPILED = compiled_backend()
 GAMES = 40 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 4  # per case
 
 
-def _option_sets(variant: str) -> list[dict[str, object]]:
-    """The defaults and every yes-or-no option flipped at once."""
-    flipped: dict[str, object] = {
-        option.name: not option.default
-        for option in get_variant(variant).options
-        if isinstance(option.default, bool)
-    }
-    return [{}, flipped]
-
-
 CASES = [
-    (variant, options) for variant in available_variants() for options in _option_sets(variant)
+    (variant, options) for variant in available_variants() for options in option_sets(variant)[:2]
 ]
 
 
