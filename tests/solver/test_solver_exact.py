@@ -204,6 +204,42 @@ def test_e4_whom_to_rob_is_a_decision_of_the_turn() -> None:
     assert chosen
 
 
+def capped_gain(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
+    """Worms gained, at most 2: a grilled worm won mid-turn does not add one to every end."""
+    return min(worms_gained(rules, start, end, total), 2.0)
+
+
+def bust_rewarded(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
+    """Worms gained, a bust twice over and 10 more: a grilled worm adds 1 to a stop, 2 to a bust.
+
+    (And busting is worth trying for, so the busts' values count.)
+    """
+    gained = worms_gained(rules, start, end, total)
+    took = len(end.stacks[start.player]) > len(start.stacks[start.player])
+    return gained if took else 2 * gained + 10
+
+
+@pytest.mark.parametrize("worm", [False, True])
+@pytest.mark.parametrize("supply", [0, 3])
+@pytest.mark.parametrize("value", [worms_gained, margin_gained, capped_gain, bust_rewarded])
+def test_e4_values_after_a_grilled_worm_won_mid_turn(
+    value: TurnValue, supply: int, worm: bool
+) -> None:
+    """E4: the board a grilled worm leads to, valued exactly under every kind of turn value.
+
+    The solver reads that board's values off the one it left when the worm shifts every end
+    of the turn by one constant (worms gained, often the margin), and solves it otherwise.
+    """
+    for players in (2, 3):
+        rules, state = robbing_turn(players)
+        if worm:  # every stop takes a tile: the bust alone is off the shift
+            state = state.replace(set_aside=(0, 0, 0, 0, 2, 2), in_hand=(4, 0))
+        held = list(GRILLED_WORMS.get(rules, state).held)
+        held[held.index(max(held))] -= supply  # the supply's from the richest player
+        state = GRILLED_WORMS.set(rules, state, GrilledWorms(supply, tuple(held)))
+        check_exact(rules, state, value)
+
+
 def test_the_solved_state_may_be_a_pending_choice() -> None:
     rules = RULES["extended"]
     for seed in range(40):

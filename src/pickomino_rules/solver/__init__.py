@@ -21,7 +21,10 @@ What a turn is worth is a pluggable [`TurnValue`][pickomino_rules.solver.TurnVal
 [`worms_gained`][pickomino_rules.solver.worms_gained] (the default),
 [`points`][pickomino_rules.solver.points],
 [`reach_total`][pickomino_rules.solver.reach_total] and
-[`takes_tile`][pickomino_rules.solver.takes_tile].
+[`takes_tile`][pickomino_rules.solver.takes_tile]. A value that never reads the total a stop
+claims with may say so with [`total_blind`][pickomino_rules.solver.total_blind] (the
+built-in ones that do not read it do): the stops that end the turn the same way are then
+valued once.
 
 Probabilities of the chance model are exact fractions; the solver computes in
 float64 (values and probabilities of outcomes are floats, exact to about 1e-15).
@@ -30,7 +33,11 @@ What happens while dice are set aside counts too. A set-aside that changes the r
 the state (a grilled worm won or robbed for two 1s, E4) leads to the values of the board
 it leaves, solved first over the nodes below it; the rules are asked once per face and
 count, which is enough because every module acting mid-turn promises that only these
-matter (``mid_turn_by_count``). Decisions a variant makes pending in the turn or at its
+matter (``mid_turn_by_count``). When the board led to changes nothing of the turn but its
+ends, and every end there is worth the same constant more than on the board left (a
+grilled worm won is one worm more, however the turn ends), its values are the left board's
+own plus that constant and are read off its pass; the solver compares every end exactly
+before it does so. Decisions a variant makes pending in the turn or at its
 end (whom to rob, which specialist to keep) are the player's and are maximised over like
 any other. Rules with a module that acts mid-turn without that promise are refused with
 [`UnsolvableRulesError`][pickomino_rules.solver.UnsolvableRulesError] rather than valued
@@ -50,10 +57,12 @@ Examples:
 
 from pickomino_rules.solver._objectives import (
     TurnValue,
+    ignores_total,
     margin_gained,
     points,
     reach_total,
     takes_tile,
+    total_blind,
     worms_gained,
 )
 from pickomino_rules.solver._solution import (
@@ -75,11 +84,13 @@ __all__ = [
     "UnsolvableRulesError",
     "check_exact",
     "exact_for",
+    "ignores_total",
     "margin_gained",
     "points",
     "reach_table",
     "reach_total",
     "solve_turn",
     "takes_tile",
+    "total_blind",
     "worms_gained",
 ]

@@ -250,12 +250,27 @@ def set_asides(program: Program) -> NDArray[np.uint64]:
     return bits
 
 
+@attrs.frozen(eq=False)
+class Probe:
+    """Dice to set aside on a real roll, to ask the rules what doing so changes."""
+
+    face: int
+    """The face, by index (0 for 1s ... 5 for worms)."""
+    count: int
+    set_aside: tuple[int, ...]
+    """The dice set aside before."""
+    in_hand: tuple[int, ...]
+    roll: RollOutcome
+    """A roll of ``in_hand`` showing ``count`` of ``face``."""
+    child: tuple[int, ...]
+    """The dice set aside after."""
+
+
 @cache
-def probes(program: Program, anchor: Anchor) -> tuple[tuple[int, int, Key, int], ...]:
+def probes(kinds: tuple[DieKind, ...], program: Program, anchor: Anchor) -> tuple[Probe, ...]:
     """A roll to ask the rules about, per face and count that may be set aside below ``anchor``.
 
-    Each is the face, the count, a node that may set that many aside and the index of a roll
-    there that shows them (in ``chance_table`` order).
+    ``kinds``: the dice the program was built for (``build_program``'s).
     """
     mask = part_of(program, anchor).mask
     below = np.flatnonzero(mask)
@@ -270,7 +285,9 @@ def probes(program: Program, anchor: Anchor) -> tuple[tuple[int, int, Key, int],
         batch = program.batches[number]
         children = batch.choices[batch.faces.index(face)][row]
         roll = int(np.flatnonzero(program.counts[children, face] == count)[0])
-        found.append((face, count, program.keys[node], roll))
+        aside, dice, _ = program.keys[node]
+        child = (*aside[:face], count, *aside[face + 1 :])
+        found.append(Probe(face, count, aside, dice, _roll_at(kinds, dice, roll), child))
     return tuple(found)
 
 

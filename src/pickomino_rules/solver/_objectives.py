@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from pickomino_rules.result import scores
 from pickomino_rules.state import GameState
@@ -21,7 +21,33 @@ TurnValue = Callable[["Rules", GameState, GameState, "int | None"], float]
 stop without a worm).
 """
 
+_Value = TypeVar("_Value", bound=TurnValue)
 
+
+def total_blind(value: _Value) -> _Value:
+    """Declare that a turn value never reads its ``total`` argument; returns it.
+
+    The solver then values the stops that end the turn the same way once, whatever total
+    they claim with, instead of once per total. A promise: a value marked so that reads
+    the total is valued wrongly.
+
+    Examples:
+        >>> @total_blind
+        ... def tiles_gained(rules, start, end, total):
+        ...     return float(len(end.stacks[start.player]) - len(start.stacks[start.player]))
+        >>> ignores_total(tiles_gained), ignores_total(points)
+        (True, False)
+    """
+    value.reads_total = False  # type: ignore[attr-defined]
+    return value
+
+
+def ignores_total(value: TurnValue) -> bool:
+    """Whether ``value`` is declared [`total_blind`][pickomino_rules.solver.total_blind]."""
+    return getattr(value, "reads_total", True) is False
+
+
+@total_blind
 def worms_gained(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
     """Worms the player to move gains (negative when he loses some): the default."""
     return float(scores(rules, end)[start.player] - _start_scores(rules, start)[start.player])
@@ -33,6 +59,7 @@ def _start_scores(rules: Rules, start: GameState) -> tuple[int, ...]:
     return scores(rules, start)
 
 
+@total_blind
 def margin_gained(rules: Rules, start: GameState, end: GameState, total: int | None) -> float:  # noqa: ARG001
     """How much the player's lead over the best opponent grows (negative: it shrinks).
 
@@ -81,4 +108,4 @@ def takes_tile(tile: int) -> TurnValue:
         return 1.0 if mine and mine[-1] == tile and start.top(start.player) != tile else 0.0
 
     value.__name__ = f"takes_tile({tile})"
-    return value
+    return total_blind(value)

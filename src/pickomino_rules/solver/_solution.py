@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from pickomino_rules.actions import Action, Roll, Steal, Stop
-from pickomino_rules.dice import Face
+from pickomino_rules.dice import FACES
 from pickomino_rules.errors import MissingExtraError, PickominoError
 from pickomino_rules.game import (
     Move,
@@ -33,8 +33,13 @@ from pickomino_rules.solver._nodes import (
     roll_at,
     turn_over,
 )
-from pickomino_rules.solver._objectives import TurnValue, reach_total, worms_gained
-from pickomino_rules.state import Claim, GameState, Phase
+from pickomino_rules.solver._objectives import (
+    TurnValue,
+    ignores_total,
+    reach_total,
+    worms_gained,
+)
+from pickomino_rules.state import Claim, GameState, Phase, new_state
 from pickomino_rules.story import outcome_of
 from pickomino_rules.validation import check_shape, validate
 
@@ -91,6 +96,47 @@ class _Change:
     """Indexed by the number of dice set aside: whether this is what it does."""
     stays: bool
     boards: tuple[_Values, ...]
+    shifts: tuple[_Shift, ...] = ()
+    """Boards whose values are the changed board's own plus a constant."""
+
+    def worth(
+        self,
+        changed: NDArray[np.intp],
+        kept: NDArray[np.float64],
+        decide: NDArray[np.float64],
+    ) -> NDArray[np.float64]:
+        """The best of the boards the nodes ``changed`` lead to (and of ``kept``, if it stays).
+
+        ``decide``: the changed board's own values, where ``shifts`` read them.
+        """
+        worth = kept.copy() if self.stays else np.full(len(changed), NEG)
+        for other in self.boards:
+            np.maximum(worth, other.decide[changed], out=worth)
+        for shift in self.shifts:
+            np.maximum(worth, decide[changed] + shift.delta, out=worth)
+        return worth
+
+
+@attrs.frozen(eq=False)
+class _Ends:
+    """A board's ends through the rules: each node's best stop and a bust's value."""
+
+    stop: NDArray[np.float64]
+    bust: NDArray[np.float64]
+
+
+@attrs.frozen(eq=False)
+class _Shift:
+    """A board led to whose every end is worth its parent's plus ``delta``.
+
+    Then so is every node (a max and an expectation move with a constant), and its values
+    are read off the parent's own pass instead of a pass of their own: a grilled worm won
+    mid-turn (E4) adds the same worm to every end of the turn.
+    """
+
+    board: GameState
+    anchor: Anchor
+    delta: float
 
 
 class UnsolvableRulesError(PickominoError, ValueError):
@@ -143,17 +189,49 @@ class TurnSolution:
         counts, _, ready = self._program.keys[node]
         return self._values(state, Anchor(counts, ready)), node
 
-    def _values(self, board: GameState, anchor: Anchor) -> _Values:
+    def _solved(self, board: GameState, anchor: Anchor) -> _Values | None:
         for values in self._boards.get(board_of(board), ()):
             if values.anchor == anchor:
                 return values
-        values = self._expectimax(board, anchor, part_of(self._program, anchor))
+        return None
+
+    def _keep(self, board: GameState, values: _Values) -> _Values:
         self._boards.setdefault(board_of(board), []).append(values)
         return values
 
+    def _values(self, board: GameState, anchor: Anchor) -> _Values:
+        values = self._solved(board, anchor)
+        if values is None:
+            part = part_of(self._program, anchor)
+            ends = self._end_values(board, part)
+            values = self._expectimax(board, anchor, part, ends, self._changes(board, anchor, ends))
+            self._keep(board, values)
+        return values
+
+    def _led(self, board: GameState, anchor: Anchor, parent: _Ends | None) -> _Values | _Shift:
+        """The values of a board a set-aside leads to, or how they shift its parent's.
+
+        ``parent``: the ends of the board changed, when its own pass holds this board's
+        values up to a constant (no change of its own and no re-roll below ``anchor``).
+        """
+        values = self._solved(board, anchor)
+        if values is not None:
+            return values
+        part = part_of(self._program, anchor)
+        ends = self._end_values(board, part)
+        changes = self._changes(board, anchor, ends)
+        if parent is not None and not changes:
+            delta = _offset(parent, ends, part)
+            if delta is not None:
+                return _Shift(board, anchor, delta)
+        return self._keep(board, self._expectimax(board, anchor, part, ends, changes))
+
     def _node_state(self, board: GameState, key: Key) -> GameState:
         counts, dice, _ = key
-        return board.replace(phase=Phase.DECIDE, roll=None, set_aside=counts, in_hand=dice)
+        return new_state(
+            board.grill, board.face_down, board.stacks, board.player, Phase.DECIDE,
+            dice, None, counts, board.parts, board.layout,
+        )  # fmt: skip
 
     def _end_value(self, end: GameState, total: int | None) -> float:
         """What ``end`` is worth.
@@ -188,9 +266,7 @@ class TurnSolution:
         total = self.rules.stop_total(self.rules, state)
         return max(self._end_value(end, total) for _, end in stop_outcomes(self.rules, state))
 
-    def _end_values(
-        self, board: GameState, part: Part
-    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    def _end_values(self, board: GameState, part: Part) -> _Ends:
         """Each node's best stop and the value of a bust on ``board``, through the rules.
 
         When every module promises that only ``stop_total`` looks at the dice when a turn
@@ -210,11 +286,13 @@ class TurnSolution:
                     stop[node] = self._stop_value(state)
                 if program.rolling[node]:
                     bust[node] = self._end_value(resolve_bust(rules, state), None)
-            return stop, bust
+            return _Ends(stop, bust)
         by_total: dict[int | None, float] = {}
         # Under the same promise the claims hook reads the board and the total, and taking a
-        # tile reads no dice: totals that open the same claims end the turn the same ways.
-        by_claims: dict[tuple[Claim, ...], list[GameState]] = {}
+        # tile reads no dice: totals that open the same claims end the turn the same ways
+        # (and are worth the same, to an objective that does not read the total).
+        by_claims: dict[tuple[Claim, ...], tuple[list[GameState], float | None]] = {}
+        blind = ignores_total(self.value_fn)
         worth = np.full(int(program.stop_class.max()) + 2, NEG)  # the last: no stop
         for number, node in zip(part.classes.tolist(), part.firsts.tolist(), strict=True):
             state = self._node_state(board, keys[node])
@@ -222,16 +300,22 @@ class TurnSolution:
             value = by_total.get(total)
             if value is None:
                 claims = stop_claims(rules, state)
-                ends = by_claims.get(claims)
-                if ends is None:
-                    ends = by_claims[claims] = [end for _, end in stop_outcomes(rules, state)]
-                value = by_total[total] = max(self._closing_value(end, total) for end in ends)
+                seen = by_claims.get(claims)
+                if seen is None:
+                    ends = [end for _, end in stop_outcomes(rules, state)]
+                    value = max(self._closing_value(end, total) for end in ends)
+                    by_claims[claims] = ends, value if blind else None
+                elif seen[1] is not None:
+                    value = seen[1]
+                else:
+                    value = max(self._closing_value(end, total) for end in seen[0])
+                by_total[total] = value
             worth[number] = value
         stop[part.mask] = worth[program.stop_class[part.mask]]
         if part.rolling.size:
             state = self._node_state(board, keys[part.rolling[0]])
             bust[part.rolling] = self._end_value(resolve_bust(rules, state), None)
-        return stop, bust
+        return _Ends(stop, bust)
 
     # -- what happens between the dice -----------------------------------------------------
 
@@ -246,27 +330,30 @@ class TurnSolution:
             for after in self._settled(apply(self.rules, state, action))
         ]
 
-    def _changes(self, board: GameState, anchor: Anchor) -> dict[int, list[_Change]]:
+    def _changes(self, board: GameState, anchor: Anchor, ends: _Ends) -> dict[int, list[_Change]]:
         """Per face: how setting it aside changes ``board``, where it does.
 
         Asked of the rules once per face and count (``mid_turn_by_count``: only they matter),
-        by setting the dice aside on a real roll of the turn.
+        by setting the dice aside on a real roll of the turn. ``ends`` are the board's own.
         """
         rules = self.rules
         if rules.chains["set_aside"] == ("turn",) and rules.pending_actions is None:
             return {}
         found: dict[tuple[int, bool, tuple[Board, ...]], list[int]] = {}
         leads: dict[Board, GameState] = {}
-        for face, count, (aside, dice, _), roll in probes(self._program, anchor):
-            shown = roll_at(rules, dice, roll)
-            probe = board.replace(phase=Phase.CHOOSE, roll=shown, set_aside=aside, in_hand=dice)
-            child = (*aside[:face], count, *aside[face + 1 :])
+        same = board_of(board)
+        for probe in probes(rules.die_kinds, self._program, anchor):
+            shown = new_state(
+                board.grill, board.face_down, board.stacks, board.player, Phase.CHOOSE,
+                probe.in_hand, probe.roll, probe.set_aside, board.parts, board.layout,
+            )  # fmt: skip
+            face, count = probe.face, probe.count
             stays, others = False, []
-            for after in self._settled(rules.set_aside(rules, probe, Face(face + 1))):
-                if after.phase is not Phase.DECIDE or after.set_aside != child:
+            for after in self._settled(rules.set_aside(rules, shown, FACES[face])):
+                if after.phase is not Phase.DECIDE or after.set_aside != probe.child:
                     msg = "setting dice aside did more than set them aside (mid_turn_by_count)"
                     raise UnsolvableRulesError(msg)
-                if board_of(after) == board_of(board):
+                if board_of(after) == same:
                     stays = True
                 else:
                     leads.setdefault(board_of(after), after)
@@ -274,13 +361,21 @@ class TurnSolution:
             if others:
                 found.setdefault((face, stays, tuple(others)), []).append(count)
         changes: dict[int, list[_Change]] = {}
+        changing = {face for face, _, _ in found}
         for (face, stays, targets), counts in found.items():
             least = (*anchor.least[:face], min(counts), *anchor.least[face + 1 :])
             below = Anchor(least, anchor.ready)
-            boards = tuple(self._values(leads[t], below) for t in dict.fromkeys(targets))
+            # this board's pass holds the values below where no change of its own and no
+            # re-roll acts there (a face set aside stays so for the rest of the turn)
+            plain = not anchor.ready and all(least[other] for other in changing)
+            led = [
+                self._led(leads[t], below, ends if plain else None) for t in dict.fromkeys(targets)
+            ]
             table = np.zeros(BASE, dtype=np.bool_)
             table[counts] = True
-            changes.setdefault(face, []).append(_Change(table, stays, boards))
+            solved = tuple(values for values in led if isinstance(values, _Values))
+            shifts = tuple(shift for shift in led if isinstance(shift, _Shift))
+            changes.setdefault(face, []).append(_Change(table, stays, solved, shifts))
         return changes
 
     def _rerolled(self, board: GameState, anchor: Anchor, part: Part) -> _Values:
@@ -297,16 +392,23 @@ class TurnSolution:
             raise UnsolvableRulesError(msg)
         return self._values(after, Anchor(anchor.least, ready=False))
 
-    def _expectimax(self, board: GameState, anchor: Anchor, part: Part) -> _Values:
-        """Value the nodes of ``mask`` on ``board``, children first.
+    def _expectimax(
+        self,
+        board: GameState,
+        anchor: Anchor,
+        part: Part,
+        ends: _Ends,
+        changes: dict[int, list[_Change]],
+    ) -> _Values:
+        """Value the nodes of ``part`` on ``board``, children first.
 
-        Stops and busts are applied through the rules; a set-aside that changes the board
-        reads the values of the board it leads to (solved first).
+        Stops and busts are applied through the rules (``ends``); a set-aside that changes
+        the board reads the values of the board it leads to (solved first, or shifted from
+        this board's own values at nodes with fewer dice, valued earlier in this pass).
         """
         program = self._program
         mask = part.mask
-        stop, bust = self._end_values(board, part)
-        changes = self._changes(board, anchor)
+        stop, bust = ends.stop, ends.bust
         # a re-roll matters only where dice may still be rolled
         again = self._rerolled(board, anchor, part) if anchor.ready and part.rolling.size else None
         decide = stop.copy()
@@ -320,12 +422,7 @@ class TurnSolution:
                 for change in changes.get(face, ()):
                     hit, changed = part.hits(number, face, change.counts, program)
                     if changed.size:
-                        worth = np.full(len(changed), NEG)
-                        for other in change.boards:
-                            np.maximum(worth, other.decide[changed], out=worth)
-                        if change.stays:
-                            np.maximum(worth, values[hit], out=worth)
-                        values[hit] = worth
+                        values[hit] = change.worth(changed, values[hit], decide)
                 np.maximum(best, values, out=best)
             busts = best == NEG
             if batch.plain is None or again is None:
@@ -339,7 +436,23 @@ class TurnSolution:
             roll[nodes] = best @ batch.probabilities
             decide[nodes] = np.maximum(decide[nodes], roll[nodes])
         decide[~mask] = NEG
+        for change in (change for found in changes.values() for change in found):
+            for shift in change.shifts:  # their values, now that this pass holds them
+                self._keep_shifted(shift, decide, roll)
         return _Values(anchor, mask, decide, roll)
+
+    def _keep_shifted(
+        self, shift: _Shift, decide: NDArray[np.float64], roll: NDArray[np.float64]
+    ) -> None:
+        if self._solved(shift.board, shift.anchor) is None:
+            below = part_of(self._program, shift.anchor).mask
+            shifted = _Values(
+                shift.anchor,
+                below,
+                np.where(below, decide + shift.delta, NEG),
+                np.where(below, roll + shift.delta, NEG),
+            )
+            self._keep(shift.board, shifted)
 
     # -- queries -------------------------------------------------------------------------
 
@@ -450,6 +563,25 @@ class TurnSolution:
                 following[after] = following.get(after, 0.0) + mass
             frontier = following
         return dict(sorted(result.items(), key=lambda item: -item[1]))
+
+
+def _offset(parent: _Ends, ends: _Ends, part: Part) -> float | None:
+    """The constant ``ends`` add to each of ``parent``'s ends in ``part``, if there is one.
+
+    Compared exactly: a turn value of whole worms shifts by a whole worm or not at all.
+    """
+    stops, under = ends.stop[part.mask], parent.stop[part.mask]
+    finite = np.isfinite(stops)
+    if not finite.any() or not np.array_equal(finite, np.isfinite(under)):
+        return None
+    offsets = stops[finite] - under[finite]
+    delta = offsets[0]
+    if (offsets != delta).any():
+        return None
+    rolling = part.rolling
+    if rolling.size and (ends.bust[rolling] - parent.bust[rolling] != delta).any():
+        return None
+    return float(delta)
 
 
 def _key(rules: Rules, state: GameState) -> Key:
