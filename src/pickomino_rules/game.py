@@ -39,7 +39,7 @@ from pickomino_rules._engine.steps import (
     sample_chance,
     stop_claims,
 )
-from pickomino_rules.actions import STOP, Action
+from pickomino_rules.actions import Action
 from pickomino_rules.dice import RollOutcome
 from pickomino_rules.errors import (
     ArgumentTypeError,
@@ -60,6 +60,9 @@ if not TYPE_CHECKING:  # the backend's own: these functions, or their compiled m
     apply = ACTIVE.apply
     sample_chance = ACTIVE.sample_chance
     stop_claims = ACTIVE.stop_claims
+_stop_outcomes: Callable[[Rules, GameState], tuple[tuple[Action, GameState], ...]] = (
+    ACTIVE.stop_outcomes
+)
 
 # Enum members cost ~125 ns to look up on the class, a module global ~10 ns:
 # the play loops read phases through these aliases.
@@ -187,31 +190,7 @@ def stop_outcomes(rules: Rules, state: GameState) -> tuple[tuple[Action, GameSta
         IllegalActionError: ``state`` is not in phase DECIDE.
     """
     check_fits(rules, state)
-    try:
-        return _stop_outcomes(rules, state)
-    except PickominoError:
-        raise
-    except ODD as error:
-        raise failure(rules, state, error) from error
-
-
-def _stop_outcomes(rules: Rules, state: GameState) -> tuple[tuple[Action, GameState], ...]:
-    if state.phase is not _DECIDE or steps.derive(rules, state).how is steps.PENDING:
-        check_shape(rules, state)
-        msg = f"a turn ends by a stop in phase 'decide', not {state.phase.value!r}"
-        raise IllegalActionError(msg)
-    claims = stop_claims(rules, state)
-    if not claims:
-        return ((STOP, steps.finish_turn(rules, rules.bust(rules, state))),)
-    ends: list[tuple[Action, GameState]] = []
-    chosen = claim_of_stop(claims)
-    for claim in claims:
-        end = steps.finish_turn(rules, rules.take_tile(rules, state, claim))
-        if claim is chosen:
-            ends.append((STOP, end))
-        if claim.victim is not None:
-            ends.append((steps.steal(claim.victim), end))
-    return tuple(ends)
+    return _stop_outcomes(rules, state)
 
 
 def resolve_bust(rules: Rules, state: GameState) -> GameState:

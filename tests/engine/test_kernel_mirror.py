@@ -72,7 +72,7 @@ def test_the_map_of_twins_is_complete() -> None:
         assert _kernel.MIRRORS[name] is getattr(turn, name)
         assert _kernel.MIRRORS[f"core_{name}"] is getattr(turn, name)
         assert getattr(hook, "__wrapped__", None) is getattr(turn, name)
-    for name in ("legal_actions", "apply", "sample_chance", "stop_claims"):
+    for name in ("legal_actions", "apply", "sample_chance", "stop_claims", "stop_outcomes"):
         assert getattr(_kernel, name).__wrapped__ is getattr(steps, name)
 
 
@@ -104,9 +104,15 @@ def test_the_kernel_falls_back_on_nothing_in_legal_play(
                 else:
                     move = rng.choice(backend.legal_actions(rules, state))
                     backend.stop_claims(rules, state)
+                    if state.phase is Phase.DECIDE and not _pending(rules, state):
+                        backend.stop_outcomes(rules, state)
                 state = backend.apply(rules, state, move)
     assert _kernel.declined() == 0
     assert _kernel.fallbacks() == {}
+
+
+def _pending(rules: Rules, state: GameState) -> bool:
+    return rules.pending_actions is not None and bool(rules.pending_actions(rules, state))
 
 
 def _rules(variant: str, options: dict[str, object], backend: Backend) -> Rules:
@@ -163,6 +169,10 @@ def test_every_node_of_whole_turns_is_the_same_on_both_backends(
                 assert PURE.stop_claims(pure_rules, state) == compiled.stop_claims(
                     compiled_rules, state
                 )
+                if not _pending(pure_rules, state):
+                    assert PURE.stop_outcomes(pure_rules, state) == compiled.stop_outcomes(
+                        compiled_rules, state
+                    )
             for pure_move, compiled_move in zip(pure_moves, compiled_moves, strict=True):
                 after = PURE.apply(pure_rules, state, pure_move)
                 assert compiled.apply(compiled_rules, state, compiled_move) == after, (

@@ -45,6 +45,7 @@ class Backend:
         apply: ``apply(rules, state, move)``.
         sample_chance: ``sample_chance(rules, state, rng)``.
         stop_claims: ``stop_claims(rules, state)``.
+        stop_outcomes: ``stop_outcomes(rules, state)``.
         core_hooks: The innermost function of each hook's chain, by hook name.
         fallbacks: The calls this backend handed to the pure engine in this process, by
             function name (see the kernel's ``fallbacks``): over legal play, none.
@@ -59,6 +60,7 @@ class Backend:
     apply: Callable[..., Any]
     sample_chance: Callable[..., Any]
     stop_claims: Callable[..., Any]
+    stop_outcomes: Callable[..., Any]
     core_hooks: Mapping[str, Callable[..., Any]] = attrs.field(converter=_read_only)
     fallbacks: Callable[[], dict[str, int]] = attrs.field(default=dict, kw_only=True)
     observe_into: Callable[..., None] = attrs.field(default=observation.observe_into, kw_only=True)
@@ -77,6 +79,7 @@ PURE = Backend(
     apply=steps.apply,
     sample_chance=steps.sample_chance,
     stop_claims=steps.stop_claims,
+    stop_outcomes=steps.stop_outcomes,
     core_hooks={hook: getattr(turn, hook) for hook in turn.HOOKS},
 )
 """The pure-Python engine: the reference every other backend mirrors."""
@@ -95,6 +98,7 @@ def compiled_backend() -> Backend | None:
         apply=_kernel.apply,
         sample_chance=_kernel.sample_chance,
         stop_claims=_kernel.stop_claims,
+        stop_outcomes=_kernel.stop_outcomes,
         core_hooks={**PURE.core_hooks, **_kernel.CORE_HOOKS},
         fallbacks=_kernel.fallbacks,
         observe_into=_kernel.observe_into,

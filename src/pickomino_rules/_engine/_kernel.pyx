@@ -968,6 +968,24 @@ cdef object _stop_claims(View fast, object state):
     return () if total is None else claims_for(fast, state, total)
 
 
+cdef object _stop_outcomes(View fast, object state):
+    """``steps.stop_outcomes`` past its guards (declined outside a stop: the pure one raises)."""
+    if _get(state, _PHASE) is not _DECIDE or derive(fast, state).how is _PENDING_HOW:
+        return _DECLINE
+    claims = _stop_claims(fast, state)
+    if not claims:
+        return ((STOP, finish_turn(fast, _bust(fast, state))),)
+    ends = []
+    chosen = claim_of_stop(claims)
+    for claim in claims:
+        end = finish_turn(fast, _take_tile(fast, state, claim))
+        if claim is chosen:
+            ends.append((STOP, end))
+        if claim.victim is not None:
+            ends.append((_STEAL(claim.victim), end))
+    return tuple(ends)
+
+
 cdef object _sample_chance(View fast, object state, object rng):
     """``steps.sample_chance`` past its guards: one draw, bisected in C."""
     if _get(state, _PHASE) is not _ROLL or not isinstance(rng, _RANDOM):
@@ -1047,6 +1065,21 @@ def stop_claims(rules, state):
             if _MODULE_CALLS != calls:
                 _raise_as_pure(rules, state, error)
     return _fell_back("stop_claims", steps.stop_claims, (rules, state))
+
+
+def stop_outcomes(rules, state):
+    cdef View fast = _taken(rules, state)
+    cdef Py_ssize_t calls = _MODULE_CALLS
+    if fast is not None:
+        try:
+            found = _stop_outcomes(fast, state)
+        except Exception as error:
+            if _MODULE_CALLS != calls or isinstance(error, PickominoError):
+                _raise_as_pure(rules, state, error)
+            found = _DECLINE
+        if found is not _DECLINE:
+            return found
+    return _fell_back("stop_outcomes", steps.stop_outcomes, (rules, state))
 
 
 # -- the numeric encoding's observation and mask (``observation``), into numpy's buffers ----
@@ -1254,6 +1287,7 @@ MIRRORS = {
     "apply": steps.apply,
     "sample_chance": steps.sample_chance,
     "stop_claims": steps.stop_claims,
+    "stop_outcomes": steps.stop_outcomes,
     "derive": steps.derive,
     "pending": steps.pending,
     "claims_for": steps.claims_for,
@@ -1297,5 +1331,5 @@ MIRRORS = {
 SHARED = {"steal": steps.steal}
 """Pure functions the kernel calls rather than mirrors (no rule in them)."""
 
-for _name in ("legal_actions", "apply", "sample_chance", "stop_claims"):
+for _name in ("legal_actions", "apply", "sample_chance", "stop_claims", "stop_outcomes"):
     functools.update_wrapper(globals()[_name], MIRRORS[_name])  # docs and __wrapped__: the twin

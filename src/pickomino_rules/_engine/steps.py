@@ -54,6 +54,7 @@ __all__ = [
     "start_turn",
     "steal",
     "stop_claims",
+    "stop_outcomes",
 ]
 
 Move: TypeAlias = Action | RollOutcome
@@ -214,6 +215,36 @@ def stop_claims(rules: Rules, state: GameState) -> tuple[Claim, ...]:
             raise mismatch(rules, state)
         total = rules.stop_total(rules, state)
         return () if total is None else claims_for(rules, state, total)
+    except PickominoError:
+        raise
+    except ODD as error:
+        raise failure(rules, state, error) from error
+
+
+def stop_outcomes(rules: Rules, state: GameState) -> tuple[tuple[Action, GameState], ...]:
+    """Each legal way to end the turn now (stop or steal), with the state it leads to.
+
+    ``game.stop_outcomes``: the claims worked out once, each applied as ``decide`` would.
+    """
+    try:
+        if state.layout is not rules.layout:
+            raise mismatch(rules, state)
+        if state.phase is not _DECIDE or derive(rules, state).how is PENDING:
+            check_shape(rules, state)
+            msg = f"a turn ends by a stop in phase 'decide', not {state.phase.value!r}"
+            raise IllegalActionError(msg)
+        claims = stop_claims(rules, state)
+        if not claims:
+            return ((STOP, finish_turn(rules, rules.bust(rules, state))),)
+        ends: list[tuple[Action, GameState]] = []
+        chosen = claim_of_stop(claims)
+        for claim in claims:
+            end = finish_turn(rules, rules.take_tile(rules, state, claim))
+            if claim is chosen:
+                ends.append((STOP, end))
+            if claim.victim is not None:
+                ends.append((steal(claim.victim), end))
+        return tuple(ends)
     except PickominoError:
         raise
     except ODD as error:

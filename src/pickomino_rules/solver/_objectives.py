@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from pickomino_rules.result import scores
@@ -53,10 +52,20 @@ def worms_gained(rules: Rules, start: GameState, end: GameState, total: int | No
     return float(scores(rules, end)[start.player] - _start_scores(rules, start)[start.player])
 
 
-@lru_cache(maxsize=16)
+_LAST_START: list[tuple[object, object, tuple[int, ...]]] = [(None, None, ())]
+
+
 def _start_scores(rules: Rules, start: GameState) -> tuple[int, ...]:
-    """The scores of a solved state: asked once per end of its turn, computed once."""
-    return scores(rules, start)
+    """The scores of a solved state: asked once per end of its turn, computed once.
+
+    Kept for the last state asked, by identity (hashing a state costs more than the look-up
+    saves); the record is replaced whole, so threads at worst compute their own.
+    """
+    last_rules, last_start, found = _LAST_START[0]
+    if last_start is not start or last_rules is not rules:
+        found = scores(rules, start)
+        _LAST_START[0] = (rules, start, found)
+    return found
 
 
 @total_blind

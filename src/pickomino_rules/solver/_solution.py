@@ -123,6 +123,9 @@ class _Ends:
 
     stop: NDArray[np.float64]
     bust: NDArray[np.float64]
+    by_class: tuple[NDArray[np.float64], float] | None = None
+    """Under ``ends_on_total``: the best stop per class of stops and the one value of a bust
+    (NaN where no node busts), of which ``stop`` and ``bust`` are made."""
 
 
 @attrs.frozen(eq=False)
@@ -312,10 +315,11 @@ class TurnSolution:
                 by_total[total] = value
             worth[number] = value
         stop[part.mask] = worth[program.stop_class[part.mask]]
+        busted = np.nan
         if part.rolling.size:
             state = self._node_state(board, keys[part.rolling[0]])
-            bust[part.rolling] = self._end_value(resolve_bust(rules, state), None)
-        return _Ends(stop, bust)
+            busted = bust[part.rolling] = self._end_value(resolve_bust(rules, state), None)
+        return _Ends(stop, bust, (worth, busted))
 
     # -- what happens between the dice -----------------------------------------------------
 
@@ -570,18 +574,18 @@ def _offset(parent: _Ends, ends: _Ends, part: Part) -> float | None:
 
     Compared exactly: a turn value of whole worms shifts by a whole worm or not at all.
     """
-    stops, under = ends.stop[part.mask], parent.stop[part.mask]
-    finite = np.isfinite(stops)
-    if not finite.any() or not np.array_equal(finite, np.isfinite(under)):
-        return None
-    offsets = stops[finite] - under[finite]
-    delta = offsets[0]
-    if (offsets != delta).any():
-        return None
-    rolling = part.rolling
-    if rolling.size and (ends.bust[rolling] - parent.bust[rolling] != delta).any():
-        return None
-    return float(delta)
+    if ends.by_class is not None and parent.by_class is not None:  # fewer to compare
+        (worth, busted), (under, busted_under) = ends.by_class, parent.by_class
+        stops = worth[part.classes] - under[part.classes]
+        busts = np.array([busted - busted_under] if part.rolling.size else [])
+    else:
+        stops = ends.stop[part.mask] - parent.stop[part.mask]
+        busts = ends.bust[part.rolling] - parent.bust[part.rolling]
+    offsets = np.concatenate([stops, busts])
+    if not offsets.size or not np.isfinite(offsets).all():
+        return None  # (no end, or one that is no number: never shifted)
+    delta = float(offsets[0])
+    return delta if (offsets == delta).all() else None
 
 
 def _key(rules: Rules, state: GameState) -> Key:
