@@ -358,23 +358,24 @@ class Part:
     """One node of each of ``classes``."""
     rolling: NDArray[np.intp]
     """The nodes whose dice may be rolled."""
-    _hits: dict[tuple[int, int, bytes], tuple[NDArray[np.bool_], NDArray[np.intp]]] = attrs.field(
+    _hits: dict[tuple[int, int, bytes], tuple[NDArray[np.intp], NDArray[np.intp]]] = attrs.field(
         factory=dict
     )
 
     def hits(
         self, number: int, face: int, counts: NDArray[np.bool_], program: Program
-    ) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
+    ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
         """Where batch ``number`` sets aside ``face`` in one of ``counts``, and the nodes reached.
 
-        Kept: the boards of many turns change on the same counts.
+        Where: flat indices into the batch's (node, roll) table. Kept: the boards of many
+        turns change on the same counts.
         """
         key = (number, face, counts.tobytes())
         found = self._hits.get(key)
         if found is None:
             reached = self.batches[number].choices[self.batches[number].faces.index(face)]
-            hit = counts[program.counts[reached, face]]
-            found = self._hits[key] = (hit, reached[hit])
+            hit = np.flatnonzero(counts[program.counts[reached, face]])
+            found = self._hits[key] = (hit, reached.reshape(-1)[hit])
         return found
 
 

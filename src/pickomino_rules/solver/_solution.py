@@ -20,6 +20,7 @@ from pickomino_rules.game import (
 from pickomino_rules.solver._nodes import (
     BASE,
     Anchor,
+    Batch,
     Board,
     Key,
     Part,
@@ -107,9 +108,10 @@ class _Change:
     ) -> NDArray[np.float64]:
         """The best of the boards the nodes ``changed`` lead to (and of ``kept``, if it stays).
 
-        ``decide``: the changed board's own values, where ``shifts`` read them.
+        ``decide``: the changed board's own values, where ``shifts`` read them. ``kept`` is
+        written over.
         """
-        worth = kept.copy() if self.stays else np.full(len(changed), NEG)
+        worth = kept if self.stays else np.full(len(changed), NEG)
         for other in self.boards:
             np.maximum(worth, other.decide[changed], out=worth)
         for shift in self.shifts:
@@ -419,18 +421,10 @@ class TurnSolution:
         roll = np.full(len(program.keys), NEG)
         for number, batch in enumerate(part.batches):
             nodes = batch.nodes
-            # the best face to set aside per node and roll (none: every roll busts)
-            best = np.full((len(nodes), len(batch.probabilities)), NEG)
-            for face, reached in zip(batch.faces, batch.choices, strict=True):
-                values = decide[reached]
-                for change in changes.get(face, ()):
-                    hit, changed = part.hits(number, face, change.counts, program)
-                    if changed.size:
-                        values[hit] = change.worth(changed, values[hit], decide)
-                np.maximum(best, values, out=best)
+            best = _best_faces(number, batch, part, changes, decide, program)
             busts = best == NEG
             if batch.plain is None or again is None:
-                best = np.where(busts, bust[nodes][:, None], best)
+                np.copyto(best, bust[nodes][:, None], where=busts)
             else:  # a roll may be thrown again once (E10), a busting one too
                 thrown = again.roll[batch.plain][:, None]
                 fallback = np.maximum(thrown, bust[nodes][:, None])
@@ -567,6 +561,32 @@ class TurnSolution:
                 following[after] = following.get(after, 0.0) + mass
             frontier = following
         return dict(sorted(result.items(), key=lambda item: -item[1]))
+
+
+def _best_faces(  # noqa: PLR0913, PLR0917 (the pass's state, handed to its inner loop)
+    number: int,
+    batch: Batch,
+    part: Part,
+    changes: dict[int, list[_Change]],
+    decide: NDArray[np.float64],
+    program: Program,
+) -> NDArray[np.float64]:
+    """Per node and roll of batch ``number``: the best face to set aside (NEG: a bust)."""
+    best = None
+    for face, reached in zip(batch.faces, batch.choices, strict=True):
+        values = decide.take(reached)  # (faster than decide[reached]; a fresh array)
+        for change in changes.get(face, ()):
+            hit, changed = part.hits(number, face, change.counts, program)
+            if changed.size:
+                flat = values.reshape(-1)  # a view: take's answer is contiguous
+                flat[hit] = change.worth(changed, flat.take(hit), decide)
+        if best is None:
+            best = values
+        else:
+            np.maximum(best, values, out=best)
+    if best is None:  # no roll offers a face
+        best = np.full((len(batch.nodes), len(batch.probabilities)), NEG)
+    return best
 
 
 def _offset(parent: _Ends, ends: _Ends, part: Part) -> float | None:
