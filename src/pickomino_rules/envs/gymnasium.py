@@ -167,7 +167,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         self.state = self._advance(state)
         self._steps = 0
         self._lost = False
-        return self._observation(), self._info()
+        return self._answer()
 
     def step(
         self, action: np.int64 | int
@@ -194,9 +194,9 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
             self._steps += 1  # a wasted step still counts toward max_steps
             self._lost = self._illegal_action == "lose"  # the episode ends as a loss
             truncated = not self._lost and self._steps >= self._max_steps
-            info = self._info()
+            observation, info = self._answer()
             info["illegal_action"] = True
-            return self._observation(), self._illegal_penalty, self._lost, truncated, info
+            return observation, self._illegal_penalty, self._lost, truncated, info
         self.state = self._advance(after)
         self._steps += 1
         terminated = is_terminal(self.rules, self.state)
@@ -207,7 +207,8 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
             counted = self.state if self._reward == "worms" else self._turn_end
             assert counted is not None  # noqa: S101 (_advance sets it)
             reward = worm_margins(self.rules, counted)[self.seat] - before
-        return self._observation(), float(reward), terminated, truncated, self._info()
+        observation, info = self._answer()
+        return observation, float(reward), terminated, truncated, info
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``), else None."""
@@ -239,20 +240,15 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
                 bot = self._bots[(state.player - self.seat - 1) % self.encoding.players]
                 state = apply(rules, state, bot(rules, state, rng))
 
-    def _observation(self) -> Observation:
+    def _answer(self) -> tuple[Observation, dict[str, Any]]:
+        """The observation and the info of the current state (one mask for both)."""
         assert self.state is not None  # noqa: S101 (reset() ran)
         features = self.encoding.observe(self.state, self.seat)
+        mask = self.encoding.legal_mask(self.state)
+        info = {"action_mask": mask, "seat": self.seat, "state": self.state}
         if self._mask_in_observation:
-            return {"observation": features, "action_mask": self.encoding.legal_mask(self.state)}
-        return features
-
-    def _info(self) -> dict[str, Any]:
-        assert self.state is not None  # noqa: S101 (reset() ran)
-        return {
-            "action_mask": self.encoding.legal_mask(self.state),
-            "seat": self.seat,
-            "state": self.state,
-        }
+            return {"observation": features, "action_mask": mask.copy()}, info
+        return features, info
 
 
 def _observation_space(encoding: Encoding, *, mask: bool) -> spaces.Space[Any]:
