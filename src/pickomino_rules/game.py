@@ -5,8 +5,8 @@ mutated and nothing random happens unless you pass a ``random.Random``.
 
 This is the engine's public face. Its step machine, which says when each rule hook runs,
 is private (``pickomino_rules._engine``); where the package was built with a C compiler,
-``legal_actions``, ``apply``, ``sample_chance`` and ``stop_claims`` are the compiled
-kernel's mirrors of the functions documented here, which stay the reference (docs pages
+``legal_actions``, ``apply``, ``sample_chance``, ``stop_claims`` and ``stop_outcomes`` are
+the compiled kernel's mirrors of the functions documented here, which stay the reference (docs pages
 "Guarantees" and "Maintainers").
 
 Examples:
