@@ -73,6 +73,8 @@ UNMIRRORED: dict[str, str] = {
     "steps.pending": "a cache of pending decisions: the batch asks the chain each time",
     "steps.claims_for": "a cache of claims by total: the batch asks the chain each time",
     "steps.steal": "shares one Steal object per victim: the batch has action numbers",
+    "steps.stop_outcomes": "every way to end a turn at once, for a solver: the batch applies"
+    " the one stop or steal chosen (``steps.decide``'s twin)",
     "steps.Board": "the claims cache's record",
     "steps.Derived": "the derive cache's record",
     "steps.Pending": "the pending cache's record",
