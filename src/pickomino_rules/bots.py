@@ -32,7 +32,7 @@ from pickomino_rules.errors import (
     UnknownVariantError,
     brief,
 )
-from pickomino_rules.game import Bot, decisions, stop_claims
+from pickomino_rules.game import Bot, apply, decisions, stop_claims
 from pickomino_rules.registry import get_variant
 from pickomino_rules.state import Phase
 from pickomino_rules.validation import ODD, error_for
@@ -89,12 +89,17 @@ def random_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
 
 
 def greedy_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
-    """A sensible heuristic player.
+    """A sensible heuristic player, in every variant.
 
-    After a roll it takes worms while it has none, else the face worth the most
-    points. It stops as soon as it can take a tile with three or fewer dice left in
-    hand, with a total of 30 or more, or with no higher tile left on the grill; it
-    steals when it can. Variant decisions go to the first legal choice.
+    After a roll it first takes a face whose dice win worms at once, as the rules score
+    the state after the take (the extended game's grilled worm for two or more 1s, E4): the
+    most worms, then the most points. Otherwise it takes worms while it has none, else the
+    face worth the most points (the golden die's 1s and worms count as 1s and worms). It
+    stops as soon as it can take a tile with three or fewer dice left in hand, with a total
+    of 30 or more, or with no higher tile left on the grill (an exact 11 or 13 counts, E3);
+    it steals when it can. Variant decisions (whom to rob, which specialist to keep) go to
+    the first legal choice. Where no module acts when dice are set aside (classic), it asks
+    the rules nothing more than before.
     """
     try:
         return _greedy(rules, state)
@@ -110,9 +115,16 @@ def _greedy(rules: Rules, state: GameState) -> Action:
     if takes:
         roll = state.roll
         assert roll is not None  # noqa: S101 (takes exist only with a roll)
+
+        def points(take: Take) -> tuple[int, Face]:
+            return roll.count_of(take.face) * take.face.points, take.face
+
+        winning = _winning_takes(rules, state, takes)
+        if winning:
+            return max(winning, key=points)
         if not state.set_aside[_WORM - 1] and any(t.face is _WORM for t in takes):
             return next(t for t in takes if t.face is _WORM)
-        return max(takes, key=lambda t: (roll.count_of(t.face) * t.face.points, t.face))
+        return max(takes, key=points)
     steals = [action for action in actions if isinstance(action, Steal)]
     if steals:
         return steals[0]
@@ -123,6 +135,26 @@ def _greedy(rules: Rules, state: GameState) -> Action:
         return next(action for action in actions if isinstance(action, Roll))
     stop = next((action for action in actions if isinstance(action, Stop)), None)
     return stop if stop is not None else actions[0]
+
+
+def _takes_may_score(rules: Rules) -> bool:
+    """Whether setting dice aside may change the scores at once: a module wraps ``set_aside``.
+
+    (The extended game's grilled worms do, E4.) Only then does ``greedy`` ask the rules what
+    each take wins.
+    """
+    return "set_aside" in rules.wrapped
+
+
+def _winning_takes(rules: Rules, state: GameState, takes: list[Take]) -> list[Take]:
+    """The takes that win the player the most worms at once (none when none wins any)."""
+    if not _takes_may_score(rules):
+        return []
+    me = state.player
+    now = rules.scores(rules, state)[me]
+    won = {take: rules.scores(rules, apply(rules, state, take))[me] - now for take in takes}
+    most = max(won.values())
+    return [take for take in takes if won[take] == most] if most > 0 else []
 
 
 class OptimalBot:

@@ -89,6 +89,37 @@ def test_vectorised_greedy_plays_exactly_greedy_bot(variant: str, players: int) 
         replay.step(actions)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("variant", ["classic", "extended", "extrawurm"])
+def test_scores_after_a_move_are_the_reference_s_and_change_nothing(
+    variant: str, players: int
+) -> None:
+    """E4 and the rest: ``scores_after`` is ``scores(apply(...))`` per row, games untouched."""
+    replay = Replay(16, players, {}, seed=players + 7, variant=variant)
+    rng = np.random.default_rng(3)
+    checked = 0
+    while replay.finished < (60 if THOROUGH else 6):
+        batch = replay.batch
+        mask = batch.legal_mask()
+        before = batch.states()
+        for number in range(batch.encoding.num_actions):
+            active = mask[:, number]
+            if not active.any():
+                continue
+            after = batch.scores_after(np.full(batch.size, number), active)
+            for row in np.flatnonzero(active).tolist():
+                state = replay.states[row]
+                moved = apply(replay.rules, state, replay.encoding.decode(number))
+                assert after[row].tolist() == list(replay.rules.scores(replay.rules, moved))
+                checked += 1
+            assert batch.states() == before
+            assert (batch.legal_mask() == mask).all()
+        replay.step(
+            greedy_actions(batch, rng) if rng.random() < 0.5 else random_actions(batch, rng)
+        )
+    assert checked > 100
+
+
 def test_random_actions_are_legal_and_uniform() -> None:
     batch = BatchGames(1, seed=3)
     legal = np.flatnonzero(batch.legal_mask()[0])

@@ -17,7 +17,7 @@ except ImportError:  # an extra; tests/package/test_extras.py runs without it
 from pickomino_rules.actions import ROLL, STOP, Steal
 from pickomino_rules.batch._engine import BatchGames
 from pickomino_rules.batch_plugin import POINTS, WORM
-from pickomino_rules.bots import InvalidBotError
+from pickomino_rules.bots import InvalidBotError, _takes_may_score
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -46,8 +46,10 @@ def random_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.in
 def greedy_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.int64]:  # noqa: ARG001
     """What [`greedy_bot`][pickomino_rules.bots.greedy_bot] plays, in every game at once.
 
-    After a roll it takes worms while it has none, else the face worth the most points
-    (ties: the higher face). It steals when it can; otherwise it rolls on unless it can take
+    After a roll it first takes a face whose dice win worms at once, as the rules score the
+    games after the take (`BatchGames.scores_after`): the most worms, then the most points.
+    Otherwise it takes worms while it has none, else the face worth the most points (ties:
+    the higher face). It steals when it can; otherwise it rolls on unless it can take
     a grill tile and has three or fewer dice in hand, a total of 30 or more, or no higher
     tile left on the grill. A variant's decisions go to the first legal choice.
     """
@@ -62,7 +64,14 @@ def greedy_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.in
         value = counts * POINTS * 8 + np.arange(1, 7)  # points, then the higher face
         best = np.argmax(np.where(takeable, value, -1), axis=1)
         first_worm = takeable[:, WORM] & (state.set_aside[choose, WORM] == 0)
-        actions[choose] = np.where(first_worm, WORM, best) + 1
+        chosen = np.where(first_worm, WORM, best)
+        if _takes_may_score(games.rules):  # first a take that wins worms at once, the most
+            won = _worms_won(games, choose, takeable)
+            most = won.max(axis=1, keepdims=True)
+            winning = takeable & (won == most) & (most > 0)
+            wins = winning.any(axis=1)
+            chosen[wins] = np.argmax(np.where(winning, value, -1), axis=1)[wins]
+        actions[choose] = chosen + 1
     encode = games.encoding.encode
     roll_number, steal, stop = encode(ROLL), encode(Steal(0)), encode(STOP)
     steals = mask[:, steal : steal + games.players]
@@ -82,6 +91,30 @@ def greedy_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.in
         roll = mask[decide, roll_number] & ~(can_claim & enough)
         actions[decide] = np.where(roll, roll_number, stop)
     return actions
+
+
+def _worms_won(
+    games: BatchGames, rows: NDArray[np.int64], takeable: NDArray[np.bool_]
+) -> NDArray[np.int64]:
+    """Per row and face: the worms setting that face aside wins the player to move at once.
+
+    As the rules score the games after the take (`BatchGames.scores_after`); 0 where the
+    face cannot be taken.
+    """
+    now = games.scores()
+    me = games.to_move[rows].astype(np.int64)
+    won = np.zeros(takeable.shape, dtype=np.int64)
+    for face in range(6):
+        where = np.flatnonzero(takeable[:, face])
+        if where.size:
+            taking = rows[where]
+            actions = np.zeros(games.size, dtype=np.int64)
+            actions[taking] = face + 1  # the take's action number
+            active = np.zeros(games.size, dtype=np.bool_)
+            active[taking] = True
+            after = games.scores_after(actions, active)
+            won[where, face] = after[taking, me[where]] - now[taking, me[where]]
+    return won
 
 
 VECTOR_BOTS: dict[str, VectorBot] = {"random": random_actions, "greedy": greedy_actions}

@@ -449,6 +449,59 @@ class BatchGames:
             count = _loops.decide(self._fused, moving, chosen, rolling)
             self._roll_dice(rolling[:count])
             return self._finish(moving)
+        self._roll_dice(self._play(moving, chosen))
+        return self._finish(moving)
+
+    def scores_after(
+        self, actions: ArrayLike, active: ArrayLike | None = None
+    ) -> NDArray[np.int64]:
+        """Each player's worms in each game once ``actions`` were played, before any roll.
+
+        Nothing changes: the games are as they were afterwards. A bot asks it what a move
+        wins at once, as the rules score it (a grilled worm for two 1s, E4): the batch twin
+        of ``scores(rules, apply(rules, state, action))``.
+
+        Args:
+            actions: One action number per game, as for `step`.
+            active: A boolean mask of the games that move; all by default. The others'
+                scores are their scores now.
+
+        Raises:
+            BatchActionError: As `step` (nothing is changed).
+        """
+        numbers, moving = self._check(actions, active)
+        saved = self._snapshot()
+        try:
+            if self._fused is not None:
+                rolling = np.empty(len(moving), dtype=np.int64)
+                _loops.decide(self._fused, moving, numbers[moving], rolling)
+            else:
+                self._play(moving, numbers[moving])
+            return self.scores()
+        finally:
+            self._restore(saved)
+
+    def _snapshot(self) -> list[tuple[dict[str, Any], str, NDArray[Any], NDArray[Any]]]:
+        """A copy of every array a move may change (the table's, its parts', the engine's)."""
+        table = self.table
+        holders: list[dict[str, Any]] = [vars(table), vars(self), *table.parts.values()]
+        return [
+            (holder, name, array, array.copy())
+            for holder in holders
+            for name, array in list(holder.items())
+            if isinstance(array, np.ndarray) and array.flags.writeable
+        ] + [(vars(self), "_mask", self._mask, self._mask)]  # type: ignore[list-item]
+
+    @staticmethod
+    def _restore(saved: list[tuple[dict[str, Any], str, Any, Any]]) -> None:
+        """Put back what `_snapshot` copied: the same array objects, holding the same values."""
+        for holder, name, array, copy in saved:
+            holder[name] = array
+            if isinstance(array, np.ndarray) and array is not copy:
+                array[...] = copy
+
+    def _play(self, moving: NDArray[np.int64], chosen: NDArray[np.int64]) -> NDArray[np.int64]:
+        """`steps.apply` for decisions in rows ``moving``: the rows that roll next."""
         self._moves[moving] += 1
         table = self.table
         phase = table.phase[moving]
@@ -478,9 +531,7 @@ class BatchGames:
             self._twins.apply_action(table, rows, chosen[own])
             self._settle(rows)
         order = [moving[rolls], moving[stops], moving[steals], moving[takes | own]]
-        rolling = np.concatenate([rows[table.phase[rows] == PHASE_ROLL] for rows in order])
-        self._roll_dice(rolling)
-        return self._finish(moving)
+        return np.concatenate([rows[table.phase[rows] == PHASE_ROLL] for rows in order])
 
     # ------------------------------------------------------------------ the step machine
 

@@ -28,6 +28,7 @@ MIRRORS: dict[Callable[..., Any], str] = {
     BatchGames._claim_of_stop: "steps.claim_of_stop",  # noqa: SLF001
     BatchGames._stop_claims: "steps.stop_claims",  # noqa: SLF001
     BatchGames.step: "steps.apply",
+    BatchGames._play: "steps.apply",  # noqa: SLF001 (the decisions, before the dice)
     BatchGames._take: "steps.apply",  # noqa: SLF001 (its branch for a take)
     BatchGames._decide: "steps.decide",  # noqa: SLF001
     BatchGames._settle: "steps.settle",  # noqa: SLF001
@@ -37,6 +38,7 @@ MIRRORS: dict[Callable[..., Any], str] = {
     BatchGames._start_turn: "steps.start_turn",  # noqa: SLF001
     BatchGames._roll_dice: "steps.roll",  # noqa: SLF001 (and sample_chance: the draw)
     BatchGames.scores: "result.scores",
+    BatchGames.scores_after: "result.scores",  # of steps.apply's state, the games unchanged
     _winners: "result.result",
     # the core turn (what the hooks do)
     **{getattr(_core, hook): f"turn.{hook}" for hook in turn.HOOKS},
@@ -81,5 +83,17 @@ UNMIRRORED: dict[str, str] = {
 }
 """Reference steps the batch needs no twin of, and why."""
 
-PLUMBING = frozenset({"_check", "_observers", "_row", "_select", "_to_move", "_finish", "_outcome"})
+PLUMBING = frozenset(
+    {
+        "_check",
+        "_observers",
+        "_row",
+        "_select",
+        "_to_move",
+        "_finish",
+        "_outcome",
+        "_snapshot",
+        "_restore",
+    }
+)
 """``BatchGames``' own methods that are no rule: arguments, reports, conversions."""
