@@ -4,7 +4,8 @@ Plays a tournament of every registered and installed bot that plays the game (2-
 classic, then 2-player extended), seats rotated, and rewrites each table between its markers
 in ``docs/leaderboard.md`` (``<!-- leaderboard NAME -->`` ... ``<!-- end leaderboard -->``).
 
-Run: ``python benchmarks/leaderboards.py [--games 1000] [--jobs 2]``.
+Run: ``python benchmarks/leaderboards.py [--games 1000] [--jobs 2] [--only NAME]
+[--leave-out BOT ...]``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,18 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", choices=sorted(BOARDS), help="regenerate one table")
+    parser.add_argument(
+        "--leave-out",
+        action="append",
+        default=[],
+        metavar="BOT",
+        help="a bot to leave out of the tables (repeatable); the table says so",
+    )
     args = parser.parse_args()
+    unknown = sorted(set(args.leave_out) - set(available_bots()))
+    if unknown:
+        parser.error(f"--leave-out: no bot named {', '.join(unknown)}")
+    bots = [bot for bot in available_bots() if bot not in args.leave_out]
     page = PAGE.read_text(encoding="utf-8")
     for name, (variant, players) in BOARDS.items():
         if args.only and name != args.only:
@@ -37,7 +49,7 @@ def main() -> None:
         outcome = tournament(
             variant,
             players,
-            bots=available_bots(),
+            bots=bots,
             games=args.games,
             seed=args.seed,
             jobs=args.jobs,
@@ -47,6 +59,7 @@ def main() -> None:
             f"\n{args.games:,} games per pair, seats rotated, seed {args.seed}"
             f" ({seconds / 60:.0f} minutes with {args.jobs} jobs)"
             + (f"; not playing this game: {', '.join(outcome.skipped)}" if outcome.skipped else "")
+            + (f"; left out: {', '.join(args.leave_out)}" if args.leave_out else "")
             + ".\n"
         )
         table = outcome.markdown() + note
