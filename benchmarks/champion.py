@@ -47,6 +47,12 @@ TABLES = {  # line-ups at bigger tables, and games
 }
 
 
+LENGTHS = {  # (variant, players): the pairings whose games' lengths are measured
+    "extended-2": [("champion", "champion"), ("champion", "margin")],
+}
+"""Where a game may not end: in extended, with 11 and 13 left and empty stacks (C10, O4)."""
+
+
 def _rate(wins: float, games: int) -> str:
     low, high = wilson_interval(wins, games)
     return f"**{wins / games:.1%}** | {low:.1%} to {high:.1%}"
@@ -79,16 +85,15 @@ def table(name: str, seed: int, jobs: int) -> str:
 
 
 def timings(name: str, seed: int, games: int = 40) -> str:
-    """The champion's time per decision over ``games`` games against ``margin``.
+    """The champion's time per decision, and per game, over ``games`` games against ``margin``.
 
-    The champion takes each seat in turn, ``margin`` the others: against itself in extended
-    a trailing champion can bust on purpose for ever, with empty stacks and only 11 and 13
-    on the grill (the leader cannot take both), and one such game ran 460,319 steps.
+    The champion takes each seat in turn, ``margin`` the others (see ``lengths`` for the
+    champion against itself). A game's time is the whole game's, both bots and the engine.
     """
     variant, seats = name.split("-")
     players = int(seats)
     rules, start = new_game(variant, players=players)
-    champion, margin, times = get_bot("champion"), get_bot("margin"), []
+    champion, margin, times, game_times = get_bot("champion"), get_bot("margin"), [], []
 
     def timed(rules_: Rules, state: GameState, rng: random.Random) -> Action:
         began = time.perf_counter()
@@ -99,14 +104,51 @@ def timings(name: str, seed: int, games: int = 40) -> str:
     for game in range(games):
         bots = [margin] * players
         bots[game % players] = timed
+        began = time.perf_counter()
         for _ in playout(rules, start, bots, random.Random(f"{seed}:{game}")):
             pass
+        game_times.append(time.perf_counter() - began)
     times.sort()
-    cut = statistics.quantiles(times, n=100)
+    cut = statistics.quantiles(times, n=1000)
     return (
         f"| {name} | {len(times):,} | {statistics.median(times) * 1e3:.2f} | "
-        f"{cut[89] * 1e3:.1f} | {cut[98] * 1e3:.1f} | {times[-1] * 1e3:.0f} |"
+        f"{cut[899] * 1e3:.1f} | {cut[989] * 1e3:.1f} | {cut[998] * 1e3:.1f} | "
+        f"{times[-1] * 1e3:.0f} | {statistics.median(game_times):.2f} |"
     )
+
+
+def lengths(name: str, seed: int, jobs: int, games: int = 2000) -> str:
+    """How long games between each pairing of ``LENGTHS[name]`` run, and whether they end.
+
+    A game still going after 100,000 moves (decisions and rolls) is stopped and counted as
+    unfinished (the limit of ``simulate``).
+    """
+    variant, seats = name.split("-")
+    rows = [
+        "| pairing | games | unfinished | median moves | longest moves | longest turns |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for pairing in LENGTHS[name]:
+        summaries: list[tuple[int, int]] = []
+        result = simulate(
+            variant,
+            int(seats),
+            bots=list(pairing),
+            games=games,
+            seed=seed,
+            jobs=jobs,
+            keep_going=True,
+            on_game=lambda game, kept=summaries: kept.append((game.moves, game.turns)),
+        )
+        moves = sorted(m for m, _ in summaries)
+        longest = max(summaries, default=(0, 0))
+        rows.append(
+            f"| {' and '.join(f'`{bot}`' for bot in pairing)} | {games:,} "
+            f"| {len(result.failures)} | {statistics.median(moves):,.0f} "
+            f"| {longest[0]:,} | {longest[1]:,} |"
+        )
+        print(name, rows[-1], flush=True)
+    return "\n".join(rows) + "\n"
 
 
 def disagreements(seed: int, games: int = 30, keep: int = 3) -> list[tuple[float, str, str, str]]:
@@ -237,6 +279,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", action="append", help="a table's name (repeatable)")
+    parser.add_argument("--games", type=int, default=2000, help="games per pairing (lengths)")
     args = parser.parse_args()
     wanted = [*DUELS, *TABLES, "timing", "positions"] if not args.only else args.only
     for name in wanted:
@@ -249,11 +292,15 @@ def main() -> None:
             text = positions(args.seed)
         elif name == "edge":
             text = edge(args.seed, args.jobs)
+        elif name.startswith("lengths-"):
+            text = lengths(name.removeprefix("lengths-"), args.seed, args.jobs, args.games)
         else:
-            rows = [timings(game, args.seed) for game in ("classic-2", "classic-4", "extended-2")]
+            shipped = ("classic-2", "classic-3", "classic-4", "extended-2")
+            rows = [timings(game, args.seed) for game in shipped]
             head = (
-                "| game | decisions | median ms | 90% ms | 99% ms | slowest ms |\n"
-                "|---|---:|---:|---:|---:|---:|\n"
+                "| game | decisions | median ms | 90% ms | 99% ms | 99.9% ms | slowest ms "
+                "| median game s |\n"
+                "|---|---:|---:|---:|---:|---:|---:|---:|\n"
             )
             text = head + "\n".join(rows) + "\n"
         seconds = time.perf_counter() - began

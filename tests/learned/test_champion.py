@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import numpy as np
 import pytest
 
@@ -16,6 +18,7 @@ from pickomino_rules import (
     is_terminal,
     legal_actions,
     new_game,
+    play,
 )
 from pickomino_rules.bots import UnknownBotError, bot_supports, check_bot_supports, get_bot
 from pickomino_rules.encoding import Encoding
@@ -234,9 +237,14 @@ def test_a_look_ahead_takes_a_whole_number_of_turns(turns: object) -> None:
 
 
 def _late_turns(tiles: int) -> list[tuple[GameState, GameState]]:
-    """(start, end) of turns of random games that leave ``tiles`` tiles or fewer."""
-    ends = [t for t in _tables("classic", 2, games=8, seed=5) if len(t.grill) <= tiles]
-    return [(end.replace(player=1 - end.player), end) for end in ends]
+    """(start, end) of turns of random games that start with ``tiles`` tiles or fewer."""
+    tables = _tables("classic", 2, games=8, seed=5)
+    turns = itertools.pairwise(tables)  # (a game's last and the next's first: filtered out)
+    return [
+        (start, end)
+        for start, end in turns
+        if len(start.grill) <= tiles and len(end.grill) <= len(start.grill) and end != start
+    ]
 
 
 def test_an_endgame_value_looks_further_only_from_its_number_of_tiles() -> None:
@@ -348,21 +356,22 @@ def test_the_extended_champion_looks_three_turns_deep_near_the_end() -> None:
     assert champion_bot(rules, state, random.Random(0)) == deep
 
 
+@pytest.mark.parametrize("variant", ["classic", "extended", "extrawurm"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_fast_features_mirror_the_observation(players: int) -> None:
+def test_the_fast_features_mirror_the_observation(variant: str, players: int) -> None:
     from pickomino_rules.learned._value import _Game, _table_row  # noqa: PLC0415 (the mirror)
 
-    rules = get_rules("classic")
+    rules = get_rules(variant)
     encoding = Encoding.of(rules, players)
     game = _Game.of(rules, encoding)
-    assert game.plain
-    tables = _tables("classic", players, games=3, seed=players)
+    assert game.plain == (variant == "classic")  # the others have parts of their own
+    tables = _tables(variant, players, games=3, seed=players)
     assert len(tables) > 50
     for state in tables:
         fast = _table_row(game, state)
         slow = table_features(rules, encoding, encoding.observe(state, state.player))[0]
+        assert fast.shape == slow.shape
         assert np.abs(fast - slow).max() < 1e-12
-    assert not _Game.of(get_rules("extended"), Encoding.of(get_rules("extended"), 2)).plain
 
 
 def test_hints_and_the_analysis_value_moves_as_the_champion_plays_them() -> None:
@@ -391,3 +400,59 @@ def test_check_bot_supports_names_the_game_and_only_options_that_differ() -> Non
         check_bot_supports("champion", short, 2)
     with pytest.raises(UnknownBotError):
         check_bot_supports("no-such-bot", short, 2)
+
+
+STALL = (
+    "extended 11,13 36,35,34,33,32,31,28,27,30,26,29,22,24,23,21,25 -/- 0c 8,0 - 222244ww "
+    'grilled_worms=[0,[7,0],null,[]] weasel=[false] specialists=[[["can",11],["hen",21],'
+    '["crow",23],["weasel",25],["golden_die",27],["apple",29]],[[null,null],[null,null],'
+    "[null,null],[13,null],[null,null],[null,null]],null]"
+)
+"""Only 11 and 13 left (O4: nobody may hold both), empty stacks, 7 grilled worms to 0: a
+bust turns nothing (C10). The champion of 0.2 busted here turn after turn (from a game of
+its own against itself that ran over a million moves)."""
+
+
+def test_c10_e4_the_champion_counts_a_turn_moving_no_tile_no_better_than_a_fair_share() -> None:
+    from pickomino_rules.learned._value import _no_tile_moved  # noqa: PLC0415 (the test)
+
+    position = Position.parse(STALL)
+    rules, start = position.rules, position.state
+    model = load_win_model("extended", 2)
+    value = model.champion_value()
+    passed = start.replace(phase=Phase.ROLL, roll=None, player=1)  # a bust: nothing moves
+    assert _no_tile_moved(start, passed)
+    played = model._played_value()  # noqa: SLF001 (the value before the cap)
+    assert played(rules, start, passed, None) > 0.5
+    assert value(rules, start, passed, None) == 0.5
+    # a grilled worm robbed (E4) and a bust: no tile moved either
+    worms = start.parts[0]
+    robbed = passed.replace(parts=(attrs.evolve(worms, held=(6, 1)), *start.parts[1:]))
+    assert _no_tile_moved(start, robbed)
+    assert played(rules, start, robbed, None) > 0.5
+    assert value(rules, start, robbed, None) == 0.5
+    # the player behind keeps his own estimate of a pass: below his fair share already
+    behind = passed.replace(player=0)
+    trailer = start.replace(player=1)
+    assert value(rules, trailer, behind, None) == played(rules, trailer, behind, None) < 0.5
+    # a turn that moves something is valued as before
+    took = passed.replace(grill=(13,), stacks=((11,), ()))
+    assert not _no_tile_moved(start, took)
+    assert value(rules, start, took, None) == played(rules, start, took, None)
+
+
+def test_c10_the_champion_leading_on_a_table_that_could_repeat_plays_for_a_tile() -> None:
+    position = Position.parse(STALL)
+    rules, state = position.rules, position.state
+    model = load_win_model("extended", 2)
+    before = solve_turn(rules, state, model._played_value())  # noqa: SLF001 (uncapped)
+    assert before.outcome_distribution()["bust"] > 0.99  # passing kept its lead, for ever
+    after = solve_turn(rules, state, model.champion_value()).outcome_distribution()
+    assert after["takes 11"] + after["takes 13"] > 0.5
+
+
+def test_c10_two_champions_end_a_game_that_used_to_run_for_ever() -> None:
+    rules, state = new_game("extended", players=2)
+    champion = get_bot("champion")
+    final = play(rules, state, champion, random.Random(5), max_moves=20_000)
+    assert is_terminal(rules, final)

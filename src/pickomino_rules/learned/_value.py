@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -28,7 +28,7 @@ from pickomino_rules.learned._network import (
 )
 from pickomino_rules.registry import get_rules
 from pickomino_rules.result import result
-from pickomino_rules.solver import solve_turn
+from pickomino_rules.solver import solve_turn, total_blind
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -109,27 +109,37 @@ class _Game:
 
     rules: Rules
     encoding: Encoding
-    worms: NDArray[np.float64]
-    places: NDArray[np.float64]
     tile_worms: dict[int, float]
     tile_places: dict[int, float]
-    plain: bool
-    """No variant parts in the observation: `_table_row` reads the state directly."""
+    parts: int
+    """Where the variant's parts start in the observation."""
+    highs: NDArray[np.float64]
+    """The observation's highest value of each of those parts, by which they are scaled."""
+    known: dict[GameState, tuple[float, ...]] = attrs.field(factory=dict, eq=False)
+    """The logits of the tables asked about (a turn solve asks about the same few often)."""
+
+    @property
+    def plain(self) -> bool:
+        """No variant parts in the observation: `_table_row` needs no observation."""
+        return self.parts == self.encoding.observation_size
 
     @classmethod
     def of(cls, rules: Rules, encoding: Encoding) -> _Game:
         worms, places = _tile_values(rules)
-        plain = encoding.segments["stop_claims"].stop == encoding.observation_size
+        parts = encoding.segments["stop_claims"].stop  # as `_features` reads them
+        highs = encoding.observation_high[parts:].astype(np.float64)
         tile_worms = dict(zip(rules.tiles, worms.tolist(), strict=True))
         tile_places = dict(zip(rules.tiles, places.tolist(), strict=True))
-        return cls(rules, encoding, worms, places, tile_worms, tile_places, plain)
+        return cls(rules, encoding, tile_worms, tile_places, parts, highs)
 
 
 def _table_row(game: _Game, state: GameState) -> NDArray[np.float64]:
     """`_features` of one state read off the state itself: its mirror for the hot path.
 
-    It skips building the observation; ``test_the_fast_features_mirror_the_observation``
-    checks that both give the same numbers.
+    It reads the observation only for the variant's parts, and builds no matrices (they
+    cost more than the numbers in them for one row);
+    ``test_the_fast_features_mirror_the_observation`` checks that both give the same
+    numbers in every variant.
     """
     players, player = state.players, state.player
     seats = [(player + k) % players for k in range(players)]
@@ -142,7 +152,7 @@ def _table_row(game: _Game, state: GameState) -> NDArray[np.float64]:
     on_grill = set(state.grill)
     grill = [1.0 if t in on_grill else 0.0 for t in game.rules.tiles]
     grill_worms = sum(game.tile_worms[t] for t in state.grill)
-    return np.array(
+    row = np.array(
         [
             *(score / 10 for score in scores),
             *(0.0 if t is None else game.tile_worms[t] / 4 for t in tops),
@@ -158,6 +168,10 @@ def _table_row(game: _Game, state: GameState) -> NDArray[np.float64]:
             *grill,
         ]
     )
+    if game.plain:
+        return row
+    observation = game.encoding.observe(state, state.player)
+    return np.concatenate((row, observation[game.parts :] / game.highs))
 
 
 class InvalidWinModelError(PickominoError, ValueError):
@@ -236,7 +250,7 @@ class WinModel:
             winners = result(rules, state).winners
             chances[list(winners)] = 1 / len(winners)
             return chances
-        logits = self._logits(rules, state)
+        logits = np.array(self._logits(rules, state))
         seats: NDArray[np.float64] = np.exp(logits - logits.max())
         by_player: NDArray[np.float64] = seats[(np.arange(players) - state.player) % players]
         by_player /= seats.sum()  # seat k is player (player + k) mod n
@@ -258,7 +272,7 @@ class WinModel:
         mover = start.player
         if is_terminal(rules, end):
             return float(self.win_probabilities(rules, end)[mover])
-        logits = self._logits(rules, end).tolist()
+        logits = self._logits(rules, end)
         top = max(logits)
         weights = [math.exp(logit - top) for logit in logits]
         return weights[(mover - end.player) % len(weights)] / sum(weights)
@@ -312,7 +326,7 @@ class WinModel:
         if self.players != 2:
             msg = f"looking past this turn needs two players, not {self.players}"
             raise InvalidWinModelError(msg)
-        return _Lookahead(self, turns, {})
+        return total_blind(_Lookahead(self, turns, {}))
 
     def endgame_value(self, turns: int, tiles: int) -> TurnValue:
         """A turn value that looks ``turns`` turns ahead near the end, one turn before.
@@ -338,7 +352,7 @@ class WinModel:
             InvalidWinModelError: More than one turn, and the model is not for two players.
         """
         _check_at_least_one(tiles, "the endgame starts at a whole number of tiles")
-        return _Endgame(self.turn_value, self.lookahead_value(turns), tiles)
+        return total_blind(_Endgame(self.turn_value, self.lookahead_value(turns), tiles))
 
     def champion_value(self) -> TurnValue:
         """The turn value the ``champion`` bot plays with this model, as its `about` says.
@@ -346,11 +360,23 @@ class WinModel:
         ``about["endgame"]``, ``{"turns": t, "tiles": k}``: `endgame_value` (t, k);
         otherwise ``about["reply"]`` true: `reply_value`; otherwise `turn_value`.
 
+        A turn that moves no tile (a bust that returns none and turns none, with
+        grilled worms won or lost or not) is worth at most a fair share (1 over the
+        number of players) to the player ahead: the game ends only when the tiles are
+        gone, a game whose tiles stop moving may never end, and then nobody wins it. The
+        rules allow such a game: with O4 on, when only 11 and 13 are left and the stacks
+        are empty, a bust turns no tile (C10) and no player may hold both; a leader who
+        valued his lead there would trade grilled worms or pass for ever, and so would
+        the player behind.
+
         Raises:
             InvalidWinModelError: The ``about`` asks for a look-ahead this model cannot
                 make, or its ``endgame`` is not a mapping of two whole numbers, ``turns``
                 and ``tiles``, or it asks for both an endgame and the reply.
         """
+        return total_blind(_NoRefuge(self._played_value(), self.players))
+
+    def _played_value(self) -> TurnValue:
         endgame, reply = self.about.get("endgame"), self.about.get("reply")
         if endgame is None:
             return self.reply_value() if reply else self.turn_value
@@ -367,21 +393,24 @@ class WinModel:
         except ValueError as error:
             raise InvalidWinModelError(f"the model's about['endgame']: {error}") from None
 
-    def _logits(self, rules: Rules, state: GameState) -> NDArray[np.float64]:
+    _KEPT = 100_000
+    """Tables whose logits are remembered; past that the memory starts again."""
+
+    def _logits(self, rules: Rules, state: GameState) -> tuple[float, ...]:
         """The network's logit of each seat, seat 0 being the player to move."""
         game = self._games.get(id(rules))
         if game is None or game.rules is not rules or game.encoding.players != state.players:
             game = self._games[id(rules)] = _Game.of(rules, self._encoding(rules, state.players))
-        if game.plain:
-            signal = _table_row(game, state)
-        else:
-            observation = game.encoding.observe(state, state.player)[None, :]
-            rows = observation.astype(np.float64)
-            signal = _features(game.encoding, game.worms, game.places, rows)[0]
+        known = game.known.get(state)
+        if known is not None:
+            return known
+        signal = _table_row(game, state)
         for weights, bias in self.layers[:-1]:
             signal = np.maximum(weights @ signal + bias, 0.0)
         weights, bias = self.layers[-1]
-        logits: NDArray[np.float64] = weights @ signal + bias
+        if len(game.known) >= self._KEPT:
+            game.known.clear()
+        logits = game.known[state] = tuple((weights @ signal + bias).tolist())
         return logits
 
     def _encoding(self, rules: Rules, players: int) -> Encoding:
@@ -447,6 +476,11 @@ class WinModel:
         return model
 
 
+# Every value of a model reads the table a turn leaves, never the total it claimed with
+# (the solver then values each set of claims once).
+total_blind(cast("TurnValue", WinModel.turn_value))
+
+
 def _check_at_least_one(number: object, what: str) -> None:
     """Raise ValueError, saying ``what``, unless ``number`` is an int (not a bool) of 1 or more."""
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
@@ -471,7 +505,7 @@ class _Lookahead:
         self.model, self.turns = model, turns
         self._known = known  # shared by every depth of one look-ahead
         self._next: TurnValue = (
-            model.turn_value if turns == 2 else _Lookahead(model, turns - 1, known)
+            model.turn_value if turns == 2 else total_blind(_Lookahead(model, turns - 1, known))
         )
 
     def __call__(self, rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
@@ -495,3 +529,26 @@ class _Endgame:
     def __call__(self, rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
         value = self.near if len(start.grill) <= self.tiles else self.far
         return value(rules, start, end, total)
+
+
+class _NoRefuge:
+    """A turn moving no tile worth at most a fair share to the one ahead (`champion_value`)."""
+
+    def __init__(self, value: TurnValue, players: int) -> None:
+        self.value, self.share = value, 1.0 / players
+
+    def __call__(self, rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
+        value = self.value(rules, start, end, total)
+        if value > self.share and _no_tile_moved(start, end):
+            return self.share
+        return value
+
+
+def _no_tile_moved(start: GameState, end: GameState) -> bool:
+    """Whether the turn from ``start`` ended with every tile where it was."""
+    return (
+        end.player != start.player
+        and end.grill == start.grill
+        and end.stacks == start.stacks
+        and end.face_down == start.face_down
+    )
