@@ -4,9 +4,10 @@ Plays the champion against each other bot (2-player classic and extended) and at
 3 and 4 players, seats rotated, and times its decisions; rewrites each table between its
 markers in ``docs/champion.md`` (``<!-- champion NAME -->`` ... ``<!-- end champion -->``).
 
-Run: ``python benchmarks/champion.py [--jobs 2] [--only classic-2]``. The table ``edge`` (where
-the champion's edge over ``margin`` is made) is played only when asked for: ``--only edge``
-(seven times 4,000 games, about 75 minutes on 2 cores).
+Run: ``python benchmarks/champion.py [--jobs 2] [--only classic-2]``. Two tables are played
+only when asked for: ``edge`` (where the champion's edge over ``margin`` is made; seven times
+4,000 games, about 75 minutes on 2 cores) and ``lengths-extended-2`` (whether games of the
+champion against itself end, ``--games`` of them).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ TABLES = {  # line-ups at bigger tables, and games
 
 
 LENGTHS = {  # (variant, players): the pairings whose games' lengths are measured
-    "extended-2": [("champion", "champion"), ("champion", "margin")],
+    "extended-2": [("champion", "champion")],
 }
 """Where a game may not end: in extended, with 11 and 13 left and empty stacks (C10, O4)."""
 
@@ -282,6 +283,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000, help="games per pairing (lengths)")
     args = parser.parse_args()
     wanted = [*DUELS, *TABLES, "timing", "positions"] if not args.only else args.only
+    known = {*DUELS, *TABLES, "timing", "positions", "edge", *(f"lengths-{n}" for n in LENGTHS)}
+    if unknown := [name for name in wanted if name not in known]:
+        parser.error(f"no table {', '.join(unknown)}; the tables: {', '.join(sorted(known))}")
     for name in wanted:
         began = time.perf_counter()
         if name in DUELS:
