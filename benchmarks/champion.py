@@ -33,8 +33,11 @@ from pickomino_rules.state import Phase
 from pickomino_rules.svg import draw
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pickomino_rules.actions import Action
     from pickomino_rules.rules import Rules
+    from pickomino_rules.simulation import GameSummary
     from pickomino_rules.state import GameState
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "champion.md"
@@ -118,6 +121,13 @@ def timings(name: str, seed: int, games: int = 40) -> str:
     )
 
 
+def _recorder(kept: list[tuple[int, int]]) -> Callable[[GameSummary], None]:
+    def record(game: GameSummary) -> None:
+        kept.append((game.moves, game.turns))
+
+    return record
+
+
 def lengths(name: str, seed: int, jobs: int, games: int = 2000) -> str:
     """How long games between each pairing of ``LENGTHS[name]`` run, and whether they end.
 
@@ -139,7 +149,7 @@ def lengths(name: str, seed: int, jobs: int, games: int = 2000) -> str:
             seed=seed,
             jobs=jobs,
             keep_going=True,
-            on_game=lambda game, kept=summaries: kept.append((game.moves, game.turns)),
+            on_game=_recorder(summaries),
         )
         moves = sorted(m for m, _ in summaries)
         longest = max(summaries, default=(0, 0))

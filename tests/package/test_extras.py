@@ -21,7 +21,17 @@ import pytest
 from pickomino_rules.errors import install_command
 
 ROOT = Path(__file__).resolve().parents[2]
-EXTRAS_PACKAGES = ("numpy", "click", "rich", "matplotlib", "gymnasium", "pettingzoo", "pyspiel")
+EXTRAS_PACKAGES = (
+    "numpy",
+    "click",
+    "rich",
+    "matplotlib",
+    "gymnasium",
+    "pettingzoo",
+    "pyspiel",
+    "starlette",
+    "uvicorn",
+)
 BLOCK = f"import sys; sys.modules.update(dict.fromkeys({EXTRAS_PACKAGES!r}))\n"
 
 
@@ -79,6 +89,7 @@ def test_the_core_plays_records_and_simulates_without_any_extra() -> None:
         ("import pickomino_rules.cli", "cli"),
         ("import pickomino_rules.terminal", "cli"),
         ("import pickomino_rules.plot", "plot"),
+        ("import pickomino_rules.web", "web"),
         (
             (
                 "from pickomino_rules import new_game, play\n"

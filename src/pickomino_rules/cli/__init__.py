@@ -27,6 +27,7 @@ from pickomino_rules.cli._common import EXIT_USAGE, fail, stop_code, terminate_a
 from pickomino_rules.cli._info import info
 from pickomino_rules.cli._play import play
 from pickomino_rules.cli._replay import replay
+from pickomino_rules.cli._serve import serve
 from pickomino_rules.cli._simulate import simulate
 from pickomino_rules.cli._tournament import tournament
 from pickomino_rules.cli._variants import list_variants
@@ -47,6 +48,7 @@ Examples:
   pickomino tournament --games 1000 --jobs 2  every bot against every other, rated
   pickomino replay game.json
   pickomino analyse game.json                 the cost of every move, by the turn solver
+  pickomino serve                             play and get hints in the browser
   pickomino variants                          variants and their options
   pickomino info                              version, engine, extras, variants, bots
 """
@@ -59,7 +61,7 @@ def cli() -> None:
     """The ``pickomino`` command group: play, simulate, replay, analyse and variants."""
 
 
-for command in (play, simulate, tournament, replay, analyse, list_variants, info):
+for command in (play, simulate, tournament, replay, analyse, serve, list_variants, info):
     cli.add_command(command)
 
 

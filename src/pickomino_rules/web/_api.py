@@ -1,0 +1,280 @@
+"""What the web app's JSON API answers: each endpoint a function from a request's data to JSON.
+
+The server keeps nothing between requests. A game travels as its record (the library's
+record JSON, the file ``pickomino play --save`` writes), a table as its position: each
+request carries what it is about, and each answer carries it back with the next move
+applied. Dice are rolled here, with the operating system's randomness, so a client that
+plays a game cannot choose its dice; the advisor, which asks about a real table, enters the
+dice itself in the position.
+
+Everything a request names is data: a variant and bots are chosen among the registered
+names only (never a ``module:function``), and records and positions are read by the
+library's own strict readers.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from pickomino_rules.bots import available_bots, bot_supports, get_bot
+from pickomino_rules.errors import PickominoError
+from pickomino_rules.game import apply, is_terminal, legal_actions, parse_move, sample_chance
+from pickomino_rules.positions import Position
+from pickomino_rules.records import GameRecord
+from pickomino_rules.registry import available_variants, get_rules, get_variant
+from pickomino_rules.result import result, scores
+from pickomino_rules.state import Phase
+from pickomino_rules.strict_json import jsonable
+from pickomino_rules.svg import draw
+
+if TYPE_CHECKING:
+    from pickomino_rules.game import Move
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
+
+__all__ = ["RequestError", "bot_move", "hint", "move", "new", "setup", "undo", "view"]
+
+_DICE = random.SystemRandom()
+"""Where a game's dice come from: nobody can seed or replay them."""
+
+
+class RequestError(ValueError):
+    """A request the API refuses, with the HTTP status and a message for the person."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _fields(
+    data: object, required: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """``data`` as an object with exactly these fields (the optional ones may be missing)."""
+    if not isinstance(data, dict):
+        raise RequestError("the request's body is a JSON object")
+    unknown = sorted(set(data) - {*required, *optional})
+    if unknown:
+        raise RequestError(
+            f"unknown field {unknown[0]!r}; the fields: {', '.join((*required, *optional))}"
+        )
+    missing = [name for name in required if name not in data]
+    if missing:
+        raise RequestError(f"missing field {missing[0]!r}")
+    return data
+
+
+def _record(data: object) -> GameRecord:
+    try:
+        return GameRecord.from_json(json.dumps(data))
+    except PickominoError as error:
+        raise RequestError(f"record: {error}") from None
+
+
+def _position(data: object) -> Position:
+    try:
+        if isinstance(data, str):
+            return Position.parse(data)
+        return Position.from_dict(data)
+    except PickominoError as error:
+        raise RequestError(f"position: {error}") from None
+
+
+def _bot_name(name: object, rules: Rules, players: int) -> str:
+    """A registered bot's name that plays this game (never an import path)."""
+    if not isinstance(name, str) or name not in available_bots():
+        shown = json.dumps(name)[:40]
+        raise RequestError(f"no bot {shown}; the bots: {', '.join(available_bots())}")
+    if not bot_supports(get_bot(name), rules, players):
+        raise RequestError(f"the bot {name} does not play {players}-player {rules.name}")
+    return name
+
+
+def setup() -> dict[str, Any]:
+    """The variants with their options and numbers of players, and the bots."""
+    variants = []
+    for name in available_variants():
+        variant = get_variant(name)
+        rules = get_rules(name)
+        variants.append(
+            {
+                "name": name,
+                "about": variant.doc.strip().split("\n", 1)[0],
+                "players": [rules.components.min_players, rules.components.max_players],
+                "options": [
+                    {"name": o.name, "default": jsonable(o.default), "about": o.doc, "rule": o.rule}
+                    for o in variant.options
+                ],
+            }
+        )
+    bots = [{"name": name, "about": _about(get_bot(name))} for name in available_bots()]
+    return {"variants": variants, "bots": bots}
+
+
+def _about(bot: object) -> str:
+    doc = getattr(bot, "__doc__", None) or ""
+    return doc.strip().split("\n", 1)[0]
+
+
+def new(data: object) -> dict[str, Any]:
+    """A new game: ``variant``, ``players``, ``options``, ``seats`` (a bot per seat or null)."""
+    body = _fields(data, ("variant", "players"), ("options", "seats", "names"))
+    variant, players = body["variant"], body["players"]
+    if not isinstance(variant, str) or variant not in available_variants():
+        known = ", ".join(available_variants())
+        raise RequestError(f"no variant {json.dumps(variant)[:40]}; the variants: {known}")
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise RequestError("options: an object of option names and values")
+    try:
+        record = GameRecord.start(variant, players, options)
+    except PickominoError as error:
+        raise RequestError(str(error)) from None
+    seats = body.get("seats")
+    if seats is None:
+        seats = [None, *["greedy"] * (players - 1)]
+    if not isinstance(seats, list) or len(seats) != players:
+        raise RequestError(f"seats: a list of {players} entries, a bot's name or null for a person")
+    rules = record.rules
+    bots = tuple(None if seat is None else _bot_name(seat, rules, players) for seat in seats)
+    names = body.get("names")
+    try:
+        record = record.seated(names, bots)
+    except PickominoError as error:
+        raise RequestError(str(error)) from None
+    return _answer(_rolled(record))
+
+
+def view(data: object) -> dict[str, Any]:
+    """The game of ``record``: the table, whose turn, the legal moves (dice rolled if due)."""
+    body = _fields(data, ("record",))
+    return _answer(_rolled(_record(body["record"])))
+
+
+def move(data: object) -> dict[str, Any]:
+    """Play ``move`` (its text, as ``legal`` lists it) for the player to move, then the dice."""
+    body = _fields(data, ("record", "move"))
+    record = _record(body["record"])
+    rules, state = record.rules, record.final_state()
+    chosen = _legal(rules, state, body["move"])
+    return _answer(_rolled(record.extended([chosen]), after=apply(rules, state, chosen)))
+
+
+def bot_move(data: object) -> dict[str, Any]:
+    """The seated bot of the player to move plays one decision, then the dice."""
+    body = _fields(data, ("record",))
+    record = _record(body["record"])
+    rules, state = record.rules, record.final_state()
+    if is_terminal(rules, state):
+        raise RequestError("the game is over", 409)
+    bot = (record.bots or (None,) * record.players)[state.player]
+    if bot is None:
+        raise RequestError(f"player {state.player} is a person: no bot plays for them", 409)
+    name = _bot_name(bot, rules, record.players)
+    chosen = get_bot(name)(rules, state, random.Random(_DICE.getrandbits(64)))
+    answer = _answer(_rolled(record.extended([chosen]), after=apply(rules, state, chosen)))
+    answer["played"] = str(chosen)
+    return answer
+
+
+def undo(data: object) -> dict[str, Any]:
+    """Take back the moves since the last decision of a person (their own included)."""
+    body = _fields(data, ("record",))
+    record = _record(body["record"])
+    states = record.states()
+    bots = record.bots or (None,) * record.players
+    for index in range(len(record.moves) - 1, -1, -1):
+        state = states[index]
+        if state.phase is not Phase.ROLL and bots[state.player] is None:
+            return _answer(attrs.evolve(record, moves=record.moves[:index]))
+    raise RequestError("nothing to take back: no person has moved yet", 409)
+
+
+def hint(data: object) -> dict[str, Any]:
+    """Every legal move of ``position``, best first, with its expected worms this turn.
+
+    Beside each, where a win model is shipped for the game, the champion's chance to win the
+    game after it (playing the rest of the turn for the game).
+    """
+    body = _fields(data, ("position",))
+    position = _position(body["position"])
+    rules, state = position.rules, position.state
+    from pickomino_rules.solver import NoTurnDecisionError, UnsolvableRulesError, solve_turn  # noqa: PLC0415
+
+    try:
+        worms = solve_turn(rules, state).action_values()
+    except NoTurnDecisionError:
+        raise RequestError(
+            "no decision of a turn to value here (the dice are to be rolled, or the game is over)",
+            409,
+        ) from None
+    except UnsolvableRulesError as error:
+        raise RequestError(f"no hint in these rules: {error}", 409) from None
+    chances = _chances(rules, state)
+    ranked = sorted(worms, key=lambda m: (-chances.get(m, worms[m]), -worms[m], str(m)))
+    moves = [{"move": str(m), "worms": worms[m], "win": chances.get(m)} for m in ranked]
+    return {"position": position.to_dict(), "line": str(position), "moves": moves}
+
+
+def _chances(rules: Rules, state: GameState) -> dict[Move, float]:
+    from pickomino_rules.learned import shipped_win_model  # noqa: PLC0415 (numpy)
+    from pickomino_rules.solver import solve_turn  # noqa: PLC0415
+
+    model = shipped_win_model(rules, state.players)
+    if model is None:
+        return {}
+    return solve_turn(rules, state, model.champion_value()).action_values()
+
+
+def _legal(rules: Rules, state: GameState, text: object) -> Move:
+    if is_terminal(rules, state):
+        raise RequestError("the game is over", 409)
+    if not isinstance(text, str):
+        raise RequestError("move: the text of a legal move, as the view lists them")
+    try:
+        chosen = parse_move(rules, text)
+    except (PickominoError, ValueError) as error:
+        raise RequestError(f"move: {error}") from None
+    if chosen not in legal_actions(rules, state):
+        legal = ", ".join(str(a) for a in legal_actions(rules, state))
+        raise RequestError(f"move: {text.strip()} is not legal now; legal: {legal}", 409)
+    return chosen
+
+
+def _rolled(record: GameRecord, after: GameState | None = None) -> GameRecord:
+    """``record`` with the dice rolled wherever they are to be rolled next."""
+    rules = record.rules
+    state = record.final_state() if after is None else after
+    rolls = []
+    while state.phase is Phase.ROLL:
+        outcome = sample_chance(rules, state, _DICE)
+        rolls.append(outcome)
+        state = apply(rules, state, outcome)
+    return record.extended(rolls) if rolls else record
+
+
+def _answer(record: GameRecord) -> dict[str, Any]:
+    rules, state = record.rules, record.final_state()
+    position = Position(rules, state)
+    over = is_terminal(rules, state)
+    bots = record.bots or (None,) * record.players
+    return {
+        "record": json.loads(record.to_json()),
+        "view": {
+            "position": position.to_dict(),
+            "line": str(position),
+            "svg": str(draw(rules, state)),
+            "text": str(state),
+            "names": record.seat_names(),
+            "bots": list(bots),
+            "player": state.player,
+            "phase": state.phase.value,
+            "over": over,
+            "scores": list(scores(rules, state)),
+            "winners": list(result(rules, state).winners) if over else [],
+            "legal": [] if over else [str(action) for action in legal_actions(rules, state)],
+        },
+    }

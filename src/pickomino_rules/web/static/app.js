@@ -1,0 +1,210 @@
+// The page: a game against bots or people at one screen, through the server's JSON API.
+// The server keeps no game: the page holds the record and sends it with every request.
+
+const BOT_DELAY_MS = 700; // a bot's move shows for this long before the next one
+
+const $ = (selector) => document.querySelector(selector);
+let setup = null; // the variants and bots the server offers
+let game = null; // {record, view}: the game as the server last answered it
+let busy = false;
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const response = await fetch(path, init);
+  const answer = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+  if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+  return answer;
+}
+
+function showError(error) {
+  $("#error").textContent = error ? String(error.message || error) : "";
+}
+
+function option(value, text) {
+  const element = document.createElement("option");
+  element.value = value;
+  element.textContent = text;
+  return element;
+}
+
+function variantNamed(name) {
+  return setup.variants.find((variant) => variant.name === name);
+}
+
+function drawSetup() {
+  const variant = variantNamed($("#variant").value);
+  const players = $("#players");
+  [players.min, players.max] = variant.players;
+  const count = Math.min(Math.max(Number(players.value) || 2, variant.players[0]), variant.players[1]);
+  players.value = count;
+
+  const options = $("#options");
+  options.replaceChildren(Object.assign(document.createElement("legend"), { textContent: "Options" }));
+  for (const entry of variant.options) {
+    if (typeof entry.default !== "boolean") continue; // the page offers the switches
+    const label = document.createElement("label");
+    const box = Object.assign(document.createElement("input"), { type: "checkbox", name: entry.name });
+    box.checked = entry.default;
+    label.append(box, ` ${entry.name.replaceAll("_", " ")} (${entry.rule})`);
+    label.title = entry.about;
+    options.append(label);
+  }
+
+  const seats = $("#seats");
+  const kept = [...seats.querySelectorAll("select")].map((select) => select.value);
+  seats.replaceChildren(Object.assign(document.createElement("legend"), { textContent: "Seats" }));
+  for (let seat = 0; seat < count; seat += 1) {
+    const label = document.createElement("label");
+    const select = document.createElement("select");
+    select.name = `seat-${seat}`;
+    select.append(option("", "a person"));
+    for (const bot of setup.bots) select.append(option(bot.name, `bot: ${bot.name}`));
+    select.value = kept[seat] ?? (seat === 0 ? "" : "greedy");
+    label.append(`Player ${seat} `, select);
+    seats.append(label);
+  }
+}
+
+function describe(view) {
+  const names = view.names;
+  if (view.over) {
+    const winners = view.winners.map((seat) => names[seat]).join(" and ");
+    return `Game over: ${winners} ${view.winners.length > 1 ? "share the win" : "wins"}. Worms: ${view.scores.join(" : ")}`;
+  }
+  const who = names[view.player];
+  const bot = view.bots[view.player];
+  const what = view.phase === "choose" ? "to set dice aside" : "to roll again or stop";
+  return `${who}${bot ? " (bot)" : ""} ${what}. Worms: ${view.scores.join(" : ")}`;
+}
+
+function render() {
+  const view = game.view;
+  $("#setup").hidden = true;
+  $("#game").hidden = false;
+  $("#status").textContent = describe(view);
+  $("#table").innerHTML = view.svg; // the library's own picture of the table
+  $("#table").setAttribute("aria-label", view.text);
+  const moves = $("#moves");
+  moves.replaceChildren();
+  const person = !view.over && view.bots[view.player] === null;
+  view.legal.forEach((move, index) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.move = move;
+    button.disabled = !person || busy;
+    button.append(move, " ");
+    if (index < 9) button.append(Object.assign(document.createElement("kbd"), { textContent: String(index + 1) }));
+    button.setAttribute("aria-keyshortcuts", index < 9 ? String(index + 1) : "");
+    button.addEventListener("click", () => play(move));
+    moves.append(button);
+  });
+  $("#undo").disabled = busy;
+  $("#hint").disabled = busy || !person;
+  $("#save").disabled = false;
+  $("#hints").hidden = true;
+  if (!view.over && !person && !busy) setTimeout(botMove, BOT_DELAY_MS);
+}
+
+async function run(path, body) {
+  busy = true;
+  showError(null);
+  try {
+    game = await api(path, body);
+  } catch (error) {
+    showError(error);
+  } finally {
+    busy = false;
+  }
+  if (game) render();
+}
+
+const play = (move) => run("/api/move", { record: game.record, move });
+const botMove = () => run("/api/bot", { record: game.record });
+
+async function hint() {
+  if (!game || busy) return;
+  showError(null);
+  try {
+    const answer = await api("/api/hint", { position: game.view.position });
+    const body = $("#hints tbody");
+    body.replaceChildren();
+    for (const entry of answer.moves) {
+      const row = document.createElement("tr");
+      const win = entry.win === null ? "" : `${(100 * entry.win).toFixed(1)}%`;
+      for (const text of [entry.move, entry.worms.toFixed(3), win]) {
+        row.append(Object.assign(document.createElement("td"), { textContent: text }));
+      }
+      body.append(row);
+    }
+    $("#hints").hidden = false;
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function save() {
+  const blob = new Blob([JSON.stringify(game.record, null, 2)], { type: "application/json" });
+  const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: "pickomino-game.json" });
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+async function load(event) {
+  const [file] = event.target.files;
+  event.target.value = "";
+  if (!file) return;
+  let record;
+  try {
+    record = JSON.parse(await file.text());
+  } catch {
+    showError(`${file.name} is not a JSON file`);
+    return;
+  }
+  await run("/api/view", { record });
+}
+
+async function start(event) {
+  event.preventDefault();
+  const options = {};
+  for (const box of $("#options").querySelectorAll("input")) options[box.name] = box.checked;
+  const seats = [...$("#seats").querySelectorAll("select")].map((select) => select.value || null);
+  await run("/api/new", { variant: $("#variant").value, players: Number($("#players").value), options, seats });
+}
+
+function keys(event) {
+  if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (/^[1-9]$/.test(event.key)) {
+    const button = $("#moves").children[Number(event.key) - 1];
+    if (button && !button.disabled) button.click();
+  } else if (event.key === "u" && !$("#undo").disabled) {
+    $("#undo").click();
+  } else if (event.key === "h" && !$("#hint").disabled) {
+    hint();
+  }
+}
+
+async function main() {
+  try {
+    setup = await api("/api/setup");
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  for (const variant of setup.variants) $("#variant").append(option(variant.name, `${variant.name}: ${variant.about}`));
+  drawSetup();
+  $("#variant").addEventListener("change", drawSetup);
+  $("#players").addEventListener("change", drawSetup);
+  $("#setup").addEventListener("submit", start);
+  $("#new-game").addEventListener("click", () => { $("#setup").hidden = false; $("#game").hidden = true; });
+  $("#undo").addEventListener("click", () => game && run("/api/undo", { record: game.record }));
+  $("#hint").addEventListener("click", hint);
+  $("#save").addEventListener("click", save);
+  $("#load").addEventListener("change", load);
+  document.addEventListener("keydown", keys);
+}
+
+main();

@@ -1,0 +1,287 @@
+"""The web app's JSON API, through Starlette's test client: games, hints, and the guards."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+
+from starlette.testclient import TestClient
+
+from pickomino_rules import RollOutcome, apply, legal_actions, new_game, parse_move
+from pickomino_rules.positions import Position
+from pickomino_rules.records import GameRecord
+from pickomino_rules.solver import solve_turn
+from pickomino_rules.web import MAX_BODY_BYTES, create_app
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+ORIGIN = "http://127.0.0.1"
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(), base_url=ORIGIN)
+
+
+def _post(client: TestClient, path: str, body: object, **headers: str) -> Any:
+    return client.post(
+        path, content=json.dumps(body), headers={"content-type": "application/json", **headers}
+    )
+
+
+def test_the_setup_names_every_variant_with_its_options_and_every_bot(client: TestClient) -> None:
+    answer = client.get("/api/setup").json()
+    variants = {v["name"]: v for v in answer["variants"]}
+    assert set(variants) >= {"classic", "extended", "extrawurm"}
+    assert variants["classic"]["players"] == [2, 7]
+    assert {o["rule"] for o in variants["extended"]["options"]} >= {"O1", "O4", "O6"}
+    assert {b["name"] for b in answer["bots"]} >= {"random", "greedy", "optimal", "champion"}
+
+
+def test_a_whole_game_against_a_bot_ends_and_its_record_replays(client: TestClient) -> None:
+    game = _post(
+        client, "/api/new", {"variant": "classic", "players": 2, "seats": [None, "greedy"]}
+    ).json()
+    for _ in range(2000):
+        view = game["view"]
+        if view["over"]:
+            break
+        if view["bots"][view["player"]] is None:
+            assert view["legal"]
+            game = _post(
+                client, "/api/move", {"record": game["record"], "move": view["legal"][0]}
+            ).json()
+        else:
+            game = _post(client, "/api/bot", {"record": game["record"]}).json()
+            assert game["played"]
+    assert game["view"]["over"]
+    record = GameRecord.from_json(json.dumps(game["record"]))  # the library reads it back
+    rules, final = record.rules, record.final_state()
+    assert list(record.bots or ()) == [None, "greedy"]
+    assert game["view"]["scores"] == [sum(rules.worms[t] for t in stack) for stack in final.stacks]
+    assert game["view"]["winners"]
+
+
+def test_a_record_saved_by_the_library_is_played_on(client: TestClient) -> None:
+    record = GameRecord.play("extended", 2, seed=3).seated(bots=[None, "greedy"])
+    for cut in (len(record.moves) // 2, len(record.moves) // 2 + 1):
+        half = attrs.evolve(record, moves=record.moves[:cut])
+        answer = _post(client, "/api/view", {"record": json.loads(half.to_json())}).json()
+        played = GameRecord.from_json(json.dumps(answer["record"]))
+        assert played.moves[:cut] == half.moves  # the same game, dice rolled if it waited
+        rules, state = played.rules, played.final_state()
+        assert all(isinstance(parse_move(rules, m), RollOutcome) for m in played.moves[cut:])
+        assert answer["view"]["line"] == str(Position(rules, state))
+        assert answer["view"]["legal"] == [str(a) for a in legal_actions(rules, state)]
+
+
+def test_a_move_applies_it_and_rolls_the_next_dice_on_the_server(client: TestClient) -> None:
+    game = _post(
+        client, "/api/new", {"variant": "classic", "players": 2, "seats": [None, None]}
+    ).json()
+    assert game["view"]["phase"] == "choose"  # the first roll is made already
+    take = game["view"]["legal"][0]
+    after = _post(client, "/api/move", {"record": game["record"], "move": take}).json()
+    assert after["record"]["moves"][: len(game["record"]["moves"])] == game["record"]["moves"]
+    assert after["record"]["moves"][len(game["record"]["moves"])] == take
+    if after["view"]["phase"] == "decide":
+        rolled = _post(client, "/api/move", {"record": after["record"], "move": "roll"}).json()
+        assert len(rolled["record"]["moves"]) == len(after["record"]["moves"]) + 2  # roll + dice
+
+
+def test_undo_takes_back_to_the_person_s_last_decision(client: TestClient) -> None:
+    game = _post(
+        client, "/api/new", {"variant": "classic", "players": 2, "seats": [None, "greedy"]}
+    ).json()
+    first = game["record"]["moves"]
+    moved = _post(
+        client, "/api/move", {"record": game["record"], "move": game["view"]["legal"][0]}
+    ).json()
+    undone = _post(client, "/api/undo", {"record": moved["record"]}).json()
+    assert undone["record"]["moves"] == first
+    nothing = _post(client, "/api/undo", {"record": undone["record"]})
+    assert nothing.status_code == 409
+
+
+def test_a_hint_values_every_move_as_the_solver_does(client: TestClient) -> None:
+    rules, state = new_game("classic", players=2)
+    roll = rules.chance_table(state.in_hand).outcomes[7]
+    state = apply(rules, state, roll[0] if isinstance(roll, tuple) else roll)
+    position = Position(rules, state)
+    answer = _post(client, "/api/hint", {"position": str(position)}).json()
+    expected = solve_turn(rules, state).action_values()
+    assert {entry["move"]: entry["worms"] for entry in answer["moves"]} == {
+        str(move): value for move, value in expected.items()
+    }
+    assert all(0 <= entry["win"] <= 1 for entry in answer["moves"])  # a model ships for this
+    wins = [entry["win"] for entry in answer["moves"]]
+    assert wins == sorted(wins, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "says"),
+    [
+        ("/api/new", {"variant": "nope", "players": 2}, 400, "no variant"),
+        ("/api/new", {"variant": "classic", "players": 9}, 400, "players"),
+        (
+            "/api/new",
+            {"variant": "classic", "players": 2, "seats": [None, "os:system"]},
+            400,
+            "no bot",
+        ),
+        (
+            "/api/new",
+            {
+                "variant": "classic",
+                "players": 2,
+                "seats": [None, "pickomino_rules.bots:random_bot"],
+            },
+            400,
+            "no bot",
+        ),
+        (
+            "/api/new",
+            {"variant": "classic", "players": 3, "seats": [None, "ppo", "greedy"]},
+            400,
+            "does not play",
+        ),
+        (
+            "/api/new",
+            {"variant": "classic", "players": 2, "options": {"flip_on_empty_bust": "yes"}},
+            400,
+            "flip_on_empty_bust",
+        ),
+        ("/api/new", {"variant": "classic", "players": 2, "colour": "red"}, 400, "unknown field"),
+        ("/api/new", [1, 2], 400, "JSON object"),
+        ("/api/view", {"record": {"variant": "classic"}}, 400, "record"),
+        ("/api/move", {"record": None, "move": "take 1"}, 400, "record"),
+        ("/api/hint", {"position": "classic 21-36 - -/- 0r 8 - -x"}, 400, "position"),
+        ("/api/hint", {"position": "classic 21-36 - -/- 0r 8 - -"}, 409, "no decision"),
+    ],
+)
+def test_bad_requests_get_a_4xx_that_says_what_is_wrong(
+    client: TestClient, path: str, body: object, status: int, says: str
+) -> None:
+    answer = _post(client, path, body)
+    assert answer.status_code == status
+    assert says in answer.json()["error"]
+
+
+def test_an_illegal_move_is_refused_and_the_game_is_unchanged(client: TestClient) -> None:
+    game = _post(
+        client, "/api/new", {"variant": "classic", "players": 2, "seats": [None, None]}
+    ).json()
+    for move in ("stop", "take 9", 7, "roll"):
+        answer = _post(client, "/api/move", {"record": game["record"], "move": move})
+        assert answer.status_code in {400, 409}
+        assert "move" in answer.json()["error"]
+    again = _post(client, "/api/view", {"record": game["record"]}).json()
+    assert again["view"] == game["view"]
+
+
+def test_a_bot_does_not_move_for_a_person_nor_after_the_end(client: TestClient) -> None:
+    game = _post(
+        client, "/api/new", {"variant": "classic", "players": 2, "seats": [None, "greedy"]}
+    ).json()
+    answer = _post(client, "/api/bot", {"record": game["record"]})
+    assert answer.status_code == 409
+    assert "person" in answer.json()["error"]
+
+
+def test_malformed_and_oversized_bodies_are_refused(client: TestClient) -> None:
+    json_type = {"content-type": "application/json"}
+    assert client.post("/api/new", content=b'{"variant": ', headers=json_type).status_code == 400
+    twice = b'{"variant": "classic", "variant": "extended", "players": 2}'
+    answer = client.post("/api/new", content=twice, headers=json_type)
+    assert answer.status_code == 400
+    assert "twice" in answer.json()["error"]
+    huge = b'{"variant": "' + b"x" * (MAX_BODY_BYTES + 10) + b'"}'
+    answer = client.post("/api/new", content=huge, headers=json_type)
+    assert answer.status_code == 413
+    form = client.post(
+        "/api/new",
+        content=b"variant=classic",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert form.status_code == 415
+
+
+def test_a_local_server_answers_only_to_its_own_names() -> None:
+    app = create_app()
+    for base in ("http://127.0.0.1", "http://localhost:8000", "http://[::1]:8000"):
+        assert TestClient(app, base_url=base).get("/api/setup").status_code == 200, base
+    rebound = TestClient(app, base_url="http://attacker.example")  # DNS rebinding
+    assert rebound.get("/api/setup").status_code == 400
+    assert rebound.get("/").status_code == 400
+
+
+def test_writes_from_pages_of_other_origins_are_refused(client: TestClient) -> None:
+    body = {"variant": "classic", "players": 2}
+    assert _post(client, "/api/new", body, origin=ORIGIN).status_code == 200
+    for other in ("http://attacker.example", "http://127.0.0.1:9999", "null"):
+        answer = _post(client, "/api/new", body, origin=other)
+        assert answer.status_code == 403, other
+    assert (
+        client.get("/api/setup", headers={"origin": "http://attacker.example"}).status_code == 200
+    )
+
+
+def test_the_page_and_its_files_are_served_with_a_strict_policy(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert 'src="app.js"' in page.text
+    for path, kind in (("/app.js", "javascript"), ("/style.css", "css")):
+        answer = client.get(path)
+        assert answer.status_code == 200
+        assert kind in answer.headers["content-type"]
+        assert "http" not in answer.text.replace("http-equiv", "")  # nothing fetched elsewhere
+    assert client.get("/../pyproject.toml").status_code == 404
+    assert client.get("/static/app.js").status_code == 404
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The app on a real uvicorn server on loopback, in a thread: its address."""
+    uvicorn = pytest.importorskip("uvicorn")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    running = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not running.started:
+        time.sleep(0.01)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    running.should_exit = True
+    thread.join(10)
+
+
+def test_concurrent_clients_do_not_interfere(server: str) -> None:
+    import httpx2  # noqa: PLC0415 (the test extra)
+
+    def one(bot: str) -> GameRecord:
+        with httpx2.Client(base_url=server, timeout=60) as http:
+            new = {"variant": "classic", "players": 2, "seats": [bot, "greedy"]}
+            game = http.post("/api/new", json=new).json()
+            while not game["view"]["over"]:
+                game = http.post("/api/bot", json={"record": game["record"]}).json()
+        return GameRecord.from_json(json.dumps(game["record"]))
+
+    bots = ["greedy", "random", "optimal", "random"]
+    with ThreadPoolExecutor(len(bots)) as pool:
+        records = list(pool.map(one, bots))
+    for bot, record in zip(bots, records, strict=True):
+        assert list(record.bots or ()) == [bot, "greedy"]
+        assert record.final_state().grill == ()  # each game whole, checked move by move
+    assert len({record.moves for record in records}) == len(records)
