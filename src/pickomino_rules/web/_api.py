@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from pickomino_rules.bots import available_bots, bot_supports, get_bot
+from pickomino_rules.dice import RollOutcome
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import apply, is_terminal, legal_actions, parse_move, sample_chance
 from pickomino_rules.positions import Position
@@ -197,11 +198,15 @@ def hint(data: object) -> dict[str, Any]:
     """Every legal move of ``position``, best first, with its expected worms this turn.
 
     Beside each, where a win model is shipped for the game, the champion's chance to win the
-    game after it (playing the rest of the turn for the game).
+    game after it (playing the rest of the turn for the game). ``roll``, optional: the dice
+    just rolled (``"1134455w"``), for a position waiting for them.
     """
-    body = _fields(data, ("position",))
+    body = _fields(data, ("position",), ("roll",))
     position = _position(body["position"])
     rules, state = position.rules, position.state
+    if body.get("roll") is not None:
+        state = _rolled_by_hand(rules, state, body["roll"])
+        position = Position(rules, state)
     from pickomino_rules.solver import NoTurnDecisionError, UnsolvableRulesError, solve_turn  # noqa: PLC0415
 
     try:
@@ -216,7 +221,25 @@ def hint(data: object) -> dict[str, Any]:
     chances = _chances(rules, state)
     ranked = sorted(worms, key=lambda m: (-chances.get(m, worms[m]), -worms[m], str(m)))
     moves = [{"move": str(m), "worms": worms[m], "win": chances.get(m)} for m in ranked]
-    return {"position": position.to_dict(), "line": str(position), "moves": moves}
+    return {
+        "position": position.to_dict(),
+        "line": str(position),
+        "svg": str(draw(rules, state)),
+        "moves": moves,
+    }
+
+
+def _rolled_by_hand(rules: Rules, state: GameState, text: object) -> GameState:
+    """``state`` after the dice ``text`` says were rolled (the advisor at a real table)."""
+    if state.phase is not Phase.ROLL:
+        raise RequestError("roll: the position is not waiting for dice (its roll is in it)")
+    if not isinstance(text, str):
+        raise RequestError("roll: the dice as text, one character a die (1134455w)")
+    try:
+        outcome = RollOutcome.parse(text.strip(), tuple(kind.name for kind in rules.die_kinds))
+        return apply(rules, state, outcome)
+    except (PickominoError, ValueError) as error:
+        raise RequestError(f"roll: {error}") from None
 
 
 def _chances(rules: Rules, state: GameState) -> dict[Move, float]:

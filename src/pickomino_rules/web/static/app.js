@@ -1,7 +1,9 @@
 // The page: a game against bots or people at one screen, through the server's JSON API.
 // The server keeps no game: the page holds the record and sends it with every request.
 
-const BOT_DELAY_MS = 700; // a bot's move shows for this long before the next one
+// A bot's move shows for this long before the next one (?delay=MS in the address changes it).
+const asked = Number(new URLSearchParams(window.location.search).get("delay"));
+const BOT_DELAY_MS = Number.isFinite(asked) && asked >= 0 && asked <= 10000 && window.location.search.includes("delay") ? asked : 700;
 
 const $ = (selector) => document.querySelector(selector);
 let setup = null; // the variants and bots the server offers
@@ -84,6 +86,7 @@ function describe(view) {
 function render() {
   const view = game.view;
   $("#setup").hidden = true;
+  $("#advisor").hidden = true;
   $("#game").hidden = false;
   $("#status").textContent = describe(view);
   $("#table").innerHTML = view.svg; // the library's own picture of the table
@@ -110,7 +113,9 @@ function render() {
 }
 
 async function run(path, body) {
+  if (busy) return; // one request at a time: a second click must not send the old game again
   busy = true;
+  for (const button of document.querySelectorAll("#moves button, #undo, #hint")) button.disabled = true;
   showError(null);
   try {
     game = await api(path, body);
@@ -125,25 +130,51 @@ async function run(path, body) {
 const play = (move) => run("/api/move", { record: game.record, move });
 const botMove = () => run("/api/bot", { record: game.record });
 
+function fillMoves(table, moves) {
+  const body = table.querySelector("tbody");
+  body.replaceChildren();
+  for (const entry of moves) {
+    const row = document.createElement("tr");
+    const win = entry.win === null ? "" : `${(100 * entry.win).toFixed(1)}%`;
+    for (const text of [entry.move, entry.worms.toFixed(3), win]) {
+      row.append(Object.assign(document.createElement("td"), { textContent: text }));
+    }
+    body.append(row);
+  }
+  table.hidden = false;
+}
+
 async function hint() {
   if (!game || busy) return;
   showError(null);
   try {
     const answer = await api("/api/hint", { position: game.view.position });
-    const body = $("#hints tbody");
-    body.replaceChildren();
-    for (const entry of answer.moves) {
-      const row = document.createElement("tr");
-      const win = entry.win === null ? "" : `${(100 * entry.win).toFixed(1)}%`;
-      for (const text of [entry.move, entry.worms.toFixed(3), win]) {
-        row.append(Object.assign(document.createElement("td"), { textContent: text }));
-      }
-      body.append(row);
-    }
-    $("#hints").hidden = false;
+    fillMoves($("#hints"), answer.moves);
   } catch (error) {
     showError(error);
   }
+}
+
+async function advise(event) {
+  event.preventDefault();
+  $("#advice-error").textContent = "";
+  $("#advice").hidden = true;
+  const dice = $("#dice").value.trim();
+  try {
+    const answer = await api("/api/hint", { position: $("#line").value.trim(), roll: dice || null });
+    $("#advice-table").innerHTML = answer.svg;
+    fillMoves($("#advice"), answer.moves);
+  } catch (error) {
+    $("#advice-error").textContent = error.message; // the library says what is wrong, and where
+  }
+}
+
+function showAdvisor() {
+  $("#advisor").hidden = false;
+  $("#setup").hidden = true;
+  $("#game").hidden = true;
+  $("#from-game").disabled = !game;
+  $("#line").focus();
 }
 
 function save() {
@@ -199,11 +230,18 @@ async function main() {
   $("#variant").addEventListener("change", drawSetup);
   $("#players").addEventListener("change", drawSetup);
   $("#setup").addEventListener("submit", start);
-  $("#new-game").addEventListener("click", () => { $("#setup").hidden = false; $("#game").hidden = true; });
+  $("#new-game").addEventListener("click", () => {
+    $("#setup").hidden = false;
+    $("#game").hidden = true;
+    $("#advisor").hidden = true;
+  });
   $("#undo").addEventListener("click", () => game && run("/api/undo", { record: game.record }));
   $("#hint").addEventListener("click", hint);
   $("#save").addEventListener("click", save);
   $("#load").addEventListener("change", load);
+  $("#advise").addEventListener("click", showAdvisor);
+  $("#advisor").addEventListener("submit", advise);
+  $("#from-game").addEventListener("click", () => { $("#line").value = game.view.line; $("#dice").value = ""; });
   document.addEventListener("keydown", keys);
 }
 

@@ -1,0 +1,137 @@
+"""The page in a real browser: headless Chromium (Debian's) driven by Playwright.
+
+CI installs both and requires this test (``PICKOMINO_BROWSER_TEST=required``); elsewhere it
+is skipped where either is missing. The pure engine's run skips it: the page is the same page
+whichever engine answers it, and that run tests the engine.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from playwright.sync_api import Browser, Page
+
+REQUIRED = os.environ.get("PICKOMINO_BROWSER_TEST") == "required"
+if os.environ.get("PICKOMINO_PURE", "") not in {"", "0"}:
+    pytest.skip("the page's test runs once, on the compiled engine", allow_module_level=True)
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not REQUIRED:
+    pytest.importorskip("playwright", reason="the browser test needs playwright")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("the browser test needs chromium", allow_module_level=True)
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402 (after the skip)
+
+from pickomino_rules.web import create_app  # noqa: E402
+
+# The flags a sandboxed machine needs: no GPU, no calls home (refused here, many at a time).
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+EXTENDED_WAITING_FOR_DICE = (
+    "extended 11,13,22,24,26-36 21,23,25 -/- 1r 8,0 - - grilled_worms=[5,[1,1],null,[]] "
+    'weasel=[false] specialists=[[["can",11],["hen",21],["crow",23],["weasel",25],'
+    '["golden_die",27],["apple",29]],[[11,null],[22,null],[24,null],[26,null],[27,null],'
+    "[29,null]],null]"
+)
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    uvicorn = pytest.importorskip("uvicorn")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, url: str) -> Iterator[Page]:
+    opened = browser.new_page(viewport={"width": 360, "height": 780})
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(url + "?delay=0")  # bots move at once (a person sees them move after a pause)
+    expect(opened.locator("#variant option")).to_have_count(3, timeout=30_000)
+    yield opened
+    assert not errors  # no script error on the way
+    opened.close()
+
+
+def test_a_whole_game_against_a_bot_by_clicks_and_keys(page: Page) -> None:
+    page.select_option("#seats select[name=seat-1]", "greedy")
+    page.click("#setup button[type=submit]")
+    moves = page.locator("#moves button")
+    expect(moves.first).to_be_enabled(timeout=30_000)
+    page.keyboard.press("h")  # the hint, by its key
+    expect(page.locator("#hints tbody tr").first).to_be_visible(timeout=30_000)
+    status = page.locator("#status")
+    over = page.locator("#status", has_text="Game over")
+    for _ in range(600):  # the person's decisions; the bot plays by itself meanwhile
+        mine = page.locator("#moves button:enabled").first
+        mine.or_(over).first.wait_for(timeout=60_000)
+        if over.count():
+            break
+        mine.click()
+    expect(status).to_contain_text("Game over")
+    expect(status).to_contain_text(re.compile(r"Worms: \d+ : \d+"))
+
+
+def test_the_advisor_ranks_the_moves_of_a_set_up_extended_table(page: Page) -> None:
+    page.click("#advise")
+    page.fill("#line", EXTENDED_WAITING_FOR_DICE)
+    page.fill("#dice", "11x")
+    page.click("#advisor button[type=submit]")
+    expect(page.locator("#advice-error")).to_contain_text("'x' is not a face")
+    page.fill("#dice", "1134455w")
+    page.click("#advisor button[type=submit]")
+    rows = page.locator("#advice tbody tr")
+    expect(rows).to_have_count(5, timeout=30_000)  # take 1, 3, 4, 5 or w
+    expect(page.locator("#advice-error")).to_have_text("")
+    assert "%" in (rows.first.text_content() or "")  # the champion's chance: a model ships
+
+
+def test_a_bad_file_loaded_says_so_and_the_page_goes_on(page: Page) -> None:
+    page.set_input_files(
+        "#load", files=[{"name": "notes.json", "mimeType": "application/json", "buffer": b"{"}]
+    )
+    expect(page.locator("#error")).to_contain_text("notes.json is not a JSON file")
+    page.set_input_files(
+        "#load",
+        files=[{"name": "game.json", "mimeType": "application/json", "buffer": b'{"variant": 1}'}],
+    )
+    expect(page.locator("#error")).to_contain_text("record")
+    page.click("#setup button[type=submit]")  # a new game still starts
+    expect(page.locator("#moves button").first).to_be_visible(timeout=30_000)
