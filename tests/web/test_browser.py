@@ -123,15 +123,13 @@ def test_the_advisor_ranks_the_moves_of_a_set_up_extended_table(page: Page) -> N
     assert "%" in (rows.first.text_content() or "")  # the champion's chance: a model ships
 
 
-def test_a_bad_file_loaded_says_so_and_the_page_goes_on(page: Page) -> None:
-    page.set_input_files(
-        "#load", files=[{"name": "notes.json", "mimeType": "application/json", "buffer": b"{"}]
-    )
+def test_a_bad_file_loaded_says_so_and_the_page_goes_on(page: Page, tmp_path: Path) -> None:
+    notes, record = tmp_path / "notes.json", tmp_path / "game.json"
+    notes.write_text("{")
+    record.write_text('{"variant": 1}')
+    page.set_input_files("#load", notes)
     expect(page.locator("#error")).to_contain_text("notes.json is not a JSON file")
-    page.set_input_files(
-        "#load",
-        files=[{"name": "game.json", "mimeType": "application/json", "buffer": b'{"variant": 1}'}],
-    )
+    page.set_input_files("#load", record)
     expect(page.locator("#error")).to_contain_text("record")
     page.click("#setup button[type=submit]")  # a new game still starts
     expect(page.locator("#moves button").first).to_be_visible(timeout=30_000)
