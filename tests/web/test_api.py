@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 import time
@@ -246,7 +247,8 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(client: TestClie
         answer = client.get(path)
         assert answer.status_code == 200
         assert kind in answer.headers["content-type"]
-        assert "http" not in answer.text.replace("http-equiv", "")  # nothing fetched elsewhere
+        addresses = set(re.findall(r"https?://[^\s\"')]+", answer.text))
+        assert addresses <= {"http://www.w3.org/2000/svg"}  # a name, not a place: nothing fetched
     assert client.get("/../pyproject.toml").status_code == 404
     assert client.get("/static/app.js").status_code == 404
 
@@ -285,3 +287,39 @@ def test_concurrent_clients_do_not_interfere(server: str) -> None:
         assert list(record.bots or ()) == [bot, "greedy"]
         assert record.final_state().grill == ()  # each game whole, checked move by move
     assert len({record.moves for record in records}) == len(records)
+
+
+def test_an_analysis_values_each_decision_as_the_library_does(client: TestClient) -> None:
+    from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
+
+    record = GameRecord.play("classic", 2, seed=4)
+    answer = _post(client, "/api/analyse", {"record": json.loads(record.to_json())}).json()
+    valued = [d for d in analyse_record(record).decisions if d.valued]
+    assert [(d["played"], d["best"], d["cost"]) for d in answer["decisions"]] == [
+        (d.played, d.best, d.cost) for d in valued
+    ]
+    assert answer["decisions"][0]["line"] == str(Position(record.rules, valued[0].state))
+    turns = [point["turn"] for point in answer["chances"]]
+    assert turns == sorted(turns)
+    assert turns[0] == 1
+    assert all(abs(sum(point["chances"]) - 1) < 1e-9 for point in answer["chances"])
+    assert answer["chances"][-1]["chances"] in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
+
+
+def test_a_record_too_long_to_analyse_is_refused_before_it_is_analysed(client: TestClient) -> None:
+    from pickomino_rules.web._api import MAX_ANALYSED_MOVES  # noqa: PLC0415
+
+    record = GameRecord.start("classic", 2)
+    long = attrs.evolve(
+        record, moves=("1111111w", "take 1", "stop") * (MAX_ANALYSED_MOVES // 3 + 1)
+    )
+    answer = _post(client, "/api/analyse", {"record": json.loads(long.to_json())})
+    assert answer.status_code == 413  # refused before a move is read
+    assert "at most" in answer.json()["error"]
+
+
+def test_a_position_is_drawn(client: TestClient) -> None:
+    rules, state = new_game("extended", players=3)
+    answer = _post(client, "/api/draw", {"position": str(Position(rules, state))}).json()
+    assert answer["svg"].startswith("<svg")
+    assert answer["line"] == str(Position(rules, state))

@@ -34,6 +34,7 @@ if not REQUIRED:
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 (after the skip)
 
+from pickomino_rules.records import GameRecord, save_record  # noqa: E402
 from pickomino_rules.web import create_app  # noqa: E402
 
 # The flags a sandboxed machine needs: no GPU, no calls home (refused here, many at a time).
@@ -133,3 +134,22 @@ def test_a_bad_file_loaded_says_so_and_the_page_goes_on(page: Page, tmp_path: Pa
     expect(page.locator("#error")).to_contain_text("record")
     page.click("#setup button[type=submit]")  # a new game still starts
     expect(page.locator("#moves button").first).to_be_visible(timeout=30_000)
+
+
+def test_a_saved_game_is_loaded_analysed_and_stepped_through(page: Page, tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    save_record(GameRecord.play("classic", 2, seed=4).seated(bots=[None, "greedy"]), saved)
+    page.set_input_files("#load", saved)
+    expect(page.locator("#status")).to_contain_text("Game over", timeout=30_000)
+    page.click("#analyse")
+    expect(page.locator("#summary")).to_contain_text("decisions", timeout=60_000)
+    expect(page.locator("#chart polyline")).to_have_count(2)
+    decision = page.locator("#decision")
+    expect(decision).to_contain_text("Decision 1 of")
+    page.keyboard.press("ArrowRight")
+    expect(decision).to_contain_text("Decision 2 of")
+    expect(page.locator("#analysis-table svg")).to_be_visible()
+    for part in ("main", "#analysis-table", "#chart"):  # nothing wider than a 360-pixel screen
+        box = page.locator(part).bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= 360, part

@@ -37,7 +37,23 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
-__all__ = ["RequestError", "bot_move", "hint", "move", "new", "setup", "undo", "view"]
+__all__ = [
+    "MAX_ANALYSED_MOVES",
+    "RequestError",
+    "analyse",
+    "bot_move",
+    "draw_position",
+    "hint",
+    "move",
+    "new",
+    "setup",
+    "undo",
+    "view",
+]
+
+MAX_ANALYSED_MOVES = 3000
+"""The longest record analysed (rolls included; a game has some 300 to 900): each turn is
+solved, so the work grows with the game."""
 
 _DICE = random.SystemRandom()
 """Where a game's dice come from: nobody can seed or replay them."""
@@ -227,6 +243,68 @@ def hint(data: object) -> dict[str, Any]:
         "svg": str(draw(rules, state)),
         "moves": moves,
     }
+
+
+def draw_position(data: object) -> dict[str, Any]:
+    """The picture of ``position`` (SVG), and its line."""
+    body = _fields(data, ("position",))
+    position = _position(body["position"])
+    return {"line": str(position), "svg": str(draw(position.rules, position.state))}
+
+
+def analyse(data: object) -> dict[str, Any]:
+    """Every decision of ``record`` valued, and each player's chance to win turn by turn.
+
+    A decision: its player, turn, the move played, the best move, what the move played cost
+    in expected worms this turn, and the position it was made in. The chances come from the
+    champion's win model at the start of each turn, where one ships for the game.
+    """
+    body = _fields(data, ("record",))
+    moves = body["record"].get("moves") if isinstance(body["record"], dict) else None
+    if isinstance(moves, list) and len(moves) > MAX_ANALYSED_MOVES:  # before reading them
+        msg = f"record: {len(moves):,} moves; at most {MAX_ANALYSED_MOVES:,} are analysed here"
+        raise RequestError(msg, 413)
+    record = _record(body["record"])
+    from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
+    from pickomino_rules.solver import UnsolvableRulesError  # noqa: PLC0415
+
+    try:
+        analysis = analyse_record(record)
+    except UnsolvableRulesError as error:
+        raise RequestError(f"no analysis in these rules: {error}", 409) from None
+    rules = record.rules
+    decisions = [
+        {
+            "turn": d.turn,
+            "player": d.player,
+            "played": d.played,
+            "best": d.best,
+            "cost": d.cost,
+            "line": str(Position(rules, d.state)),
+        }
+        for d in analysis.decisions
+        if d.valued
+    ]
+    return {"names": record.seat_names(), "decisions": decisions, "chances": _turn_chances(record)}
+
+
+def _turn_chances(record: GameRecord) -> list[dict[str, Any]]:
+    """Each player's chance to win at each turn's start, and at the end (the model's)."""
+    from pickomino_rules.learned import shipped_win_model  # noqa: PLC0415 (numpy)
+
+    rules = record.rules
+    model = shipped_win_model(rules, record.players)
+    if model is None:
+        return []
+    found, turn, before = [], 0, None
+    for state in record.replay():
+        starts = state.phase is Phase.ROLL and not any(state.set_aside) and state.player != before
+        if starts or is_terminal(rules, state):
+            turn += not is_terminal(rules, state)
+            chances = model.win_probabilities(rules, state).tolist()
+            found.append({"turn": turn, "chances": chances})
+            before = state.player
+    return found
 
 
 def _rolled_by_hand(rules: Rules, state: GameState, text: object) -> GameState:

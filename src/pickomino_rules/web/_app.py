@@ -148,6 +148,8 @@ def create_app(
         post("/api/bot", _api.bot_move),
         post("/api/undo", _api.undo),
         post("/api/hint", _api.hint),
+        post("/api/draw", _api.draw_position),
+        post("/api/analyse", _api.analyse),
         *(Route(path, serve_file, methods=["GET"]) for path in _PAGE),
     ]
     middleware = [

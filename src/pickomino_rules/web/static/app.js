@@ -87,6 +87,7 @@ function render() {
   const view = game.view;
   $("#setup").hidden = true;
   $("#advisor").hidden = true;
+  $("#analysis").hidden = true;
   $("#game").hidden = false;
   $("#status").textContent = describe(view);
   $("#table").innerHTML = view.svg; // the library's own picture of the table
@@ -108,6 +109,7 @@ function render() {
   $("#undo").disabled = busy;
   $("#hint").disabled = busy || !person;
   $("#save").disabled = false;
+  $("#analyse").disabled = busy;
   $("#hints").hidden = true;
   if (!view.over && !person && !busy) setTimeout(botMove, BOT_DELAY_MS);
 }
@@ -169,10 +171,99 @@ async function advise(event) {
   }
 }
 
+const COLOURS = ["#8a3b12", "#1f5fa8", "#2e7d32", "#6a1b9a", "#7a5c00", "#00695c", "#ad1457"];
+const SVG = "http://www.w3.org/2000/svg";
+let analysis = null; // the server's answer for the game analysed
+let step = 0;
+
+function drawChart(chances, names) {
+  const chart = $("#chart");
+  chart.replaceChildren();
+  const legend = $("#legend");
+  legend.replaceChildren();
+  if (chances.length < 2) return;
+  const x = (index) => 30 + (560 * index) / (chances.length - 1);
+  const y = (chance) => 185 - 170 * chance;
+  for (const level of [0, 0.5, 1]) {
+    const line = document.createElementNS(SVG, "line");
+    Object.entries({ x1: 30, x2: 590, y1: y(level), y2: y(level), stroke: "#bbb", "stroke-dasharray": level === 0.5 ? "4 4" : "" })
+      .forEach(([key, value]) => line.setAttribute(key, value));
+    const label = document.createElementNS(SVG, "text");
+    Object.entries({ x: 0, y: y(level) + 4, "font-size": 11 }).forEach(([key, value]) => label.setAttribute(key, value));
+    label.textContent = `${100 * level}%`;
+    chart.append(line, label);
+  }
+  names.forEach((name, player) => {
+    const path = document.createElementNS(SVG, "polyline");
+    path.setAttribute("points", chances.map((point, index) => `${x(index).toFixed(1)},${y(point.chances[player]).toFixed(1)}`).join(" "));
+    Object.entries({ fill: "none", stroke: COLOURS[player % COLOURS.length], "stroke-width": 2 })
+      .forEach(([key, value]) => path.setAttribute(key, value));
+    chart.append(path);
+    const item = document.createElement("li");
+    item.style.color = COLOURS[player % COLOURS.length];
+    item.textContent = `${name}: ${(100 * chances.at(-1).chances[player]).toFixed(0)}% at the end`;
+    legend.append(item);
+  });
+}
+
+async function showStep(index) {
+  if (!analysis || analysis.decisions.length === 0) return;
+  step = Math.max(0, Math.min(index, analysis.decisions.length - 1));
+  $("#step").value = step;
+  const decision = analysis.decisions[step];
+  const name = analysis.names[decision.player];
+  const verdict = decision.played === decision.best
+    ? "the best move"
+    : `best was ${decision.best}; it cost ${decision.cost.toFixed(3)} expected worms`;
+  $("#decision").textContent = `Decision ${step + 1} of ${analysis.decisions.length}, turn ${decision.turn}: ${name} played ${decision.played}, ${verdict}.`;
+  try {
+    const picture = await api("/api/draw", { position: decision.line });
+    if (analysis.decisions[step] === decision) $("#analysis-table").innerHTML = picture.svg;
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function analyse() {
+  if (!game || busy) return;
+  busy = true;
+  showError(null);
+  $("#analyse").disabled = true;
+  $("#status").textContent = "Analysing the game: every turn is solved…";
+  try {
+    analysis = await api("/api/analyse", { record: game.record });
+  } catch (error) {
+    showError(error);
+    analysis = null;
+  } finally {
+    busy = false;
+    $("#analyse").disabled = false;
+  }
+  if (!analysis) { render(); return; }
+  for (const id of ["#setup", "#game", "#advisor"]) $(id).hidden = true;
+  $("#analysis").hidden = false;
+  drawChart(analysis.chances, analysis.names);
+  const mistakes = analysis.decisions.filter((d) => d.cost > 0.005);
+  const lost = analysis.names.map((name, player) => {
+    const cost = analysis.decisions.filter((d) => d.player === player).reduce((sum, d) => sum + d.cost, 0);
+    return `${name} ${cost.toFixed(2)}`;
+  });
+  $("#summary").textContent = `${analysis.decisions.length} decisions, ${mistakes.length} mistakes. Expected worms given away: ${lost.join(", ")}.`;
+  $("#step").max = Math.max(0, analysis.decisions.length - 1);
+  await showStep(0);
+}
+
+function nextMistake() {
+  if (!analysis) return;
+  const found = analysis.decisions.findIndex((d, index) => index > step && d.cost > 0.005);
+  if (found >= 0) showStep(found);
+}
+
 function showAdvisor() {
   $("#advisor").hidden = false;
   $("#setup").hidden = true;
   $("#game").hidden = true;
+  $("#analysis").hidden = true;
   $("#from-game").disabled = !game;
   $("#line").focus();
 }
@@ -215,6 +306,12 @@ function keys(event) {
     $("#undo").click();
   } else if (event.key === "h" && !$("#hint").disabled) {
     hint();
+  } else if (!$("#analysis").hidden && event.key === "ArrowLeft") {
+    showStep(step - 1);
+  } else if (!$("#analysis").hidden && event.key === "ArrowRight") {
+    showStep(step + 1);
+  } else if (!$("#analysis").hidden && event.key === "m") {
+    nextMistake();
   }
 }
 
@@ -234,12 +331,18 @@ async function main() {
     $("#setup").hidden = false;
     $("#game").hidden = true;
     $("#advisor").hidden = true;
+    $("#analysis").hidden = true;
   });
   $("#undo").addEventListener("click", () => game && run("/api/undo", { record: game.record }));
   $("#hint").addEventListener("click", hint);
   $("#save").addEventListener("click", save);
   $("#load").addEventListener("change", load);
   $("#advise").addEventListener("click", showAdvisor);
+  $("#analyse").addEventListener("click", analyse);
+  $("#previous").addEventListener("click", () => showStep(step - 1));
+  $("#next").addEventListener("click", () => showStep(step + 1));
+  $("#next-mistake").addEventListener("click", nextMistake);
+  $("#step").addEventListener("input", (event) => showStep(Number(event.target.value)));
   $("#advisor").addEventListener("submit", advise);
   $("#from-game").addEventListener("click", () => { $("#line").value = game.view.line; $("#dice").value = ""; });
   document.addEventListener("keydown", keys);
