@@ -360,15 +360,14 @@ class WinModel:
         ``about["endgame"]``, ``{"turns": t, "tiles": k}``: `endgame_value` (t, k);
         otherwise ``about["reply"]`` true: `reply_value`; otherwise `turn_value`.
 
-        Near the end (two tiles or fewer on the grill), when nobody holds a tile, a turn
-        that moves no tile (a bust, which then returns none and turns none, with grilled
-        worms won or lost or not) is worth at most a fair share (1 over the number of
-        players) to the player ahead: with no tile held, only a tile taken moves the game
-        on, a game in which nobody takes one never ends, and then nobody wins it. The
-        rules allow such a game: with O4 on, when only 11 and 13 are left and the stacks
-        are empty, a bust turns no tile (C10) and no player may hold both; a leader who
-        valued his lead there would trade grilled worms or pass for ever, and so would
-        the player behind.
+        When nobody holds a tile, a turn that moves no tile (a bust, which then returns
+        none and turns none, with grilled worms won or lost or not) is worth at most a
+        fair share (1 over the number of players) to the player ahead: with no tile held,
+        only a tile taken moves the game on, a game in which nobody takes one never ends,
+        and then nobody wins it. The rules allow such a game: with only 11 and 13 left,
+        say, and the stacks empty, a bust turns no tile (C10) and no player may hold both
+        (O4); a leader who valued his lead there would trade grilled worms or pass for
+        ever, and so would the player behind.
 
         Raises:
             InvalidWinModelError: The ``about`` asks for a look-ahead this model cannot
@@ -538,20 +537,12 @@ class _NoRefuge:
     See `WinModel.champion_value`.
     """
 
-    TILES = 2
-    """Where it applies: turns that start with this many tiles on the grill or fewer."""
-
     def __init__(self, value: TurnValue, players: int) -> None:
         self.value, self.share = value, 1.0 / players
 
     def __call__(self, rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
         value = self.value(rules, start, end, total)
-        if (
-            value > self.share
-            and len(start.grill) <= self.TILES
-            and not any(start.stacks)
-            and _no_tile_moved(start, end)
-        ):
+        if value > self.share and not any(start.stacks) and _no_tile_moved(start, end):
             return self.share
         return value
 
