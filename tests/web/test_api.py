@@ -47,7 +47,11 @@ def test_the_setup_names_every_variant_with_its_options_and_every_bot(client: Te
     assert set(variants) >= {"classic", "extended", "extrawurm"}
     assert variants["classic"]["players"] == [2, 7]
     assert {o["rule"] for o in variants["extended"]["options"]} >= {"O1", "O4", "O6"}
-    assert {b["name"] for b in answer["bots"]} >= {"random", "greedy", "optimal", "champion"}
+    bots = {b["name"]: b for b in answer["bots"]}
+    assert set(bots) >= {"random", "greedy", "optimal", "champion", "ppo"}
+    assert bots["greedy"]["plays"]["extended"] == [2, 3, 4, 5, 6, 7]
+    assert bots["ppo"]["plays"] == {"classic": [2], "extended": [], "extrawurm": []}
+    assert bots["champion"]["plays"]["classic"] == [2, 3, 4]
 
 
 def test_a_whole_game_against_a_bot_ends_and_its_record_replays(client: TestClient) -> None:

@@ -111,23 +111,35 @@ def _bot_name(name: object, rules: Rules, players: int) -> str:
 
 
 def setup() -> dict[str, Any]:
-    """The variants with their options and numbers of players, and the bots."""
-    variants = []
-    for name in available_variants():
-        variant = get_variant(name)
-        rules = get_rules(name)
-        variants.append(
-            {
-                "name": name,
-                "about": variant.doc.strip().split("\n", 1)[0],
-                "players": [rules.components.min_players, rules.components.max_players],
-                "options": [
-                    {"name": o.name, "default": jsonable(o.default), "about": o.doc, "rule": o.rule}
-                    for o in variant.options
-                ],
-            }
-        )
-    bots = [{"name": name, "about": _about(get_bot(name))} for name in available_bots()]
+    """The variants (options, numbers of players) and the bots, with the games each plays.
+
+    A bot's ``plays``: by variant, the numbers of players it plays with the default options.
+    """
+    games = {name: get_rules(name) for name in available_variants()}
+    variants = [
+        {
+            "name": name,
+            "about": get_variant(name).doc.strip().split("\n", 1)[0],
+            "players": [rules.components.min_players, rules.components.max_players],
+            "options": [
+                {"name": o.name, "default": jsonable(o.default), "about": o.doc, "rule": o.rule}
+                for o in get_variant(name).options
+            ],
+        }
+        for name, rules in games.items()
+    ]
+    bots = []
+    for name in available_bots():
+        bot = get_bot(name)
+        plays = {
+            variant: [
+                players
+                for players in range(rules.components.min_players, rules.components.max_players + 1)
+                if bot_supports(bot, rules, players)
+            ]
+            for variant, rules in games.items()
+        }
+        bots.append({"name": name, "about": _about(bot), "plays": plays})
     return {"variants": variants, "bots": bots}
 
 

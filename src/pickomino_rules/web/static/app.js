@@ -64,8 +64,11 @@ function drawSetup() {
     const select = document.createElement("select");
     select.name = `seat-${seat}`;
     select.append(option("", "a person"));
-    for (const bot of setup.bots) select.append(option(bot.name, `bot: ${bot.name}`));
-    select.value = kept[seat] ?? (seat === 0 ? "" : "greedy");
+    for (const bot of setup.bots) {
+      if ((bot.plays[variant.name] || []).includes(count)) select.append(option(bot.name, `bot: ${bot.name}`));
+    }
+    const wanted = kept[seat] ?? (seat === 0 ? "" : "greedy");
+    select.value = [...select.options].some((entry) => entry.value === wanted) ? wanted : "greedy";
     label.append(`Player ${seat} `, select);
     seats.append(label);
   }
