@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import pytest
@@ -23,9 +20,6 @@ from pickomino_rules.positions import Position
 from pickomino_rules.records import GameRecord
 from pickomino_rules.solver import solve_turn
 from pickomino_rules.web import MAX_BODY_BYTES, create_app
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 ORIGIN = "http://127.0.0.1"
 
@@ -255,22 +249,6 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(client: TestClie
         assert addresses <= {"http://www.w3.org/2000/svg"}  # a name, not a place: nothing fetched
     assert client.get("/../pyproject.toml").status_code == 404
     assert client.get("/static/app.js").status_code == 404
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """The app on a real uvicorn server on loopback, in a thread: its address."""
-    uvicorn = pytest.importorskip("uvicorn")
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    running = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
-    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not running.started:
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    running.should_exit = True
-    thread.join(10)
 
 
 def test_concurrent_clients_do_not_interfere(server: str) -> None:

@@ -10,9 +10,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,7 +32,6 @@ if not REQUIRED:
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 (after the skip)
 
 from pickomino_rules.records import GameRecord, save_record  # noqa: E402
-from pickomino_rules.web import create_app  # noqa: E402
 
 # The flags a sandboxed machine needs: no GPU, no calls home (refused here, many at a time).
 FLAGS = [
@@ -57,21 +53,6 @@ EXTENDED_WAITING_FOR_DICE = (
 
 
 @pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    uvicorn = pytest.importorskip("uvicorn")
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    server.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -80,11 +61,11 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(browser: Browser, url: str) -> Iterator[Page]:
+def page(browser: Browser, server: str) -> Iterator[Page]:
     opened = browser.new_page(viewport={"width": 360, "height": 780})
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.goto(url + "?delay=0")  # bots move at once (a person sees them move after a pause)
+    opened.goto(server + "/?delay=0")  # bots move at once (a person sees them move after a pause)
     expect(opened.locator("#variant option")).to_have_count(3, timeout=30_000)
     yield opened
     assert not errors  # no script error on the way
