@@ -174,13 +174,13 @@ def new(data: object) -> dict[str, Any]:
         record = record.seated(names, bots)
     except PickominoError as error:
         raise RequestError(str(error)) from None
-    return _answer(_rolled(record))
+    return _answer(*_rolled(record))
 
 
 def view(data: object) -> dict[str, Any]:
     """The game of ``record``: the table, whose turn, the legal moves (dice rolled if due)."""
     body = _fields(data, ("record",))
-    return _answer(_rolled(_record(body["record"])))
+    return _answer(*_rolled(_record(body["record"])))
 
 
 def move(data: object) -> dict[str, Any]:
@@ -189,7 +189,7 @@ def move(data: object) -> dict[str, Any]:
     record = _record(body["record"])
     rules, state = record.rules, record.final_state()
     chosen = _legal(rules, state, body["move"])
-    return _answer(_rolled(record.extended([chosen]), after=apply(rules, state, chosen)))
+    return _answer(*_rolled(record.extended([chosen]), after=apply(rules, state, chosen)))
 
 
 def bot_move(data: object) -> dict[str, Any]:
@@ -204,7 +204,7 @@ def bot_move(data: object) -> dict[str, Any]:
         raise RequestError(f"player {state.player} is a person: no bot plays for them", 409)
     name = _bot_name(bot, rules, record.players)
     chosen = get_bot(name)(rules, state, random.Random(_DICE.getrandbits(64)))
-    answer = _answer(_rolled(record.extended([chosen]), after=apply(rules, state, chosen)))
+    answer = _answer(*_rolled(record.extended([chosen]), after=apply(rules, state, chosen)))
     answer["played"] = str(chosen)
     return answer
 
@@ -357,8 +357,11 @@ def _legal(rules: Rules, state: GameState, text: object) -> Move:
     return chosen
 
 
-def _rolled(record: GameRecord, after: GameState | None = None) -> GameRecord:
-    """``record`` with the dice rolled wherever they are to be rolled next."""
+def _rolled(record: GameRecord, after: GameState | None = None) -> tuple[GameRecord, GameState]:
+    """``record`` with the dice rolled wherever they are to be rolled next, and its state.
+
+    ``after``: the state ``record`` ends in, where the caller has it (a replay saved).
+    """
     rules = record.rules
     state = record.final_state() if after is None else after
     rolls = []
@@ -366,11 +369,13 @@ def _rolled(record: GameRecord, after: GameState | None = None) -> GameRecord:
         outcome = sample_chance(rules, state, _DICE)
         rolls.append(outcome)
         state = apply(rules, state, outcome)
-    return record.extended(rolls) if rolls else record
+    return (record.extended(rolls) if rolls else record), state
 
 
-def _answer(record: GameRecord) -> dict[str, Any]:
-    rules, state = record.rules, record.final_state()
+def _answer(record: GameRecord, state: GameState | None = None) -> dict[str, Any]:
+    """The answer about ``record``, whose final state is ``state`` where the caller has it."""
+    rules = record.rules
+    state = record.final_state() if state is None else state
     position = Position(rules, state)
     over = is_terminal(rules, state)
     bots = record.bots or (None,) * record.players
