@@ -104,7 +104,18 @@ _PHASES = {letter: phase for phase, letter in _PHASE_LETTERS.items()}
 
 
 class PositionError(PickominoError, ValueError):
-    """A position (JSON or line) that cannot be read, or describes an impossible state."""
+    """A position (JSON or line) that cannot be read, or describes an impossible state.
+
+    Attributes:
+        problems: Each thing found wrong, in words, each led by the field it is about
+            (``"grill: ..."``, ``"state.stacks[1]: ..."``, ``"part 'specialists': ..."``):
+            what a form shows at the field at fault. A position that cannot be read has
+            one, its message.
+    """
+
+    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems or (message,)
 
 
 _DICTS = make_json_converter()
@@ -140,8 +151,9 @@ def _structure_part(key: PartKey[Any], data: object, converter: cattrs.Converter
     try:
         return converter.structure(data, key.kind)
     except cattrs.BaseValidationError as error:
-        details = "; ".join(cattrs.transform_error(error, path=f"part {key.name!r}"))
-        raise PositionError(_short(details)) from None
+        details = cattrs.transform_error(error, path=f"part {key.name!r}")
+        led = tuple(f"part {key.name!r}: {_short(detail)}" for detail in details)
+        raise PositionError(_short("; ".join(details)), led) from None
     except ODD as error:  # a part's own checks, or cattrs on a document of another shape
         raise PositionError(f"part {key.name!r}: {_short(str(error))}") from None
 
@@ -154,7 +166,7 @@ def _short(text: str, length: int = 200) -> str:
 def _checked(rules: Rules, state: GameState) -> GameState:
     found = problems(rules, state)
     if found:
-        raise PositionError("invalid position: " + listed(found))
+        raise PositionError("invalid position: " + listed(found), tuple(found))
     return state
 
 

@@ -80,8 +80,14 @@ def _worms(x: float, y: float, count: int, width: float) -> str:
     )
 
 
+def _labelled(label: str, svg: str) -> str:
+    """``svg`` as one picture that screen readers name ``label``."""
+    return f"<g role='img' aria-label={quoteattr(label)}>{svg}</g>"
+
+
 def _tile(x: float, y: float, tile: int, worms: int, face_up: bool = True) -> str:
     fill = _TILE_FILL if face_up else _BACK_FILL
+    label = f"tile {tile}, " + (counted(worms, "worm") if face_up else "face down")
     parts = [
         (
             f"<rect x='{x:g}' y='{y:g}' width='{_TILE_W}' height='{_TILE_H}' rx='5' "
@@ -105,7 +111,7 @@ def _tile(x: float, y: float, tile: int, worms: int, face_up: bool = True) -> st
         parts.append(
             _text(x + _TILE_W / 2, y + 34, str(tile), 11, text_anchor="middle", fill="#d9cbb8")
         )
-    return "".join(parts)
+    return _labelled(label, "".join(parts))
 
 
 _PIPS = {
@@ -117,21 +123,26 @@ _PIPS = {
 }
 
 
-def _die(x: float, y: float, face: Face, fill: str = "#ffffff") -> str:
+def _die(x: float, y: float, face: Face, fill: str = "#ffffff", kind: str = "die") -> str:
+    label = f"{kind} showing " + ("a worm" if face is Face.WORM else str(int(face)))
     body = (
         f"<rect x='{x:g}' y='{y:g}' width='{_DIE}' height='{_DIE}' rx='5' fill='{fill}' "
         f"stroke='{_INK}' stroke-width='1'/>"
     )
     if face is Face.WORM:
-        return body + (
-            f"<path d='M{x + 6:g} {y + 16:g} q4 -9 7 -2 t7 -2' stroke='{_WORM}' "
-            "stroke-width='3' fill='none' stroke-linecap='round'/>"
+        return _labelled(
+            label,
+            body
+            + (
+                f"<path d='M{x + 6:g} {y + 16:g} q4 -9 7 -2 t7 -2' stroke='{_WORM}' "
+                "stroke-width='3' fill='none' stroke-linecap='round'/>"
+            ),
         )
     pips = "".join(
         f"<circle cx='{x + px * _DIE:g}' cy='{y + py * _DIE:g}' r='2.4' fill='{_INK}'/>"
         for px, py in _PIPS[int(face)]
     )
-    return body + pips
+    return _labelled(label, body + pips)
 
 
 def _badge(x: float, y: float, marker: Marker) -> tuple[str, float]:
@@ -146,10 +157,10 @@ def _badge(x: float, y: float, marker: Marker) -> tuple[str, float]:
     return svg, width
 
 
-def _dice_row(x: float, y: float, faces: Iterable[Face], fill: str) -> tuple[str, float]:
+def _dice_row(x: float, y: float, faces: Iterable[Face], fill: str, kind: str) -> tuple[str, float]:
     svg, cursor = [], x
     for face in faces:
-        svg.append(_die(cursor, y, face, fill))
+        svg.append(_die(cursor, y, face, fill, kind))
         cursor += _DIE + 4
     return "".join(svg), cursor
 
@@ -195,14 +206,14 @@ def _draw(rules: Rules, state: GameState, label: list[str]) -> SvgImage:
     y = _draw_grill(body, rules, state, tiles, shown, y)
     y = _draw_players(body, rules, state, label, shown, y, width)
     if not over:
-        y = _draw_dice(body, state, y)
+        y = _draw_dice(body, rules, state, y)
     y = _draw_badges(
         body, "on the table", [m for m in shown if m.player is None and m.tile is None], y
     )
     height = y + _MARGIN - 6
     return SvgImage(
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{width:g}' height='{height:g}' "
-        f"viewBox='0 0 {width:g} {height:g}' role='img' aria-label={quoteattr(heading)}>"
+        f"viewBox='0 0 {width:g} {height:g}' role='group' aria-label={quoteattr(heading)}>"
         f"<rect width='100%' height='100%' fill='#fdfaf3'/>{''.join(body)}</svg>"
     )
 
@@ -269,15 +280,18 @@ def _draw_players(  # noqa: PLR0913, PLR0917 (one section of one picture)
         weight = "bold" if to_play else "normal"
         body.append(_text(_MARGIN, y + 22, who, 13, font_weight=weight, fill=_INK))
         x: float = _MARGIN + 130
-        body.extend(  # the last few tiles, the top one in full
+        pile = [  # the last few tiles, the top one in full
             f"<rect x='{x + depth * 6:g}' y='{y + 2:g}' width='30' height='32' rx='4' "
             f"fill='{_TILE_FILL}' stroke='{_INK}' stroke-width='0.8'/>"
             for depth in range(min(len(stack), 4))
-        )
+        ]
         if stack:
             top_x = x + (min(len(stack), 4) - 1) * 6 + 15
-            body.append(_text(top_x, y + 23, str(stack[-1]), 12, text_anchor="middle",
+            pile.append(_text(top_x, y + 23, str(stack[-1]), 12, text_anchor="middle",
                               font_weight="bold", fill=_INK))  # fmt: skip
+            body.append(
+                _labelled(f"{label[player]}'s stack, tile {stack[-1]} on top", "".join(pile))
+            )
         held = f"{counted(len(stack), 'tile')}, {counted(points[player], 'worm')}"
         body.append(_text(x + 64, y + 22, held, 12, fill=_INK))
         x += 190
@@ -289,10 +303,11 @@ def _draw_players(  # noqa: PLR0913, PLR0917 (one section of one picture)
     return y
 
 
-def _draw_dice(body: list[str], state: GameState, y: float) -> float:
+def _draw_dice(body: list[str], rules: Rules, state: GameState, y: float) -> float:
+    kinds = [kind.name for kind in rules.die_kinds]
     kept = dice_faces(state.set_aside)
     body.append(_text(_MARGIN, y + 18, "set aside", 12, fill=_INK))
-    dice, _ = _dice_row(_MARGIN + 80, y, kept, "#e9e4da")
+    dice, _ = _dice_row(_MARGIN + 80, y, kept, "#e9e4da", "die set aside")
     body.append(dice or _text(_MARGIN + 80, y + 18, "-", 12, fill=_INK))
     y += _DIE + 10
     if state.roll is not None:
@@ -300,7 +315,8 @@ def _draw_dice(body: list[str], state: GameState, y: float) -> float:
         x: float = _MARGIN + 80
         for kind, counts in enumerate(state.roll.counts):  # the first kind white, others gold
             rolled = dice_faces(counts)
-            dice, x = _dice_row(x, y, rolled, "#ffffff" if kind == 0 else "#f2c94c")
+            fill, name = ("#ffffff", "") if kind == 0 else ("#f2c94c", f"{kinds[kind]} ")
+            dice, x = _dice_row(x, y, rolled, fill, f"rolled {name}die")
             body.append(dice)
         y += _DIE + 10
     return y

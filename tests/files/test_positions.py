@@ -212,6 +212,16 @@ def test_not_a_string_is_refused() -> None:
         Position.parse(42)  # type: ignore[arg-type]
 
 
+def test_each_problem_of_an_impossible_position_is_led_by_its_field() -> None:
+    with pytest.raises(PositionError) as caught:
+        Position.from_json(_mutated({"set_aside": [3, 0, 0, 0, 0, 0], "stacks": [[21], []]}))
+    assert sorted(p.split(":", 1)[0] for p in caught.value.problems) == ["dice", "tiles"]
+    assert all(problem in str(caught.value) for problem in caught.value.problems)
+    with pytest.raises(PositionError) as caught:  # one that cannot be read: one problem
+        Position.from_json(_mutated({"phase": "dance"}))
+    assert caught.value.problems == (str(caught.value),)
+
+
 def test_position_errors_are_value_errors_and_distinct_from_state_errors() -> None:
     assert issubclass(PositionError, ValueError)
     assert not issubclass(PositionError, InvalidStateError)

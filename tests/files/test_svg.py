@@ -71,6 +71,24 @@ def test_the_picture_shows_what_the_state_holds(
     for marker in markers(rules, state):
         label = marker.label if marker.count == 1 else f"{marker.label} \u00d7{marker.count}"
         assert label in words
+    assert_read_aloud(rules, state, names, root)
+
+
+def assert_read_aloud(rules: Rules, state: GameState, names: list[str], root: ET.Element) -> None:
+    """Screen readers find each tile, stack and die by a label saying what it is."""
+    spoken = [g.get("aria-label", "") for g in root.iter(f"{SVG}g") if g.get("role") == "img"]
+    worms = {1: "1 worm"} | {n: f"{n} worms" for n in range(2, 5)}
+    tiles = [f"tile {t}, {worms[rules.worms_of(t)]}" for t in state.grill]
+    tiles += [f"tile {t}, face down" for t in state.face_down]
+    assert sorted(label for label in spoken if label.startswith("tile ")) == sorted(tiles)
+    stacks = [
+        f"{n}'s stack, tile {s[-1]} on top" for n, s in zip(names, state.stacks, strict=True) if s
+    ]
+    assert [label for label in spoken if "'s stack" in label] == stacks
+    dice = [label.rsplit(" ", 1)[-1] for label in spoken if "die" in label]
+    shown = sum(state.set_aside) + (sum(state.roll.faces) if state.roll is not None else 0)
+    assert len(dice) == (0 if state.phase is Phase.GAME_OVER else shown)
+    assert root.get("role") == "group"  # not "img", which would hide the labels within
 
 
 def test_the_extended_start_marks_every_specialist_under_its_tile() -> None:

@@ -241,7 +241,11 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(client: TestClie
     assert page.status_code == 200
     assert "default-src 'self'" in page.headers["content-security-policy"]
     assert 'src="app.js"' in page.text
-    for path, kind in (("/app.js", "javascript"), ("/style.css", "css")):
+    for path, kind in (
+        ("/app.js", "javascript"),
+        ("/advisor.js", "javascript"),
+        ("/style.css", "css"),
+    ):
         answer = client.get(path)
         assert answer.status_code == 200
         assert kind in answer.headers["content-type"]
@@ -305,3 +309,74 @@ def test_a_position_is_drawn(client: TestClient) -> None:
     answer = _post(client, "/api/draw", {"position": str(Position(rules, state))}).json()
     assert answer["svg"].startswith("<svg")
     assert answer["line"] == str(Position(rules, state))
+
+
+def test_a_fresh_table_is_a_game_s_start_with_its_tiles_and_dice(client: TestClient) -> None:
+    answer = _post(client, "/api/start", {"variant": "extended", "players": 3}).json()
+    rules, state = new_game("extended", players=3)
+    assert answer["position"] == Position(rules, state).to_dict()
+    assert answer["kinds"] == ["white", "golden"]
+    assert answer["tiles"] == {str(tile): rules.worms_of(tile) for tile in rules.tiles}
+    drawn = _post(client, "/api/draw", {"position": answer["position"]}).json()
+    assert drawn["line"] == answer["line"]
+    refused = _post(client, "/api/start", {"variant": "extended", "players": 9})
+    assert refused.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda s: s | {"stacks": [[21], []]}, "tiles"),  # 21 twice: grill and stack
+        (lambda s: s | {"grill": s["grill"][1:]}, "tiles"),  # 11 nowhere
+        (lambda s: s | {"player": 5}, "turn"),
+        (lambda s: s | {"set_aside": [3, 0, 0, 0, 0, 0]}, "dice"),
+        (lambda s: s | {"stacks": [[], "21"]}, "tiles"),  # malformed, not only impossible
+        (
+            lambda s: s | {"parts": s["parts"] | {"grilled_worms": {"supply": 99}}},
+            "part:grilled_worms",
+        ),
+        (
+            lambda s: s | {"grill": [t for t in s["grill"] if t != 21], "stacks": [[21], []]},
+            "part:specialists",  # the hen sat on 21
+        ),
+    ],
+)
+def test_an_impossible_table_is_refused_at_the_field_at_fault(
+    client: TestClient, change: Any, field: str
+) -> None:
+    position = Position(*new_game("extended", players=2)).to_dict()
+    position["state"] = change(position["state"])
+    for path in ("/api/draw", "/api/hint"):
+        answer = _post(client, path, {"position": position})
+        assert answer.status_code == 400
+        problems = answer.json()["problems"]
+        assert problems
+        assert problems[0]["field"] == field, problems
+        assert problems[0]["message"].split(": ", 1)[1] in answer.json()["error"]
+
+
+def test_dice_that_cannot_be_rolled_are_refused_at_the_dice(client: TestClient) -> None:
+    position = str(Position(*new_game("classic", players=2)))
+    answer = _post(client, "/api/hint", {"position": position, "roll": "12x"})
+    assert answer.status_code == 400
+    assert [p["field"] for p in answer.json()["problems"]] == ["dice"]
+
+
+def test_the_openapi_description_is_valid_and_lists_every_call(client: TestClient) -> None:
+    from openapi_spec_validator import validate  # noqa: PLC0415 (the test extra)
+
+    from pickomino_rules.web._api import ENDPOINTS  # noqa: PLC0415
+
+    document = client.get("/api/openapi.json").json()
+    validate(document)
+    paths = {getattr(route, "path", "") for route in create_app().routes}
+    routes = {path for path in paths if path.startswith("/api/")}
+    assert set(document["paths"]) == routes - {"/api/openapi.json"}
+    for endpoint in ENDPOINTS:
+        body = document["paths"][endpoint.path]["post"]["requestBody"]
+        schema = body["content"]["application/json"]["schema"]
+        assert schema["required"] == list(endpoint.required)
+        assert set(schema["properties"]) == {*endpoint.required, *endpoint.optional}
+        unknown = _post(client, endpoint.path, {"nonsense": 1})  # what it says is what is checked
+        assert unknown.status_code == 400
+        assert ", ".join(schema["properties"]) in unknown.json()["error"]

@@ -91,18 +91,51 @@ def test_a_whole_game_against_a_bot_by_clicks_and_keys(page: Page) -> None:
     expect(status).to_contain_text(re.compile(r"Worms: \d+ : \d+"))
 
 
-def test_the_advisor_ranks_the_moves_of_a_set_up_extended_table(page: Page) -> None:
+def test_the_advisor_ranks_the_moves_of_an_extended_table_set_up_by_clicks(page: Page) -> None:
     page.click("#advise")
-    page.fill("#line", EXTENDED_WAITING_FOR_DICE)
-    page.fill("#dice", "11x")
-    page.click("#advisor button[type=submit]")
-    expect(page.locator("#advice-error")).to_contain_text("'x' is not a face")
-    page.fill("#dice", "1134455w")
-    page.click("#advisor button[type=submit]")
+    page.select_option("#ed-variant", "extended")
+    page.click("#ed-fresh")
+    hen_tile = page.locator("#ed-tiles button[aria-label^='tile 21,']")
+    expect(hen_tile).to_have_attribute("aria-label", "tile 21, 1 worm, on the grill")
+    page.check("#ed-place input[value='1']")  # a tile clicked goes to player 1's stack
+    hen_tile.click()
+    expect(hen_tile).to_have_attribute("aria-label", "tile 21, 1 worm, in player 1's stack")
+    specialists = page.locator("[id='field-part:specialists']")
+    expect(specialists).to_have_attribute("aria-invalid", "true")  # the hen sat on 21
+    expect(page.locator("[id='problem-part:specialists']")).to_contain_text("face-up grill tiles")
+    expect(page.locator("#problem-tiles")).to_have_text("")
+    page.get_by_label("places 1 tile").fill("22")  # the hen moves on, as the rules have it
+    page.get_by_label("places 1 tile").press("Tab")
+    expect(specialists).not_to_have_attribute("aria-invalid", "true")
+    page.get_by_label("supply").fill("6")  # player 0 holds a grilled worm
+    page.get_by_label("held 0").fill("1")
+    page.get_by_label("held 0").press("Tab")
+    expect(page.locator("#advice-table")).to_contain_text("grilled worm")
+    for face in ("1", "1", "3", "4", "4", "5", "5", "worm"):  # the dice just rolled, by clicks
+        page.click(f"#ed-roll button[aria-label='add a rolled {face}']")
+    expect(page.locator("#dice")).to_have_value("1134455w")
+    page.press("#dice", "Enter")  # from the dice field: the form is sent
     rows = page.locator("#advice tbody tr")
     expect(rows).to_have_count(5, timeout=30_000)  # take 1, 3, 4, 5 or w
     expect(page.locator("#advice-error")).to_have_text("")
     assert "%" in (rows.first.text_content() or "")  # the champion's chance: a model ships
+    assert page.locator("#advice-table g[role=img][aria-label='rolled die showing a worm']").count()
+
+
+def test_the_advisor_reads_a_line_and_says_which_dice_are_wrong(page: Page) -> None:
+    page.click("#advise")
+    page.click("#advisor summary")
+    page.fill("#line", EXTENDED_WAITING_FOR_DICE)
+    page.click("#ed-read")
+    expect(page.locator("#ed-variant")).to_have_value("extended")
+    page.fill("#dice", "11x")
+    page.click("#advisor button[type=submit]")
+    expect(page.locator("#problem-dice")).to_contain_text("'x' is not a face")
+    expect(page.locator("#advice-error")).to_contain_text("marked in red")
+    page.fill("#dice", "1134455w")
+    page.click("#advisor button[type=submit]")
+    expect(page.locator("#advice tbody tr")).to_have_count(5, timeout=30_000)
+    expect(page.locator("#problem-dice")).to_have_text("")
 
 
 def test_a_bad_file_loaded_says_so_and_the_page_goes_on(page: Page, tmp_path: Path) -> None:

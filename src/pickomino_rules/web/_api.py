@@ -24,7 +24,7 @@ from pickomino_rules.bots import available_bots, bot_supports, get_bot
 from pickomino_rules.dice import RollOutcome
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.game import apply, is_terminal, legal_actions, parse_move, sample_chance
-from pickomino_rules.positions import Position
+from pickomino_rules.positions import Position, PositionError
 from pickomino_rules.records import GameRecord
 from pickomino_rules.registry import available_variants, get_rules, get_variant
 from pickomino_rules.result import result, scores
@@ -33,12 +33,17 @@ from pickomino_rules.strict_json import jsonable
 from pickomino_rules.svg import draw
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pickomino_rules.game import Move
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
 __all__ = [
+    "ENDPOINTS",
+    "FIELDS",
     "MAX_ANALYSED_MOVES",
+    "Endpoint",
     "RequestError",
     "analyse",
     "bot_move",
@@ -47,6 +52,7 @@ __all__ = [
     "move",
     "new",
     "setup",
+    "start",
     "undo",
     "view",
 ]
@@ -60,11 +66,95 @@ _DICE = random.SystemRandom()
 
 
 class RequestError(ValueError):
-    """A request the API refuses, with the HTTP status and a message for the person."""
+    """A request the API refuses, with the HTTP status and a message for the person.
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    Attributes:
+        status: The HTTP status (4xx).
+        problems: Where the request names a position the library found wrong, each problem
+            and the part of the table it is about: ``{"field": ..., "message": ...}``, the
+            field one of ``tiles``, ``turn``, ``dice``, ``part:NAME``, ``position``.
+    """
+
+    def __init__(
+        self, message: str, status: int = 400, problems: tuple[dict[str, str], ...] = ()
+    ) -> None:
         super().__init__(message)
         self.status = status
+        self.problems = problems
+
+
+_FIELD_OF = {  # what a problem's leading name is about, as the advisor's form shows it
+    "grill": "tiles",
+    "face_down": "tiles",
+    "stacks": "tiles",
+    "tiles": "tiles",
+    "player": "turn",
+    "phase": "turn",
+    "dice": "dice",
+    "in_hand": "dice",
+    "set_aside": "dice",
+    "roll": "dice",
+}
+
+
+def _field_of(problem: str) -> str:
+    """The part of the table a position's problem (``"name: what is wrong"``) is about."""
+    name = problem.split(":", 1)[0].removeprefix("state.").split("[", 1)[0].strip()
+    if name.startswith("part "):
+        return "part:" + name.removeprefix("part ").strip("'\"")
+    return _FIELD_OF.get(name, "position")
+
+
+@attrs.frozen
+class Endpoint:
+    """One call of the API: its path, the fields of its body, and what answers it.
+
+    The body is checked to have exactly these fields before ``answer`` sees it; the same
+    declaration describes the call in the OpenAPI document.
+    """
+
+    path: str
+    answer: Callable[[dict[str, Any]], dict[str, Any]]
+    required: tuple[str, ...]
+    optional: tuple[str, ...] = ()
+
+    def __call__(self, data: object) -> dict[str, Any]:
+        """The answer to a request's body ``data`` (JSON already read)."""
+        return self.answer(_fields(data, self.required, self.optional))
+
+
+FIELDS: dict[str, dict[str, Any]] = {
+    "variant": {"type": "string", "description": "A registered variant's name."},
+    "players": {"type": "integer", "description": "The number of players (2-7)."},
+    "options": {
+        "type": "object",
+        "description": "Rule options by name (those not named keep their defaults).",
+    },
+    "seats": {
+        "type": "array",
+        "items": {"type": ["string", "null"]},
+        "description": "Per seat, a registered bot's name, or null for a person.",
+    },
+    "names": {
+        "type": ["array", "null"],
+        "items": {"type": "string"},
+        "description": "The players' names.",
+    },
+    "record": {
+        "type": "object",
+        "description": "A game's record: the JSON `pickomino play --save` writes.",
+    },
+    "move": {"type": "string", "description": "A legal move's text, as `legal` lists them."},
+    "position": {
+        "type": ["object", "string"],
+        "description": "A position: its JSON (`format` pickomino_rules.position/1) or line.",
+    },
+    "roll": {
+        "type": ["string", "null"],
+        "description": "The dice just rolled, one character a die (`1134455w golden:w`).",
+    },
+}
+"""Each field a request's body may have, as a JSON schema (the OpenAPI document's)."""
 
 
 def _fields(
@@ -96,6 +186,9 @@ def _position(data: object) -> Position:
         if isinstance(data, str):
             return Position.parse(data)
         return Position.from_dict(data)
+    except PositionError as error:
+        problems = tuple({"field": _field_of(p), "message": p} for p in error.problems)
+        raise RequestError(f"position: {error}", problems=problems) from None
     except PickominoError as error:
         raise RequestError(f"position: {error}") from None
 
@@ -148,9 +241,8 @@ def _about(bot: object) -> str:
     return doc.strip().split("\n", 1)[0]
 
 
-def new(data: object) -> dict[str, Any]:
-    """A new game: ``variant``, ``players``, ``options``, ``seats`` (a bot per seat or null)."""
-    body = _fields(data, ("variant", "players"), ("options", "seats", "names"))
+def _started(body: dict[str, Any]) -> GameRecord:
+    """The record of a game not yet begun: ``variant``, ``players``, ``options``."""
     variant, players = body["variant"], body["players"]
     if not isinstance(variant, str) or variant not in available_variants():
         known = ", ".join(available_variants())
@@ -159,9 +251,15 @@ def new(data: object) -> dict[str, Any]:
     if not isinstance(options, dict):
         raise RequestError("options: an object of option names and values")
     try:
-        record = GameRecord.start(variant, players, options)
+        return GameRecord.start(variant, players, options)
     except PickominoError as error:
         raise RequestError(str(error)) from None
+
+
+def new(body: dict[str, Any]) -> dict[str, Any]:
+    """A new game: ``variant``, ``players``, ``options``, ``seats`` (a bot per seat or null)."""
+    record = _started(body)
+    players = record.players
     seats = body.get("seats")
     if seats is None:
         seats = [None, *["greedy"] * (players - 1)]
@@ -177,24 +275,21 @@ def new(data: object) -> dict[str, Any]:
     return _answer(*_rolled(record))
 
 
-def view(data: object) -> dict[str, Any]:
+def view(body: dict[str, Any]) -> dict[str, Any]:
     """The game of ``record``: the table, whose turn, the legal moves (dice rolled if due)."""
-    body = _fields(data, ("record",))
     return _answer(*_rolled(_record(body["record"])))
 
 
-def move(data: object) -> dict[str, Any]:
+def move(body: dict[str, Any]) -> dict[str, Any]:
     """Play ``move`` (its text, as ``legal`` lists it) for the player to move, then the dice."""
-    body = _fields(data, ("record", "move"))
     record = _record(body["record"])
     rules, state = record.rules, record.final_state()
     chosen = _legal(rules, state, body["move"])
     return _answer(*_rolled(record.extended([chosen]), after=apply(rules, state, chosen)))
 
 
-def bot_move(data: object) -> dict[str, Any]:
+def bot_move(body: dict[str, Any]) -> dict[str, Any]:
     """The seated bot of the player to move plays one decision, then the dice."""
-    body = _fields(data, ("record",))
     record = _record(body["record"])
     rules, state = record.rules, record.final_state()
     if is_terminal(rules, state):
@@ -209,9 +304,8 @@ def bot_move(data: object) -> dict[str, Any]:
     return answer
 
 
-def undo(data: object) -> dict[str, Any]:
+def undo(body: dict[str, Any]) -> dict[str, Any]:
     """Take back the moves since the last decision of a person (their own included)."""
-    body = _fields(data, ("record",))
     record = _record(body["record"])
     states = record.states()
     bots = record.bots or (None,) * record.players
@@ -222,14 +316,13 @@ def undo(data: object) -> dict[str, Any]:
     raise RequestError("nothing to take back: no person has moved yet", 409)
 
 
-def hint(data: object) -> dict[str, Any]:
+def hint(body: dict[str, Any]) -> dict[str, Any]:
     """Every legal move of ``position``, best first, with its expected worms this turn.
 
     Beside each, where a win model is shipped for the game, the champion's chance to win the
     game after it (playing the rest of the turn for the game). ``roll``, optional: the dice
     just rolled (``"1134455w"``), for a position waiting for them.
     """
-    body = _fields(data, ("position",), ("roll",))
     position = _position(body["position"])
     rules, state = position.rules, position.state
     if body.get("roll") is not None:
@@ -257,21 +350,35 @@ def hint(data: object) -> dict[str, Any]:
     }
 
 
-def draw_position(data: object) -> dict[str, Any]:
-    """The picture of ``position`` (SVG), and its line."""
-    body = _fields(data, ("position",))
-    position = _position(body["position"])
-    return {"line": str(position), "svg": str(draw(position.rules, position.state))}
+def draw_position(body: dict[str, Any]) -> dict[str, Any]:
+    """The picture of ``position`` (SVG), its line and its JSON, and the kinds of dice."""
+    return _table(_position(body["position"]))
 
 
-def analyse(data: object) -> dict[str, Any]:
+def start(body: dict[str, Any]) -> dict[str, Any]:
+    """The table at the start of a game: ``variant``, ``players``, ``options`` (a position)."""
+    record = _started(body)
+    return _table(Position(record.rules, record.final_state()))
+
+
+def _table(position: Position) -> dict[str, Any]:
+    rules = position.rules
+    return {
+        "position": position.to_dict(),
+        "line": str(position),
+        "svg": str(draw(rules, position.state)),
+        "kinds": [kind.name for kind in rules.die_kinds],
+        "tiles": {str(tile): rules.worms_of(tile) for tile in rules.tiles},
+    }
+
+
+def analyse(body: dict[str, Any]) -> dict[str, Any]:
     """Every decision of ``record`` valued, and each player's chance to win turn by turn.
 
     A decision: its player, turn, the move played, the best move, what the move played cost
     in expected worms this turn, and the position it was made in. The chances come from the
     champion's win model at the start of each turn, where one ships for the game.
     """
-    body = _fields(data, ("record",))
     moves = body["record"].get("moves") if isinstance(body["record"], dict) else None
     if isinstance(moves, list) and len(moves) > MAX_ANALYSED_MOVES:  # before reading them
         msg = f"record: {len(moves):,} moves; at most {MAX_ANALYSED_MOVES:,} are analysed here"
@@ -329,7 +436,8 @@ def _rolled_by_hand(rules: Rules, state: GameState, text: object) -> GameState:
         outcome = RollOutcome.parse(text.strip(), tuple(kind.name for kind in rules.die_kinds))
         return apply(rules, state, outcome)
     except (PickominoError, ValueError) as error:
-        raise RequestError(f"roll: {error}") from None
+        message = f"roll: {error}"
+        raise RequestError(message, problems=({"field": "dice", "message": message},)) from None
 
 
 def _chances(rules: Rules, state: GameState) -> dict[Move, float]:
@@ -396,3 +504,17 @@ def _answer(record: GameRecord, state: GameState | None = None) -> dict[str, Any
             "legal": [] if over else [str(action) for action in legal_actions(rules, state)],
         },
     }
+
+
+ENDPOINTS = (
+    Endpoint("/api/new", new, ("variant", "players"), ("options", "seats", "names")),
+    Endpoint("/api/view", view, ("record",)),
+    Endpoint("/api/move", move, ("record", "move")),
+    Endpoint("/api/bot", bot_move, ("record",)),
+    Endpoint("/api/undo", undo, ("record",)),
+    Endpoint("/api/hint", hint, ("position",), ("roll",)),
+    Endpoint("/api/start", start, ("variant", "players"), ("options",)),
+    Endpoint("/api/draw", draw_position, ("position",)),
+    Endpoint("/api/analyse", analyse, ("record",)),
+)
+"""The API's calls that take a body (``POST``, JSON), in the order the docs list them."""

@@ -15,6 +15,7 @@ from starlette.routing import Route
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.strict_json import load_json
 from pickomino_rules.web import _api
+from pickomino_rules.web._openapi import openapi
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -38,6 +39,7 @@ _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _PAGE = {  # the page's files, served by name (no folder is served: nothing else can be asked)
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/advisor.js": ("advisor.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
 _HEADERS = {  # the page runs only its own script and loads nothing from elsewhere
@@ -50,8 +52,11 @@ _HEADERS = {  # the page runs only its own script and loads nothing from elsewhe
 }
 
 
-def _error(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(message: str, status: int, problems: Sequence[dict[str, str]] = ()) -> JSONResponse:
+    body: dict[str, Any] = {"error": message}
+    if problems:
+        body["problems"] = list(problems)
+    return JSONResponse(body, status_code=status)
 
 
 class _SameOriginWrites:
@@ -103,7 +108,7 @@ def _json_endpoint(
             data = load_json(await _body(request, limit), limit=limit)
             return JSONResponse(await anyio.to_thread.run_sync(answer, data, limiter=limiter))
         except _api.RequestError as error:
-            return _error(str(error), error.status)
+            return _error(str(error), error.status, error.problems)
         except (PickominoError, ValueError) as error:  # the JSON itself, or what it names
             return _error(str(error), 400)
 
@@ -114,6 +119,8 @@ def create_app(
     *, allowed_hosts: Sequence[str] = LOOPBACK_HOSTS, max_body: int = MAX_BODY_BYTES
 ) -> Starlette:
     """The web app: the page at ``/``, its JSON API under ``/api/``.
+
+    The API is described at ``/api/openapi.json`` (OpenAPI 3.1).
 
     Args:
         allowed_hosts: The names in ``Host`` it answers to (``"*"``: any).
@@ -127,11 +134,13 @@ def create_app(
     """
     limiter = anyio.CapacityLimiter(WORKERS)
 
-    def post(path: str, answer: Callable[[object], dict[str, Any]]) -> Route:
-        return Route(path, _json_endpoint(answer, limiter, max_body), methods=["POST"])
-
     async def setup(_request: Request) -> Response:
         return JSONResponse(_api.setup())
+
+    described = openapi()
+
+    async def description(_request: Request) -> Response:
+        return JSONResponse(described)
 
     files = resources.files("pickomino_rules.web") / "static"
     page = {path: ((files / name).read_bytes(), kind) for path, (name, kind) in _PAGE.items()}
@@ -142,14 +151,11 @@ def create_app(
 
     routes = [
         Route("/api/setup", setup, methods=["GET"]),
-        post("/api/new", _api.new),
-        post("/api/view", _api.view),
-        post("/api/move", _api.move),
-        post("/api/bot", _api.bot_move),
-        post("/api/undo", _api.undo),
-        post("/api/hint", _api.hint),
-        post("/api/draw", _api.draw_position),
-        post("/api/analyse", _api.analyse),
+        Route("/api/openapi.json", description, methods=["GET"]),
+        *(
+            Route(call.path, _json_endpoint(call, limiter, max_body), methods=["POST"])
+            for call in _api.ENDPOINTS
+        ),
         *(Route(path, serve_file, methods=["GET"]) for path in _PAGE),
     ]
     middleware = [

@@ -1,6 +1,8 @@
 // The page: a game against bots or people at one screen, through the server's JSON API.
 // The server keeps no game: the page holds the record and sends it with every request.
 
+import { fillMoves, initAdvisor, showAdvisor } from "./advisor.js";
+
 // A bot's move shows for this long before the next one (?delay=MS in the address changes it).
 const asked = Number(new URLSearchParams(window.location.search).get("delay"));
 const BOT_DELAY_MS = Number.isFinite(asked) && asked >= 0 && asked <= 10000 && window.location.search.includes("delay") ? asked : 700;
@@ -18,7 +20,11 @@ async function api(path, body) {
   };
   const response = await fetch(path, init);
   const answer = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
-  if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(answer.error || `the server answered ${response.status}`);
+    error.problems = answer.problems; // a position's problems, each with the field it is about
+    throw error;
+  }
   return answer;
 }
 
@@ -135,20 +141,6 @@ async function run(path, body) {
 const play = (move) => run("/api/move", { record: game.record, move });
 const botMove = () => run("/api/bot", { record: game.record });
 
-function fillMoves(table, moves) {
-  const body = table.querySelector("tbody");
-  body.replaceChildren();
-  for (const entry of moves) {
-    const row = document.createElement("tr");
-    const win = entry.win === null ? "" : `${(100 * entry.win).toFixed(1)}%`;
-    for (const text of [entry.move, entry.worms.toFixed(3), win]) {
-      row.append(Object.assign(document.createElement("td"), { textContent: text }));
-    }
-    body.append(row);
-  }
-  table.hidden = false;
-}
-
 async function hint() {
   if (!game || busy) return;
   showError(null);
@@ -157,20 +149,6 @@ async function hint() {
     fillMoves($("#hints"), answer.moves);
   } catch (error) {
     showError(error);
-  }
-}
-
-async function advise(event) {
-  event.preventDefault();
-  $("#advice-error").textContent = "";
-  $("#advice").hidden = true;
-  const dice = $("#dice").value.trim();
-  try {
-    const answer = await api("/api/hint", { position: $("#line").value.trim(), roll: dice || null });
-    $("#advice-table").innerHTML = answer.svg;
-    fillMoves($("#advice"), answer.moves);
-  } catch (error) {
-    $("#advice-error").textContent = error.message; // the library says what is wrong, and where
   }
 }
 
@@ -262,13 +240,13 @@ function nextMistake() {
   if (found >= 0) showStep(found);
 }
 
-function showAdvisor() {
+function advisor() {
   $("#advisor").hidden = false;
   $("#setup").hidden = true;
   $("#game").hidden = true;
   $("#analysis").hidden = true;
   $("#from-game").disabled = !game;
-  $("#line").focus();
+  showAdvisor();
 }
 
 function save() {
@@ -340,14 +318,14 @@ async function main() {
   $("#hint").addEventListener("click", hint);
   $("#save").addEventListener("click", save);
   $("#load").addEventListener("change", load);
-  $("#advise").addEventListener("click", showAdvisor);
+  $("#advise").addEventListener("click", advisor);
   $("#analyse").addEventListener("click", analyse);
   $("#previous").addEventListener("click", () => showStep(step - 1));
   $("#next").addEventListener("click", () => showStep(step + 1));
   $("#next-mistake").addEventListener("click", nextMistake);
   $("#step").addEventListener("input", (event) => showStep(Number(event.target.value)));
-  $("#advisor").addEventListener("submit", advise);
-  $("#from-game").addEventListener("click", () => { $("#line").value = game.view.line; $("#dice").value = ""; });
+  initAdvisor(api, setup);
+  $("#from-game").addEventListener("click", () => game && showAdvisor(game.view.line));
   document.addEventListener("keydown", keys);
 }
 

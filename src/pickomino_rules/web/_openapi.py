@@ -1,0 +1,98 @@
+"""The API's OpenAPI description, derived from the calls' own declarations.
+
+Starlette's ``SchemaGenerator`` reads YAML written into each endpoint's docstring: a second
+statement of the fields beside the code that checks them. Here the document is built from
+[`ENDPOINTS`][pickomino_rules.web._api.ENDPOINTS] (each call's path, required and optional
+fields, docstring) and the fields' schemas, the same declarations the server checks
+requests by.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from pickomino_rules import __version__
+from pickomino_rules.web._api import ENDPOINTS, FIELDS, setup
+
+__all__ = ["openapi"]
+
+_ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {"type": "string", "description": "What was wrong, for a person to read."},
+        "problems": {
+            "type": "array",
+            "description": "For a position found wrong: each problem and the part of the "
+            "table it is about (tiles, turn, dice, part:NAME or position).",
+            "items": {
+                "type": "object",
+                "properties": {"field": {"type": "string"}, "message": {"type": "string"}},
+            },
+        },
+    },
+}
+
+_REFUSED = {  # the statuses a call may refuse a request with
+    "400": "The body is not JSON, lacks or adds a field, or names something that is not so.",
+    "403": "A write sent by a page of another origin.",
+    "409": "The request is well formed but not possible now (the game is over, ...).",
+    "413": "The body, or the record to analyse, is too large.",
+    "415": "The body is not sent as application/json.",
+}
+
+
+def _doc(function: object) -> tuple[str, str]:
+    text = inspect.getdoc(function) or ""
+    summary, _, rest = text.partition("\n")
+    return summary.strip(), rest.strip()
+
+
+def _refusals() -> dict[str, Any]:
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    return {status: {"description": why, "content": error} for status, why in _REFUSED.items()}
+
+
+def openapi() -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the web app's JSON API."""
+    paths: dict[str, Any] = {}
+    summary, description = _doc(setup)
+    paths["/api/setup"] = {
+        "get": {
+            "summary": summary,
+            "description": description,
+            "responses": {"200": {"description": "The variants and the bots."}},
+        }
+    }
+    for endpoint in ENDPOINTS:
+        summary, description = _doc(endpoint.answer)
+        names = (*endpoint.required, *endpoint.optional)
+        body = {
+            "type": "object",
+            "required": list(endpoint.required),
+            "properties": {name: FIELDS[name] for name in names},
+            "additionalProperties": False,
+        }
+        paths[endpoint.path] = {
+            "post": {
+                "summary": summary,
+                "description": description,
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": body}},
+                },
+                "responses": {"200": {"description": "The answer."}, **_refusals()},
+            }
+        }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "pickomino_rules web app",
+            "version": __version__,
+            "description": "Play, ask and analyse Pickomino. The server keeps no game: each "
+            "request carries its record or position.",
+        },
+        "paths": paths,
+        "components": {"schemas": {"Error": _ERROR}},
+    }
