@@ -109,7 +109,7 @@ def _tile(x: float, y: float, tile: int, worms: int, face_up: bool = True) -> st
         parts.append(_worms(x, y + 44, worms, _TILE_W))
     else:
         parts.append(
-            _text(x + _TILE_W / 2, y + 34, str(tile), 11, text_anchor="middle", fill="#d9cbb8")
+            _text(x + _TILE_W / 2, y + 34, str(tile), 11, text_anchor="middle", fill="#fbf6ee")
         )
     return _labelled(label, "".join(parts))
 

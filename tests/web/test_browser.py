@@ -52,6 +52,37 @@ EXTENDED_WAITING_FOR_DICE = (
 )
 
 
+# The contrast of each visible text of the page with the first opaque background under it
+# (WCAG's formula); disabled controls are exempt, as WCAG has it, but ours pass anyway.
+CONTRASTS = """() => {
+  const rgb = (text) => text.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const found = [];
+  for (const el of document.querySelectorAll("body *:not(svg *)")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.checkVisibility()) continue;
+    let under = el;
+    const clear = (node) => rgb(getComputedStyle(node).backgroundColor)[3] === 0;
+    while (under && clear(under)) under = under.parentElement;
+    const back = under ? rgb(getComputedStyle(under).backgroundColor) : [255, 255, 255];
+    const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(back)].sort((x, y) => y - x);
+    const what = el.tagName + "#" + el.id + " " + el.textContent.trim().slice(0, 30);
+    found.push([what, (a + 0.05) / (b + 0.05)]);
+  }
+  return found;
+}"""
+
+
+def assert_readable(page: Page) -> None:
+    """Every text shown keeps a contrast of at least 4.5:1 (WCAG AA)."""
+    contrasts = page.evaluate(CONTRASTS)
+    assert contrasts  # the check saw the page
+    low = [(text, round(ratio, 2)) for text, ratio in contrasts if ratio < 4.5]
+    assert not low
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
@@ -120,6 +151,7 @@ def test_the_advisor_ranks_the_moves_of_an_extended_table_set_up_by_clicks(page:
     expect(page.locator("#advice-error")).to_have_text("")
     assert "%" in (rows.first.text_content() or "")  # the champion's chance: a model ships
     assert page.locator("#advice-table g[role=img][aria-label='rolled die showing a worm']").count()
+    assert_readable(page)
 
 
 def test_the_advisor_reads_a_line_and_says_which_dice_are_wrong(page: Page) -> None:
@@ -163,6 +195,7 @@ def test_a_saved_game_is_loaded_analysed_and_stepped_through(page: Page, tmp_pat
     page.keyboard.press("ArrowRight")
     expect(decision).to_contain_text("Decision 2 of")
     expect(page.locator("#analysis-table svg")).to_be_visible()
+    assert_readable(page)
     for part in ("main", "#analysis-table", "#chart"):  # nothing wider than a 360-pixel screen
         box = page.locator(part).bounding_box()
         assert box is not None

@@ -209,8 +209,7 @@ async function changed() {
 async function setUp(path, body) {
   $("#advice-error").textContent = "";
   const asked = ++asking;
-  const fields = document.querySelectorAll("#advisor fieldset");
-  for (const field of fields) field.disabled = true; // no change to the old table meanwhile
+  for (const field of document.querySelectorAll("#advisor fieldset")) field.disabled = true; // no change to the old table meanwhile
   try {
     const answer = await api(path, body);
     if (asked !== asking) return;
@@ -227,7 +226,7 @@ async function setUp(path, body) {
   } catch (error) {
     if (asked === asking) showProblems(error.problems || [{ field: "position", message: error.message }]);
   } finally {
-    for (const field of fields) field.disabled = false;
+    if (asked === asking) for (const field of document.querySelectorAll("#advisor fieldset")) field.disabled = false;
   }
 }
 
@@ -280,6 +279,8 @@ export function initAdvisor(call, setup) {
   api = call;
   for (const variant of setup.variants) $("#ed-variant").append(element("option", { value: variant.name, textContent: variant.name }));
   $("#ed-fresh").addEventListener("click", fresh);
+  $("#ed-variant").addEventListener("change", fresh); // another game: its table at the start
+  $("#ed-players").addEventListener("change", fresh);
   $("#ed-read").addEventListener("click", () => setUp("/api/draw", { position: $("#line").value.trim() }));
   $("#ed-player").addEventListener("change", () => { state().player = Number($("#ed-player").value); changed(); });
   $("#ed-phase").addEventListener("change", () => {
