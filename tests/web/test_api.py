@@ -128,6 +128,16 @@ def test_a_hint_values_every_move_as_the_solver_does(client: TestClient) -> None
     assert wins == sorted(wins, reverse=True)
 
 
+def test_a_hint_values_the_decision_to_roll_again_or_stop(client: TestClient) -> None:
+    position = Position.parse("classic 21-36 - -/- 0d 2 w55555 -")  # 30 set aside, 2 dice left
+    answer = _post(client, "/api/hint", {"position": str(position)}).json()
+    expected = solve_turn(position.rules, position.state).action_values()
+    assert {entry["move"]: entry["worms"] for entry in answer["moves"]} == {
+        str(move): value for move, value in expected.items()
+    }
+    assert {entry["move"] for entry in answer["moves"]} == {"roll", "stop"}  # stop: take 30
+
+
 @pytest.mark.parametrize(
     ("path", "body", "status", "says"),
     [

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,7 +33,7 @@ if not REQUIRED:
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 (after the skip)
 
-from pickomino_rules.records import GameRecord, save_record  # noqa: E402
+from pickomino_rules.records import GameRecord, load_record, save_record  # noqa: E402
 
 # The flags a sandboxed machine needs: no GPU, no calls home (refused here, many at a time).
 FLAGS = [
@@ -168,6 +170,43 @@ def test_the_advisor_reads_a_line_and_says_which_dice_are_wrong(page: Page) -> N
     page.click("#advisor button[type=submit]")
     expect(page.locator("#advice tbody tr")).to_have_count(5, timeout=30_000)
     expect(page.locator("#problem-dice")).to_have_text("")
+
+
+def tab_to(page: Page, selector: str) -> None:
+    """Move the focus to ``selector`` with the Tab key alone, as a keyboard user does."""
+    for _ in range(60):
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reaches {selector}")
+
+
+def test_a_game_by_the_keyboard_alone_saved_and_finished_at_the_terminal(
+    page: Page, tmp_path: Path
+) -> None:
+    tab_to(page, "#setup button[type=submit]")
+    page.keyboard.press("Enter")
+    moves = page.locator("#moves button:enabled")
+    for _ in range(6):  # a few decisions by their keys (the bot plays in between)
+        moves.first.wait_for(timeout=30_000)
+        page.keyboard.press("1")
+    moves.first.wait_for(timeout=30_000)
+    tab_to(page, "#save")
+    with page.expect_download() as download:
+        page.keyboard.press("Enter")
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    record = load_record(saved)
+    assert record.bots == (None, "greedy")
+    assert len(record.moves) >= 6
+    done = subprocess.run(  # noqa: S603 (our own interpreter and entry point)
+        [sys.executable, "-m", "pickomino_rules", "play", "--resume", str(saved)],
+        input="1\n" * 4000, capture_output=True, text=True, timeout=180, check=False,
+        env=os.environ | {"NO_COLOR": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"resumed after {len(record.moves)} moves" in done.stdout
+    assert load_record(saved).final_state().grill == ()  # finished where the page left it
 
 
 def test_a_bad_file_loaded_says_so_and_the_page_goes_on(page: Page, tmp_path: Path) -> None:
