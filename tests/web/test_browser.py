@@ -172,6 +172,19 @@ def test_the_advisor_reads_a_line_and_says_which_dice_are_wrong(page: Page) -> N
     expect(page.locator("#problem-dice")).to_have_text("")
 
 
+def test_any_option_of_a_variant_is_set_and_a_bad_one_refused(page: Page) -> None:
+    page.select_option("#variant", "extended")
+    page.fill("#options input[name=golden_die_faces]", "[7]")
+    page.click("#setup button[type=submit]")
+    expect(page.locator("#error")).to_contain_text("golden_die_faces")
+    expect(page.locator("#game")).to_be_hidden()  # nothing started
+    page.fill("#options input[name=low_tile_worms]", "[2, 2]")
+    page.fill("#options input[name=golden_die_faces]", "[1, 1, 1, 6, 6, 6]")
+    page.click("#setup button[type=submit]")
+    expect(page.locator("#table svg")).to_be_visible(timeout=30_000)
+    expect(page.locator("#table g[aria-label='tile 11, 2 worms']")).to_have_count(1)
+
+
 def tab_to(page: Page, selector: str) -> None:
     """Move the focus to ``selector`` with the Tab key alone, as a keyboard user does."""
     for _ in range(60):

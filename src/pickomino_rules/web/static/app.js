@@ -53,11 +53,18 @@ function drawSetup() {
   const options = $("#options");
   options.replaceChildren(Object.assign(document.createElement("legend"), { textContent: "Options" }));
   for (const entry of variant.options) {
-    if (typeof entry.default !== "boolean") continue; // the page offers the switches
     const label = document.createElement("label");
-    const box = Object.assign(document.createElement("input"), { type: "checkbox", name: entry.name });
-    box.checked = entry.default;
-    label.append(box, ` ${entry.name.replaceAll("_", " ")} (${entry.rule})`);
+    const name = `${entry.name.replaceAll("_", " ")} (${entry.rule})`;
+    if (typeof entry.default === "boolean") {
+      const box = Object.assign(document.createElement("input"), { type: "checkbox", name: entry.name });
+      box.checked = entry.default;
+      label.append(box, ` ${name}`);
+    } else { // any other value as JSON, e.g. the golden die's faces: the library checks it
+      const input = Object.assign(document.createElement("input"), { name: entry.name, className: "json" });
+      input.value = JSON.stringify(entry.default);
+      input.dataset.json = "";
+      label.append(`${name} `, input);
+    }
     label.title = entry.about;
     options.append(label);
   }
@@ -273,7 +280,17 @@ async function load(event) {
 async function start(event) {
   event.preventDefault();
   const options = {};
-  for (const box of $("#options").querySelectorAll("input")) options[box.name] = box.checked;
+  for (const input of $("#options").querySelectorAll("input")) {
+    if (input.type === "checkbox") options[input.name] = input.checked;
+    else {
+      try {
+        options[input.name] = JSON.parse(input.value);
+      } catch {
+        showError(`${input.name}: ${input.value} is not a JSON value (e.g. [1, 1, 1, 6, 6, 6])`);
+        return;
+      }
+    }
+  }
   const seats = [...$("#seats").querySelectorAll("select")].map((select) => select.value || null);
   await run("/api/new", { variant: $("#variant").value, players: Number($("#players").value), options, seats });
 }
