@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, RenderResult
 
     from pickomino_rules.dice import RollOutcome
-    from pickomino_rules.learned import WinModel
+    from pickomino_rules.game import Move
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
@@ -242,8 +242,7 @@ def hint_lines(rules: Rules, state: GameState, *, chances: bool = True) -> list[
         return ["no hint here: the solver values the decisions of a turn"]
     except UnsolvableRulesError as error:
         return [f"no hint in these rules: {error}"]
-    model = _win_model(rules, state) if chances else None
-    wins = {} if model is None else solve_turn(rules, state, model.champion_value()).action_values()
+    wins = (_champion_chances(rules, state) if chances else None) or {}
     best = max(values.values())
     best_win = max(wins.values(), default=0.0)
     lines = []
@@ -258,13 +257,13 @@ def hint_lines(rules: Rules, state: GameState, *, chances: bool = True) -> list[
     return lines
 
 
-def _win_model(rules: Rules, state: GameState) -> WinModel | None:
-    """The champion's win model for this game, if one is shipped (and numpy is here)."""
+def _champion_chances(rules: Rules, state: GameState) -> dict[Move, float] | None:
+    """The champion's chance after each move, where a model ships (and numpy is here)."""
     try:
-        from pickomino_rules.learned import shipped_win_model  # noqa: PLC0415 (numpy)
+        from pickomino_rules.learned import champion_chances  # noqa: PLC0415 (numpy)
     except MissingExtraError:
         return None
-    return shipped_win_model(rules, state.players)
+    return champion_chances(rules, state)
 
 
 class Keyboard:

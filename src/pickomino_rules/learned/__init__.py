@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     import random
 
     from pickomino_rules.actions import Action
+    from pickomino_rules.game import Move
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
@@ -49,6 +50,7 @@ __all__ = [
     "PolicyBot",
     "WinModel",
     "champion_bot",
+    "champion_chances",
     "load_policy",
     "load_win_model",
     "ppo_bot",
@@ -112,6 +114,33 @@ def _shipped_models() -> tuple[WinModel, ...]:
 def shipped_win_model(rules: Rules, players: int) -> WinModel | None:
     """The shipped win model fitted on exactly this game (rules, options, players), if any."""
     return next((m for m in _shipped_models() if m.supports(rules, players)), None)
+
+
+def champion_chances(rules: Rules, state: GameState) -> dict[Move, float] | None:
+    """The champion's chance to win the game after each legal move of this turn's decision.
+
+    Each move is valued as the champion plays the rest of the turn, by the shipped
+    [`WinModel`][pickomino_rules.learned.WinModel] of this game (what hints, the advisor and
+    the analysis show beside each move's expected worms). None where no model ships.
+
+    Raises:
+        NoTurnDecisionError: ``state`` is no decision of a turn (the dice are to be rolled,
+            or the game is over).
+
+    Examples:
+        >>> from pickomino_rules import new_game, apply, RollOutcome
+        >>> rules, state = new_game("classic", players=2)
+        >>> state = apply(rules, state, RollOutcome.parse("1134455w"))
+        >>> chances = champion_chances(rules, state)
+        >>> sorted(str(move) for move in chances), all(0 < p < 1 for p in chances.values())
+        (['take 1', 'take 3', 'take 4', 'take 5', 'take w'], True)
+    """
+    from pickomino_rules.solver import solve_turn  # noqa: PLC0415 (the solver extra's numpy)
+
+    model = shipped_win_model(rules, state.players)
+    if model is None:
+        return None
+    return solve_turn(rules, state, model.champion_value()).action_values()
 
 
 @cache

@@ -441,13 +441,9 @@ def _rolled_by_hand(rules: Rules, state: GameState, text: object) -> GameState:
 
 
 def _chances(rules: Rules, state: GameState) -> dict[Move, float]:
-    from pickomino_rules.learned import shipped_win_model  # noqa: PLC0415 (numpy)
-    from pickomino_rules.solver import solve_turn  # noqa: PLC0415
+    from pickomino_rules.learned import champion_chances  # noqa: PLC0415 (numpy)
 
-    model = shipped_win_model(rules, state.players)
-    if model is None:
-        return {}
-    return solve_turn(rules, state, model.champion_value()).action_values()
+    return champion_chances(rules, state) or {}
 
 
 def _legal(rules: Rules, state: GameState, text: object) -> Move:
