@@ -1,11 +1,14 @@
 """Regenerate the leaderboards on the docs page "How strong are the bots".
 
-Plays a tournament of every registered and installed bot that plays the game (2-player
-classic, then 2-player extended), seats rotated, and rewrites each table between its markers
-in ``docs/leaderboard.md`` (``<!-- leaderboard NAME -->`` ... ``<!-- end leaderboard -->``).
+Plays a tournament of every registered and installed bot that plays the game (classic and
+extended, 2, 3 and 4 players), seats rotated, and rewrites each table between its markers
+in ``docs/leaderboard.md`` (``<!-- leaderboard NAME -->`` ... ``<!-- end leaderboard -->``)
+as soon as it is played; with every table played, the line between
+``<!-- leaderboards time -->`` markers says how long the whole run took.
 
-Run: ``python benchmarks/leaderboards.py [--games 1000] [--jobs 2] [--only NAME]
-[--leave-out BOT ...]``.
+Run: ``python benchmarks/leaderboards.py [--games N] [--jobs 2] [--only NAME]
+[--leave-out BOT ...]`` (every table by default: 1,000 games a pair with two players, 600 a
+table with three or four, a multiple of both, so that every bot sits in every seat alike).
 """
 
 from __future__ import annotations
@@ -19,16 +22,22 @@ from pickomino_rules.bots import available_bots
 from pickomino_rules.simulation import tournament
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "leaderboard.md"
-BOARDS = {"classic-2": ("classic", 2), "extended-2": ("extended", 2)}
+BOARDS = {
+    f"{variant}-{players}": (variant, players)
+    for players in (2, 3, 4)
+    for variant in ("classic", "extended")
+}
+GAMES = {2: 1000, 3: 600, 4: 600}
+"""Games per table by players, unless ``--games`` says otherwise."""
 
 
 def main() -> None:
     """Play the tournaments and rewrite the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--games", type=int, default=1000, help="games per pair of bots")
+    parser.add_argument("--games", type=int, help="games per table (default: 1,000 a pair, 600)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--only", choices=sorted(BOARDS), help="regenerate one table")
+    parser.add_argument("--only", choices=list(BOARDS), help="regenerate one table")
     parser.add_argument(
         "--leave-out",
         action="append",
@@ -41,37 +50,45 @@ def main() -> None:
     if unknown:
         parser.error(f"--leave-out: no bot named {', '.join(unknown)}")
     bots = [bot for bot in available_bots() if bot not in args.leave_out]
-    page = PAGE.read_text(encoding="utf-8")
+    started = time.perf_counter()
     for name, (variant, players) in BOARDS.items():
         if args.only and name != args.only:
             continue
+        games = args.games or GAMES[players]
         began = time.perf_counter()
         outcome = tournament(
-            variant,
-            players,
-            bots=bots,
-            games=args.games,
-            seed=args.seed,
-            jobs=args.jobs,
+            variant, players, bots=bots, games=games, seed=args.seed, jobs=args.jobs
         )
         seconds = time.perf_counter() - began
+        each = "pair" if players == 2 else f"table of {players}"
         note = (
-            f"\n{args.games:,} games per pair, seats rotated, seed {args.seed}"
-            f" ({seconds / 60:.0f} minutes with {args.jobs} jobs)"
+            f"\n{games:,} games per {each}, seats rotated, seed {args.seed}"
+            f" ({seconds / 60:.0f} minutes with {args.jobs} jobs); every game ended, the longest"
+            f" in {outcome.longest_game:,} moves"
             + (f"; not playing this game: {', '.join(outcome.skipped)}" if outcome.skipped else "")
             + (f"; left out: {', '.join(args.leave_out)}" if args.leave_out else "")
             + ".\n"
         )
         table = outcome.markdown() + note
-        pattern = re.compile(
-            rf"(<!-- leaderboard {name} -->\n).*?(<!-- end leaderboard -->)", re.DOTALL
-        )
-        match = pattern.search(page)
-        if match is None:
-            raise SystemExit(f"{PAGE} has no markers for {name}")
-        page = page[: match.start()] + match[1] + table + match[2] + page[match.end() :]
+        rewrite(name, table)
         print(f"{name}: {seconds:.0f} s")
-        print(table)
+        print(table, flush=True)
+    if not args.only:
+        minutes = (time.perf_counter() - started) / 60
+        line = f"All six tables take {minutes:.0f} minutes with {args.jobs} jobs on 2 cores.\n"
+        rewrite("time", line, marker="leaderboards time")
+
+
+def rewrite(name: str, text: str, marker: str = "leaderboard") -> None:
+    """Put ``text`` between the page's markers of ``name``, and save the page at once."""
+    page = PAGE.read_text(encoding="utf-8")
+    tag = marker if name == "time" else f"{marker} {name}"
+    end = "end leaderboards time" if name == "time" else "end leaderboard"
+    pattern = re.compile(rf"(<!-- {tag} -->\n).*?(<!-- {end} -->)", re.DOTALL)
+    match = pattern.search(page)
+    if match is None:
+        raise SystemExit(f"{PAGE} has no markers for {name}")
+    page = page[: match.start()] + match[1] + text + match[2] + page[match.end() :]
     PAGE.write_text(page, encoding="utf-8")
 
 

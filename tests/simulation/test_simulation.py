@@ -157,6 +157,7 @@ def test_totals_are_the_sum_of_the_games() -> None:
         )
     assert sum(outcome.draws) == sum(len(game.winners) for game in games if len(game.winners) > 1)
     assert outcome.move_total == sum(game.moves for game in games)
+    assert outcome.longest_game == max(game.moves for game in games)
 
 
 def test_a_game_summary_replays_from_its_seed() -> None:

@@ -127,6 +127,7 @@ class SimulationResult:
         score_counts: Per entry, ``(worms, times)`` pairs by worms: how often it finished
             with each score, one count per seat it held in a game (see
             `score_distribution`).
+        longest_game: The moves (decisions and rolls) of the longest game counted.
     """
 
     variant: str
@@ -144,6 +145,7 @@ class SimulationResult:
     requested: int = 0
     failures: tuple[GameFailure, ...] = ()
     score_counts: tuple[tuple[tuple[int, int], ...], ...] = ()
+    longest_game: int = 0
 
     def win_rate(self, entry: int) -> float:
         """Share of games won by line-up ``entry``."""
@@ -238,7 +240,7 @@ class Totals:
         self.scores = [0] * entries
         self.seat_wins = [Fraction(0)] * setup.players
         self.score_counts: list[Counter[int]] = [Counter() for _ in range(entries)]
-        self.turns = self.moves = 0
+        self.turns = self.moves = self.longest = 0
         self.failures: list[GameFailure] = []
 
     def add(self, summary: GameSummary) -> None:
@@ -254,6 +256,7 @@ class Totals:
             self.score_counts[entry][worms] += 1
         self.turns += summary.turns
         self.moves += summary.moves
+        self.longest = max(self.longest, summary.moves)
         self.games += 1
 
     def result(self, requested: int) -> SimulationResult:
@@ -274,4 +277,5 @@ class Totals:
             requested=requested,
             failures=tuple(sorted(self.failures, key=lambda failure: failure.index)),
             score_counts=tuple(tuple(sorted(counts.items())) for counts in self.score_counts),
+            longest_game=self.longest,
         )

@@ -72,6 +72,11 @@ class TournamentResult:
         played = self.games_of(bot)
         return worms / played if played else 0.0
 
+    @property
+    def longest_game(self) -> int:
+        """The moves (decisions and rolls) of the tournament's longest game."""
+        return max((table.longest_game for table in self.tables), default=0)
+
     def markdown(self) -> str:
         """The leaderboard as a Markdown table, best first."""
         lines = [
@@ -94,6 +99,7 @@ class TournamentResult:
             "games_per_table": self.games,
             "seed": self.seed,
             "skipped": list(self.skipped),
+            "longest_game": self.longest_game,
             "ratings": [
                 {
                     "bot": rating.bot,
