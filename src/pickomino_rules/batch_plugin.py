@@ -44,7 +44,7 @@ the same dice and compares every state.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -150,7 +150,7 @@ class BatchTwin:
     scores: _Hook = None
 
 
-@cache
+@lru_cache(maxsize=256)  # per kind of die: bounded (options make new kinds)
 def _roll_table(
     kind: DieKind, most: int
 ) -> tuple[NDArray[np.int64], NDArray[np.int16], NDArray[np.int8]]:

@@ -23,7 +23,7 @@ import operator
 import warnings
 from bisect import bisect_right
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -356,7 +356,7 @@ class ChanceTable:
         return self.outcomes[bisect_right(self.bounds, rng.random() * self.total)]
 
 
-@cache
+@lru_cache(maxsize=64)  # per kinds of dice: bounded (options make new kinds)
 def roll_counts(
     kinds: tuple[DieKind, ...], dice: tuple[int, ...]
 ) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[int, ...]]:
@@ -380,7 +380,7 @@ def roll_counts(
     return tuple(rolls), tuple(weights)
 
 
-@cache
+@lru_cache(maxsize=64)
 def chance_table(kinds: tuple[DieKind, ...], dice: tuple[int, ...]) -> ChanceTable:
     """The cached exact distribution of one roll.
 

@@ -48,7 +48,7 @@ Examples:
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -263,7 +263,7 @@ class Encoding:
             raise error_for(self.rules, state, error) from error
 
 
-@cache
+@lru_cache(maxsize=64)  # per rules: bounded, as rules of many options come and go
 def _encoding(rules: Rules, players: int) -> Encoding:
     from pickomino_rules.game import new_game  # noqa: PLC0415 (only to size the parts)
 

@@ -20,7 +20,7 @@ Examples:
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -131,7 +131,7 @@ def game_info(rules: Rules, players: int) -> GameInfo:
     return _info(rules, players)
 
 
-@cache
+@lru_cache(maxsize=64)  # per rules: bounded, as rules of many options come and go
 def _info(rules: Rules, players: int) -> GameInfo:
     new_game(rules, players=players)  # checks the number of players
     actions: list[Action] = []

@@ -43,6 +43,7 @@ Examples:
 from __future__ import annotations
 
 import inspect
+import threading
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -79,6 +80,7 @@ __all__ = [
     "HOOKS",
     "HOOK_ARGUMENTS",
     "MID_TURN_HOOKS",
+    "RULES_KEPT",
     "ActionsFn",
     "ActionsHook",
     "AgainstPlayer",
@@ -713,6 +715,12 @@ def boolean(value: object) -> bool:
     return value
 
 
+RULES_KEPT = 16
+"""The option sets whose composed rules a variant keeps (the most recently asked for)."""
+
+_KEEPING = threading.Lock()  # the kept rules are read and changed by one thread at a time
+
+
 @attrs.frozen(eq=False)
 class Variant:
     """A named rule set: its options and how to build its modules from them.
@@ -764,7 +772,11 @@ class Variant:
         return resolved
 
     def rules(self, options: Mapping[str, object] | None = None) -> Rules:
-        """The composed rules for ``options`` (cached per distinct option values).
+        """The composed rules for ``options``, the same object for the same option values.
+
+        The rules of the last `RULES_KEPT` option sets are kept: a process that asks for
+        more (a server asked by its clients for every option set) composes the rest again,
+        which gives equal rules of the same layout (their states fit either).
 
         Raises:
             InvalidOptionError: An unknown option, or a bad value.
@@ -772,8 +784,14 @@ class Variant:
         """
         resolved = self.resolve_options(options)
         key = tuple(sorted(resolved.items()))
-        rules = self._cache.get(key)
-        if rules is None:
-            rules = compose(*self.build(resolved), name=self.name, options=resolved)
-            self._cache[key] = rules
+        with _KEEPING:
+            rules = self._cache.pop(key, None)
+            if rules is not None:
+                self._cache[key] = rules  # the most recent last
+                return rules
+        made = compose(*self.build(resolved), name=self.name, options=resolved)
+        with _KEEPING:
+            rules = self._cache.setdefault(key, made)  # composed at once elsewhere: one kept
+            while len(self._cache) > RULES_KEPT:
+                del self._cache[next(iter(self._cache))]
         return rules

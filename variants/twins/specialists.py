@@ -7,7 +7,7 @@ and its owner (-1: none). The functions here mirror ``placement``'s one for one.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -70,7 +70,7 @@ __all__ = [
 _NAME = SPECIALISTS.name
 
 
-@cache
+@lru_cache(maxsize=64)  # per rules: bounded, as rules of many options come and go
 def _specs(rules: Rules) -> tuple[Specialist, ...]:
     """Twin of ``placement._declared``: the specialists in play, by starting tile."""
     specs = rules.extension(SPECIALIST_DECLARATIONS)()

@@ -6,7 +6,7 @@ module does; otherwise the rules are refused with a `BatchRulesError` naming the
 
 from __future__ import annotations
 
-from functools import cache, partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -56,7 +56,7 @@ class Twins:
             raise AttributeError(name) from None
 
 
-@cache
+@lru_cache(maxsize=64)  # per rules: bounded, as rules of many options come and go
 def twins_of(rules: Rules) -> Twins:
     """The composed twins of ``rules`` (built once per rules).
 

@@ -26,7 +26,7 @@ observation string is the table as text. ``state.serialize()`` writes the
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pickomino_rules.errors import MissingExtraError
@@ -214,14 +214,14 @@ class PickominoState(pyspiel.State):  # type: ignore[misc]
         return self.state.phase is Phase.GAME_OVER or self._moves >= self._max_moves
 
 
-@cache
+@lru_cache(maxsize=256)  # per rules and dice: bounded, as rules of many options come and go
 def _chance_outcomes(rules: Rules, pool: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     # OpenSpiel asks often (for checks and sampling); the exact fractions convert once
     table = rules.chance_table(pool)
     return tuple((index, float(p)) for index, p in enumerate(table.probabilities))
 
 
-@cache
+@lru_cache(maxsize=256)
 def _roll_texts(rules: Rules, pool: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(f"roll {outcome}" for outcome in rules.chance_table(pool).outcomes)
 

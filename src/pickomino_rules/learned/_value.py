@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 import attrs
@@ -488,7 +488,7 @@ def _check_at_least_one(number: object, what: str) -> None:
         raise ValueError(msg)
 
 
-@cache
+@lru_cache(maxsize=64)  # per rules: bounded, as rules of many options come and go
 def _feature_size(rules: Rules, encoding: Encoding) -> int:
     return int(table_features(rules, encoding, np.zeros(encoding.observation_size)).shape[1])
 

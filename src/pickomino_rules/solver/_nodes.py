@@ -12,7 +12,7 @@ and roll of whole turns against it.
 from __future__ import annotations
 
 import itertools
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import attrs
@@ -75,7 +75,7 @@ class Program:
     """Per rolling node: its batch and its row there (-1, -1 for the others)."""
 
 
-@cache
+@lru_cache(maxsize=256)  # per kinds of dice: bounded (options make new kinds)
 def table_arrays(
     kinds: tuple[DieKind, ...], dice: tuple[int, ...]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
@@ -169,7 +169,7 @@ def _batches(
     return batches, rows
 
 
-@cache
+@lru_cache(maxsize=64)
 def build_program(kinds: tuple[DieKind, ...], root: Key) -> Program:
     """Enumerate the nodes reachable from ``root`` and the choices after each roll.
 
@@ -231,7 +231,7 @@ MIRRORS = {
 _COUNTS = 10  # more than the most dice of one face a roll can show
 
 
-@cache
+@lru_cache(maxsize=64)
 def set_asides(program: Program) -> NDArray[np.uint64]:
     """Per node, one bit per face and count: whether some roll lets that many be set aside.
 
@@ -266,7 +266,7 @@ class Probe:
     """The dice set aside after."""
 
 
-@cache
+@lru_cache(maxsize=1024)
 def probes(kinds: tuple[DieKind, ...], program: Program, anchor: Anchor) -> tuple[Probe, ...]:
     """A roll to ask the rules about, per face and count that may be set aside below ``anchor``.
 
@@ -379,7 +379,7 @@ class Part:
         return found
 
 
-@cache
+@lru_cache(maxsize=1024)
 def part_of(program: Program, anchor: Anchor) -> Part:
     """The part of ``program`` below ``anchor``; cached, as boards of many turns share it."""
     mask = program.flags == anchor.ready
