@@ -61,10 +61,11 @@ def main() -> None:
         )
         seconds = time.perf_counter() - began
         each = "pair" if players == 2 else f"table of {players}"
+        longest = max(outcome.tables, key=lambda table: table.longest_game)
         note = (
             f"\n{games:,} games per {each}, seats rotated, seed {args.seed}"
             f" ({seconds / 60:.0f} minutes with {args.jobs} jobs); every game ended, the longest"
-            f" in {outcome.longest_game:,} moves"
+            f" in {longest.longest_game:,} moves ({', '.join(longest.bots)})"
             + (f"; not playing this game: {', '.join(outcome.skipped)}" if outcome.skipped else "")
             + (f"; left out: {', '.join(args.leave_out)}" if args.leave_out else "")
             + ".\n"
@@ -72,6 +73,8 @@ def main() -> None:
         table = outcome.markdown() + note
         rewrite(name, table)
         print(f"{name}: {seconds:.0f} s")
+        for played in outcome.tables:  # every table's longest game, for the record
+            print(f"  {', '.join(played.bots)}: longest game {played.longest_game:,} moves")
         print(table, flush=True)
     if not args.only:
         minutes = (time.perf_counter() - started) / 60
