@@ -12,6 +12,7 @@ import pytest
 
 from pickomino_rules import Phase, apply, get_rules, legal_actions, new_game
 from pickomino_rules.bots import bot_supports, get_bot
+from pickomino_rules.encoding import Encoding
 from pickomino_rules.learned import InvalidPolicyError, PolicyBot, load_policy, ppo_bot
 from pickomino_rules.simulation import simulate
 
@@ -82,6 +83,27 @@ def test_a_policy_survives_saving_and_loading(tmp_path: Path) -> None:
     for (w1, b1), (w2, b2) in zip(policy.layers, again.layers, strict=True):
         assert np.array_equal(w1, w2)
         assert np.array_equal(b1, b2)
+
+
+def test_a_policy_of_a_game_whose_options_hold_tuples_survives_saving_and_loading(
+    tmp_path: Path,
+) -> None:
+    # extended's low_tile_worms and golden_die_faces are tuples; the file keeps them as lists
+    rules = get_rules("extended")
+    encoding = Encoding.of(rules, 2)
+    rng = np.random.default_rng(1)
+    layers = [
+        (rng.normal(size=(8, encoding.observation_size)), np.zeros(8)),
+        (rng.normal(size=(encoding.num_actions, 8)), np.zeros(encoding.num_actions)),
+    ]
+    policy = PolicyBot.of("extended", 2, dict(rules.options), layers, {"seed": 1})
+    path = tmp_path / "extended.npz"
+    policy.save(path)
+    again = PolicyBot.load(path)
+    assert bot_supports(again, rules, 2)
+    _, state = new_game("extended", players=2)
+    state = apply(rules, state, rules.chance_table(state.in_hand).sample(random.Random(3)))
+    assert again(rules, state, random.Random(0)) == policy(rules, state, random.Random(0))
 
 
 def test_bad_policy_files_are_refused(tmp_path: Path) -> None:

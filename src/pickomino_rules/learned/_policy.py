@@ -172,11 +172,14 @@ class PolicyBot:
     ) -> PolicyBot:
         """A policy from its layers, checked against its game's encoding.
 
+        The options are kept as the variant reads them: a file keeps lists where the rules
+        have tuples (the extended game's ``low_tile_worms``, say).
+
         Raises:
             InvalidPolicyError: The network's inputs or outputs do not fit the game.
             UnknownVariantError: The variant is not installed.
         """
-        bot = cls(variant, players, options, layers, about)
         rules, _ = new_game(variant, players=players, options=options)
+        bot = cls(variant, players, rules.options, layers, about)
         bot._encoding(rules, players)
         return bot
