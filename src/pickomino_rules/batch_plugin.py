@@ -247,6 +247,12 @@ class BatchTable:
         self.sides = 6 ** np.arange(max(self.most_dice) + 1, dtype=np.int64)
         self.rows = np.arange(size)
         self.seats = np.arange(players)
+        for constant in (
+            self.tiles, self.worms, self.points, self.worms_by_number, self.index_of,
+            self.below, self.highest_of, self.dice, self.sides, self.rows, self.seats,
+        ):  # fmt: skip
+            if constant is not None:  # read-only: nothing writes them, and copies of the
+                constant.flags.writeable = False  # games' arrays (scores_after) skip them
         self.grill = np.full(size, (1 << count) - 1, dtype=np.int64)
         self.face_down = np.zeros((size, count), dtype=np.int8)
         self.face_down_count = np.zeros(size, dtype=np.int8)

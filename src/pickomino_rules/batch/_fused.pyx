@@ -48,12 +48,12 @@ cdef class Table:
     cdef int32_t[:] turns
     cdef int64_t[:] grill_claim
     cdef int64_t[:] victim
-    cdef int64_t[:] tiles
-    cdef int64_t[:] index_of
-    cdef int64_t[:] below
-    cdef int64_t[:] highest_of
-    cdef int64_t[:] points
-    cdef int8_t[:] start_dice
+    cdef const int64_t[:] tiles  # the table's constants are read-only
+    cdef const int64_t[:] index_of
+    cdef const int64_t[:] below
+    cdef const int64_t[:] highest_of
+    cdef const int64_t[:] points
+    cdef const int8_t[:] start_dice
     cdef int players, dice, stop, steal, count, kinds, actions
 
     def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):
