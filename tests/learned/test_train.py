@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import random
 import tempfile
 from typing import TYPE_CHECKING
 
@@ -13,8 +14,15 @@ pytest.importorskip("sb3_contrib")
 import torch
 from sb3_contrib import MaskablePPO
 
-from pickomino_rules import new_game
-from pickomino_rules.bots import BOTS, available_bots, greedy_bot, register_bot
+from pickomino_rules import Phase, new_game, play
+from pickomino_rules.bots import (
+    BOTS,
+    available_bots,
+    bot_supports,
+    greedy_bot,
+    random_bot,
+    register_bot,
+)
 from pickomino_rules.encoding import Encoding
 from pickomino_rules.envs.gymnasium import PickominoEnv
 from pickomino_rules.envs.gymnasium_vector import PickominoVectorEnv
@@ -61,6 +69,20 @@ def test_a_tiny_run_saves_a_policy_that_plays_and_its_curve(
     assert list(scratch.glob("SB3-*")) == []
     # nor the name its evaluation games were played under
     assert "ppo-in-training" not in available_bots()
+
+
+def test_extended_trains_on_the_batch_engine_by_default_and_its_policy_file_plays(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "extended.npz"
+    budget = ["--steps", "512", "--envs", "2", "--eval-every", "512", "--eval-games", "2"]
+    main([*budget, "--variant", "extended", "--final-games", "2", "--out", str(out)])
+    policy = PolicyBot.load(out)  # its options (tuples in the rules) read back as the rules'
+    assert policy.about["engine"] == "batch"
+    rules, start = new_game("extended", players=2)
+    assert bot_supports(policy, rules, 2)
+    end = play(rules, start, [policy, random_bot], random.Random(1))
+    assert end.phase is Phase.GAME_OVER
 
 
 def test_the_evaluation_leaves_a_bot_of_the_same_name_as_it_was() -> None:

@@ -30,7 +30,7 @@ def train_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--engine",
         choices=["batch", "reference"],
-        help="batch (classic only, the default there) or reference (copies of the gymnasium env)",
+        help="batch (the default where it plays the rules) or reference (gymnasium env copies)",
     )
     parser.add_argument("--envs", type=int, help="games side by side (256 batch, 8 reference)")
     parser.add_argument("--eval-every", type=int, default=500_000, metavar="STEPS")

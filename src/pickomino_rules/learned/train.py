@@ -6,7 +6,8 @@ Run it as a program (it needs the ``train`` extra: sb3-contrib and PyTorch)::
 
 It trains one learning seat (seated at random each game) against a bot, with the shaped
 ``"own"`` reward (the change of the learner's lead in worms over its own turns), on many games
-side by side: the batch engine's vector environment for classic, copies of
+side by side: the batch engine's vector environment wherever the batch engine plays the rules
+(every built-in variant), copies of
 [`PickominoEnv`][pickomino_rules.envs.gymnasium.PickominoEnv] otherwise. Every
 ``--eval-every`` steps it measures the current policy against the opponent in fresh seeded
 games, seats rotated, and prints the win rate with its 95% interval (the learning curve, also
@@ -43,6 +44,7 @@ except ImportError as error:  # an extra: say which, and how to add it here
     raise missing from None
 
 from pickomino_rules import __version__
+from pickomino_rules.batch import BatchGames, BatchRulesError
 from pickomino_rules.bots import BOTS, register_bot
 from pickomino_rules.envs.gymnasium import PickominoEnv
 from pickomino_rules.envs.gymnasium_vector import PickominoVectorEnv
@@ -185,6 +187,15 @@ def _games(  # noqa: PLR0913 (a vector environment's settings)
     return make_vec_env(make, n_envs=envs, seed=seed)
 
 
+def _default_engine(variant: str, players: int) -> Engine:
+    """The batch engine where it plays the rules, the reference engine elsewhere."""
+    try:
+        BatchGames(1, players, variant=variant)
+    except BatchRulesError:
+        return "reference"
+    return "batch"
+
+
 def policy_of(model: MaskablePPO, env: PickominoEnv, about: dict[str, Any]) -> PolicyBot:
     """The numpy twin of ``model``'s policy network (its actor: hidden layers, then logits)."""
     policy: Any = model.policy  # torch modules: typed loosely by stable-baselines3
@@ -264,8 +275,9 @@ def train(  # noqa: PLR0913 (a training run's settings)
         opponent: The bot every other seat plays (any registered bot).
         steps: The budget: learner decisions, all games together.
         seed: Seeds PyTorch, the games and the evaluations.
-        engine: ``"batch"`` (classic only; the default there): the games move together on
-            the batch engine; ``"reference"``: copies of the gymnasium environment.
+        engine: ``"batch"`` (the default wherever the batch engine plays the rules: every
+            built-in variant): the games move together on the batch engine;
+            ``"reference"``: copies of the gymnasium environment.
         envs: Games side by side (`DEFAULT_ENVS` by default).
         eval_every: Steps between two measures of the policy against ``opponent``.
         eval_games: Games of each measure, seats rotated.
@@ -274,9 +286,10 @@ def train(  # noqa: PLR0913 (a training run's settings)
         report: Called with each point of the learning curve.
 
     Raises:
-        BatchRulesError: The batch engine with rules other than classic.
+        BatchRulesError: The batch engine asked for rules it does not play (a module
+            without batch twins).
     """
-    chosen: Engine = engine or ("batch" if variant == "classic" else "reference")
+    chosen: Engine = engine or _default_engine(variant, players)
     torch.manual_seed(seed)
     began = time.perf_counter()
     count = envs or DEFAULT_ENVS[chosen]
