@@ -4,10 +4,12 @@ Plays the champion against each other bot (2-player classic and extended) and at
 3 and 4 players, seats rotated, and times its decisions; rewrites each table between its
 markers in ``docs/champion.md`` (``<!-- champion NAME -->`` ... ``<!-- end champion -->``).
 
-Run: ``python benchmarks/champion.py [--jobs 2] [--only classic-2]``. Two tables are played
+Run: ``python benchmarks/champion.py [--jobs 2] [--only classic-2]``. Three tables are played
 only when asked for: ``edge`` (where the champion's edge over ``margin`` is made; seven times
-4,000 games, about 75 minutes on 2 cores) and ``lengths-extended-2`` (whether games of the
-champion against itself end, ``--games`` of them).
+4,000 games, about 75 minutes on 2 cores), ``lengths-extended-2`` (whether games of the
+champion against itself end, ``--games`` of them) and ``self-play`` (every bot against
+itself in every game of the leaderboards, ``--games`` each; ``--leave-out`` rows played
+elsewhere).
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pickomino_rules.bots import get_bot
+from pickomino_rules.bots import available_bots, bot_supports, get_bot
 from pickomino_rules.game import new_game, play, playout
 from pickomino_rules.learned import load_win_model
 from pickomino_rules.positions import Position
+from pickomino_rules.registry import get_rules
 from pickomino_rules.research.paired import net_wins
 from pickomino_rules.result import result, scores
 from pickomino_rules.simulation import simulate, wilson_interval
@@ -48,6 +51,8 @@ DUELS = {  # (variant, players): opponents and games against each
 TABLES = {  # line-ups at bigger tables, and games
     "classic-3": ("classic", ["champion", "optimal", "margin"], 2000),
     "classic-4": ("classic", ["champion", "optimal", "margin", "greedy"], 2000),
+    "extended-3": ("extended", ["champion", "optimal", "margin"], 2000),
+    "extended-4": ("extended", ["champion", "optimal", "margin", "greedy"], 2000),
 }
 
 
@@ -159,6 +164,48 @@ def lengths(name: str, seed: int, jobs: int, games: int = 2000) -> str:
             f"| {longest[0]:,} | {longest[1]:,} |"
         )
         print(name, rows[-1], flush=True)
+    return "\n".join(rows) + "\n"
+
+
+SELF_PLAY = [(variant, players) for players in (2, 3, 4) for variant in ("classic", "extended")]
+"""The games of the leaderboards, where every bot that plays one plays against itself."""
+
+
+def self_play(seed: int, jobs: int, games: int, leave_out: list[str]) -> str:
+    """Whether games of every bot against itself end, and how long they run.
+
+    Each bot that plays a game of ``SELF_PLAY`` takes every seat; ``leave_out`` names rows
+    (``GAME:BOT``, e.g. ``extended-2:champion``) measured elsewhere.
+    """
+    rows = [
+        "| game | bot | games | unfinished | median moves | longest moves | longest turns |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for variant, players in SELF_PLAY:
+        rules = get_rules(variant)
+        for name in available_bots():
+            if f"{variant}-{players}:{name}" in leave_out:
+                continue
+            if not bot_supports(get_bot(name), rules, players):
+                continue
+            summaries: list[tuple[int, int]] = []
+            result = simulate(
+                variant,
+                players,
+                bots=[name] * players,
+                games=games,
+                seed=seed,
+                jobs=jobs,
+                keep_going=True,
+                on_game=_recorder(summaries),
+            )
+            moves = sorted(m for m, _ in summaries)
+            longest = max(summaries, default=(0, 0))
+            rows.append(
+                f"| {variant}-{players} | `{name}` | {games:,} | {len(result.failures)} "
+                f"| {statistics.median(moves):,.0f} | {longest[0]:,} | {longest[1]:,} |"
+            )
+            print("self-play", rows[-1], flush=True)
     return "\n".join(rows) + "\n"
 
 
@@ -290,10 +337,23 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", action="append", help="a table's name (repeatable)")
-    parser.add_argument("--games", type=int, default=2000, help="games per pairing (lengths)")
+    parser.add_argument(
+        "--games", type=int, default=2000, help="games per pairing (lengths, self-play)"
+    )
+    parser.add_argument(
+        "--leave-out", action="append", default=[], help="a self-play row, GAME:BOT (repeatable)"
+    )
     args = parser.parse_args()
     wanted = [*DUELS, *TABLES, "timing", "positions"] if not args.only else args.only
-    known = {*DUELS, *TABLES, "timing", "positions", "edge", *(f"lengths-{n}" for n in LENGTHS)}
+    known = {
+        *DUELS,
+        *TABLES,
+        "timing",
+        "positions",
+        "edge",
+        "self-play",
+        *(f"lengths-{n}" for n in LENGTHS),
+    }
     if unknown := [name for name in wanted if name not in known]:
         parser.error(f"no table {', '.join(unknown)}; the tables: {', '.join(sorted(known))}")
     for name in wanted:
@@ -306,10 +366,17 @@ def main() -> None:
             text = positions(args.seed)
         elif name == "edge":
             text = edge(args.seed, args.jobs)
+        elif name == "self-play":
+            text = self_play(args.seed, args.jobs, args.games, args.leave_out)
         elif name.startswith("lengths-"):
             text = lengths(name.removeprefix("lengths-"), args.seed, args.jobs, args.games)
         else:
-            shipped = ("classic-2", "classic-3", "classic-4", "extended-2")
+            champion = get_bot("champion")
+            shipped = [
+                f"{variant}-{players}"
+                for variant, players in sorted(SELF_PLAY)
+                if bot_supports(champion, get_rules(variant), players)
+            ]
             rows = [timings(game, args.seed) for game in shipped]
             head = (
                 "| game | decisions | median ms | 90% ms | 99% ms | 99.9% ms | slowest ms "

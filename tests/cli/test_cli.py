@@ -99,8 +99,9 @@ def test_bad_arguments_give_one_line_and_an_exit_code(
         (("--players", "9"), "classic needs 2 to 7 players, got 9"),
         (("-o", "nope=1"), "variant 'classic' has no option 'nope'"),
         (("-o", "short_game=3"), "option 'short_game' (O2) of 'classic': expected True or False"),
-        (("--variant", "extended", "--players", "3", "--bots", "champion,margin,greedy"),
-         "bot 'champion' does not play 3-player extended"),
+        (("--variant", "extended", "--players", "5",
+          "--bots", "champion,margin,greedy,optimal,random"),
+         "bot 'champion' does not play 5-player extended"),
     ],
 )  # fmt: skip
 def test_a_game_the_rules_refuse_is_a_usage_error_worded_alike_by_every_command(

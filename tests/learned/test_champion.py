@@ -393,8 +393,8 @@ def test_hints_and_the_analysis_value_moves_as_the_champion_plays_them() -> None
 def test_check_bot_supports_names_the_game_and_only_options_that_differ() -> None:
     check_bot_supports("champion", get_rules("classic"), 2)  # shipped: no error
     check_bot_supports("greedy", get_rules("extended"), 5)  # plays any game
-    with pytest.raises(InvalidSetupError, match=r"'champion' does not play 3-player extended$"):
-        check_bot_supports("champion", get_rules("extended"), 3)
+    with pytest.raises(InvalidSetupError, match=r"'champion' does not play 5-player extended$"):
+        check_bot_supports("champion", get_rules("extended"), 5)
     short = get_rules("classic", {"short_game": True})
     with pytest.raises(InvalidSetupError, match=r"2-player classic with these options$"):
         check_bot_supports("champion", short, 2)

@@ -46,6 +46,7 @@ def test_the_setup_names_every_variant_with_its_options_and_every_bot(client: Te
     assert bots["greedy"]["plays"]["extended"] == [2, 3, 4, 5, 6, 7]
     assert bots["ppo"]["plays"] == {"classic": [2], "extended": [], "extrawurm": []}
     assert bots["champion"]["plays"]["classic"] == [2, 3, 4]
+    assert bots["champion"]["plays"]["extended"] == [2, 3, 4]
 
 
 def test_a_whole_game_against_a_bot_ends_and_its_record_replays(client: TestClient) -> None:

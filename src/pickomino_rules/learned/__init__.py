@@ -14,7 +14,7 @@ The ``champion`` bot plays for the game, not the turn: it solves each turn exact
 ([`solve_turn`][pickomino_rules.solver.solve_turn]) for the chance to win the game that a
 [`WinModel`][pickomino_rules.learned.WinModel] estimates for the table the turn leaves. Its
 models, fitted by self-play with scikit-learn (``python -m pickomino_rules.learned.fit``, the
-``fit`` extra), ship for 2-, 3- and 4-player classic and 2-player extended (see the docs page
+``fit`` extra), ship for 2-, 3- and 4-player classic and extended (see the docs page
 "How strong is it").
 
 Examples:

@@ -4,7 +4,7 @@ Run it as a program (it needs the ``fit`` extra: scikit-learn)::
 
     python -m pickomino_rules.learned.fit --seed 1 --jobs 2
 
-For each game it builds (2-, 3- and 4-player classic and 2-player extended by default) it
+For each game it builds (2-, 3- and 4-player classic and extended by default) it
 runs the game's [`Recipe`][pickomino_rules.learned.fit.Recipe] in ``GAMES``, one
 [`Round`][pickomino_rules.learned.fit.Round] after another. A round may play self-play
 games: ``margin`` in every seat, or the champion with the model of the round before, one
@@ -149,6 +149,8 @@ GAMES: dict[tuple[str, int], Recipe] = {
     ("classic", 3): Recipe((Round(1500), Round(1500, "turn")), reply=False),
     ("classic", 4): Recipe((Round(1500), Round(1500, "turn")), reply=False),
     ("extended", 2): Recipe((Round(1000),), reply=False, endgame=Endgame(turns=3, tiles=2)),
+    ("extended", 3): Recipe((Round(1500), Round(1500, "turn")), reply=False),
+    ("extended", 4): Recipe((Round(1500), Round(1500, "turn")), reply=False),
 }
 """The games the shipped models are fitted for, (variant, players), and their recipes.
 
@@ -156,11 +158,11 @@ In 2-player classic, where a turn solve is cheap, a network learns from exact on
 backups (three rounds of fitted value iteration); looking through the opponent's reply as
 well won no more games with it, so the champion looks one turn deep, except at the very end:
 with two tiles or fewer on the grill it looks four turns ahead, which won about half a point
-more against each opponent (the docs page "How strong is it"). In extended
+more against each opponent (the docs page "How strong is it"). In 2-player extended
 a turn solve costs ten times more, so its model learns from ``margin``'s games only, and its
 champion looks three turns ahead from two tiles (four would cost four times more), which
-won eight points more against ``margin``; with more players the champion learns from game
-outcomes."""
+won eight points more against ``margin``. With 3 and 4 players, classic and extended alike,
+the champion learns from game outcomes: ``margin``'s games, then its own one turn deep."""
 
 
 _Job = TypeVar("_Job")
