@@ -145,26 +145,30 @@ def lengths(name: str, seed: int, jobs: int, games: int = 2000) -> str:
         "|---|---:|---:|---:|---:|---:|",
     ]
     for pairing in LENGTHS[name]:
-        summaries: list[tuple[int, int]] = []
-        result = simulate(
-            variant,
-            int(seats),
-            bots=list(pairing),
-            games=games,
-            seed=seed,
-            jobs=jobs,
-            keep_going=True,
-            on_game=_recorder(summaries),
-        )
-        moves = sorted(m for m, _ in summaries)
-        longest = max(summaries, default=(0, 0))
-        rows.append(
-            f"| {' and '.join(f'`{bot}`' for bot in pairing)} | {games:,} "
-            f"| {len(result.failures)} | {statistics.median(moves):,.0f} "
-            f"| {longest[0]:,} | {longest[1]:,} |"
-        )
+        figures = _lengths(variant, int(seats), list(pairing), games, seed, jobs)
+        rows.append(f"| {' and '.join(f'`{bot}`' for bot in pairing)} | {games:,} | {figures} |")
         print(name, rows[-1], flush=True)
     return "\n".join(rows) + "\n"
+
+
+def _lengths(  # noqa: PLR0913, PLR0917 (a simulation's settings)
+    variant: str, players: int, bots: list[str], games: int, seed: int, jobs: int
+) -> str:
+    """Unfinished games, median moves, longest moves and turns, as table cells."""
+    summaries: list[tuple[int, int]] = []
+    result = simulate(
+        variant,
+        players,
+        bots=bots,
+        games=games,
+        seed=seed,
+        jobs=jobs,
+        keep_going=True,
+        on_game=_recorder(summaries),
+    )
+    median = statistics.median(m for m, _ in summaries)
+    longest = max(summaries, default=(0, 0))
+    return f"{len(result.failures)} | {median:,.0f} | {longest[0]:,} | {longest[1]:,}"
 
 
 SELF_PLAY = [(variant, players) for players in (2, 3, 4) for variant in ("classic", "extended")]
@@ -188,23 +192,8 @@ def self_play(seed: int, jobs: int, games: int, leave_out: list[str]) -> str:
                 continue
             if not bot_supports(get_bot(name), rules, players):
                 continue
-            summaries: list[tuple[int, int]] = []
-            result = simulate(
-                variant,
-                players,
-                bots=[name] * players,
-                games=games,
-                seed=seed,
-                jobs=jobs,
-                keep_going=True,
-                on_game=_recorder(summaries),
-            )
-            moves = sorted(m for m, _ in summaries)
-            longest = max(summaries, default=(0, 0))
-            rows.append(
-                f"| {variant}-{players} | `{name}` | {games:,} | {len(result.failures)} "
-                f"| {statistics.median(moves):,.0f} | {longest[0]:,} | {longest[1]:,} |"
-            )
+            figures = _lengths(variant, players, [name] * players, games, seed, jobs)
+            rows.append(f"| {variant}-{players} | `{name}` | {games:,} | {figures} |")
             print("self-play", rows[-1], flush=True)
     return "\n".join(rows) + "\n"
 
