@@ -44,10 +44,11 @@ if TYPE_CHECKING:
     from pickomino_rules.state import GameState
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "champion.md"
-DUELS = {  # (variant, players): opponents and games against each
-    "classic-2": ("classic", [("optimal", 2000), ("margin", 2000)]),
-    "extended-2": ("extended", [("optimal", 2000), ("margin", 2000)]),
+DUELS = {  # variant, opponents and games against each, and whether each dice seed is played twice
+    "classic-2": ("classic", [("optimal", 2000), ("margin", 2000)], False),
+    "extended-2": ("extended", [("optimal", 4000), ("margin", 4000)], True),
 }
+"""Paired: game ``i``'s dice (seed ``s:i``) are played from both seats, half the games each."""
 TABLES = {  # line-ups at bigger tables, and games
     "classic-3": ("classic", ["champion", "optimal", "margin"], 2000),
     "classic-4": ("classic", ["champion", "optimal", "margin", "greedy"], 2000),
@@ -68,18 +69,38 @@ def _rate(wins: float, games: int) -> str:
 
 
 def duels(name: str, seed: int, jobs: int) -> str:
-    variant, opponents = DUELS[name]
+    variant, opponents, paired = DUELS[name]
     rows = [
         "| opponent | games | champion's wins | win rate | 95% interval |",
         "|---|---:|---:|---:|---|",
     ]
     for opponent, games in opponents:
-        lineup = ["champion", opponent]
-        result = simulate(variant, 2, bots=lineup, games=games, seed=seed, jobs=jobs)
-        wins = float(result.wins[0])
+        if paired:
+            wins = sum(
+                float(
+                    simulate(
+                        variant,
+                        2,
+                        bots=lineup,
+                        games=games // 2,
+                        seed=seed,
+                        seating="fixed",
+                        jobs=jobs,
+                    ).wins[lineup.index("champion")]
+                )
+                for lineup in (["champion", opponent], [opponent, "champion"])
+            )
+        else:
+            result = simulate(
+                variant, 2, bots=["champion", opponent], games=games, seed=seed, jobs=jobs
+            )
+            wins = float(result.wins[0])
         rows.append(f"| `{opponent}` | {games:,} | {wins:g} | {_rate(wins, games)} |")
         print(name, opponent, rows[-1], flush=True)
-    return "\n".join(rows) + "\n"
+    both = (
+        "\n\nPaired: each seeded game's dice played from both seats, the champion first in half.\n"
+    )
+    return "\n".join(rows) + (both if paired else "\n")
 
 
 def table(name: str, seed: int, jobs: int) -> str:
