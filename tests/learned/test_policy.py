@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 import subprocess
 import sys
@@ -83,6 +84,25 @@ def test_a_policy_survives_saving_and_loading(tmp_path: Path) -> None:
     for (w1, b1), (w2, b2) in zip(policy.layers, again.layers, strict=True):
         assert np.array_equal(w1, w2)
         assert np.array_equal(b1, b2)
+
+
+def test_a_policy_pickles_for_worker_processes_and_plays_the_same() -> None:
+    # spawned workers and Dask executors receive bots pickled; the about's nested dicts too
+    policy = load_policy()
+    again = pickle.loads(pickle.dumps(policy))  # noqa: S301 (our own bytes)
+    assert isinstance(again, PolicyBot)
+    assert dict(again.about) == dict(policy.about)
+    assert dict(again.options) == dict(policy.options)
+    rules, state = new_game(policy.variant, players=policy.players)
+    rng = random.Random(5)
+    for _ in range(200):
+        if state.phase is Phase.GAME_OVER:
+            break
+        if state.phase is Phase.ROLL:
+            state = apply(rules, state, rules.chance_table(state.in_hand).sample(rng))
+            continue
+        assert np.array_equal(again.action_scores(rules, state), policy.action_scores(rules, state))
+        state = apply(rules, state, policy(rules, state, rng))
 
 
 def test_a_policy_of_a_game_whose_options_hold_tuples_survives_saving_and_loading(

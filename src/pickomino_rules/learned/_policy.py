@@ -138,6 +138,11 @@ class PolicyBot:
             raise InvalidPolicyError(msg)
         return encoding
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its game and layers (for worker processes), rebuilt and checked by `of`."""
+        network = (self.variant, self.players, dict(self.options), self.layers, dict(self.about))
+        return type(self).of, network
+
     def save(self, path: str | Path) -> None:
         """Write the policy to a ``.npz`` file (numpy arrays and a JSON header, no pickles).
 
