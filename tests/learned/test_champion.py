@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +81,18 @@ def test_a_model_is_shipped_for_each_game_the_fit_builds(variant: str, players: 
     assert bot_supports(get_bot("champion"), rules, players)
     assert model.about["command"].startswith("python -m pickomino_rules.learned.fit")
     assert model.about["seed"] == 1
+
+
+def test_a_model_pickles_for_worker_processes_and_values_the_same() -> None:
+    model = load_win_model("extended", 2)  # options holding tuples, and nested about
+    rules = get_rules("extended")
+    model.win_probabilities(rules, _tables("extended", 2, games=1, seed=2)[0])  # caches filled
+    again = pickle.loads(pickle.dumps(model))  # noqa: S301 (our own bytes)
+    assert dict(again.about) == dict(model.about)
+    for state in _tables("extended", 2, games=1, seed=3)[::9]:
+        assert np.array_equal(
+            again.win_probabilities(rules, state), model.win_probabilities(rules, state)
+        )
 
 
 @pytest.mark.parametrize(("variant", "players"), SHIPPED)

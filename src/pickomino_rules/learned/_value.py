@@ -432,6 +432,11 @@ class WinModel:
             raise InvalidWinModelError(msg)
         return encoding
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its game and layers (its caches are not), rebuilt and checked by `of`."""
+        network = (self.variant, self.players, dict(self.options), self.layers, dict(self.about))
+        return type(self).of, network
+
     def save(self, path: str | Path) -> None:
         """Write the model to a ``.npz`` file (numpy arrays and a JSON header, no pickles).
 
