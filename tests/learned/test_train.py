@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import random
 import tempfile
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -27,7 +27,15 @@ from pickomino_rules.encoding import Encoding
 from pickomino_rules.envs.gymnasium import PickominoEnv
 from pickomino_rules.envs.gymnasium_vector import PickominoVectorEnv
 from pickomino_rules.learned import PolicyBot, load_policy
-from pickomino_rules.learned.train import _BatchGames, _Scaled, evaluate, main, policy_of
+from pickomino_rules.learned._imitation import teacher_decisions
+from pickomino_rules.learned.train import (
+    Imitation,
+    _BatchGames,
+    _Scaled,
+    evaluate,
+    main,
+    policy_of,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -150,3 +158,81 @@ def test_the_batch_adapter_starts_finished_games_within_the_step() -> None:
             assert observations[row][game_over] == 0  # already the next game's first
         assert observations.max() <= 1
         assert masks.any(axis=1).all()  # every row has a decision: none waits for a restart
+
+
+def test_imitation_clones_the_teacher_then_runs_dagger_rounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, curve = tmp_path / "clone.npz", tmp_path / "curve.csv"
+    cloning = ["--imitate", "greedy", "--imitate-games", "10", "--imitate-rounds", "1"]
+    budget = ["--steps", "0", "--eval-games", "2", "--final-games", "2"]
+    main([*cloning, "--imitate-epochs", "40", *budget, "--out", str(out), "--curve", str(curve)])
+    assert "policy saved" in capsys.readouterr().out
+    policy = PolicyBot.load(out)
+    imitation = policy.about["imitation"]
+    assert (imitation["teacher"], imitation["rounds"], imitation["games"]) == ("greedy", 1, 20)
+    assert imitation["accuracy"] > 0.8  # greedy is learnable; an untrained network is not
+    assert policy.about["algorithm"].startswith("imitation of greedy: behaviour cloning")
+    assert "PPO" not in policy.about["algorithm"]  # no steps of reinforcement
+    assert [int(row["steps"]) for row in csv.DictReader(curve.open())] == [0, 0]
+    # on fresh games the clone mostly chooses as its teacher
+    fresh = teacher_decisions("classic", 2, teacher="greedy", opponent="greedy", games=3, seed=9)
+    rules, _ = new_game("classic", players=2)
+    agreed = 0
+    for observation, mask, action in zip(
+        fresh.observations, fresh.masks, fresh.actions, strict=True
+    ):
+        signal = observation.astype(np.float64)
+        for weights, bias in policy.layers[:-1]:
+            signal = np.tanh(weights @ signal + bias)
+        scores = policy.layers[-1][0] @ signal + policy.layers[-1][1]
+        scores[~mask] = -np.inf
+        agreed += int(np.argmax(scores)) == action
+    assert agreed > 0.7 * len(fresh)
+    assert Encoding.of(rules, 2).num_actions == fresh.masks.shape[1]
+
+
+def test_a_teachers_record_is_legal_and_the_same_whatever_the_jobs() -> None:
+    alone = teacher_decisions("extended", 2, teacher="greedy", opponent="random", games=3, seed=4)
+    shared = teacher_decisions(
+        "extended", 2, teacher="greedy", opponent="random", games=3, seed=4, jobs=2
+    )
+    assert len(alone) > 0
+    assert np.array_equal(alone.observations, shared.observations)
+    assert np.array_equal(alone.actions, shared.actions)
+    assert alone.masks[np.arange(len(alone)), alone.actions].all()  # the teacher's legal moves
+    assert ((alone.observations >= 0) & (alone.observations <= 1)).all()
+    # DAgger: another player reaches other states, still labelled with the teacher's choices
+    led = teacher_decisions(
+        "extended", 2, teacher="greedy", opponent="random", games=3, seed=4, player=random_bot
+    )
+    assert led.masks[np.arange(len(led)), led.actions].all()
+    assert len(led) != len(alone) or not np.array_equal(led.observations, alone.observations)
+
+
+def test_no_steps_is_only_for_a_run_that_imitates(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--steps", "0"])
+    assert "0 with --imitate" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"teacher": 3},
+        {"teacher": "greedy", "games": 0},
+        {"teacher": "greedy", "rounds": -1},
+        {"teacher": "greedy", "epochs": 0},
+        {"teacher": "greedy", "jobs": 0},
+    ],
+)
+def test_an_imitation_refuses_impossible_settings(arguments: dict[str, Any]) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        Imitation(**arguments)
+
+
+@pytest.mark.parametrize("rate", ["0", "1.5", "-0.001"])
+def test_the_learning_rate_must_be_a_rate(rate: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--learning-rate", rate])
+    assert "--learning-rate must be between 0 and 1" in capsys.readouterr().err

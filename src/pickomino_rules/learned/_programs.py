@@ -37,6 +37,19 @@ def train_parser() -> argparse.ArgumentParser:
     parser.add_argument("--eval-games", type=int, default=400, metavar="GAMES")
     parser.add_argument("--final-games", type=int, default=2000, metavar="GAMES")
     parser.add_argument("--threads", type=int, default=1, help="PyTorch threads")
+    parser.add_argument(
+        "--learning-rate",
+        type=float,
+        metavar="RATE",
+        help="PPO's starting learning rate, falling linearly to 0 (default 0.001)",
+    )
+    parser.add_argument(
+        "--imitate", metavar="BOT", help="first clone this bot's play (then DAgger rounds)"
+    )
+    parser.add_argument("--imitate-games", type=int, default=600, metavar="GAMES")
+    parser.add_argument("--imitate-rounds", type=int, default=2, metavar="ROUNDS")
+    parser.add_argument("--imitate-epochs", type=int, default=8, metavar="EPOCHS")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing the teacher")
     parser.add_argument("--out", default="policy.npz", help="where to save the policy")
     parser.add_argument("--curve", help="write the learning curve to this CSV file")
     parser.add_argument("--plot", help="draw the learning curve to this .png or .svg file")

@@ -11,7 +11,9 @@ side by side: the batch engine's vector environment wherever the batch engine pl
 [`PickominoEnv`][pickomino_rules.envs.gymnasium.PickominoEnv] otherwise. Every
 ``--eval-every`` steps it measures the current policy against the opponent in fresh seeded
 games, seats rotated, and prints the win rate with its 95% interval (the learning curve, also
-written with ``--curve`` as CSV and drawn with ``--plot``). The policy it saves is the last
+written with ``--curve`` as CSV and drawn with ``--plot``). With ``--imitate BOT`` the network
+first learns that bot's play (behaviour cloning, then DAgger rounds: `Imitation`), and the
+reinforcement starts from there (``--steps 0``: none). The policy it saves is the last
 one: a [`PolicyBot`][pickomino_rules.learned.PolicyBot] that plays with numpy alone, with the
 command, seed, steps, time and versions in its ``about``.
 """
@@ -25,6 +27,8 @@ import time
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from pickomino_rules.errors import MissingExtraError
 from pickomino_rules.learned._programs import exit_without_extra, train_parser
@@ -50,11 +54,12 @@ from pickomino_rules.envs.gymnasium import PickominoEnv
 from pickomino_rules.envs.gymnasium_vector import PickominoVectorEnv
 from pickomino_rules.files import SaveError, check_save_target
 from pickomino_rules.learned import PolicyBot
+from pickomino_rules.learned._imitation import Decisions, teacher_decisions
 from pickomino_rules.simulation import simulate
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
 
     from pickomino_rules.simulation import Engine
 
@@ -62,6 +67,7 @@ __all__ = [
     "DEFAULT_ENVS",
     "HYPERPARAMETERS",
     "Checkpoint",
+    "Imitation",
     "evaluate",
     "main",
     "policy_of",
@@ -187,6 +193,95 @@ def _games(  # noqa: PLR0913 (a vector environment's settings)
     return make_vec_env(make, n_envs=envs, seed=seed)
 
 
+@attrs.frozen
+class Imitation:
+    """Start the network from a teacher's play: behaviour cloning, then DAgger rounds.
+
+    Reinforcement alone can settle on a poor habit first (in 2-player extended the classic
+    recipe learned to take a grilled worm a turn and nothing else). Cloning a stronger bot
+    first gives it a sound start: ``games`` games of the teacher against the opponent are
+    recorded, seats rotated,
+    the policy network learns the teacher's choices (cross-entropy over the legal actions,
+    Adam, ``epochs`` passes); then each of ``rounds`` DAgger rounds plays ``games`` games with
+    the network itself, records the teacher's choice at the states the network reaches, and
+    trains again on everything recorded.
+
+    Attributes:
+        teacher: The registered bot to imitate.
+        games: Games recorded for the start and in each round.
+        rounds: DAgger rounds after the start.
+        epochs: Passes over the record after each.
+        jobs: Processes playing the games.
+    """
+
+    teacher: str = attrs.field(validator=attrs.validators.instance_of(str))
+    games: int = attrs.field(default=600, validator=attrs.validators.ge(1))
+    rounds: int = attrs.field(default=2, validator=attrs.validators.ge(0))
+    epochs: int = attrs.field(default=8, validator=attrs.validators.ge(1))
+    jobs: int = attrs.field(default=1, validator=attrs.validators.ge(1))
+
+    def clone_into(  # noqa: PLR0913, PLR0917 (the run's game)
+        self,
+        model: MaskablePPO,
+        sample: PickominoEnv,
+        variant: str,
+        players: int,
+        opponent: str,
+        seed: int,
+    ) -> Iterator[dict[str, Any]]:
+        """Train ``model``'s policy round by round; yields what was recorded so far."""
+        policy: Any = model.policy
+        optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
+        record: list[Decisions] = []
+        for round_ in range(1 + self.rounds):
+            player = None if round_ == 0 else policy_of(model, sample, {})
+            record.append(
+                teacher_decisions(
+                    variant,
+                    players,
+                    teacher=self.teacher,
+                    opponent=opponent,
+                    games=self.games,
+                    seed=seed * 7_919 + round_,
+                    player=player,
+                    jobs=self.jobs,
+                )
+            )
+            accuracy = _clone(policy, optimizer, record, self.epochs, seed)
+            yield {
+                "teacher": self.teacher,
+                "rounds": round_,
+                "games": self.games * (round_ + 1),
+                "decisions": sum(len(part) for part in record),
+                "accuracy": round(accuracy, 4),
+            }
+
+
+def _clone(
+    policy: Any,  # noqa: ANN401 (sb3's torch module)
+    optimizer: torch.optim.Optimizer,
+    record: Sequence[Decisions],
+    epochs: int,
+    seed: int,
+) -> float:
+    """Fit the policy to the recorded choices; the share it chose as the teacher, last pass."""
+    observations = torch.as_tensor(np.concatenate([part.observations for part in record]))
+    masks = np.concatenate([part.masks for part in record])
+    actions = torch.as_tensor(np.concatenate([part.actions for part in record]))
+    order = torch.Generator().manual_seed(seed)
+    right = 0
+    for _ in range(epochs):
+        right = 0
+        for batch in torch.split(torch.randperm(len(actions), generator=order), 1024):
+            chosen = policy.get_distribution(observations[batch], action_masks=masks[batch.numpy()])
+            loss = -chosen.log_prob(actions[batch]).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            right += int((chosen.distribution.probs.argmax(1) == actions[batch]).sum())
+    return right / max(1, len(actions))
+
+
 def _default_engine(variant: str, players: int) -> Engine:
     """The batch engine where it plays the rules, the reference engine elsewhere."""
     try:
@@ -264,6 +359,7 @@ def train(  # noqa: PLR0913 (a training run's settings)
     eval_every: int = 500_000,
     eval_games: int = 400,
     hyperparameters: Mapping[str, Any] | None = None,
+    imitation: Imitation | None = None,
     about: dict[str, Any] | None = None,
     report: Callable[[Checkpoint], None] | None = None,
 ) -> tuple[PolicyBot, list[Checkpoint]]:
@@ -282,6 +378,8 @@ def train(  # noqa: PLR0913 (a training run's settings)
         eval_every: Steps between two measures of the policy against ``opponent``.
         eval_games: Games of each measure, seats rotated.
         hyperparameters: Any of ``MaskablePPO``'s arguments, over `HYPERPARAMETERS`.
+        imitation: Clone a teacher's play first (see `Imitation`); then ``steps`` of
+            reinforcement (0: none).
         about: Recorded in the policy's ``about``.
         report: Called with each point of the learning curve.
 
@@ -309,8 +407,8 @@ def train(  # noqa: PLR0913 (a training run's settings)
     sample = PickominoEnv(variant, players, opponents=opponent)
     curve: list[Checkpoint] = []
     details = dict(about or {}) | {"engine": chosen}
-    while model.num_timesteps < steps:
-        model.learn(min(eval_every, steps - model.num_timesteps), reset_num_timesteps=False)
+
+    def measure() -> None:
         bot = policy_of(model, sample, details)
         # evaluation games are seeded apart from training, and differ at every checkpoint
         wins = evaluate(bot, opponent, eval_games, seed=seed * 1_000_003 + len(curve))
@@ -318,6 +416,14 @@ def train(  # noqa: PLR0913 (a training run's settings)
         curve.append(point)
         if report is not None:
             report(point)
+
+    if imitation is not None:
+        for played in imitation.clone_into(model, sample, variant, players, opponent, seed):
+            details |= {"imitation": played}
+            measure()
+    while model.num_timesteps < steps:
+        model.learn(min(eval_every, steps - model.num_timesteps), reset_num_timesteps=False)
+        measure()
     details |= {"steps": model.num_timesteps, "seconds": round(time.perf_counter() - began)}
     return policy_of(model, sample, details), curve
 
@@ -325,9 +431,17 @@ def train(  # noqa: PLR0913 (a training run's settings)
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = train_parser()
     arguments = parser.parse_args(argv)
-    for name in ("players", "steps", "envs", "eval_every", "eval_games", "final_games", "threads"):
+    names = ["players", "envs", "eval_every", "eval_games", "final_games", "threads", "jobs"]
+    names += ["imitate_games", "imitate_epochs"]
+    for name in names:
         if getattr(arguments, name) is not None and getattr(arguments, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if arguments.learning_rate is not None and not 0 < arguments.learning_rate < 1:
+        parser.error("--learning-rate must be between 0 and 1")
+    if arguments.imitate_rounds < 0:
+        parser.error("--imitate-rounds must be at least 0")
+    if arguments.steps < (0 if arguments.imitate else 1):
+        parser.error("--steps must be at least 1 (0 with --imitate)")
     return arguments
 
 
@@ -348,7 +462,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "command": command,
         "seed": arguments.seed,
         "opponent": arguments.opponent,
-        "algorithm": "MaskablePPO (sb3-contrib)",
+        "algorithm": _algorithm(arguments),
         "versions": {
             "pickomino_rules": __version__,
             "sb3-contrib": version("sb3-contrib"),
@@ -376,6 +490,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             envs=arguments.envs,
             eval_every=arguments.eval_every,
             eval_games=arguments.eval_games,
+            hyperparameters=None
+            if arguments.learning_rate is None
+            else {"learning_rate": arguments.learning_rate},
+            imitation=None
+            if arguments.imitate is None
+            else Imitation(
+                arguments.imitate,
+                arguments.imitate_games,
+                arguments.imitate_rounds,
+                arguments.imitate_epochs,
+                arguments.jobs,
+            ),
             about=about,
             report=report,
         )
@@ -404,6 +530,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         _write_curve(arguments.curve, curve)
     if arguments.plot:
         _plot_curve(arguments.plot, curve, arguments)
+
+
+def _algorithm(arguments: argparse.Namespace) -> str:
+    """How the policy learns, as its ``about`` says."""
+    ppo = "MaskablePPO (sb3-contrib)"
+    if arguments.imitate is None:
+        return ppo
+    cloned = (
+        f"imitation of {arguments.imitate}: behaviour cloning, "
+        f"then {arguments.imitate_rounds} DAgger rounds (PyTorch)"
+    )
+    return cloned if arguments.steps == 0 else f"{cloned}, then {ppo}"
 
 
 def _write_curve(path: str, curve: Sequence[Checkpoint]) -> None:
