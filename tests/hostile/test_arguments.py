@@ -75,8 +75,6 @@ def test_more_dice_than_the_rules_hold_are_refused_before_any_work(name: str, di
 @pytest.mark.parametrize("name", BOTS)
 @pytest.mark.parametrize("variant", ["classic", "extended"])
 def test_a_bot_asked_at_a_chance_node_or_after_the_end_says_so(name: str, variant: str) -> None:
-    if (name, variant) == ("ppo", "extended"):
-        pytest.skip("the trained policy plays 2-player classic (its own error elsewhere)")
     bot = get_bot(name)
     rules, start = new_game(variant, players=2)
     with pytest.raises(IllegalActionError, match="bots decide for players"):

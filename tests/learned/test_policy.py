@@ -14,7 +14,13 @@ import pytest
 from pickomino_rules import Phase, apply, get_rules, legal_actions, new_game
 from pickomino_rules.bots import bot_supports, get_bot
 from pickomino_rules.encoding import Encoding
-from pickomino_rules.learned import InvalidPolicyError, PolicyBot, load_policy, ppo_bot
+from pickomino_rules.learned import (
+    InvalidPolicyError,
+    PolicyBot,
+    load_policy,
+    ppo_bot,
+    shipped_policy,
+)
 from pickomino_rules.simulation import simulate
 
 if TYPE_CHECKING:
@@ -30,8 +36,24 @@ def test_the_shipped_policy_is_the_registered_ppo_bot_and_says_how_it_was_made()
     assert policy.about["command"].startswith("python -m pickomino_rules.learned.train")
 
 
-def test_it_plays_only_legal_moves_through_whole_games() -> None:
-    rules, start = new_game("classic", players=2)
+def test_each_shipped_policy_is_found_for_its_own_game() -> None:
+    classic, extended = (
+        shipped_policy(get_rules("classic"), 2),
+        shipped_policy(get_rules("extended"), 2),
+    )
+    assert classic is not None
+    assert extended is not None
+    assert (classic.variant, classic.players) == ("classic", 2)
+    assert (extended.variant, extended.players) == ("extended", 2)
+    assert extended.about["imitation"]["teacher"] == "margin"
+    assert "--variant extended" in extended.about["command"]
+    assert shipped_policy(get_rules("extrawurm"), 2) is None
+    assert shipped_policy(get_rules("extended"), 3) is None
+
+
+@pytest.mark.parametrize("variant", ["classic", "extended"])
+def test_it_plays_only_legal_moves_through_whole_games(variant: str) -> None:
+    rules, start = new_game(variant, players=2)
     rng = random.Random(7)
     for _ in range(20):
         state = start
@@ -44,20 +66,29 @@ def test_it_plays_only_legal_moves_through_whole_games() -> None:
             state = apply(rules, state, move)
 
 
-def test_it_plays_its_own_game_only() -> None:
+def test_it_plays_its_own_games_only() -> None:
     assert bot_supports(ppo_bot, get_rules("classic"), 2)
+    assert bot_supports(ppo_bot, get_rules("extended"), 2)
     assert not bot_supports(ppo_bot, get_rules("classic"), 3)
-    assert not bot_supports(ppo_bot, get_rules("extended"), 2)
+    assert not bot_supports(ppo_bot, get_rules("extrawurm"), 2)
     assert not bot_supports(ppo_bot, get_rules("classic", {"short_game": True}), 2)
-    rules, state = new_game("extended", players=2)
+    rules, state = new_game("extended", players=3)
     state = apply(rules, state, rules.chance_table(state.in_hand).sample(random.Random(1)))
-    with pytest.raises(InvalidPolicyError, match="plays 2-player classic"):
+    with pytest.raises(
+        InvalidPolicyError, match="play 2-player classic and 2-player extended, not 3-player"
+    ):
+        ppo_bot(rules, state, random.Random(1))
+    # a game it plays but for an option: the policy of that game names the option
+    rules, state = new_game("classic", players=2, options={"short_game": True})
+    state = apply(rules, state, rules.chance_table(state.in_hand).sample(random.Random(1)))
+    with pytest.raises(InvalidPolicyError, match="short_game"):
         ppo_bot(rules, state, random.Random(1))
 
 
-def test_it_beats_random_by_far() -> None:
-    outcome = simulate(bots=["ppo", "random"], games=40, seed=3)
-    assert outcome.win_rate(0) > 0.9
+@pytest.mark.parametrize(("variant", "least"), [("classic", 0.9), ("extended", 0.8)])
+def test_it_beats_random_by_far(variant: str, least: float) -> None:
+    outcome = simulate(variant, bots=["ppo", "random"], games=40, seed=3)
+    assert outcome.win_rate(0) > least
 
 
 def test_it_plays_without_torch_or_gymnasium() -> None:

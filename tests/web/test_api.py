@@ -44,7 +44,7 @@ def test_the_setup_names_every_variant_with_its_options_and_every_bot(client: Te
     bots = {b["name"]: b for b in answer["bots"]}
     assert set(bots) >= {"random", "greedy", "optimal", "champion", "ppo"}
     assert bots["greedy"]["plays"]["extended"] == [2, 3, 4, 5, 6, 7]
-    assert bots["ppo"]["plays"] == {"classic": [2], "extended": [], "extrawurm": []}
+    assert bots["ppo"]["plays"] == {"classic": [2], "extended": [2], "extrawurm": []}
     assert bots["champion"]["plays"]["classic"] == [2, 3, 4]
     assert bots["champion"]["plays"]["extended"] == [2, 3, 4]
 

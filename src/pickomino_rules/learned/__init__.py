@@ -5,10 +5,12 @@ file: the observation of the player to move in, the best legal action out. Playi
 numpy only (the ``solver`` extra); training one needs the ``train`` extra (sb3-contrib and
 PyTorch): ``python -m pickomino_rules.learned.train`` (see the docs page "Train an agent").
 
-The package ships one, registered as the bot ``ppo``: MaskablePPO trained against ``greedy``
-in 2-player classic. It plays that game only
-([`bot_supports`][pickomino_rules.bots.bot_supports] says so); how it was made is in its
-``about``.
+The package ships two, played by the bot ``ppo``, each in its own game: MaskablePPO trained
+against ``greedy`` in 2-player classic, and in 2-player extended a network that first imitated
+``margin`` (behaviour cloning and DAgger), then trained on with MaskablePPO against ``greedy``.
+``ppo`` plays those two games only ([`bot_supports`][pickomino_rules.bots.bot_supports] says
+so; [`shipped_policy`][pickomino_rules.learned.shipped_policy] finds a game's policy); how each
+was made is in its ``about``.
 
 The ``champion`` bot plays for the game, not the turn: it solves each turn exactly
 ([`solve_turn`][pickomino_rules.solver.solve_turn]) for the chance to win the game that a
@@ -54,6 +56,7 @@ __all__ = [
     "load_policy",
     "load_win_model",
     "ppo_bot",
+    "shipped_policy",
     "shipped_win_model",
     "table_features",
 ]
@@ -64,7 +67,7 @@ SHIPPED_POLICY = "ppo-classic-2.npz"
 
 @cache
 def load_policy(name: str = SHIPPED_POLICY) -> PolicyBot:
-    """A policy shipped in this package, by file name (the ``ppo`` bot's by default).
+    """A policy shipped in this package, by file name (``ppo``'s classic one by default).
 
     Raises:
         FileNotFoundError: No such file in the package.
@@ -73,13 +76,47 @@ def load_policy(name: str = SHIPPED_POLICY) -> PolicyBot:
         return PolicyBot.load(path)
 
 
+@cache
+def _shipped_policies() -> tuple[PolicyBot, ...]:
+    files = resources.files(__name__)
+    names = sorted(f.name for f in files.iterdir() if f.name.startswith("ppo-"))
+    return tuple(load_policy(name) for name in names)
+
+
+def shipped_policy(rules: Rules, players: int) -> PolicyBot | None:
+    """The shipped policy trained for exactly this game (rules, options, players), if any.
+
+    Examples:
+        >>> from pickomino_rules import get_rules
+        >>> shipped_policy(get_rules("extended"), 2).about["opponent"]
+        'greedy'
+        >>> shipped_policy(get_rules("classic"), 3) is None
+        True
+    """
+    return next((p for p in _shipped_policies() if p.supports(rules, players)), None)
+
+
 def ppo_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
-    """The shipped policy (2-player classic), loaded at its first move."""
-    return load_policy()(rules, state, rng)
+    """The shipped policy of this game (2-player classic or extended), loaded at its first move.
+
+    Raises:
+        InvalidPolicyError: No policy is shipped for this game.
+        InvalidStateError: The state is malformed.
+    """
+    check_shape(rules, state)
+    policy = shipped_policy(rules, state.players)
+    if policy is None:
+        for other in _shipped_policies():
+            if (other.variant, other.players) == (rules.name, state.players):
+                other(rules, state, rng)  # raises, naming the options that differ
+        shipped = " and ".join(f"{p.players}-player {p.variant}" for p in _shipped_policies())
+        msg = f"the shipped policies play {shipped}, not {state.players}-player {rules.name}"
+        raise InvalidPolicyError(msg)
+    return policy(rules, state, rng)
 
 
 def _supports(rules: Rules, players: int) -> bool:
-    return load_policy().supports(rules, players)
+    return shipped_policy(rules, players) is not None
 
 
 ppo_bot.supports = _supports  # type: ignore[attr-defined]
