@@ -21,6 +21,7 @@ from pickomino_rules._processes import map_in_processes
 from pickomino_rules.bots import get_bot
 from pickomino_rules.encoding import Encoding
 from pickomino_rules.game import MAX_GAME_MOVES, apply, new_game, sample_chance
+from pickomino_rules.learned._policy import network_input
 from pickomino_rules.registry import get_rules
 from pickomino_rules.state import Phase
 
@@ -62,7 +63,6 @@ def _play(
     """Play the games of ``task`` and record the teacher's choice at the player's decisions."""
     rules, players, teacher, player, opponent, seed, games = task
     encoding = Encoding.of(rules, players)
-    high = encoding.observation_high
     observations: list[NDArray[np.float32]] = []
     masks: list[NDArray[np.int8]] = []
     actions: list[int] = []
@@ -80,14 +80,14 @@ def _play(
                 state = apply(rules, state, opponent(rules, state, rng))
                 continue
             action = teacher(rules, state, rng)
-            observations.append(encoding.observe(state, seat) / high)
+            observations.append(network_input(encoding, state))
             masks.append(encoding.legal_mask(state))
             actions.append(encoding.encode(action))
             if player is not teacher:
                 action = player(rules, state, rng)
             state = apply(rules, state, action)
     if not actions:
-        empty = np.zeros((0, len(high)), dtype=np.float32)
+        empty = np.zeros((0, encoding.observation_size), dtype=np.float32)
         return empty, np.zeros((0, encoding.num_actions), dtype=bool), np.zeros(0, np.int64)
     return (
         np.stack(observations).astype(np.float32),

@@ -42,6 +42,11 @@ _FORMAT = 1
 """The version of the weights file's layout."""
 
 
+def network_input(encoding: Encoding, state: GameState) -> NDArray[np.float32]:
+    """What a policy network reads at ``state``: the mover's observation scaled into [0, 1]."""
+    return encoding.observe(state, state.player) / encoding.observation_high
+
+
 class InvalidPolicyError(PickominoError, ValueError):
     """A weights file that is not a policy of this library, or a policy that cannot play."""
 
@@ -99,7 +104,7 @@ class PolicyBot:
         """The network's logit of each action number at ``state``; -inf where illegal."""
         check_shape(rules, state)
         encoding = self._encoding(rules, state.players)
-        signal = encoding.observe(state, state.player) / encoding.observation_high
+        signal = network_input(encoding, state)
         for weights, bias in self.layers[:-1]:
             signal = np.tanh(weights @ signal + bias)
         weights, bias = self.layers[-1]
