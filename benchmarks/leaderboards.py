@@ -26,12 +26,10 @@ BOARDS = {
     for players in (2, 3, 4)
     for variant in ("classic", "extended")
 }
-GAMES = {"classic-2": 2000, "extended-2": 1000} | {
-    name: 600 for name, (_, players) in BOARDS.items() if players > 2
-}
-"""Games per table, unless ``--games`` says otherwise: a multiple of 2, 3 and 4, so that every
-bot sits in every seat alike; 2,000 a pair where the run time allows (2-player classic's take
-15 minutes, 2-player extended's would take about 80)."""
+GAMES = {name: 2000 if players == 2 else 2004 for name, (_, players) in BOARDS.items()}
+"""Games per table, unless ``--games`` says otherwise: at least 2,000 a pair or table, and a
+multiple of the players (2,004 = 12 x 167 for 3 and 4), so that every bot sits in every seat
+alike."""
 
 
 def main() -> None:
@@ -40,8 +38,7 @@ def main() -> None:
     parser.add_argument(
         "--games",
         type=int,
-        help="games per table (default: 2,000 a pair in classic, 1,000 in extended, "
-        "600 a table of 3 or 4)",
+        help="games per table (default: 2,000 a pair, 2,004 a table of 3 or 4)",
     )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
