@@ -262,6 +262,40 @@ class Encoding:
         except ODD as error:
             raise error_for(self.rules, state, error) from error
 
+    def _seen_by(
+        self, state: GameState, seat: int, *, acting: bool = True
+    ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+        """``observe(state, seat)`` and ``legal_mask(state)`` of a state the engine returned.
+
+        For the wrappers, on the states their own steps made (a state set by hand goes
+        through the checked methods): it skips the checks of the state and the seat, which
+        cost about as much as the kernel's writing of the two arrays. A variant's failing
+        hook still raises what the checked methods raise. Not ``acting``: the mask is all 0.
+        """
+        if not _INTO_ARRAYS:  # the pure engine: no checks worth skipping
+            mask = self.legal_mask(state) if acting else np.zeros(len(self.actions), np.int8)
+            return self.observe(state, seat), mask
+        values = np.zeros(len(self.observation_high), dtype=np.float32)
+        try:
+            _OBSERVE_INTO(self._layout, self.rules, state, seat, values)
+        except PickominoError:
+            raise
+        except ODD as error:
+            raise error_for(self.rules, state, error) from error
+        mask = np.zeros(len(self.actions), dtype=np.int8)
+        phase = state.phase
+        if acting and phase is not _ROLL and phase is not _GAME_OVER:
+            try:
+                _MASK_INTO(self._layout, self.rules, state, mask)
+            except KeyError as error:  # a variant's bug: its action class misses instances
+                shown = brief(error.args[0])
+                msg = f"legal action {shown} is not in the action space of {self.rules.name}"
+                raise ActionEncodingError(msg) from None
+        return values, mask
+
+
+_ROLL, _GAME_OVER = Phase.ROLL, Phase.GAME_OVER  # (module globals: cheaper than enum reads)
+
 
 @lru_cache(maxsize=64)  # per rules: bounded, as rules of many options come and go
 def _encoding(rules: Rules, players: int) -> Encoding:

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from pickomino_rules import IllegalActionError, InvalidSetupError, available_variants, result
+from pickomino_rules import (
+    IllegalActionError,
+    InvalidSetupError,
+    InvalidStateError,
+    Phase,
+    available_variants,
+    result,
+)
 from pickomino_rules.bots import greedy_bot
 from pickomino_rules.encoding import ActionEncodingError, worm_margins
 from pickomino_rules.positions import Position, PositionError
@@ -421,3 +428,85 @@ def test_gymnasium_own_rewards_stop_where_the_learner_s_turn_ends(variant: str) 
             if terminated or truncated:
                 break
     assert checked > 20  # many steps ended the learner's turn
+
+
+# -- the wrappers' own answers -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_gymnasium_observes_its_own_states_as_the_checked_encoding_does(variant: str) -> None:
+    # the environment skips the encoding's checks on the states it made itself
+    env = PickominoEnv(variant, players=3, seat=None, mask_in_observation=True)
+    rng = np.random.default_rng(3)
+    steps = 0
+    for seed in range(4):
+        observation, info = env.reset(seed=seed)
+        while True:
+            state = info["state"]
+            assert state is env.state
+            assert state is not None
+            np.testing.assert_array_equal(
+                observation["observation"], env.encoding.observe(state, env.seat)
+            )
+            np.testing.assert_array_equal(info["action_mask"], env.encoding.legal_mask(state))
+            np.testing.assert_array_equal(observation["action_mask"], info["action_mask"])
+            if not info["action_mask"].any():  # the game is over
+                break
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            observation, _, terminated, truncated, info = env.step(action)
+            steps += 1
+            if terminated or truncated:
+                state = info["state"]
+                np.testing.assert_array_equal(
+                    observation["observation"], env.encoding.observe(state, env.seat)
+                )
+                assert not observation["action_mask"].any()
+                break
+    assert steps > 50
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pettingzoo_observes_its_own_states_as_the_checked_encoding_does(variant: str) -> None:
+    game = zoo.raw_env(variant=variant, players=3)
+    rng = np.random.default_rng(4)
+    decisions = 0
+    for seed in range(3):
+        game.reset(seed=seed)
+        for agent in game.agent_iter():
+            state = game.state
+            assert state is not None
+            for seat, other in enumerate(game.possible_agents):  # the acting one and the rest
+                seen = game.observe(other)
+                acting = other == agent and state.phase is not Phase.GAME_OVER
+                mask = (
+                    game.encoding.legal_mask(state)
+                    if acting
+                    else np.zeros(game.encoding.num_actions, np.int8)
+                )
+                np.testing.assert_array_equal(
+                    seen["observation"], game.encoding.observe(state, seat)
+                )
+                np.testing.assert_array_equal(seen["action_mask"], mask)
+                assert seen["action_mask"].dtype == np.int8
+            observation, _, terminated, truncated, _ = game.last()
+            if terminated or truncated:
+                game.step(None)
+                continue
+            game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            decisions += 1
+    assert decisions > 50
+
+
+def test_a_state_set_by_hand_is_checked_before_it_is_observed() -> None:
+    game = zoo.raw_env(variant="classic", players=2)
+    game.reset(seed=1)
+    assert game.state is not None
+    game.state = game.state.replace(grill=(*game.state.grill, 99))
+    with pytest.raises(InvalidStateError, match="99"):
+        game.observe("player_0")
+    env = PickominoEnv("classic", players=2)
+    env.reset(seed=1)
+    assert env.state is not None
+    env.state = env.state.replace(grill=(*env.state.grill, 99))
+    with pytest.raises(InvalidStateError, match="99"):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))

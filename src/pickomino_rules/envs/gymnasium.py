@@ -141,6 +141,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         self._steps = 0
         self._lost = False
         self._turn_end: GameState | None = None
+        self._made: GameState | None = None  # the state the last step made (see _answer)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -164,7 +165,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         _check_seat(seat, self.encoding.players)
         self.seat = seat
         _, state = new_game(self.rules, players=self.encoding.players)
-        self.state = self._advance(state)
+        self.state = self._made = self._advance(state)
         self._steps = 0
         self._lost = False
         return self._answer()
@@ -197,12 +198,12 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
             observation, info = self._answer()
             info["illegal_action"] = True
             return observation, self._illegal_penalty, self._lost, truncated, info
-        self.state = self._advance(after)
+        self.state = self._made = self._advance(after)
         self._steps += 1
         terminated = is_terminal(self.rules, self.state)
         truncated = not terminated and self._steps >= self._max_steps
-        if self._reward == "win":
-            reward = returns(self.rules, self.state)[self.seat]
+        if self._reward == "win":  # 0 until the end
+            reward = returns(self.rules, self.state)[self.seat] if terminated else 0.0
         else:
             counted = self.state if self._reward == "worms" else self._turn_end
             assert counted is not None  # noqa: S101 (_advance sets it)
@@ -242,10 +243,14 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
 
     def _answer(self) -> tuple[Observation, dict[str, Any]]:
         """The observation and the info of the current state (one mask for both)."""
-        assert self.state is not None  # noqa: S101 (reset() ran)
-        features = self.encoding.observe(self.state, self.seat)
-        mask = self.encoding.legal_mask(self.state)
-        info = {"action_mask": mask, "seat": self.seat, "state": self.state}
+        state = self.state
+        assert state is not None  # noqa: S101 (reset() ran)
+        if state is self._made:  # made by the engine here: the checks would find nothing
+            features, mask = self.encoding._seen_by(state, self.seat)  # noqa: SLF001
+        else:  # set by hand
+            features = self.encoding.observe(state, self.seat)
+            mask = self.encoding.legal_mask(state)
+        info = {"action_mask": mask, "seat": self.seat, "state": state}
         if self._mask_in_observation:
             return {"observation": features, "action_mask": mask.copy()}, info
         return features, info

@@ -180,6 +180,7 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
         }
         self._rng = random.Random()
         self.state: GameState | None = None
+        self._made: GameState | None = None  # the state the last step made (see observe)
         self._decisions = 0
 
     def observation_space(self, agent: AgentID) -> spaces.Space[Any]:
@@ -208,7 +209,7 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
             self._rng = random.Random(seed)
         first = reset_options(options, ("first_player",)).get("first_player", 0)
         _, state = new_game(self.rules, players=len(self.possible_agents), first_player=first)
-        self.state = self._roll(state)
+        self.state = self._made = self._roll(state)
         self._decisions = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -232,13 +233,18 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
             msg = f"no agent {brief(agent)}; the agents are {', '.join(self.possible_agents)}"
             raise UnknownAgentError(msg)
         seat = self.possible_agents.index(agent)
-        to_act = agent == self.agent_selection and not is_terminal(self.rules, self.state)
-        mask = (
-            self.encoding.legal_mask(self.state)
-            if to_act
-            else np.zeros(self.encoding.num_actions, dtype=np.int8)
-        )
-        return {"observation": self.encoding.observe(self.state, seat), "action_mask": mask}
+        state = self.state
+        to_act = agent == self.agent_selection and not is_terminal(self.rules, state)
+        if state is self._made:  # made by the engine here: the checks would find nothing
+            features, mask = self.encoding._seen_by(state, seat, acting=to_act)  # noqa: SLF001
+        else:  # set by hand
+            features = self.encoding.observe(state, seat)
+            mask = (
+                self.encoding.legal_mask(state)
+                if to_act
+                else np.zeros(self.encoding.num_actions, dtype=np.int8)
+            )
+        return {"observation": features, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action, then roll the dice until someone decides.
@@ -259,16 +265,17 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
         move = self.encoding.decode(action)
         before = worm_margins(self.rules, self.state) if self._reward == "worms" else ()
         state = self._roll(apply(self.rules, self.state, move))
-        self.state = state
+        self.state = self._made = state
         self._decisions += 1
         self._cumulative_rewards[agent] = 0.0
+        over = is_terminal(self.rules, state)
         if self._reward == "worms":
             after = worm_margins(self.rules, state)
             rewards = [now - then for now, then in zip(after, before, strict=True)]
-        else:
-            rewards = list(returns(self.rules, state))
+        else:  # 0 until the end
+            rewards = list(returns(self.rules, state)) if over else [0.0] * len(self.agents)
         self.rewards = dict(zip(self.agents, rewards, strict=True))
-        if is_terminal(self.rules, state):
+        if over:
             self.terminations = dict.fromkeys(self.agents, True)
         elif self._decisions >= self._max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
