@@ -193,17 +193,13 @@ class Encoding:
         if state.phase is Phase.ROLL or state.phase is Phase.GAME_OVER:
             check_fits(self.rules, state)
             return np.zeros(len(self.actions), dtype=np.int8)
-        try:  # a malformed state: the engine's own error, from legal_actions
-            if _INTO_ARRAYS:
-                mask = np.zeros(len(self.actions), dtype=np.int8)
-                _MASK_INTO(self._layout, self.rules, state, mask)
-                return mask
-            marks = [0] * len(self.actions)
-            _MASK_INTO(self._layout, self.rules, state, marks)
-        except KeyError as error:  # a variant's bug: its action class misses instances
-            shown = brief(error.args[0])
-            msg = f"legal action {shown} is not in the action space of {self.rules.name}"
-            raise ActionEncodingError(msg) from None
+        # a malformed state: the engine's own error, from legal_actions
+        if _INTO_ARRAYS:
+            mask = np.zeros(len(self.actions), dtype=np.int8)
+            self._mask_into(state, mask)
+            return mask
+        marks = [0] * len(self.actions)
+        self._mask_into(state, marks)
         return np.array(marks, dtype=np.int8)
 
     def legal_numbers(self, state: GameState) -> list[int]:
@@ -244,54 +240,64 @@ class Encoding:
             msg = f"player must be a player index, got {brief(player)}"
             raise ArgumentTypeError(msg)
         try:
-            if len(state.stacks) != self.players:
-                msg = f"the state has {len(state.stacks)} players, the encoding {self.players}"
-                raise ObservationError(msg)
-            if not 0 <= player < self.players:
-                msg = f"player {player} is not a player of a {self.players}-player game"
-                raise ObservationError(msg)
-            if _INTO_ARRAYS:
-                values = np.zeros(len(self.observation_high), dtype=np.float32)
-                _OBSERVE_INTO(self._layout, self.rules, state, int(player), values)
-                return values
-            filled = [0.0] * len(self.observation_high)
-            _OBSERVE_INTO(self._layout, self.rules, state, int(player), filled)
-            return np.array(filled, dtype=np.float32)
-        except PickominoError:
-            raise
+            players = len(state.stacks)
         except ODD as error:
             raise error_for(self.rules, state, error) from error
+        if players != self.players:
+            msg = f"the state has {players} players, the encoding {self.players}"
+            raise ObservationError(msg)
+        if not 0 <= player < self.players:
+            msg = f"player {player} is not a player of a {self.players}-player game"
+            raise ObservationError(msg)
+        if _INTO_ARRAYS:
+            values = np.zeros(len(self.observation_high), dtype=np.float32)
+            self._observe_into(state, int(player), values)
+            return values
+        filled = [0.0] * len(self.observation_high)
+        self._observe_into(state, int(player), filled)
+        return np.array(filled, dtype=np.float32)
 
     def _seen_by(
-        self, state: GameState, seat: int, *, acting: bool = True
+        self, state: GameState, seat: int, *, acting: bool = True, checked: bool = False
     ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
-        """``observe(state, seat)`` and ``legal_mask(state)`` of a state the engine returned.
+        """``observe(state, seat)`` and ``legal_mask(state)`` at once, for the wrappers.
 
-        For the wrappers, on the states their own steps made (a state set by hand goes
-        through the checked methods): it skips the checks of the state and the seat, which
-        cost about as much as the kernel's writing of the two arrays. A variant's failing
-        hook still raises what the checked methods raise. Not ``acting``: the mask is all 0.
+        Unless ``checked``, the state must be one the engine returned (the wrappers' own
+        steps made it): the checks of the state and the seat are skipped, which cost about
+        as much as the kernel's writing of the two arrays. A state set by hand goes
+        ``checked``, through `observe` and `legal_mask`. A variant's failing hook raises
+        what the checked methods raise. Not ``acting``: the mask is all 0.
         """
-        if not _INTO_ARRAYS:  # the pure engine: no checks worth skipping
+        if checked or not _INTO_ARRAYS:  # (the pure engine: no checks worth skipping)
             mask = self.legal_mask(state) if acting else np.zeros(len(self.actions), np.int8)
             return self.observe(state, seat), mask
         values = np.zeros(len(self.observation_high), dtype=np.float32)
+        self._observe_into(state, seat, values)
+        mask = np.zeros(len(self.actions), dtype=np.int8)
+        phase = state.phase
+        if acting and phase is not _ROLL and phase is not _GAME_OVER:
+            self._mask_into(state, mask)
+        return values, mask
+
+    def _observe_into(
+        self, state: GameState, seat: int, out: NDArray[np.float32] | list[float]
+    ) -> None:
+        """The engine's writing of the observation, a malformed state's error made ours."""
         try:
-            _OBSERVE_INTO(self._layout, self.rules, state, seat, values)
+            _OBSERVE_INTO(self._layout, self.rules, state, seat, out)
         except PickominoError:
             raise
         except ODD as error:
             raise error_for(self.rules, state, error) from error
-        mask = np.zeros(len(self.actions), dtype=np.int8)
-        phase = state.phase
-        if acting and phase is not _ROLL and phase is not _GAME_OVER:
-            try:
-                _MASK_INTO(self._layout, self.rules, state, mask)
-            except KeyError as error:  # a variant's bug: its action class misses instances
-                shown = brief(error.args[0])
-                msg = f"legal action {shown} is not in the action space of {self.rules.name}"
-                raise ActionEncodingError(msg) from None
-        return values, mask
+
+    def _mask_into(self, state: GameState, out: NDArray[np.int8] | list[int]) -> None:
+        """The engine's writing of the mask; an action the space lacks is a variant's bug."""
+        try:
+            _MASK_INTO(self._layout, self.rules, state, out)
+        except KeyError as error:  # its action class misses instances
+            shown = brief(error.args[0])
+            msg = f"legal action {shown} is not in the action space of {self.rules.name}"
+            raise ActionEncodingError(msg) from None
 
 
 _ROLL, _GAME_OVER = Phase.ROLL, Phase.GAME_OVER  # (module globals: cheaper than enum reads)

@@ -245,11 +245,9 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         """The observation and the info of the current state (one mask for both)."""
         state = self.state
         assert state is not None  # noqa: S101 (reset() ran)
-        if state is self._made:  # made by the engine here: the checks would find nothing
-            features, mask = self.encoding._seen_by(state, self.seat)  # noqa: SLF001
-        else:  # set by hand
-            features = self.encoding.observe(state, self.seat)
-            mask = self.encoding.legal_mask(state)
+        # made by the engine here, the checks would find nothing; set by hand, they run
+        checked = state is not self._made
+        features, mask = self.encoding._seen_by(state, self.seat, checked=checked)  # noqa: SLF001
         info = {"action_mask": mask, "seat": self.seat, "state": state}
         if self._mask_in_observation:
             return {"observation": features, "action_mask": mask.copy()}, info

@@ -235,15 +235,9 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
         seat = self.possible_agents.index(agent)
         state = self.state
         to_act = agent == self.agent_selection and not is_terminal(self.rules, state)
-        if state is self._made:  # made by the engine here: the checks would find nothing
-            features, mask = self.encoding._seen_by(state, seat, acting=to_act)  # noqa: SLF001
-        else:  # set by hand
-            features = self.encoding.observe(state, seat)
-            mask = (
-                self.encoding.legal_mask(state)
-                if to_act
-                else np.zeros(self.encoding.num_actions, dtype=np.int8)
-            )
+        # made by the engine here, the checks would find nothing; set by hand, they run
+        checked = state is not self._made
+        features, mask = self.encoding._seen_by(state, seat, acting=to_act, checked=checked)  # noqa: SLF001
         return {"observation": features, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
