@@ -519,6 +519,44 @@ def test_batch_games_refill_rows_and_match_the_reference_statistics(
         assert low - 0.1 < batch.win_rate(0) < high + 0.1
 
 
+def test_the_longest_games_go_on_in_a_narrower_batch_and_count_every_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once a chunk's last games are started, the long ones move to a batch of their own rows.
+
+    Their moves and turns before the move still count (the lengths and the games cut at
+    ``max_moves`` agree with the reference engine's), and their states carry over.
+    """
+    from pickomino_rules.simulation import _workers  # noqa: PLC0415
+
+    narrowed: list[int] = []
+    real = _workers._narrowed  # noqa: SLF001 (counting the real narrowing, not replacing it)
+
+    def counting(games: Any, rows: Any, batch: Any) -> Any:
+        narrowed.append(len(rows))
+        return real(games, rows, batch)
+
+    monkeypatch.setattr(_workers, "_narrowed", counting)
+    monkeypatch.setattr(_workers, "NARROWEST", 4)
+    lineup: dict[str, Any] = {"players": 3, "bots": ["greedy", "random"], "games": 600, "seed": 3}
+    batch = simulate("classic", **lineup, engine="batch")
+    played: list[GameSummary] = []
+    reference = simulate("classic", **lineup, on_game=played.append)
+    assert len(narrowed) >= 2, narrowed  # 600 rows, then ever fewer
+    assert batch.complete
+    assert batch.mean_moves == pytest.approx(reference.mean_moves, rel=0.05)
+    assert batch.mean_turns == pytest.approx(reference.mean_turns, rel=0.05)
+    for entry in range(2):
+        low, high = reference.win_interval(entry)
+        assert low - 0.08 < batch.win_rate(entry) < high + 0.08
+    moves = sorted(summary.moves for summary in played)
+    limit = moves[len(moves) * 9 // 10]  # about a tenth of the games run past it
+    cut = simulate("classic", **lineup, engine="batch", max_moves=limit, keep_going=True)
+    cut_reference = simulate("classic", **lineup, max_moves=limit, keep_going=True)
+    assert 0.04 < len(cut.failures) / 600 < 0.16, len(cut.failures)
+    assert abs(len(cut.failures) - len(cut_reference.failures)) < 0.06 * 600
+
+
 def test_batch_seats_follow_the_seating(tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     with GameExport(path, 3) as export:

@@ -283,6 +283,11 @@ class BatchGames:
         """Moves played so far in each row's current game, rolls included."""
         return _read_only(self._moves)
 
+    @property
+    def turns(self) -> NDArray[np.int32]:
+        """Turns ended so far in each row's current game."""
+        return _read_only(self._turns)
+
     def scores(self) -> NDArray[np.int64]:
         """Worms of each player in each game, shape (N, players) (C13 and the variant's)."""
         scores: NDArray[np.int64] = self._twins.hooks["scores"](self.table, self.table.rows)

@@ -24,7 +24,7 @@ from pickomino_rules.simulation._results import (
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     import numpy as np
     from numpy.typing import NDArray
@@ -142,6 +142,9 @@ def play_game(setup: Setup, rules: Rules, bots: Sequence[Bot], index: int) -> Ou
 BATCH_WIDTH = 4096
 """Most games a chunk plays at once; a finished game's row takes the chunk's next game."""
 
+NARROWEST = 32
+"""Fewest rows a chunk's batch is narrowed to once its last games are the only ones left."""
+
 
 def play_batch(chunk: Chunk) -> list[Outcome]:  # noqa: C901, PLR0915 (one lockstep loop)
     """Play a chunk's games in lockstep on the batch engine, with the bots' vectorised forms.
@@ -160,14 +163,18 @@ def play_batch(chunk: Chunk) -> list[Outcome]:  # noqa: C901, PLR0915 (one locks
     entropy = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:16], "big")
     dice, draws = (np.random.default_rng(s) for s in np.random.SeedSequence(entropy).spawn(2))
     width = min(count, BATCH_WIDTH)
-    games = BatchGames(
-        width,
-        setup.players,
-        variant=setup.variant,
-        options=setup.options,
-        seed=dice,
-        auto_reset=False,
-    )
+
+    def batch(size: int) -> BatchGames:
+        return BatchGames(
+            size,
+            setup.players,
+            variant=setup.variant,
+            options=setup.options,
+            seed=dice,
+            auto_reset=False,
+        )
+
+    games = batch(width)
     names = sorted(set(setup.lineup))
     bots = [get_vector_bot(name) for name in names]
     orders = [
@@ -179,6 +186,9 @@ def play_batch(chunk: Chunk) -> list[Outcome]:  # noqa: C901, PLR0915 (one locks
     waiting = width  # the chunk's next game to start
     outcomes: list[Outcome | None] = [None] * count
     retired = np.zeros(width, dtype=bool)  # rows of unfinished games with none left to start
+    # Moves and turns each row's game played before the batch was last narrowed.
+    moves_before = np.zeros(width, dtype=np.int64)
+    turns_before = np.zeros(width, dtype=np.int64)
     try:
         while not (games.over | retired).all():
             playing = seat_bot[game_of_row, games.to_move]
@@ -198,11 +208,12 @@ def play_batch(chunk: Chunk) -> list[Outcome]:  # noqa: C901, PLR0915 (one locks
                     orders[game],
                     tuple(done.scores[row].tolist()),
                     tuple(np.flatnonzero(done.winners[row]).tolist()),
-                    int(done.turns[row]),
-                    int(done.moves[row]),
+                    int(turns_before[row] + done.turns[row]),
+                    int(moves_before[row] + done.moves[row]),
                 )
             if setup.max_moves is not None:  # games past the limit fail, as with the engine
-                cut = _unfinished(games, setup.max_moves, done.terminated | retired)
+                played = moves_before + games.moves
+                cut = np.flatnonzero(~(done.terminated | retired) & (played >= setup.max_moves))
                 for row in cut.tolist():
                     game = int(game_of_row[row])
                     seats = tuple(setup.lineup[entry] for entry in orders[game])
@@ -216,8 +227,21 @@ def play_batch(chunk: Chunk) -> list[Outcome]:  # noqa: C901, PLR0915 (one locks
                 refill = ended[: count - waiting]
             if refill.size:
                 game_of_row[refill] = np.arange(waiting, waiting + refill.size)
+                moves_before[refill] = turns_before[refill] = 0
                 waiting += refill.size
                 games.reset(refill)
+            going = np.flatnonzero(~(games.over | retired))
+            if waiting == count and NARROWEST <= going.size * 4 <= width:
+                # A step costs every row's work, finished or not: the longest games of a
+                # chunk go on in a batch of their rows alone (their states carried over).
+                moves_before = moves_before[going] + games.moves[going]
+                turns_before = turns_before[going] + games.turns[going]
+                games, game_of_row, width = (
+                    _narrowed(games, going, batch),
+                    game_of_row[going],
+                    going.size,
+                )
+                retired = np.zeros(width, dtype=bool)
     except Exception as error:  # noqa: BLE001 (a vectorised bot's error fails the unfinished games)
         text = f"{type(error).__name__}: {error}"
         details = "".join(traceback.format_exception(error))
@@ -228,11 +252,14 @@ def play_batch(chunk: Chunk) -> list[Outcome]:  # noqa: C901, PLR0915 (one locks
     return [outcome for outcome in outcomes if outcome is not None]
 
 
-def _unfinished(games: BatchGames, limit: int, done: NDArray[np.bool_]) -> NDArray[np.intp]:
-    """The rows of games still going after ``limit`` moves (not ``done``)."""
-    import numpy as np  # noqa: PLC0415 (the batch extra)
-
-    return np.flatnonzero(~done & (games.moves >= limit))
+def _narrowed(
+    games: BatchGames, rows: NDArray[np.intp], batch: Callable[[int], BatchGames]
+) -> BatchGames:
+    """A batch made by ``batch`` holding the games of ``rows`` of ``games``, in that order."""
+    narrow = batch(len(rows))
+    for row, state in enumerate(games.states(rows)):
+        narrow.set_state(row, state)
+    return narrow
 
 
 def time_limited(bot: Bot, limit: float) -> Bot:
