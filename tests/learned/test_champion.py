@@ -52,7 +52,7 @@ EXTENDED_LATE = (
     '["crow",23],["weasel",25],["golden_die",27],["apple",29]],[[11,null],'
     "[null,null],[null,null],[null,0],[null,null],[null,null]],null]"
 )
-"""Extended, two tiles left: one turn deep rolls on, three turns deep stops (a margin game)."""
+"""Extended, two tiles left: one turn deep rolls on, two turns deep stops (a margin game)."""
 
 
 def _tables(variant: str, players: int, games: int, seed: int) -> list[GameState]:
@@ -290,12 +290,51 @@ def test_an_endgame_starts_at_a_whole_number_of_tiles(tiles: object) -> None:
         load_win_model("classic", 3).endgame_value(2, 2)
 
 
+def test_a_tiered_value_looks_as_far_as_the_fewest_tiles_it_names_allow() -> None:
+    rules = get_rules("classic")
+    model = load_win_model("classic", 2)
+    value = model.tiered_value({2: 2, 1: 3})  # in any order
+    looks = {1: model.lookahead_value(3), 2: model.lookahead_value(2), 3: model.turn_value}
+    seen = dict.fromkeys(looks, 0)
+    for start, end in _late_turns(tiles=3):
+        left = len(start.grill)
+        if seen[left] < 2:
+            assert value(rules, start, end, None) == looks[left](rules, start, end, None), left
+            seen[left] += 1
+    assert seen == dict.fromkeys(looks, 2)
+    one_tier = model.tiered_value({2: 4})
+    endgame = model.endgame_value(4, tiles=2)
+    for start, end in _late_turns(tiles=3)[:6]:
+        assert one_tier(rules, start, end, None) == endgame(rules, start, end, None)
+    start, end = _late_turns(tiles=16)[0]
+    assert model.tiered_value({})(rules, start, end, None) == model.turn_value(
+        rules, start, end, None
+    )
+
+
+@pytest.mark.parametrize(
+    ("tiers", "wanted"),
+    [
+        ({0: 2}, "whole number of tiles"),
+        ({True: 2}, "whole number of tiles"),
+        ({"1": 2}, "whole number of tiles"),
+        ({1: 3, 2: 0}, "whole number of turns"),
+        ({1: 2.0}, "whole number of turns"),
+    ],
+)
+def test_a_tiered_value_takes_whole_numbers(tiers: dict[Any, Any], wanted: str) -> None:
+    with pytest.raises(ValueError, match=wanted):
+        load_win_model("classic", 2).tiered_value(tiers)
+    with pytest.raises(InvalidWinModelError, match="two players"):
+        load_win_model("classic", 3).tiered_value({1: 2})
+
+
 def test_the_shipped_models_say_how_their_champions_play_as_the_recipes_do() -> None:
     for variant, players in SHIPPED:
         model = load_win_model(variant, players)
         recipe = GAMES[variant, players]
         assert model.about["reply"] is recipe.reply
-        assert model.about["endgame"] == (recipe.endgame._asdict() if recipe.endgame else None)
+        assert model.about["endgame"] == recipe.endgame_about()
         assert model.about["rounds"] == len(recipe.rounds) - 1
         assert len(model.layers) == len(recipe.rounds[-1].hidden) + 1
     assert GAMES["classic", 2].endgame is not None  # the end is searched deeper there
@@ -311,6 +350,10 @@ def test_the_champion_plays_for_the_value_its_models_about_names() -> None:
         "nothing": ({}, model.turn_value),
         "the reply": ({"reply": True}, model.reply_value()),
         "an endgame": ({"endgame": {"turns": 3, "tiles": 2}}, model.lookahead_value(3)),
+        "tiers": (
+            {"endgame": [{"turns": 2, "tiles": 1}, {"turns": 4, "tiles": 2}]},
+            model.tiered_value({1: 2, 2: 4}),
+        ),
         "no endgame": ({"endgame": None, "reply": False}, model.turn_value),
     }
     seen = {}
@@ -318,7 +361,7 @@ def test_the_champion_plays_for_the_value_its_models_about_names() -> None:
         champion = _champion_of(WinModel.of("classic", 2, model.options, model.layers, about))
         seen[name] = [champion.value(rules, start, end, None) for start, end in turns]
         assert seen[name] == [value(rules, start, end, None) for start, end in turns], name
-    assert len({tuple(values) for values in seen.values()}) == 3  # each look tells apart
+    assert len({tuple(values) for values in seen.values()}) == 4  # each look tells apart
 
 
 @pytest.mark.parametrize(
@@ -330,6 +373,14 @@ def test_the_champion_plays_for_the_value_its_models_about_names() -> None:
         {"endgame": {"turns": 0, "tiles": 2}},
         {"endgame": {"turns": 4, "tiles": True}},
         {"endgame": {"turns": 4, "tiles": 2}, "reply": True},
+        {"endgame": []},
+        {"endgame": "turns 4, tiles 2"},
+        {"endgame": [{"turns": 3, "tiles": 1}, {"turns": 2, "tiles": 1}]},
+        {"endgame": [{"turns": 3, "tiles": 1}, [2, 2]]},
+        {"endgame": [{"turns": 3, "tiles": 1}, {"turns": 2, "tiles": 2.0}]},
+        {"endgame": [{"turns": 3, "tiles": 1}, {"turns": 2, "tiles": True}]},
+        {"endgame": [{"turns": 3, "tiles": 1}, {"turns": 0, "tiles": 2}]},
+        {"endgame": [{"turns": 3, "tiles": 1}], "reply": True},
     ],
 )
 def test_a_model_whose_about_names_no_champion_is_refused(about: dict[str, object]) -> None:
@@ -359,12 +410,12 @@ def test_the_champion_plays_the_turn_its_model_values_most() -> None:
     assert champion_bot(rules, late, random.Random(0)) == deep
 
 
-def test_the_extended_champion_looks_three_turns_deep_near_the_end() -> None:
+def test_the_extended_champion_looks_further_the_fewer_tiles_are_left() -> None:
     model = load_win_model("extended", 2)
-    assert model.about["endgame"] == {"turns": 3, "tiles": 2}
-    position = Position.parse(EXTENDED_LATE)
+    assert model.about["endgame"] == [{"turns": 3, "tiles": 1}, {"turns": 2, "tiles": 2}]
+    position = Position.parse(EXTENDED_LATE)  # two tiles: through the opponent's reply
     rules, state = position.rules, position.state
-    deep = solve_turn(rules, state, model.lookahead_value(3)).best_action(state)
+    deep = solve_turn(rules, state, model.lookahead_value(2)).best_action(state)
     assert deep != solve_turn(rules, state, model.turn_value).best_action(state)
     assert champion_bot(rules, state, random.Random(0)) == deep
 
@@ -457,11 +508,15 @@ def test_c10_e4_the_champion_counts_a_turn_moving_no_tile_no_better_than_a_fair_
 def test_c10_the_champion_leading_on_a_table_that_could_repeat_plays_for_a_tile() -> None:
     position = Position.parse(STALL)
     rules, state = position.rules, position.state
-    model = load_win_model("extended", 2)
+    shipped = load_win_model("extended", 2)
+    about = {"endgame": {"turns": 3, "tiles": 2}}  # the champion of 0.2 looked this far here
+    model = WinModel.of("extended", 2, shipped.options, shipped.layers, about)
     before = solve_turn(rules, state, model._played_value())  # noqa: SLF001 (uncapped)
     assert before.outcome_distribution()["bust"] > 0.99  # passing kept its lead, for ever
     after = solve_turn(rules, state, model.champion_value()).outcome_distribution()
     assert after["takes 11"] + after["takes 13"] > 0.5
+    shipped_after = solve_turn(rules, state, shipped.champion_value()).outcome_distribution()
+    assert shipped_after["takes 11"] + shipped_after["takes 13"] > 0.5
 
 
 def test_c10_two_champions_end_a_game_that_used_to_run_for_ever() -> None:

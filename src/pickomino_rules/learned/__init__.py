@@ -194,7 +194,7 @@ def champion_bot(rules: Rules, state: GameState, rng: random.Random) -> Action:
     the game, as the model's ``about`` says
     ([`WinModel.champion_value`][pickomino_rules.learned.WinModel.champion_value]): in
     2-player classic it looks four turns ahead when two tiles or fewer are left on the grill,
-    in 2-player extended three.
+    in 2-player extended two turns with two tiles left and three with one.
     It plays the games a model is shipped for
     ([`bot_supports`][pickomino_rules.bots.bot_supports] says which).
 

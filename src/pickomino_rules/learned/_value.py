@@ -334,8 +334,8 @@ class WinModel:
         A turn that starts with ``tiles`` tiles or fewer on the grill is valued with
         `lookahead_value` (``turns``), any other with `turn_value`: looking further pays
         where few tiles are left, and costs least there, where a turn has few ways to end.
-        The shipped 2-player champions look four turns ahead from two tiles in classic,
-        three in extended.
+        The same as `tiered_value` with one tier, ``{tiles: turns}``; the shipped
+        2-player classic champion looks four turns ahead from two tiles.
 
         Examples:
             >>> from pickomino_rules import new_game
@@ -351,13 +351,48 @@ class WinModel:
             ValueError: ``turns`` or ``tiles`` is not a whole number of at least 1.
             InvalidWinModelError: More than one turn, and the model is not for two players.
         """
-        _check_at_least_one(tiles, "the endgame starts at a whole number of tiles")
-        return total_blind(_Endgame(self.turn_value, self.lookahead_value(turns), tiles))
+        _check_at_least_one(turns, "looking ahead takes a whole number of turns")
+        return self.tiered_value({tiles: turns})
+
+    def tiered_value(self, tiers: Mapping[int, int]) -> TurnValue:
+        """A turn value that looks further the fewer tiles are left.
+
+        ``tiers`` maps a number of tiles to a number of turns: a turn that starts with at
+        most that many tiles on the grill is valued with `lookahead_value` (those turns),
+        the tier of the fewest tiles deciding where several hold; a turn that starts with
+        more tiles than every tier names is valued with `turn_value`. Each turn looked
+        further costs far less where fewer tiles are left, so a deep look belongs at the
+        very end only. The shipped 2-player extended champion plays ``{1: 3, 2: 2}``:
+        three turns ahead with one tile left, through the opponent's reply with two.
+
+        Examples:
+            >>> from pickomino_rules import new_game
+            >>> from pickomino_rules.learned import load_win_model
+            >>> model = load_win_model("classic", 2)
+            >>> rules, state = new_game("classic", players=2)
+            >>> mine, yours = tuple(range(21, 28)), tuple(range(28, 35))
+            >>> late = state.replace(grill=(35, 36), stacks=(mine, yours))
+            >>> end = late.replace(grill=(36,), stacks=((*mine, 35), yours), player=1)
+            >>> value = model.tiered_value({1: 3, 2: 2})  # two tiles: through the reply
+            >>> value(rules, late, end, None) == model.lookahead_value(2)(rules, late, end, None)
+            True
+
+        Raises:
+            ValueError: A number of tiles or of turns is not a whole number of at least 1.
+            InvalidWinModelError: More than one turn, and the model is not for two players.
+        """
+        for tiles in tiers:
+            _check_at_least_one(tiles, "the endgame starts at a whole number of tiles")
+        for turns in tiers.values():
+            _check_at_least_one(turns, "looking ahead takes a whole number of turns")
+        near = tuple((tiles, self.lookahead_value(tiers[tiles])) for tiles in sorted(tiers))
+        return total_blind(_Tiers(self.turn_value, near))
 
     def champion_value(self) -> TurnValue:
         """The turn value the ``champion`` bot plays with this model, as its `about` says.
 
-        ``about["endgame"]``, ``{"turns": t, "tiles": k}``: `endgame_value` (t, k);
+        ``about["endgame"]``, ``{"turns": t, "tiles": k}``: `endgame_value` (t, k); a
+        list of them, each for a different number of tiles: `tiered_value` ({k: t, ...});
         otherwise ``about["reply"]`` true: `reply_value`; otherwise `turn_value`.
 
         When nobody holds a tile, a turn that moves no tile (a bust, which then returns
@@ -372,7 +407,8 @@ class WinModel:
         Raises:
             InvalidWinModelError: The ``about`` asks for a look-ahead this model cannot
                 make, or its ``endgame`` is not a mapping of two whole numbers, ``turns``
-                and ``tiles``, or it asks for both an endgame and the reply.
+                and ``tiles``, nor a list of them naming each number of tiles once, or it
+                asks for both an endgame and the reply.
         """
         return total_blind(_NoRefuge(self._played_value(), self.players))
 
@@ -380,14 +416,16 @@ class WinModel:
         endgame, reply = self.about.get("endgame"), self.about.get("reply")
         if endgame is None:
             return self.reply_value() if reply else self.turn_value
-        if reply or not isinstance(endgame, Mapping) or set(endgame) != {"turns", "tiles"}:
+        tiers = _tiers(endgame)
+        if reply or tiers is None:
             msg = (
-                "a model's about names the champion's endgame as turns and tiles, without "
-                f"the reply, not endgame={endgame!r} and reply={reply!r}"
+                "a model's about names the champion's endgame as turns and tiles, or a list "
+                "of them for different tiles, without the reply, not "
+                f"endgame={endgame!r} and reply={reply!r}"
             )
             raise InvalidWinModelError(msg)
         try:
-            return self.endgame_value(endgame["turns"], endgame["tiles"])
+            return self.tiered_value(tiers)
         except InvalidWinModelError:
             raise
         except ValueError as error:
@@ -486,6 +524,25 @@ class WinModel:
 total_blind(cast("TurnValue", WinModel.turn_value))
 
 
+def _tiers(endgame: object) -> dict[int, int] | None:
+    """An about's ``endgame`` (one ``{"turns", "tiles"}`` or a list) as tiers; None if malformed.
+
+    The numbers themselves are checked by `WinModel.tiered_value`.
+    """
+    listed = [endgame] if isinstance(endgame, Mapping) else endgame
+    if not isinstance(listed, list | tuple) or not listed:
+        return None
+    tiers: dict[Any, Any] = {}
+    for tier in listed:
+        if not isinstance(tier, Mapping) or set(tier) != {"turns", "tiles"}:
+            return None
+        tiles = tier["tiles"]
+        if not isinstance(tiles, int) or tiles in tiers:  # hashable, and named once
+            return None
+        tiers[tiles] = tier["turns"]
+    return tiers
+
+
 def _check_at_least_one(number: object, what: str) -> None:
     """Raise ValueError, saying ``what``, unless ``number`` is an int (not a bool) of 1 or more."""
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
@@ -525,14 +582,15 @@ class _Lookahead:
         return known
 
 
-class _Endgame:
-    """One value far from the end, another near it (see `WinModel.endgame_value`)."""
+class _Tiers:
+    """One value per tier of tiles left, the fewest first, and one past them (`tiered_value`)."""
 
-    def __init__(self, far: TurnValue, near: TurnValue, tiles: int) -> None:
-        self.far, self.near, self.tiles = far, near, tiles
+    def __init__(self, far: TurnValue, near: tuple[tuple[int, TurnValue], ...]) -> None:
+        self.far, self.near = far, near
 
     def __call__(self, rules: Rules, start: GameState, end: GameState, total: int | None) -> float:
-        value = self.near if len(start.grill) <= self.tiles else self.far
+        left = len(start.grill)
+        value = next((value for tiles, value in self.near if left <= tiles), self.far)
         return value(rules, start, end, total)
 
 

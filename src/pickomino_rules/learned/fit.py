@@ -130,8 +130,15 @@ class Recipe(NamedTuple):
     """Whether the shipped champion looks through the opponent's reply."""
     tables: int | None = None
     """How many tables a ``backup`` round labels (a seeded sample; None: all)."""
-    endgame: Endgame | None = None
-    """Where the shipped champion looks further than one turn (None: nowhere)."""
+    endgame: Endgame | tuple[Endgame, ...] | None = None
+    """Where the shipped champion looks further than one turn (None: nowhere); several
+    tiers, each for a different number of tiles, look further the fewer tiles are left."""
+
+    def endgame_about(self) -> dict[str, int] | list[dict[str, int]] | None:
+        """The endgame as the model's ``about`` names it for its champion."""
+        if isinstance(self.endgame, Endgame):
+            return self.endgame._asdict()
+        return [tier._asdict() for tier in self.endgame] if self.endgame else None
 
 
 GAMES: dict[tuple[str, int], Recipe] = {
@@ -148,7 +155,11 @@ GAMES: dict[tuple[str, int], Recipe] = {
     ),
     ("classic", 3): Recipe((Round(1500), Round(1500, "turn")), reply=False),
     ("classic", 4): Recipe((Round(1500), Round(1500, "turn")), reply=False),
-    ("extended", 2): Recipe((Round(1000),), reply=False, endgame=Endgame(turns=3, tiles=2)),
+    ("extended", 2): Recipe(
+        (Round(1000),),
+        reply=False,
+        endgame=(Endgame(turns=3, tiles=1), Endgame(turns=2, tiles=2)),
+    ),
     ("extended", 3): Recipe((Round(1500), Round(1500, "turn")), reply=False),
     ("extended", 4): Recipe((Round(1500), Round(1500, "turn")), reply=False),
 }
@@ -160,8 +171,10 @@ well won no more games with it, so the champion looks one turn deep, except at t
 with two tiles or fewer on the grill it looks four turns ahead, which won about half a point
 more against each opponent (the docs page "How strong is it"). In 2-player extended
 a turn solve costs ten times more, so its model learns from ``margin``'s games only, and its
-champion looks three turns ahead from two tiles (four would cost four times more), which
-won eight points more against ``margin``. With 3 and 4 players, classic and extended alike,
+champion looks three turns ahead with one tile left and two turns (through the reply) with
+two: three turns from two tiles won eight points more against ``margin`` than one turn, and
+two turns there won as much in half the slowest decisions' time (four turns would cost four
+times more). With 3 and 4 players, classic and extended alike,
 the champion learns from game outcomes: ``margin``'s games, then its own one turn deep."""
 
 
@@ -422,7 +435,7 @@ def _run_rounds(
             "recipe": [[r.games, r.player, r.labels, list(r.hidden)] for r in rounds[: number + 1]],
             "tables": recipe.tables,
             "reply": recipe.reply,
-            "endgame": recipe.endgame._asdict() if recipe.endgame else None,
+            "endgame": recipe.endgame_about(),
             "pickomino_rules": __version__,
             "scikit-learn": version("scikit-learn"),
             "numpy": np.__version__,
