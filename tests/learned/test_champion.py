@@ -390,6 +390,15 @@ def test_a_model_whose_about_names_no_champion_is_refused(about: dict[str, objec
         asked.champion_value()
 
 
+def test_a_refused_endgame_is_quoted_briefly() -> None:
+    model = load_win_model("classic", 2)
+    endgame = [{"turns": 2, "tiles": 1}] * 100_000  # each number of tiles named once, not so
+    asked = WinModel.of("classic", 2, model.options, model.layers, {"endgame": endgame})
+    with pytest.raises(InvalidWinModelError, match="endgame") as refused:
+        asked.champion_value()
+    assert len(str(refused.value)) < 300
+
+
 def test_a_model_for_more_players_cannot_ask_its_champion_to_look_further() -> None:
     model = load_win_model("classic", 3)
     for about in ({"reply": True}, {"endgame": {"turns": 2, "tiles": 2}}):

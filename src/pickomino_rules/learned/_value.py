@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
-from pickomino_rules.errors import MissingExtraError, PickominoError
+from pickomino_rules.errors import MissingExtraError, PickominoError, brief
 
 try:
     import numpy as np
@@ -421,7 +421,7 @@ class WinModel:
             msg = (
                 "a model's about names the champion's endgame as turns and tiles, or a list "
                 "of them for different tiles, without the reply, not "
-                f"endgame={endgame!r} and reply={reply!r}"
+                f"endgame={brief(endgame)} and reply={brief(reply)}"
             )
             raise InvalidWinModelError(msg)
         try:
