@@ -279,7 +279,7 @@ def test_an_endgame_value_looks_further_only_from_its_number_of_tiles() -> None:
     )
 
 
-@pytest.mark.parametrize("tiles", [0, -1, True, 2.0, "2", None])
+@pytest.mark.parametrize("tiles", [0, -1, True, 2.0, "2", None, [2]])
 def test_an_endgame_starts_at_a_whole_number_of_tiles(tiles: object) -> None:
     model = load_win_model("classic", 2)
     with pytest.raises(ValueError, match="whole number of tiles"):

@@ -351,7 +351,7 @@ class WinModel:
             ValueError: ``turns`` or ``tiles`` is not a whole number of at least 1.
             InvalidWinModelError: More than one turn, and the model is not for two players.
         """
-        _check_at_least_one(turns, "looking ahead takes a whole number of turns")
+        _check_at_least_one(tiles, "the endgame starts at a whole number of tiles")  # a key
         return self.tiered_value({tiles: turns})
 
     def tiered_value(self, tiers: Mapping[int, int]) -> TurnValue:
