@@ -287,5 +287,6 @@ def grilled_worms() -> RuleModule:
         compiled=_compiled_twins,
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # a token for two 1s or more: only the count matters
+        set_aside_faces=(_ONE,),  # only 1s win a token
         pending_by_parts=True,  # whom to rob is kept in the tokens' part
     )

@@ -54,6 +54,7 @@ import attrs
 from pickomino_rules import turn
 from pickomino_rules._engine import ACTIVE, Backend
 from pickomino_rules.actions import CORE_ACTIONS, Action, AgainstPlayer
+from pickomino_rules.dice import FACES, Face
 from pickomino_rules.errors import CompositionError, InvalidOptionError, InvalidSetupError, brief
 from pickomino_rules.rules import (
     ActionsFn,
@@ -73,7 +74,6 @@ from pickomino_rules.turn import return_tile, turn_face_down
 
 if TYPE_CHECKING:
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.dice import Face
 
 __all__ = [
     "END_HOOKS",
@@ -231,6 +231,19 @@ def _extensions(value: Iterable[Extension]) -> tuple[Extension, ...]:
     return tuple(value)
 
 
+def _faces(value: Iterable[Face | int] | None) -> frozenset[Face] | None:
+    if value is None:
+        return None
+    given = tuple(value) if isinstance(value, Iterable) and not isinstance(value, str) else value
+    if not isinstance(given, tuple) or not all(
+        isinstance(face, int) and not isinstance(face, bool) and 1 <= face <= len(FACES)
+        for face in given
+    ):
+        msg = f"set_aside_faces must be faces (1 to 5, or 6 for the worm), got {value!r}"
+        raise CompositionError(msg)
+    return frozenset(map(Face, given))
+
+
 def _options(value: Iterable[Option]) -> tuple[Option, ...]:
     return tuple(value)
 
@@ -291,6 +304,14 @@ class RuleModule:
             tiles, the stacks, the dice, the phase or the player. The engine then asks the
             chain again only when the parts change, rather than at every decision. The
             conformance kit checks it (``check_pending_by_parts``).
+        set_aside_faces: The module's promise that its ``set_aside`` hook acts only when
+            one of these faces is set aside (``Face`` members or the numbers 1 to 6): for
+            any other face it answers exactly what its inner hook answers. None, the
+            default, promises nothing. When every module with a ``set_aside`` hook makes
+            the promise (and every ``pending_actions`` hook promises ``pending_by_parts``),
+            the turn solver asks the rules what a set-aside does only for the faces
+            promised (``Rules.set_aside_faces``). The conformance kit checks it
+            (``check_set_aside_faces``).
         batch: Builds the module's vectorised twin for the batch engine
             ([`BatchTwin`][pickomino_rules.batch_plugin.BatchTwin]), called when a batch
             of these rules is first made (numpy is imported then, not before). None: the
@@ -337,6 +358,7 @@ class RuleModule:
     pending_by_parts: bool = attrs.field(
         default=False, validator=attrs.validators.instance_of(bool)
     )
+    set_aside_faces: frozenset[Face] | None = attrs.field(default=None, converter=_faces)
     batch: Callable[[], BatchTwin] | None = attrs.field(default=None, validator=_callable_or_none)
     compiled: Callable[[], CompiledTwins] | None = attrs.field(
         default=None, validator=_callable_or_none
@@ -433,7 +455,25 @@ def _compose(
         pending_by_parts=all(
             module.pending_by_parts for module in ordered if module.pending_actions is not None
         ),
+        set_aside_faces=_set_aside_faces(ordered),
     )
+
+
+def _set_aside_faces(modules: Sequence[RuleModule]) -> frozenset[Face] | None:
+    """The faces some module's set-aside acts on, when every module with the hook says.
+
+    A decision made pending that reads only the parts cannot follow a set-aside that left
+    them as they were; any other ``pending_actions`` hook might, so it leaves this unknown.
+    """
+    faces: set[Face] = set()
+    for module in modules:
+        if module.pending_actions is not None and not module.pending_by_parts:
+            return None
+        if module.set_aside is not None:
+            if module.set_aside_faces is None:
+                return None
+            faces |= module.set_aside_faces
+    return frozenset(faces)
 
 
 def _check_modules(modules: Sequence[RuleModule]) -> None:

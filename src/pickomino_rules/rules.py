@@ -156,6 +156,11 @@ class Rules:
     pending_by_parts: bool = False
     """Every module with a ``pending_actions`` hook promises that it reads only the variant
     parts of the state (``RuleModule.pending_by_parts``)."""
+    set_aside_faces: frozenset[Face] | None = None
+    """The faces whose set-aside some module acts on, when every module with a ``set_aside``
+    hook promises which (``RuleModule.set_aside_faces``) and every ``pending_actions`` hook
+    promises ``pending_by_parts``; setting any other face aside only moves the dice (C4).
+    None: unknown."""
     observers: Mapping[str, Callable[..., Any]] = attrs.field(
         factory=dict, converter=_read_only, kw_only=True
     )

@@ -10,7 +10,8 @@ checks, as OpenSpiel's api_test and PettingZoo's api_test do for their games, th
 - every hook answers the same twice for the same input (no hidden randomness or state);
 - each promise a module makes is tested by a search for counter-examples: ``ends_on_total``
   (stops with equal totals but other dice set aside end the same way), ``mid_turn_by_count``
-  (setting a face aside changes the rest of the state by the face and its count alone) and
+  (setting a face aside changes the rest of the state by the face and its count alone),
+  ``set_aside_faces`` (setting aside any other face only moves the dice) and
   ``pending_by_parts`` (pending decisions follow from the parts alone);
 - chance is exact: each pool's probabilities sum to 1 and equal an independent multinomial;
 - the same seed gives the same game, and other seeds other games;
@@ -100,6 +101,7 @@ __all__ = [
     "check_pending_by_parts",
     "check_random_games",
     "check_round_trips",
+    "check_set_aside_faces",
     "check_state",
     "check_variant",
     "random_game",
@@ -665,7 +667,8 @@ def _levels(rules: Rules, hook: str) -> list[tuple[str, Callable[..., Any]]]:
     levels = []
     for name in reversed(names[1:]):
         levels.append((name, function))
-        function = function.args[0]  # compose wraps each module's hook around its inner
+        # compose wraps each module's hook around its inner (a compiled twin keeps it too)
+        function = function.args[0] if isinstance(function, partial) else function.inner
     levels.append((names[0], function))
     return levels[::-1]
 
@@ -747,6 +750,50 @@ def check_mid_turn_by_count(rules: Rules, *, seed: int = 0) -> int:
                 )
                 _fail("mid turn by count", rules, detail, state)
             compared += 1
+    return compared
+
+
+def check_set_aside_faces(rules: Rules, *, seed: int = 0) -> int:
+    """Each ``set_aside_faces`` promise holds: other faces pass through the module's hook.
+
+    At each roll of a random game, every face the roll offers that a module did not name
+    is set aside through the chain up to the module's hook and up to its inner hook: the
+    two must answer the same state. Modules without the promise pass at once.
+
+    Returns:
+        The number of comparisons made.
+
+    Raises:
+        ConformanceError: A module's ``set_aside`` acts on a face it did not name.
+    """
+    promised = {
+        module.name: module.set_aside_faces
+        for module in rules.modules
+        if module.set_aside is not None and module.set_aside_faces is not None
+    }
+    if not promised:
+        return 0
+    levels = _levels(rules, "set_aside")
+    compared = 0
+    history = random_game(rules, rules.components.min_players + 1, seed)
+    for state, _ in history:
+        if state.phase is not Phase.CHOOSE or _pending(rules, state):
+            continue
+        for (_, inner), (name, hook) in itertools.pairwise(levels):
+            faces = promised.get(name)
+            if faces is None:
+                continue
+            for face in _takes(rules, state):
+                if face in faces:
+                    continue
+                if hook(rules, state, face) != inner(rules, state, face):
+                    named = ", ".join(sorted(f.symbol for f in faces)) or "none"
+                    detail = (
+                        f"module {name!r} promises set_aside_faces ({named}), but its "
+                        f"set_aside hook acts when {face.symbol} is set aside"
+                    )
+                    _fail("set aside faces", rules, detail, state)
+                compared += 1
     return compared
 
 
@@ -1133,6 +1180,7 @@ def _run_checks(rules: Rules, games: int, seed: int) -> tuple[int, int]:
         ("pending by parts", partial(check_pending_by_parts, rules, seed=seed)),
         ("ends on total", partial(check_ends_on_total, rules, seed=seed)),
         ("mid turn by count", partial(check_mid_turn_by_count, rules, seed=seed)),
+        ("set aside faces", partial(check_set_aside_faces, rules, seed=seed)),
         ("deterministic hooks", partial(check_hooks_deterministic, rules, games=games, seed=seed)),
         ("chance", partial(check_chance, rules, seed=seed)),
         ("determinism", partial(check_determinism, rules, seed=seed)),

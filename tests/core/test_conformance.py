@@ -13,6 +13,7 @@ import pytest
 from pickomino_rules import Phase, Rules, available_variants, get_variant
 from pickomino_rules import testing as kit
 from pickomino_rules.actions import ROLL
+from pickomino_rules.dice import Face
 from pickomino_rules.plugin import RuleModule, compose
 from pickomino_rules.variants.classic import classic_components
 
@@ -142,6 +143,33 @@ def test_a_broken_mid_turn_by_count_promise_is_caught() -> None:
     rules = compose(classic_components(), liar, name="liar")
     with pytest.raises(kit.ConformanceError, match=r"\[mid turn by count\]"):
         kit.check_mid_turn_by_count(rules, seed=1)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULES_IDS)
+def test_every_set_aside_faces_promise_holds(rules: Rules) -> None:
+    compared = kit.check_set_aside_faces(rules, seed=2)
+    promised = [m for m in rules.modules if m.set_aside and m.set_aside_faces is not None]
+    assert compared > 0 or not promised
+
+
+def test_a_broken_set_aside_faces_promise_is_caught() -> None:
+    """A module that names only the 1s but turns a tile over whenever worms are set aside."""
+
+    def worms_burn(inner, rules, state, face):  # type: ignore[no-untyped-def]
+        after = inner(rules, state, face)
+        if face == 6 and after.grill:
+            grill, face_down = after.grill[1:], (*after.face_down, after.grill[0])
+            return after.replace(grill=grill, face_down=face_down)
+        return after
+
+    liar = RuleModule(name="liar", set_aside=worms_burn, set_aside_faces=(1,))
+    rules = compose(classic_components(), liar, name="liar")
+    assert rules.set_aside_faces == frozenset({Face.ONE})
+    with pytest.raises(kit.ConformanceError, match=r"\[set aside faces\].*'liar'.*when w is set"):
+        kit.check_set_aside_faces(rules, seed=1)
+    honest = compose(classic_components(), RuleModule(name="honest", set_aside=worms_burn))
+    assert honest.set_aside_faces is None
+    assert kit.check_set_aside_faces(honest, seed=1) == 0  # no promise, nothing to break
 
 
 def test_a_hook_that_draws_random_numbers_is_caught() -> None:

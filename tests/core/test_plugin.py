@@ -25,6 +25,7 @@ from pickomino_rules import (
     validate,
 )
 from pickomino_rules.actions import Action
+from pickomino_rules.dice import Face
 from pickomino_rules.plugin import Components, ExtensionPoint, PartKey, RuleModule, compose
 from pickomino_rules.solver import points, solve_turn
 from pickomino_rules.testing import ConformanceError, check_encoding, check_variant
@@ -405,3 +406,32 @@ def test_a_part_of_a_mutable_type_is_refused_when_declared() -> None:
 
     with pytest.raises(CompositionError, match="holds Box, which compares by identity"):
         PartKey("box", Box)
+
+
+def test_set_aside_faces_are_faces_and_compose_only_when_every_set_aside_says() -> None:
+    assert RuleModule(name="m", set_aside_faces=[1, 6]).set_aside_faces == frozenset(
+        {Face.ONE, Face.WORM}
+    )
+    for bad in ("1", 7, (0,), (True,), ("w",)):
+        with pytest.raises(CompositionError, match="set_aside_faces must be faces"):
+            RuleModule(name="m", set_aside_faces=bad)  # type: ignore[arg-type]
+
+    def passing(inner, rules, state, face):  # type: ignore[no-untyped-def]
+        return inner(rules, state, face)
+
+    def pending(inner, rules, state):  # type: ignore[no-untyped-def]
+        return inner(rules, state)
+
+    named = RuleModule(name="named", set_aside=passing, set_aside_faces=(6,))
+    unnamed = RuleModule(name="unnamed", set_aside=passing)
+    asking = RuleModule(name="asking", pending_actions=pending)
+    by_parts = RuleModule(name="by_parts", pending_actions=pending, pending_by_parts=True)
+    classic = classic_components()
+    assert compose(classic).set_aside_faces == frozenset()  # only the core moves dice
+    assert compose(classic, named).set_aside_faces == frozenset({Face.WORM})
+    assert compose(classic, named, by_parts).set_aside_faces == frozenset({Face.WORM})
+    assert compose(classic, named, unnamed).set_aside_faces is None
+    assert compose(classic, named, asking).set_aside_faces is None  # might follow the dice
+    assert EXTENDED.rules().set_aside_faces == frozenset(
+        {Face.ONE}
+    )  # only 1s win a grilled worm (E4)

@@ -29,6 +29,7 @@ from pickomino_rules import (
     playout,
 )
 from pickomino_rules.bots import random_bot
+from pickomino_rules.dice import Face
 from pickomino_rules.plugin import ClaimsFn, RuleModule, compose
 from pickomino_rules.solver import solve_turn, worms_gained
 from pickomino_rules.variants.classic import classic_components
@@ -68,6 +69,39 @@ def test_one_stop_per_total_gives_every_value_of_per_node_valuation(
             assert values.keys() == expected.keys()
             for action, value in values.items():
                 assert value == pytest.approx(expected[action], abs=1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(variant=st.sampled_from(["extended", "extrawurm"]), seed=st.integers(0, 10**6))
+def test_probing_only_the_promised_faces_gives_every_value_of_probing_all(
+    variant: str, seed: int
+) -> None:
+    """``Rules.set_aside_faces`` (only 1s win a grilled worm, E4) against asking every face."""
+    rules = get_variant(variant).rules()
+    assert rules.set_aside_faces == frozenset({Face.ONE})
+    every = attrs.evolve(rules, set_aside_faces=None)
+    states = mid_turn_states(variant, seed)
+    for state in random.Random(seed).sample(states, min(3, len(states))):
+        fast, exact = solve_turn(rules, state), solve_turn(every, state)
+        assert fast.value == exact.value
+        if state.phase is not Phase.ROLL:
+            assert fast.action_values() == exact.action_values()
+
+
+def test_the_solver_asks_the_rules_only_about_the_promised_faces() -> None:
+    rules, start = new_game("extended", players=3)
+    asked: set[int] = set()
+
+    def recorded(rules: Rules, state: GameState, face: int) -> GameState:
+        asked.add(face)
+        return set_aside(rules, state, face)  # type: ignore[arg-type]
+
+    set_aside = rules.set_aside
+    solve_turn(attrs.evolve(rules, set_aside=recorded), start)
+    assert asked == {1}
+    asked.clear()
+    solve_turn(attrs.evolve(rules, set_aside=recorded, set_aside_faces=None), start)
+    assert asked == {1, 2, 3, 4, 5, 6}
 
 
 def brute_force(rules: Rules, state: GameState) -> float:

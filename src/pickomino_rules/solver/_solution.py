@@ -340,15 +340,21 @@ class TurnSolution:
         """Per face: how setting it aside changes ``board``, where it does.
 
         Asked of the rules once per face and count (``mid_turn_by_count``: only they matter),
-        by setting the dice aside on a real roll of the turn. ``ends`` are the board's own.
+        by setting the dice aside on a real roll of the turn, for the faces a module acts on
+        where they say (``set_aside_faces``). ``ends`` are the board's own.
         """
         rules = self.rules
+        acting = rules.set_aside_faces
+        if acting is not None and not acting:
+            return {}
         if rules.chains["set_aside"] == ("turn",) and rules.pending_actions is None:
             return {}
         found: dict[tuple[int, bool, tuple[Board, ...]], list[int]] = {}
         leads: dict[Board, GameState] = {}
         same = board_of(board)
         for probe in probes(rules.die_kinds, self._program, anchor):
+            if acting is not None and FACES[probe.face] not in acting:
+                continue  # setting it aside only moves the dice: the board stays
             shown = new_state(
                 board.grill, board.face_down, board.stacks, board.player, Phase.CHOOSE,
                 probe.in_hand, probe.roll, probe.set_aside, board.parts, board.layout,
