@@ -29,19 +29,20 @@ valued once.
 Probabilities of the chance model are exact fractions; the solver computes in
 float64 (values and probabilities of outcomes are floats, exact to about 1e-15).
 
-What happens while dice are set aside counts too. A set-aside that changes the rest of
-the state (a grilled worm won or robbed for two 1s, E4) leads to the values of the board
-it leaves, solved first over the nodes below it; the rules are asked once per face and
-count, which is enough because every module acting mid-turn promises that only these
-matter (``mid_turn_by_count``). When the board led to changes nothing of the turn but its
-ends, and every end there is worth the same constant more than on the board left (a
-grilled worm won is one worm more, however the turn ends), its values are the left board's
-own plus that constant and are read off its pass; the solver compares every end exactly
-before it does so. Decisions a variant makes pending in the turn or at its
-end (whom to rob, which specialist to keep) are the player's and are maximised over like
-any other. Rules with a module that acts mid-turn without that promise are refused with
-[`UnsolvableRulesError`][pickomino_rules.solver.UnsolvableRulesError] rather than valued
-approximately.
+What happens while dice are set aside counts too. A set-aside that changes the rest of the
+state (a grilled worm won or robbed for two 1s, E4) leads to the values of the board it
+leaves, solved first over the nodes below it; the rules are asked once per face and count,
+which is enough because every module acting mid-turn promises that only these matter
+(``mid_turn_by_count``), and only about the faces a set-aside acts on where every module
+says which (``set_aside_faces``: the grilled worms name the 1s). When the board led to
+changes nothing of the turn but its ends, and every end there is worth the same constant
+more than on the board left (a grilled worm won is one worm more, however the turn ends),
+its values are the left board's own plus that constant and are read off its pass; the solver
+compares every end exactly before it does so. Decisions a variant makes pending in the turn
+or at its end (whom to rob, which specialist to keep) are the player's and are maximised
+over like any other. Rules with a module that acts mid-turn without that promise are refused
+with [`UnsolvableRulesError`][pickomino_rules.solver.UnsolvableRulesError] rather than
+valued approximately.
 
 Examples:
     >>> from pickomino_rules import new_game
