@@ -86,7 +86,8 @@ class Action:
         if attrs.fields(cls):
             msg = f"{cls.__name__} has fields: it must override Action.instances"
             raise TypeError(msg)
-        return (cls(),)
+        shared = _SHARED.get(cls)  # the engine's own objects: numbered, found by identity
+        return (cls(),) if shared is None else (shared,)
 
     def __str__(self) -> str:
         argument = self.argument_text()
@@ -175,6 +176,8 @@ class Take(Action):
 
     @classmethod
     def instances(cls, rules: Rules, players: int) -> tuple[Action, ...]:  # noqa: ARG003, D102
+        if cls is Take:  # the engine's own objects: numbered, found by identity
+            return tuple(TAKE[face] for face in FACES)
         return tuple(cls(face) for face in FACES)
 
 
@@ -237,3 +240,4 @@ ROLL = Roll()
 """Shared instances, so that legal-action lists compare by identity on the hot path."""
 STOP = Stop()
 TAKE: dict[Face, Take] = {face: Take(face) for face in FACES}
+_SHARED: dict[type[Action], Action] = {Roll: ROLL, Stop: STOP}

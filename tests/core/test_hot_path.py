@@ -30,6 +30,8 @@ from pickomino_rules import (
     sample_chance,
     stop_claims,
 )
+from pickomino_rules.actions import Roll, Stop, Take
+from pickomino_rules.info import game_info
 from pickomino_rules.plugin import RuleModule, compose
 from pickomino_rules.state import Claim, new_state
 from pickomino_rules.variants.classic import classic_modules
@@ -204,6 +206,21 @@ def test_an_equal_action_built_anew_is_as_legal_as_the_offered_one() -> None:
     rebuilt = type(offered)(*attrs.astuple(offered, recurse=False))
     assert rebuilt is not offered
     assert apply(rules, state, rebuilt) == apply(rules, state, offered) == apply(rules, state, anew)
+
+
+@pytest.mark.parametrize("variant", ["classic", "extended"])
+def test_the_action_spaces_core_actions_are_the_engines_own_objects(variant: str) -> None:
+    """The encodings find an action's number by identity first (the mask; a decoded action's
+    legality): the action space holds the very objects the engine offers, not equal copies."""
+    rules = get_rules(variant)
+    space = {action: action for action in game_info(rules, 3).actions}
+    offered = 0
+    for state in _random_states(variant, seed=3):
+        for action in legal_actions(rules, state):
+            if isinstance(action, Roll | Stop | Take):
+                assert space[action] is action
+                offered += 1
+    assert offered > 100
 
 
 @pytest.mark.parametrize("total", range(45))
