@@ -174,11 +174,12 @@ class Encoding:
         Raises:
             ActionEncodingError: Not a whole number from 0 to ``num_actions - 1``.
         """
-        if isinstance(number, np.integer):
-            number = int(number)
-        if isinstance(number, bool) or not isinstance(number, int):
-            msg = f"an action number is a whole number, got {number!r}"
-            raise ActionEncodingError(msg)
+        if type(number) is not int:  # (a plain int, the wrappers' usual, skips the checks)
+            if isinstance(number, np.integer):
+                number = int(number)
+            if isinstance(number, bool) or not isinstance(number, int):
+                msg = f"an action number is a whole number, got {number!r}"
+                raise ActionEncodingError(msg)
         if not 0 <= number < len(self.actions):
             msg = f"action number {number} is out of range 0..{len(self.actions) - 1}"
             raise ActionEncodingError(msg)

@@ -182,7 +182,11 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
                 ``RuntimeError``).
         """
         state = self.state
-        if state is None or self._lost or is_terminal(self.rules, state):
+        # (a state the engine made here fits the rules; one set by hand is checked)
+        over = state is not None and (
+            state.phase is _GAME_OVER if state is self._made else is_terminal(self.rules, state)
+        )
+        if state is None or self._lost or over:
             msg = "call reset() first: no game is in progress"
             raise ResetNeededError(msg)
         move = self.encoding.decode(action)
@@ -200,7 +204,7 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
             return observation, self._illegal_penalty, self._lost, truncated, info
         self.state = self._made = self._advance(after)
         self._steps += 1
-        terminated = is_terminal(self.rules, self.state)
+        terminated = self.state.phase is _GAME_OVER  # (made by the engine: it fits)
         truncated = not terminated and self._steps >= self._max_steps
         if self._reward == "win":  # 0 until the end
             reward = returns(self.rules, self.state)[self.seat] if terminated else 0.0
@@ -224,21 +228,24 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         return self.encoding.legal_mask(self.state)
 
     def _advance(self, state: GameState) -> GameState:
-        """Roll the dice and move the bots until the learner decides or the game ends."""
-        rules, rng = self.rules, self._rng
-        self._turn_end = None  # the state where the learner's own turn is over
-        while True:
-            if self._turn_end is None and (
-                state.phase is Phase.GAME_OVER or state.player != self.seat
-            ):
-                self._turn_end = state
-            if state.phase is Phase.ROLL:
+        """Roll the dice and move the bots until the learner decides or the game ends.
+
+        Sets ``_turn_end``: the state where the learner's own turn is over.
+        """
+        rules, rng, seat, bots = self.rules, self._rng, self.seat, self._bots
+        players = len(bots) + 1
+        turn_end = None
+        while True:  # (locals, not attributes: this loop runs at every die and bot move)
+            phase = state.phase
+            if turn_end is None and (phase is _GAME_OVER or state.player != seat):
+                turn_end = state
+            if phase is _ROLL:
                 state = apply(rules, state, sample_chance(rules, state, rng))  # (the engine's own)
-            elif state.phase is Phase.GAME_OVER or state.player == self.seat:
-                self._turn_end = self._turn_end or state
+            elif phase is _GAME_OVER or state.player == seat:
+                self._turn_end = turn_end or state
                 return state
             else:
-                bot = self._bots[(state.player - self.seat - 1) % self.encoding.players]
+                bot = bots[(state.player - seat - 1) % players]
                 state = apply(rules, state, bot(rules, state, rng))
 
     def _answer(self) -> tuple[Observation, dict[str, Any]]:
@@ -252,6 +259,9 @@ class PickominoEnv(gymnasium.Env[Observation, np.int64]):
         if self._mask_in_observation:
             return {"observation": features, "action_mask": mask.copy()}, info
         return features, info
+
+
+_ROLL, _GAME_OVER = Phase.ROLL, Phase.GAME_OVER  # (module globals: cheaper than enum reads)
 
 
 def _observation_space(encoding: Encoding, *, mask: bool) -> spaces.Space[Any]:

@@ -234,9 +234,10 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
             raise UnknownAgentError(msg)
         seat = self.possible_agents.index(agent)
         state = self.state
-        to_act = agent == self.agent_selection and not is_terminal(self.rules, state)
         # made by the engine here, the checks would find nothing; set by hand, they run
         checked = state is not self._made
+        over = is_terminal(self.rules, state) if checked else state.phase is _GAME_OVER
+        to_act = agent == self.agent_selection and not over
         features, mask = self.encoding._seen_by(state, seat, acting=to_act, checked=checked)  # noqa: SLF001
         return {"observation": features, "action_mask": mask}
 
@@ -262,13 +263,15 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
         self.state = self._made = state
         self._decisions += 1
         self._cumulative_rewards[agent] = 0.0
-        over = is_terminal(self.rules, state)
+        over = state.phase is _GAME_OVER  # (made by the engine: it fits)
         if self._reward == "worms":
             after = worm_margins(self.rules, state)
             rewards = [now - then for now, then in zip(after, before, strict=True)]
+            self.rewards = dict(zip(self.agents, rewards, strict=True))
+        elif over:
+            self.rewards = dict(zip(self.agents, returns(self.rules, state), strict=True))
         else:  # 0 until the end
-            rewards = list(returns(self.rules, state)) if over else [0.0] * len(self.agents)
-        self.rewards = dict(zip(self.agents, rewards, strict=True))
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
         elif self._decisions >= self._max_cycles:
@@ -289,7 +292,10 @@ class raw_env(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]  # noqa:
         """Nothing to release."""
 
     def _roll(self, state: GameState) -> GameState:
-        rules = self.rules
-        while state.phase is Phase.ROLL:
-            state = apply(rules, state, sample_chance(rules, state, self._rng))
+        rules, rng = self.rules, self._rng
+        while state.phase is _ROLL:
+            state = apply(rules, state, sample_chance(rules, state, rng))
         return state
+
+
+_ROLL, _GAME_OVER = Phase.ROLL, Phase.GAME_OVER  # (module globals: cheaper than enum reads)
