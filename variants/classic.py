@@ -24,7 +24,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pickomino_rules.dice import WHITE
-from pickomino_rules.plugin import Components, Option, RuleModule, Variant, boolean, turn_face_down
+from pickomino_rules.plugin import (
+    BOOLEAN,
+    Components,
+    Option,
+    RuleModule,
+    Variant,
+    boolean,
+    turn_face_down,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -142,6 +150,7 @@ CLASSIC_OPTIONS = (
         doc="a bust with an empty stack still turns the highest grill tile face down",
         rule="O1",
         convert=boolean,
+        range=BOOLEAN,
     ),
     Option(
         name="short_game",
@@ -149,6 +158,7 @@ CLASSIC_OPTIONS = (
         doc="the returned tile is turned face down even when it is the highest",
         rule="O2",
         convert=boolean,
+        range=BOOLEAN,
     ),
     Option(
         name="optional_steal",
@@ -156,6 +166,7 @@ CLASSIC_OPTIONS = (
         doc="stealing an exact top tile is a choice; False makes it mandatory",
         rule="O3",
         convert=boolean,
+        range=BOOLEAN,
     ),
 )
 """The classic options (O1-O3), shared by every variant built on classic."""

@@ -23,10 +23,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from pickomino_rules.dice import Face
-from pickomino_rules.plugin import Option, RuleModule, Variant, boolean
+from pickomino_rules.errors import brief
+from pickomino_rules.plugin import (
+    BOOLEAN,
+    FaceRange,
+    Option,
+    RuleModule,
+    TupleRange,
+    Variant,
+    boolean,
+)
 from pickomino_rules.variants.classic import CLASSIC_OPTIONS, classic_modules
 from pickomino_rules.variants.grilled_worms import grilled_worms
-from pickomino_rules.variants.low_tiles import low_tiles
+from pickomino_rules.variants.low_tiles import LOW_TILE_WORMS, low_tiles
 from pickomino_rules.variants.specialists import (
     apple,
     can,
@@ -37,29 +46,33 @@ from pickomino_rules.variants.specialists import (
     weasel,
 )
 
-__all__ = ["EXTENDED", "EXTENDED_OPTIONS", "EXTRAWURM", "extended_modules"]
+__all__ = [
+    "EXTENDED",
+    "EXTENDED_OPTIONS",
+    "EXTRAWURM",
+    "extended_modules",
+]
 
 
 def _worms_pair(value: object) -> tuple[int, int]:
+    """One number for both, or a pair; the option's range (``LOW_TILE_WORMS``) checks them."""
     if isinstance(value, bool):
-        msg = f"expected worms as a number or a pair, got {value!r}"
+        msg = f"expected worms as a number or a pair, got {brief(value)}"
         raise TypeError(msg)
     if isinstance(value, int):
         pair: tuple[object, ...] = (value, value)
     elif isinstance(value, (tuple, list)):
         pair = tuple(value)
     else:
-        msg = f"expected worms as a number or a pair, got {value!r}"
+        msg = f"expected worms as a number or a pair, got {brief(value)}"
         raise TypeError(msg)
     if len(pair) != 2 or not all(isinstance(n, int) and not isinstance(n, bool) for n in pair):
-        msg = f"expected worms for 11 and 13 as two whole numbers, got {value!r}"
+        msg = f"expected worms for 11 and 13 as two whole numbers, got {brief(value)}"
         raise ValueError(msg)
     low, high = pair
     assert isinstance(low, int)  # noqa: S101 (checked above)
     assert isinstance(high, int)  # noqa: S101
-    if min(low, high) < 0:
-        msg = f"worms cannot be negative, got {value!r}"
-        raise ValueError(msg)
+    LOW_TILE_WORMS.check((low, high))  # before anything is made of them
     return low, high
 
 
@@ -85,6 +98,7 @@ EXTENDED_OPTIONS = (
         doc="nobody may hold 11 and 13 at the same time (E3)",
         rule="O4",
         convert=boolean,
+        range=BOOLEAN,
     ),
     Option(
         name="low_tile_worms",
@@ -92,6 +106,7 @@ EXTENDED_OPTIONS = (
         doc="worms on tiles 11 and 13 (one number sets both)",
         rule="O5",
         convert=_worms_pair,
+        range=LOW_TILE_WORMS,
     ),
     Option(
         name="golden_die_faces",
@@ -99,6 +114,7 @@ EXTENDED_OPTIONS = (
         doc="the golden die's six sides, e.g. '111www' (E8)",
         rule="O6",
         convert=_six_faces,
+        range=TupleRange(FaceRange(), 6, 6),
     ),
 )
 """Options of the extended variants: the classic O1-O3 plus O4-O6."""

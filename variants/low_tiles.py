@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from pickomino_rules.plugin import Components, RuleModule
+from pickomino_rules.errors import InvalidOptionError
+from pickomino_rules.plugin import Components, IntRange, RuleModule, TupleRange
 
 if TYPE_CHECKING:
     from pickomino_rules.batch_plugin import BatchTwin
@@ -31,11 +32,23 @@ if TYPE_CHECKING:
         Rules,
     )
 
-__all__ = ["LOW_TILES", "low_tiles"]
+__all__ = ["LOW_TILES", "LOW_TILE_WORMS", "MOST_LOW_TILE_WORMS", "low_tiles"]
 
 LOW_TILES = (11, 13)
 """The two low tiles (E1)."""
 _LOW = frozenset(LOW_TILES)
+
+MOST_LOW_TILE_WORMS = 9
+"""The most worms tile 11 or 13 may carry (O5): more than twice a top tile's four.
+
+Generous for house rules (the printed tiles carry one), and it keeps what the worms make
+small: a tile's picture, a score (at most 40 + 2 x 9 + 7 grilled worms + 3 for the apple = 68,
+well inside the batch engine's int16 and the compiled kernel's small numbers), the
+observation's scale.
+"""
+
+LOW_TILE_WORMS = TupleRange(IntRange(0, MOST_LOW_TILE_WORMS), 2, 2, one_for_all=True)
+"""The range of the worms on 11 and on 13 (option ``low_tile_worms``, O5): each 0 to 9."""
 
 
 def _twin(*, exclusive: bool) -> BatchTwin:
@@ -50,7 +63,14 @@ def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> Rul
     Args:
         worms: Worms on 11 and on 13 (O5).
         exclusive: Forbid holding 11 and 13 at once (O4).
+
+    Raises:
+        InvalidOptionError: Worms outside `LOW_TILE_WORMS` (each 0 to 9).
     """
+    try:
+        LOW_TILE_WORMS.check(worms)
+    except ValueError as error:
+        raise InvalidOptionError(f"the low tiles' worms (O5): {error}") from None
 
     def configure(components: Components) -> Components:
         tiles = tuple(sorted({*components.tiles, *LOW_TILES}))

@@ -42,12 +42,15 @@ Examples:
 
 from __future__ import annotations
 
+import abc
 import inspect
+import math
 import threading
 import types
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, NoReturn, ParamSpec, TypeVar
 
 import attrs
 
@@ -76,16 +79,21 @@ if TYPE_CHECKING:
     from pickomino_rules.batch_plugin import BatchTwin
 
 __all__ = [
+    "BOOLEAN",
     "END_HOOKS",
     "HOOKS",
     "HOOK_ARGUMENTS",
     "MID_TURN_HOOKS",
     "RULES_KEPT",
+    "UNDECLARED",
+    "UNDECLARED_BOUND",
+    "UNDECLARED_SIZE",
     "ActionsFn",
     "ActionsHook",
     "AgainstPlayer",
     "ApplyFn",
     "ApplyHook",
+    "BoolRange",
     "Claim",
     "ClaimsFn",
     "ClaimsHook",
@@ -95,9 +103,12 @@ __all__ = [
     "DiceHook",
     "Extension",
     "ExtensionPoint",
+    "FaceRange",
     "GameState",
+    "IntRange",
     "Marker",
     "Option",
+    "OptionRange",
     "PartKey",
     "Phase",
     "PlayerName",
@@ -113,7 +124,9 @@ __all__ = [
     "TakeTileHook",
     "TotalFn",
     "TotalHook",
+    "TupleRange",
     "Twin",
+    "UndeclaredRange",
     "Variant",
     "boolean",
     "compose",
@@ -723,9 +736,271 @@ def _compose_extensions(
     return extensions
 
 
+class OptionRange(abc.ABC):
+    """The values an option accepts, declared with the option (``Option.range``).
+
+    [`Variant.resolve_options`][pickomino_rules.plugin.Variant.resolve_options] checks every
+    value against its option's range after converting it, so a value outside it never reaches
+    a rule module: it is refused with
+    [`InvalidOptionError`][pickomino_rules.errors.InvalidOptionError], whose message names the
+    range. The range is also what `pickomino variants`, the docs and the web API's OpenAPI
+    document show. Declare one of the kinds here (`BOOLEAN`, `IntRange`, `FaceRange`,
+    `TupleRange`), or subclass this for a kind of your own.
+
+    Choose a range that real house rules fit in and that keeps everything the value makes
+    bounded: the worms drawn, counts held in arrays, totals and scores.
+    """
+
+    @abc.abstractmethod
+    def check(self, value: object) -> None:
+        """Accept ``value`` (a converted option value) or raise ``ValueError`` naming the range."""
+
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """The range in words, e.g. ``"a whole number from 0 to 9"``."""
+
+    @abc.abstractmethod
+    def schema(self) -> dict[str, Any]:
+        """A JSON schema of the values as JSON gives them (the web API's OpenAPI document)."""
+
+    @abc.abstractmethod
+    def ends(self) -> tuple[object, ...]:
+        """The lowest and highest values (converted), for tests to play; ``()`` if unknown."""
+
+    def _refuse(self, value: object) -> NoReturn:
+        msg = f"expected {self.describe()}, got {brief(value)}"
+        raise ValueError(msg)
+
+
+@attrs.frozen
+class BoolRange(OptionRange):
+    """``True`` or ``False`` (use the constant `BOOLEAN`)."""
+
+    def check(self, value: object) -> None:  # noqa: D102 (the base class says it)
+        if not isinstance(value, bool):
+            self._refuse(value)
+
+    def describe(self) -> str:  # noqa: D102
+        return "true or false"
+
+    def schema(self) -> dict[str, Any]:  # noqa: D102
+        return {"type": "boolean"}
+
+    def ends(self) -> tuple[object, ...]:  # noqa: D102
+        return (False, True)
+
+
+BOOLEAN = BoolRange()
+"""The range of a yes-or-no option."""
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _ordered_ends(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    low = getattr(instance, "min", None) if attribute.name == "max" else None
+    if not _whole(value) or (low is not None and value < low):
+        msg = f"a range's {attribute.name} is a whole number, at least its min: got {brief(value)}"
+        raise InvalidSetupError(msg)
+
+
+@attrs.frozen
+class IntRange(OptionRange):
+    """Whole numbers from ``min`` to ``max``, both included.
+
+    Examples:
+        >>> IntRange(0, 9).describe()
+        'a whole number from 0 to 9'
+        >>> IntRange(0, 9).check(10)
+        Traceback (most recent call last):
+        ...
+        ValueError: expected a whole number from 0 to 9, got 10
+    """
+
+    min: int = attrs.field(validator=_ordered_ends)
+    max: int = attrs.field(validator=_ordered_ends)
+
+    def check(self, value: object) -> None:  # noqa: D102
+        if not _whole(value) or not self.min <= value <= self.max:  # type: ignore[operator]
+            self._refuse(value)
+
+    def describe(self) -> str:  # noqa: D102
+        return f"a whole number from {self.min} to {self.max}"
+
+    def schema(self) -> dict[str, Any]:  # noqa: D102
+        return {"type": "integer", "minimum": self.min, "maximum": self.max}
+
+    def ends(self) -> tuple[object, ...]:  # noqa: D102
+        return (self.min, self.max)
+
+
+@attrs.frozen
+class FaceRange(OptionRange):
+    """A die's face: 1 to 5, or the worm (``Face`` members, or the numbers 1 to 6)."""
+
+    def check(self, value: object) -> None:  # noqa: D102
+        if not _whole(value) or not 1 <= value <= len(FACES):  # type: ignore[operator]
+            self._refuse(value)
+
+    def describe(self) -> str:  # noqa: D102
+        return "a face (1 to 5, or w for the worm)"
+
+    def schema(self) -> dict[str, Any]:  # noqa: D102
+        return {"type": "integer", "minimum": 1, "maximum": len(FACES)}
+
+    def ends(self) -> tuple[object, ...]:  # noqa: D102
+        return (FACES[0], FACES[-1])
+
+
+def _a_range(value: object) -> None:
+    if not isinstance(value, OptionRange):
+        msg = f"a range's item is an OptionRange, got {brief(value)}"
+        raise InvalidSetupError(msg)
+
+
+def _length(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if not _whole(value) or value < 0:
+        msg = f"a range's {attribute.name} is a whole number, at least 0: got {brief(value)}"
+        raise InvalidSetupError(msg)
+    if attribute.name == "max_length" and value < getattr(instance, "min_length", 0):
+        msg = f"a range's max_length {value} is below its min_length"
+        raise InvalidSetupError(msg)
+
+
+@attrs.frozen
+class TupleRange(OptionRange):
+    """A tuple of ``min_length`` to ``max_length`` values, each in the range ``item``.
+
+    Attributes:
+        item: Each value's range.
+        min_length: The fewest values.
+        max_length: The most values.
+        one_for_all: The option's converter also takes one value for all of them (the
+            schema says so; the converted value is still the tuple).
+
+    Examples:
+        >>> pair = TupleRange(IntRange(0, 9), 2, 2, one_for_all=True)
+        >>> pair.describe()
+        '2 values (one number sets all), each a whole number from 0 to 9'
+        >>> pair.ends()
+        ((0, 0), (9, 9))
+    """
+
+    item: OptionRange = attrs.field(validator=lambda _i, _a, value: _a_range(value))
+    min_length: int = attrs.field(validator=_length)
+    max_length: int = attrs.field(validator=_length)
+    one_for_all: bool = attrs.field(default=False, kw_only=True)
+
+    def check(self, value: object) -> None:  # noqa: D102
+        if not isinstance(value, tuple | list) or not (
+            self.min_length <= len(value) <= self.max_length
+        ):
+            self._refuse(value)
+        for item in value:
+            try:
+                self.item.check(item)
+            except ValueError:
+                msg = f"expected {self.describe()}; {brief(item)} is outside"
+                raise ValueError(msg) from None
+
+    def _count(self) -> str:
+        if self.min_length == self.max_length:
+            return f"{self.min_length} values"
+        return f"{self.min_length} to {self.max_length} values"
+
+    def describe(self) -> str:  # noqa: D102
+        shorthand = " (one number sets all)" if self.one_for_all else ""
+        return f"{self._count()}{shorthand}, each {self.item.describe()}"
+
+    def schema(self) -> dict[str, Any]:  # noqa: D102
+        array = {
+            "type": "array",
+            "items": self.item.schema(),
+            "minItems": self.min_length,
+            "maxItems": self.max_length,
+        }
+        forms = [array]
+        if self.one_for_all:
+            forms.insert(0, self.item.schema())
+        if isinstance(self.item, FaceRange):  # faces also as text: '111www'
+            span = (
+                f"{{{self.min_length}}}"
+                if self.min_length == self.max_length
+                else f"{{{self.min_length},{self.max_length}}}"
+            )
+            forms.insert(0, {"type": "string", "pattern": f"^[1-5wW]{span}$"})
+        return forms[0] if len(forms) == 1 else {"anyOf": forms}
+
+    def ends(self) -> tuple[object, ...]:  # noqa: D102
+        ends = self.item.ends()
+        if not ends:
+            return ()
+        return ((ends[0],) * self.min_length, (ends[-1],) * self.max_length)
+
+
+UNDECLARED_BOUND = 1000
+"""The default bound of an option that declares no range: numbers within ±1000."""
+
+UNDECLARED_SIZE = 100
+"""The default bound of an option that declares no range: at most 100 values or characters."""
+
+
+@attrs.frozen
+class UndeclaredRange(OptionRange):
+    """The default bound of an option declared without a range (deprecated).
+
+    An option's converted value is accepted when every number in it is within
+    ±`UNDECLARED_BOUND` and every text or collection in it (tuples, lists, sets, mappings,
+    nested) has at most `UNDECLARED_SIZE` characters or values; other objects are accepted
+    as they are. Declare a range of the option's own instead: only it knows what is safe.
+    """
+
+    def check(self, value: object) -> None:  # noqa: D102
+        if not _bounded(value, depth=0):
+            self._refuse(value)
+
+    def describe(self) -> str:  # noqa: D102
+        return (
+            f"a value with numbers from -{UNDECLARED_BOUND} to {UNDECLARED_BOUND} and at most "
+            f"{UNDECLARED_SIZE} values or characters (the default bound: no range declared)"
+        )
+
+    def schema(self) -> dict[str, Any]:  # noqa: D102
+        return {"description": self.describe()}
+
+    def ends(self) -> tuple[object, ...]:  # noqa: D102
+        return ()
+
+
+UNDECLARED = UndeclaredRange()
+"""The range an option declared without one gets (see `UndeclaredRange`)."""
+
+
+def _bounded(value: object, depth: int) -> bool:
+    """Whether ``value`` keeps within the default bound (`UndeclaredRange`)."""
+    if isinstance(value, bool) or value is None:
+        return True
+    if isinstance(value, int | float):
+        return math.isfinite(value) and abs(value) <= UNDECLARED_BOUND
+    if isinstance(value, str | bytes):
+        return len(value) <= UNDECLARED_SIZE
+    if isinstance(value, Mapping):
+        items: list[object] = [*value.keys(), *value.values()]
+    elif isinstance(value, tuple | list | set | frozenset):
+        items = list(value)
+    else:
+        return True  # an object of the option's own: its converter vouches for it
+    return (
+        depth < 8  # nested no deeper than any option's value needs
+        and len(value) <= UNDECLARED_SIZE
+        and all(_bounded(item, depth + 1) for item in items)
+    )
+
+
 @attrs.frozen
 class Option:
-    """A rule option a variant offers.
+    """A rule option a variant offers, with the range of values it accepts.
 
     Attributes:
         name: Keyword used in ``options={...}``.
@@ -733,14 +1008,65 @@ class Option:
         doc: What the option changes.
         rule: The rule ID, e.g. ``"O1"``.
         convert: Checks a user's value and returns it normalised; raises
-            ``ValueError`` or ``TypeError`` for a bad value.
+            ``ValueError`` or ``TypeError`` for a bad value. None: the value is taken as
+            given, and only its range checks it.
+        range: The values the option accepts (converted), an
+            [`OptionRange`][pickomino_rules.plugin.OptionRange]: `BOOLEAN`,
+            `IntRange(min, max)`, `FaceRange()`, `TupleRange(item, min_length, max_length)`
+            or a kind of your own. Omitted: an option converted by `boolean` gets
+            `BOOLEAN`; any other gets the default bound `UNDECLARED` (numbers within ±1000,
+            at most 100 values) and a ``DeprecationWarning``, since only the option knows
+            which values keep its game bounded.
+
+    Raises:
+        InvalidSetupError: Neither ``convert`` nor ``range`` given, or a range that is no
+            `OptionRange`.
+
+    Examples:
+        >>> bonus = Option("bonus", 1, "worms per exact take", "H1", range=IntRange(0, 5))
+        >>> bonus.range.describe()
+        'a whole number from 0 to 5'
     """
 
     name: str
     default: object
     doc: str
     rule: str
-    convert: Callable[[object], object]
+    convert: Callable[[object], object] | None = None
+    range: OptionRange | None = attrs.field(default=None, kw_only=True)
+
+    def __attrs_post_init__(self) -> None:
+        if self.range is not None and not isinstance(self.range, OptionRange):
+            msg = f"option {self.name!r}: its range is an OptionRange, got {brief(self.range)}"
+            raise InvalidSetupError(msg)
+        if self.range is None:
+            if self.convert is None:
+                msg = f"option {self.name!r} needs a range (or at least a converter)"
+                raise InvalidSetupError(msg)
+            if self.convert is boolean:
+                declared: OptionRange = BOOLEAN
+            else:
+                warnings.warn(
+                    f"an Option without a range ({self.name!r}) is deprecated: use "
+                    "Option(..., range=IntRange(min, max)) or another OptionRange; until then "
+                    "its values get the default bound UNDECLARED (numbers within ±1000)",
+                    DeprecationWarning,
+                    stacklevel=3,
+                )
+                declared = UNDECLARED
+            object.__setattr__(self, "range", declared)  # frozen: set once, here
+
+    def value(self, given: object) -> object:
+        """``given`` converted and checked against the range.
+
+        Raises:
+            ValueError: A value the converter refuses, or outside the range (named).
+            TypeError: A value of a type the converter refuses.
+        """
+        value = given if self.convert is None else self.convert(given)
+        assert self.range is not None  # noqa: S101 (set at construction)
+        self.range.check(value)
+        return value
 
 
 def boolean(value: object) -> bool:
@@ -784,6 +1110,14 @@ class Variant:
         factory=dict, init=False, repr=False
     )
 
+    def __attrs_post_init__(self) -> None:
+        for option in self.options:  # a default outside its own range is a declaration's slip
+            try:
+                option.value(option.default)
+            except (TypeError, ValueError) as error:
+                msg = f"variant {self.name!r}: option {option.name!r} refuses its default: {error}"
+                raise InvalidSetupError(msg) from None
+
     def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, object]:
         """Every option's value: the user's where given, else the default.
 
@@ -804,9 +1138,9 @@ class Variant:
         for option in self.options:
             value = given.get(option.name, option.default)
             try:
-                resolved[option.name] = option.convert(value)
+                resolved[option.name] = option.value(value)
             except (TypeError, ValueError) as error:
-                why = str(error) if len(str(error)) <= 160 else str(error)[:159] + "…"
+                why = str(error) if len(str(error)) <= 240 else str(error)[:239] + "…"
                 msg = f"option {option.name!r} ({option.rule}) of {self.name!r}: {why}"
                 raise InvalidOptionError(msg) from None
         return resolved
