@@ -11,6 +11,7 @@ from pickomino_rules.cli._common import (
     new_console,
 )
 from pickomino_rules.registry import available_variants, get_variant
+from pickomino_rules.strict_json import jsonable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 @click.command("variants")
 def list_variants() -> None:
-    """List the registered variants and their options (options they share, once)."""
+    """List the registered variants and their options, with the values each accepts."""
     console = new_console()
     variants = [(name, get_variant(name)) for name in available_variants()]
     shared = (
@@ -46,4 +47,7 @@ def list_variants() -> None:
 
 
 def _print_option(console: Console, option: Option) -> None:
-    console.print(f"  -o {option.name}={json.dumps(option.default)}  ({option.rule}) {option.doc}")
+    default = json.dumps(jsonable(option.default), separators=(",", ":"))  # pastes as one word
+    console.print(f"  -o {option.name}={default}  ({option.rule}) {option.doc}", markup=False)
+    if option.range is not None:
+        console.print(f"      values: {option.range.describe()}", style="dim", markup=False)
