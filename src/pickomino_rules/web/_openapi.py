@@ -4,15 +4,18 @@ Starlette's ``SchemaGenerator`` reads YAML written into each endpoint's docstrin
 statement of the fields beside the code that checks them. Here the document is built from
 [`ENDPOINTS`][pickomino_rules.web._api.ENDPOINTS] (each call's path, required and optional
 fields, docstring) and the fields' schemas, the same declarations the server checks
-requests by.
+requests by; each rule option's schema is its declared range (minimum, maximum, lengths).
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any
 
 from pickomino_rules import __version__
+from pickomino_rules.registry import available_variants, get_variant
+from pickomino_rules.strict_json import jsonable
 from pickomino_rules.web._api import ENDPOINTS, FIELDS, setup
 
 __all__ = ["openapi"]
@@ -54,9 +57,45 @@ def _refusals() -> dict[str, Any]:
     return {status: {"description": why, "content": error} for status, why in _REFUSED.items()}
 
 
+def _schema_name(variant: str) -> str:
+    """The name of a variant's options schema (OpenAPI allows letters, digits, ``.-_``)."""
+    return "Options." + re.sub(r"[^A-Za-z0-9._-]", "_", variant)
+
+
+def _options() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ``options`` field's schema and each variant's options schema, by schema name.
+
+    Each option's schema is its declared range's (`Option.range`): what the server accepts,
+    with its minimum, maximum and lengths.
+    """
+    schemas: dict[str, Any] = {}
+    for name in available_variants():
+        properties = {}
+        for option in get_variant(name).options:
+            assert option.range is not None  # noqa: S101 (every option has one once made)
+            properties[option.name] = {
+                **option.range.schema(),
+                "description": f"{option.rule}: {option.doc}. Values: {option.range.describe()}.",
+                "default": jsonable(option.default),
+            }
+        schemas[_schema_name(name)] = {
+            "type": "object",
+            "description": f"The options of {name}.",
+            "properties": properties,
+            "additionalProperties": False,
+        }
+    field = {
+        **FIELDS["options"],
+        "anyOf": [{"$ref": f"#/components/schemas/{schema}"} for schema in schemas],
+    }
+    return field, schemas
+
+
 def openapi() -> dict[str, Any]:
     """The OpenAPI 3.1 document of the web app's JSON API."""
     paths: dict[str, Any] = {}
+    options, option_schemas = _options()
+    fields = {**FIELDS, "options": options}
     summary, description = _doc(setup)
     paths["/api/setup"] = {
         "get": {
@@ -71,7 +110,7 @@ def openapi() -> dict[str, Any]:
         body = {
             "type": "object",
             "required": list(endpoint.required),
-            "properties": {name: FIELDS[name] for name in names},
+            "properties": {name: fields[name] for name in names},
             "additionalProperties": False,
         }
         paths[endpoint.path] = {
@@ -94,5 +133,5 @@ def openapi() -> dict[str, Any]:
             "request carries its record or position.",
         },
         "paths": paths,
-        "components": {"schemas": {"Error": _ERROR}},
+        "components": {"schemas": {"Error": _ERROR, **option_schemas}},
     }
