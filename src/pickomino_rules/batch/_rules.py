@@ -56,8 +56,9 @@ def batch_rules(
     bring theirs.
 
     Raises:
-        BatchRulesError: A module without a twin (named), or tiles the batch cannot hold
-            (more than 62, or numbers above 127).
+        BatchRulesError: A module without a twin (named), tiles the batch cannot hold
+            (more than 62, or numbers above 127), or counts past its integer widths (more
+            than `MOST_DICE` dice, more than `MOST_TILE_WORMS` worms on the tiles).
         UnknownVariantError: No variant has that name.
         InvalidOptionError: A bad option.
 
@@ -84,9 +85,37 @@ def batch_rules(
             f"{_HIGHEST_TILE}; {rules.name!r} has {len(rules.tiles)} up to {max(rules.tiles)}"
         )
         raise BatchRulesError(msg)
+    _check_widths(rules)
     twins_of(rules)  # every module has a twin that matches it
     return rules
 
 
 _MOST_TILES = 62  # the grill is a 64-bit integer
 _HIGHEST_TILE = 127  # stacks hold tile numbers as int8
+MOST_DICE = 127
+"""The most dice a batch game rolls at once, all kinds together: counts are int8."""
+MOST_TILE_WORMS = (2**15 - 1) // 2
+"""The most worms (in absolute value) a batch game's tiles may carry together.
+
+Scores (``BatchStep.scores``) are int16: half its range is left to the worms a variant's
+parts add besides the tiles (the built-ins' grilled worms and apple add at most 10).
+"""
+
+
+def _check_widths(rules: Rules) -> None:
+    """Every count and score these rules can make fits the batch's integer widths.
+
+    Checked when a batch is built, so that rules whose options reach past the widths are
+    refused by name rather than wrapping round silently mid-game.
+
+    Raises:
+        BatchRulesError: Too many dice, or tiles carrying too many worms.
+    """
+    dice = sum(rules.components.most_dice or rules.components.dice)
+    worms = sum(abs(worms) for worms in rules.worms.values())
+    if dice > MOST_DICE or worms > MOST_TILE_WORMS:
+        msg = (
+            f"the batch engine holds at most {MOST_DICE} dice and {MOST_TILE_WORMS:,} worms on "
+            f"the tiles; {rules.name!r} has {dice} dice and {worms:,} worms"
+        )
+        raise BatchRulesError(msg)
