@@ -69,14 +69,25 @@ def _text(x: float, y: float, text: str, size: int = 12, **style: str) -> str:
     return f"<text x='{x:g}' y='{y:g}' font-size='{size}' {_FONT}{extra}>{escape(text)}</text>"
 
 
+_STEP = 8  # a drawn worm's width
+_MOST_DRAWN = (_TILE_W - 4) // _STEP  # worms that fit side by side on a tile (4)
+
+
 def _worms(x: float, y: float, count: int, width: float) -> str:
-    """``count`` small worms (arcs) centred in ``width``."""
-    step = 8
-    start = x + (width - step * count) / 2 + 1
+    """``count`` small worms (arcs) centred in ``width``; past what fits, one worm and its count.
+
+    The picture's size so stays the same whatever a variant puts on a tile.
+    """
+    if count > _MOST_DRAWN:
+        number = _text(
+            x + width / 2 - 2, y + 1, f"{count}\u00d7", 10, text_anchor="end", fill=_WORM
+        )
+        return number + _worms(x + width / 2 - _STEP / 2 + 2, y, 1, _STEP)
+    start = x + (width - _STEP * count) / 2 + 1
     return "".join(
-        f"<path d='M{start + i * step:g} {y:g} q3 -5 6 0' stroke='{_WORM}' stroke-width='2.2' "
+        f"<path d='M{start + i * _STEP:g} {y:g} q3 -5 6 0' stroke='{_WORM}' stroke-width='2.2' "
         "fill='none' stroke-linecap='round'/>"
-        for i in range(count)
+        for i in range(max(count, 0))
     )
 
 
