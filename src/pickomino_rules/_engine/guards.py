@@ -301,6 +301,14 @@ def _table_problems(rules: Rules, state: GameState) -> list[str]:
     return found
 
 
+def _dice_words(counts: tuple[int, ...], kinds: tuple[str, ...]) -> str:
+    """Dice per kind in words (``"3 white dice and no golden die"``), for a person to read."""
+    return " and ".join(
+        f"no {kind} die" if count == 0 else f"{count} {kind} {'die' if count == 1 else 'dice'}"
+        for count, kind in zip(counts, kinds, strict=True)
+    )
+
+
 def _dice_problems(rules: Rules, state: GameState) -> list[str]:
     found = []
     phase = state.phase
@@ -331,7 +339,11 @@ def _dice_problems(rules: Rules, state: GameState) -> list[str]:
         if not isinstance(roll, RollOutcome):
             found.append("roll: a roll must lie on the table in phase 'choose'")
         elif roll.kinds != kinds or roll.dice != in_hand:
-            found.append(f"roll: {roll} is not a roll of the dice in hand {brief(in_hand)}")
+            rolled = _dice_words(roll.dice, roll.kinds)
+            counts = isinstance(in_hand, tuple) and all(map(_is_count, in_hand))
+            held = _dice_words(in_hand, kinds) if counts and len(in_hand) == len(kinds) else None
+            held = held or f"not dice per kind ({brief(in_hand)})"
+            found.append(f"roll: {roll} is {rolled}, but the dice in hand are {held}")
     elif roll is not None and isinstance(phase, Phase):
         found.append(f"roll: no roll lies on the table in phase {phase.value!r}")
     return found
