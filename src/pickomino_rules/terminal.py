@@ -307,6 +307,8 @@ class Keyboard:
         self._list(rules, state, legal)
         while True:
             answer = self._read().strip()
+            if not answer:  # Enter alone: the moves are still shown; ask again
+                continue
             if self._command(rules, state, legal, answer.lower()):
                 continue
             if answer.isdigit() and 1 <= int(answer) <= len(legal):

@@ -7,6 +7,7 @@ import itertools
 import os
 import random
 import re
+import shlex
 import subprocess
 import sys
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ from pickomino_rules.dice import Face
 from pickomino_rules.records import GameRecord, load_record, save_record
 from pickomino_rules.story import preview
 from pickomino_rules.terminal import Keyboard, render_table
+from support import ROOT, blocks
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -307,3 +309,78 @@ def test_the_analysis_with_chances_folds_only_to_a_width_asked_for_and_cuts_noth
     worst = set(re.findall(r"\d+\.\d\d \(\d+\),?", piped.stdout))  # a cost and its move
     assert worst
     assert all(any(entry in line for line in lines) for entry in worst)
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+CLEAR = "\x1b[2J"
+
+
+def screens(output: str) -> list[str]:
+    """The screens a terminal showed, one per redrawing, their styles left out."""
+    return [ANSI.sub("", screen) for screen in output.split(CLEAR)[1:]]
+
+
+def test_what_undo_took_back_is_said_once_and_the_turns_undone_leave_the_screen() -> None:
+    # the bot has had a turn, then undo at the next decision takes it back with yours
+    answers = "2\n" * 12 + "undo\n" + "1\n" * 8 + "quit\n\n"
+    done = run("play", "--seed", "2", "--delay", "0", stdin=answers, env={"TTY_COMPATIBLE": "1"})
+    assert done.returncode == 0, done.stderr
+    shown = screens(done.stdout)
+    [at] = [i for i, screen in enumerate(shown) if "took back" in screen]  # that screen only
+    before, after = shown[at - 1], shown[at]
+    assert "took back stop and the 4 moves after it" in after
+    undone = [line for line in before.splitlines() if line.startswith("greedy #1: [")][-1]
+    assert undone not in after  # the bot's turn undone is not among the last turns
+    assert "greedy #1: [" in after  # its earlier turns are
+    assert len(shown) > at + 2  # and the game went on, without the note
+
+
+def test_enter_alone_asks_again() -> None:
+    done = run("play", "--seed", "11", "--plain", stdin="\n\n1\nquit\n\n")
+    assert done.returncode == 0, done.stderr
+    assert "not a legal move" not in done.stdout
+    assert done.stdout.count("your move (or help, hint, undo, quit)> ") == 4  # 3 + quit's
+    assert "2 2 2  (total 6)" in done.stdout  # then 1 played the first move, take 2
+
+
+def play_transcripts() -> list[tuple[str, list[str]]]:
+    """The docs' `pickomino play` transcripts: each command and the lines it shows."""
+    found = []
+    for _, body in blocks(ROOT / "docs" / "cli.md"):
+        lines = body.splitlines()
+        if lines and lines[0].startswith("$ pickomino play"):
+            found.append((lines[0].removeprefix("$ "), lines[1:]))
+    return found
+
+
+PROMPT = "your move (or help, hint, undo, quit)> "
+
+
+def test_the_play_transcripts_in_the_docs_are_what_the_program_prints() -> None:
+    """Each as shown at 80 columns; what is typed follows the prompt; '...' ends a cut."""
+    transcripts = play_transcripts()
+    assert len(transcripts) == 2
+    for command, shown in transcripts:
+        typed = [line.removeprefix(PROMPT) for line in shown if line.startswith(PROMPT)]
+        words = shlex.split(command)
+        done = run(*words[1:], stdin="".join(f"{answer}\n" for answer in typed) + "quit\n\n",
+                   env={"COLUMNS": "80"})  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        printed = done.stdout
+        for answer in typed:  # as the terminal shows it: the answer typed after the prompt
+            head, _, tail = printed.partition(PROMPT)
+            printed = f"{head}\x00{answer}\n{tail}"
+        lines = printed.replace("\x00", PROMPT).splitlines()
+        cut = shown.index("...") if "..." in shown else len(shown)
+        assert lines[:cut] == shown[:cut], command
+
+
+def test_a_terminal_shows_the_heading_the_docs_show() -> None:
+    """The redrawn screen starts with the two lines the game starts with."""
+    command, shown = next(t for t in play_transcripts() if "--watch" not in t[0])
+    done = run(*shlex.split(command)[1:], stdin="quit\n\n", env={"TTY_COMPATIBLE": "1"})
+    assert done.returncode == 0, done.stderr
+    [screen] = screens(done.stdout)
+    assert screen.splitlines()[:2] == shown[:2]
+    assert shown[0].startswith("classic, 2 players, seed 3 (the same seed replays the game")
+    assert shown[1].startswith("seats: ")

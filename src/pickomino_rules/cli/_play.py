@@ -43,7 +43,7 @@ from pickomino_rules.story import counted, group_turns
 from pickomino_rules.terminal import Keyboard, QuitGame, TakeBack, render_table
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from rich.console import Console
 
@@ -159,16 +159,9 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     record = record.seated(names, seated)
     console = new_console()
     pause = delay if delay is not None else (0.8 if console.is_terminal else 0.0)
-    setup = f"[bold]{record.variant}[/], {record.players} players"
-    if resume_path:
-        console.print(f"{setup}, resumed after {counted(len(record.moves), 'move')}")
-    else:
-        console.print(
-            f"{setup}, seed {record.seed} "
-            f"[dim](the same seed replays the game: --seed {record.seed})[/]"
-        )
-    console.print(f"seats: {seat_list(record)}", markup=False)
-    screen = None if plain or not console.is_terminal else _Screen(console, record)
+    heading = _heading(console, record, resumed=resume_path is not None)
+    heading()
+    screen = None if plain or not console.is_terminal else _Screen(console, heading)
     keyboard = Keyboard(console, names, play_forced=play_forced, screen=screen)
     players_bots: list[Bot] = [
         keyboard if p == human else get_bot(seats[p]) for p in range(record.players)
@@ -218,28 +211,64 @@ def _resumed_seats(
     return seats, people[0] if people else None
 
 
+def _heading(console: Console, record: GameRecord, *, resumed: bool) -> Callable[[], None]:
+    """What prints the game's two heading lines: the set-up and seed, then who sits where.
+
+    The game starts with them, and a redrawn screen shows them again at its top.
+    """
+    setup = f"[bold]{record.variant}[/], {record.players} players"
+    if resumed:
+        first = f"{setup}, resumed after {counted(len(record.moves), 'move')}"
+    else:
+        again = f"(the same seed replays the game: --seed {record.seed})"
+        first = f"{setup}, seed {record.seed} [dim]{again}[/]"
+    seats = f"seats: {seat_list(record)}"
+
+    def show() -> None:
+        console.print(first)
+        console.print(seats, markup=False)
+
+    return show
+
+
 class _Screen:
     """A terminal screen redrawn at each of the person's decisions.
 
-    It shows the game's heading and the last turns; the keyboard then draws the table and
-    the moves below them.
+    It shows the game's heading, the last turns and a note on what ``undo`` took back; the
+    keyboard then draws the table and the moves below them.
     """
 
-    def __init__(self, console: Console, record: GameRecord) -> None:
+    def __init__(self, console: Console, heading: Callable[[], None]) -> None:
         self.console = console
-        self.heading = (
-            f"[bold]{record.variant}[/], {record.players} players, seed {record.seed}; "
-            f"seats: {seat_list(record)}"
-        )
-        self.lines: collections.deque[str] = collections.deque(maxlen=_HISTORY)
+        self.heading = heading
+        # each turn's line with the number of moves the game had when the turn ended
+        self.lines: collections.deque[tuple[int, str]] = collections.deque(maxlen=_HISTORY)
+        self.note: str | None = None
+
+    def add(self, line: str, moves: int) -> None:
+        """A turn that ended at move number ``moves`` goes into the last turns."""
+        self.lines.append((moves, line))
+
+    def took_back(self, note: str, moves: int) -> None:
+        """The game went back to ``moves`` moves: the turns undone leave the screen.
+
+        The note saying what was taken back shows at the next drawing only.
+        """
+        kept = [(end, line) for end, line in self.lines if end <= moves]
+        self.lines.clear()
+        self.lines.extend(kept)
+        self.note = note
 
     def __call__(self) -> None:
         self.console.clear()
-        self.console.print(self.heading)
+        self.heading()
         if self.lines:
             self.console.print("[dim]last turns:[/]")
-        for line in self.lines:
+        for _, line in self.lines:
             self.console.print(line, markup=False)
+        if self.note is not None:
+            self.console.print(self.note, markup=False)
+            self.note = None
 
 
 _HISTORY = 8
@@ -361,15 +390,16 @@ def _run_game(  # noqa: PLR0913, PLR0917 (one game's set-up)
                 line = turn.describe(names=names.__getitem__, rules=rules)
                 console.print(line, markup=False)
                 if screen is not None:
-                    screen.lines.append(line)
+                    screen.add(line, len(game.moves))
                 if turn.player != human and pause and turn.after.phase is not Phase.GAME_OVER:
                     time.sleep(pause)
             break
         except TakeBack:
             taken = game.take_back(human)
-            console.print(taken, markup=False)
-            if screen is not None:
-                screen.lines.append(taken)
+            if screen is None:
+                console.print(taken, markup=False)
+            else:  # the screen is redrawn at once, with the note
+                screen.took_back(taken, len(game.moves))
         except QuitGame:
             _leave(console, game.played(), save_path)
             return None
