@@ -63,6 +63,10 @@ __all__ = ["MISTAKE", "Decision", "GameAnalysis", "PlayerSummary", "analyse", "a
 MISTAKE = 0.005
 """A move that costs more than this many expected worms counts as a mistake."""
 
+CHANCE_MISTAKE = 0.01
+"""A move that gives away more than this chance to win the game counts as a mistake for the
+game (a `Decision.chance_mistake`, where ``chances`` were given)."""
+
 _TIE = 1e-9
 """Values this close are equal: the solver computes in float64."""
 
@@ -125,6 +129,15 @@ class Decision:
         """Whether the move cost more than `MISTAKE` expected worms."""
         return self.cost > MISTAKE
 
+    @property
+    def chance_mistake(self) -> bool:
+        """Whether the move gave away more than `CHANCE_MISTAKE` of the chance to win the game.
+
+        Against the other objective: a move can be a mistake this turn and the best for the
+        game, or the other way round.
+        """
+        return self.chance_cost > CHANCE_MISTAKE
+
     def to_dict(self) -> dict[str, Any]:
         """The decision as JSON-ready data (the state as its position line)."""
         return {
@@ -156,6 +169,9 @@ class PlayerSummary:
         mistakes: Decisions that cost more than `MISTAKE`.
         cost: Expected worms given away in all.
         biggest: The costliest mistakes, costliest first (at most three).
+        chance_mistakes: Decisions that gave away more than `CHANCE_MISTAKE` of the chance
+            to win the game (0 without ``chances``).
+        chance_cost: The chance to win the game given away in all (0 without ``chances``).
     """
 
     player: int
@@ -164,6 +180,8 @@ class PlayerSummary:
     mistakes: int
     cost: float
     biggest: tuple[Decision, ...]
+    chance_mistakes: int = 0
+    chance_cost: float = 0.0
 
 
 @attrs.frozen
@@ -197,6 +215,8 @@ class GameAnalysis:
                     mistakes=len(worst),
                     cost=sum(d.cost for d in mine),
                     biggest=tuple(worst[:3]),
+                    chance_mistakes=sum(d.chance_mistake for d in mine),
+                    chance_cost=sum(d.chance_cost for d in mine),
                 )
             )
         return found
@@ -208,6 +228,7 @@ class GameAnalysis:
             "players": self.players,
             "exact": self.exact,
             "mistake_threshold": MISTAKE,
+            "chance_mistake_threshold": CHANCE_MISTAKE,
             "summaries": [
                 {
                     "player": s.player,
@@ -216,6 +237,8 @@ class GameAnalysis:
                     "mistakes": s.mistakes,
                     "cost": round(s.cost, 9),
                     "biggest": [d.move for d in s.biggest],
+                    "chance_mistakes": s.chance_mistakes,
+                    "chance_cost": round(s.chance_cost, 9),
                 }
                 for s in self.summaries()
             ],

@@ -65,17 +65,21 @@ def champion_chances(record: GameRecord) -> TurnValue | None:
 def print_analysis(
     console: Console, analysis: GameAnalysis, names: Sequence[str], *, show_all: bool = False
 ) -> None:
-    """The decisions (mistakes only unless ``show_all``) and each player's summary."""
+    """The decisions (mistakes only unless ``show_all``) and each player's summary.
+
+    A decision is a mistake against one objective at a time, each with its own best move and
+    cost: this turn's expected worms, and (with the champion's chances) the chance to win
+    the game. Each cost is shown only where the move is a mistake by it (else ``-``), so a
+    mistake is never listed at a cost of 0.
+    """
     with_chances = any(d.chances for d in analysis.decisions)
     shown = [
-        d
-        for d in analysis.decisions
-        if d.valued and (show_all or d.mistake or d.chance_cost > CHANCE_MISTAKE)
+        d for d in analysis.decisions if d.valued and (show_all or d.mistake or d.chance_mistake)
     ]
-    title = "every decision" if show_all else "mistakes: moves that cost worms"
+    title = "every decision" if show_all else "mistakes: moves that cost worms this turn"
     columns = ["turn", "move", "player", "situation", "played", "best", "cost"]
     if with_chances:
-        columns += ["win %", "for the game"]
+        columns += ["win %", "win lost", "for the game"]
     rows = []
     for decision in shown:
         state = decision.state
@@ -84,6 +88,7 @@ def print_analysis(
             if state.roll
             else f"{counted(sum(state.in_hand), 'die', 'dice')} left"
         )
+        lost = decision.mistake or (show_all and decision.cost > 0)
         row = [
             str(decision.turn),
             str(decision.move + 1),
@@ -91,20 +96,28 @@ def print_analysis(
             situation,
             decision.played,
             decision.best,
-            f"{decision.cost:.3f}",
+            f"{decision.cost:.3f}" if lost else "-",
         ]
         if decision.chances and decision.best_for_game is not None:
             best = decision.best_for_game
             chances = decision.chances
-            row += [f"{chances[decision.played]:.1%}", f"{best} {chances[best]:.1%}"]
+            lost = decision.chance_mistake or (show_all and decision.chance_cost > 0)
+            row += [
+                f"{chances[decision.played]:.1%}",
+                f"{decision.chance_cost:.1%}" if lost else "-",
+                f"{best} {chances[best]:.1%}",
+            ]
+        elif with_chances:
+            row += ["-", "-", "-"]
         rows.append(row)
     if rows:
-        title += " or the game" if with_chances and not show_all else ""
+        title += " or the chance to win the game" if with_chances and not show_all else ""
         _print_table(console, title, columns, rows, left=_LEFT, folded=_FOLDED)
-    title = "expected worms lost to mistakes (this turn's value, solver's play)"
+    title = "mistakes against each objective: expected worms this turn"
     columns = ["player", "decisions", "best moves", "mistakes", "worms lost", "worst (move)"]
     if with_chances:
-        columns.append("win % lost")
+        title += ", the chance to win"
+        columns += ["mistakes for the game", "win % lost"]
     rows = []
     for entry in analysis.summaries():
         worst = ", ".join(f"{d.cost:.2f} ({d.move + 1})" for d in entry.biggest)
@@ -117,8 +130,7 @@ def print_analysis(
             worst or "-",
         ]
         if with_chances:
-            lost = sum(d.chance_cost for d in analysis.decisions if d.player == entry.player)
-            row.append(f"{lost:.1%}")
+            row += [str(entry.chance_mistakes), f"{entry.chance_cost:.1%}"]
         rows.append(row)
     folded = dict.fromkeys(columns, " ") | {"worst (move)": ", "}  # a move with its cost
     _print_table(console, title, columns, rows, left={"player"}, folded=folded)
@@ -184,9 +196,6 @@ def _column_widths(least: list[int], full: list[int], room: int) -> tuple[list[i
         widths[max(give, key=lambda index: widths[index])] -= 1
     return widths, collapse
 
-
-CHANCE_MISTAKE = 0.01
-"""A move that gives away more than this chance to win the game is listed as a mistake."""
 
 _LEFT = {"player", "situation", "played", "best", "for the game"}
 _FOLDED = dict.fromkeys(["player", "situation", "for the game"], " ")
