@@ -156,16 +156,52 @@ def _die(x: float, y: float, face: Face, fill: str = "#ffffff", kind: str = "die
     return _labelled(label, body + pips)
 
 
-def _badge(x: float, y: float, marker: Marker) -> tuple[str, float]:
+def _badge(x: float, y: float, marker: Marker, guides: Guides) -> tuple[str, float]:
     """A rounded label for ``marker``; returns the SVG and its width."""
     label = marker.label if marker.count == 1 else f"{marker.label} \u00d7{marker.count}"
-    width = 10 + 6.6 * len(label)
+    width = _badge_width(label)
     svg = (
         f"<rect x='{x:g}' y='{y:g}' width='{width:g}' height='16' rx='8' fill='#e8f1f8' "
         f"stroke='#1b6ca8' stroke-width='0.8'/>"
         + _text(x + width / 2, y + 12, label, 10, text_anchor="middle", fill="#124a73")
     )
-    return svg, width
+    return _explained(marker.label, svg, guides), width
+
+
+def _badge_width(label: str) -> float:
+    """The width of a marker's badge beside a player or on the table."""
+    return 10 + 6.6 * len(label)
+
+
+Guides = dict[str, tuple[str, str]]
+"""A marker's label -> the rule module it belongs to and that module's guide."""
+
+
+def _marker_guides(rules: Rules, shown: Iterable[Marker]) -> Guides:
+    """Each label's module and guide: the module named as the label is (one or many of it).
+
+    The picture tells a marker's guide where the marker is (its SVG ``<title>``, which
+    browsers and notebooks show on hover); a page can show it on a tap (the web app does).
+    """
+    known = {module.name: module.guide for module in rules.modules if module.guide}
+    found: Guides = {}
+    for marker in shown:
+        name = "_".join(marker.label.lower().split())
+        topic = next((t for t in (name, name + "s", name.removesuffix("s")) if t in known), None)
+        if topic is not None:
+            found[marker.label] = (topic, known[topic])
+    return found
+
+
+def _explained(label: str, svg: str, guides: Guides) -> str:
+    """``svg``, a marker's picture, telling its module's guide on hover (and to a page's tap)."""
+    if label not in guides:
+        return svg
+    topic, guide = guides[label]
+    return (
+        f"<g class='marker' data-topic={quoteattr(topic)} tabindex='0' role='button'>"
+        f"<title>{escape(guide)}</title>{svg}</g>"
+    )
 
 
 def _dice_row(x: float, y: float, faces: Iterable[Face], fill: str, kind: str) -> tuple[str, float]:
@@ -204,23 +240,42 @@ def draw(rules: Rules, state: GameState, names: Sequence[str] | None = None) -> 
         raise error_for(rules, state, error) from error
 
 
+_GRILL_COLUMNS = 9
+"""The most grill tiles in a row: a picture some 400 pixels wide, which a phone's screen
+(360 pixels) shows whole at a readable size; a longer grill wraps into rows."""
+_LEAST_WIDTH = 400
+
+
+def _columns(rules: Rules) -> int:
+    """Tiles in a row of the grill: its tiles in as few rows as fit, the rows evened out."""
+    count = max(len(rules.tiles), 1)
+    rows = -(-count // _GRILL_COLUMNS)
+    return -(-count // rows)
+
+
 def _draw(rules: Rules, state: GameState, label: list[str]) -> SvgImage:
     shown = markers(rules, state)
     tiles = sorted([*state.grill, *state.face_down])
-    width = max(_MARGIN * 2 + len(tiles) * (_TILE_W + _GAP), 640)
+    columns = _columns(rules)
+    dice = sum(rules.most_dice)
+    width = max(
+        _MARGIN * 2 + columns * (_TILE_W + _GAP) - _GAP,
+        _MARGIN * 2 + _DICE_X + dice * (_DIE + 4),
+        _LEAST_WIDTH,
+    )
+    told = _marker_guides(rules, shown)
     over = state.phase is Phase.GAME_OVER
     heading = f"{rules.name}: " + ("game over" if over else f"{label[state.player]} to play")
     if not over and state.phase is not Phase.ROLL:
         heading += f", total {state.total}"
     body = [_text(_MARGIN, _MARGIN + 12, heading, 14, font_weight="bold", fill=_INK)]
     y: float = _MARGIN + 26
-    y = _draw_grill(body, rules, state, tiles, shown, y)
-    y = _draw_players(body, rules, state, label, shown, y, width)
+    y = _draw_grill(body, rules, state, tiles, shown, y, columns, told)
+    y = _draw_players(body, rules, state, label, shown, y, width, told)
     if not over:
         y = _draw_dice(body, rules, state, y)
-    y = _draw_badges(
-        body, "on the table", [m for m in shown if m.player is None and m.tile is None], y
-    )
+    table = [m for m in shown if m.player is None and m.tile is None]
+    y = _draw_badges(body, "on the table", table, y, width, told)
     height = y + _MARGIN - 6
     return SvgImage(
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{width:g}' height='{height:g}' "
@@ -236,6 +291,22 @@ def _draw_grill(  # noqa: PLR0913, PLR0917 (one section of one picture)
     tiles: Sequence[int],
     shown: Sequence[Marker],
     y: float,
+    columns: int,
+    told: Guides,
+) -> float:
+    for start in range(0, max(len(tiles), 1), columns):  # a row of tiles, its labels under it
+        y = _draw_grill_row(body, rules, state, tiles[start : start + columns], shown, y, told)
+    return y
+
+
+def _draw_grill_row(  # noqa: PLR0913, PLR0917 (one section of one picture)
+    body: list[str],
+    rules: Rules,
+    state: GameState,
+    tiles: Sequence[int],
+    shown: Sequence[Marker],
+    y: float,
+    told: Guides,
 ) -> float:
     on_tile = {m.tile: m.label for m in shown if m.tile is not None}
     x: float = _MARGIN
@@ -249,10 +320,14 @@ def _draw_grill(  # noqa: PLR0913, PLR0917 (one section of one picture)
             if row == len(ends):
                 ends.append(0.0)
             ends[row] = centre + half + _LABEL_SPACE
-            body.append(
-                _text(centre, y + _TILE_H + 12 + row * _LABEL_ROW, on_tile[tile], _LABEL_SIZE,
-                      text_anchor="middle", fill="#124a73", font_weight="bold")
-            )  # fmt: skip
+            top = y + _TILE_H + 2 + row * _LABEL_ROW
+            hit = (  # where a pointer finds the label: its box, not only its letters' ink
+                f"<rect x='{centre - half:g}' y='{top:g}' width='{2 * half:g}' "
+                f"height='{_LABEL_ROW:g}' fill='transparent'/>"
+            )
+            text = _text(centre, top + 10, on_tile[tile], _LABEL_SIZE, text_anchor="middle",
+                         fill="#124a73", font_weight="bold")  # fmt: skip
+            body.append(_explained(on_tile[tile], hit + text, told))
         x += _TILE_W + _GAP
     return y + _TILE_H + (22 + (len(ends) - 1) * _LABEL_ROW if ends else 10)
 
@@ -278,14 +353,18 @@ def _draw_players(  # noqa: PLR0913, PLR0917 (one section of one picture)
     shown: Sequence[Marker],
     y: float,
     width: float,
+    told: Guides,
 ) -> float:
     points = scores(rules, state)
     for player, stack in enumerate(state.stacks):
         to_play = player == state.player and state.phase is not Phase.GAME_OVER
+        badges, extra = _player_badges(
+            [m for m in shown if m.player == player and m.tile is None], y, width, told
+        )
         if to_play:
             body.append(
                 f"<rect x='{_MARGIN - 6:g}' y='{y - 4:g}' width='{width - 2 * _MARGIN + 12:g}' "
-                f"height='{_ROW - 2}' rx='6' fill='#fff6dc'/>"
+                f"height='{_ROW - 2 + extra:g}' rx='6' fill='#fff6dc'/>"
             )
         who = ("\u25b6 " if to_play else "") + label[player]
         weight = "bold" if to_play else "normal"
@@ -305,25 +384,43 @@ def _draw_players(  # noqa: PLR0913, PLR0917 (one section of one picture)
             )
         held = f"{counted(len(stack), 'tile')}, {counted(points[player], 'worm')}"
         body.append(_text(x + 64, y + 22, held, 12, fill=_INK))
-        x += 190
-        for marker in (m for m in shown if m.player == player and m.tile is None):
-            badge, used = _badge(x, y + 10, marker)
-            body.append(badge)
-            x += used + 6
-        y += _ROW
+        body.extend(badges)
+        y += _ROW + extra
     return y
+
+
+_BADGES_X = _MARGIN + 320  # a player's badges, after the name, the stack and the worms
+_BADGE_LINE = 26  # a line of badges under the last, clear of the stack
+
+
+def _player_badges(
+    shown: Sequence[Marker], y: float, width: float, told: Guides
+) -> tuple[list[str], float]:
+    """A player's badges after the worms, wrapping under the stack where the row is full.
+
+    Returns them and the height they add to the player's row.
+    """
+    found, x, line = [], float(_BADGES_X), 0
+    for marker in shown:
+        label = marker.label if marker.count == 1 else f"{marker.label} \u00d7{marker.count}"
+        if x > _MARGIN + 130 and x + _badge_width(label) > width - _MARGIN:
+            x, line = _MARGIN + 130, line + 1  # the next line, under the stack
+        badge, used = _badge(x, y + 10 + line * _BADGE_LINE, marker, told)
+        found.append(badge)
+        x += used + 6
+    return found, line * _BADGE_LINE
 
 
 def _draw_dice(body: list[str], rules: Rules, state: GameState, y: float) -> float:
     kinds = [kind.name for kind in rules.die_kinds]
     kept = dice_faces(state.set_aside)
     body.append(_text(_MARGIN, y + 18, "set aside", 12, fill=_INK))
-    dice, _ = _dice_row(_MARGIN + 80, y, kept, "#e9e4da", "die set aside")
-    body.append(dice or _text(_MARGIN + 80, y + 18, "-", 12, fill=_INK))
+    dice, _ = _dice_row(_MARGIN + _DICE_X, y, kept, "#e9e4da", "die set aside")
+    body.append(dice or _text(_MARGIN + _DICE_X, y + 18, "-", 12, fill=_INK))
     y += _DIE + 10
     if state.roll is not None:
         body.append(_text(_MARGIN, y + 18, "roll", 12, fill=_INK))
-        x: float = _MARGIN + 80
+        x: float = _MARGIN + _DICE_X
         for kind, counts in enumerate(state.roll.counts):  # the first kind white, others gold
             rolled = dice_faces(counts)
             fill, name = ("#ffffff", "") if kind == 0 else ("#f2c94c", f"{kinds[kind]} ")
@@ -333,13 +430,21 @@ def _draw_dice(body: list[str], rules: Rules, state: GameState, y: float) -> flo
     return y
 
 
-def _draw_badges(body: list[str], title: str, shown: Sequence[Marker], y: float) -> float:
+_DICE_X = 80  # the dice after their row's title
+
+
+def _draw_badges(  # noqa: PLR0913, PLR0917 (one section of one picture)
+    body: list[str], title: str, shown: Sequence[Marker], y: float, width: float, told: Guides
+) -> float:
     if not shown:
         return y
     body.append(_text(_MARGIN, y + 12, title, 12, fill=_INK))
     x: float = _MARGIN + 86
     for marker in shown:
-        badge, used = _badge(x, y, marker)
+        label = marker.label if marker.count == 1 else f"{marker.label} \u00d7{marker.count}"
+        if x > _MARGIN + 86 and x + _badge_width(label) > width - _MARGIN:
+            x, y = _MARGIN + 86, y + _BADGE_LINE  # the row is full: on under it
+        badge, used = _badge(x, y, marker, told)
         body.append(badge)
         x += used + 6
     return y + 24
