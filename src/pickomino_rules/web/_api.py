@@ -369,6 +369,10 @@ def _table(position: Position) -> dict[str, Any]:
         "svg": str(draw(rules, position.state)),
         "kinds": [kind.name for kind in rules.die_kinds],
         "tiles": {str(tile): rules.worms_of(tile) for tile in rules.tiles},
+        # for the advisor: what each part and specialist does (the rule modules' guides),
+        # and the dice the player to move starts a turn with (in hand = these - set aside)
+        "guides": {module.name: module.guide for module in rules.modules if module.guide},
+        "turn_dice": list(rules.turn_dice(rules, position.state)),
     }
 
 
