@@ -73,17 +73,22 @@ def test_a_whole_game_against_a_bot_ends_and_its_record_replays(client: TestClie
     assert game["view"]["winners"]
 
 
-def test_a_record_saved_by_the_library_is_played_on(client: TestClient) -> None:
+def test_a_record_saved_by_the_library_is_shown_read_only(client: TestClient) -> None:
     record = GameRecord.play("extended", 2, seed=3).seated(bots=[None, "greedy"])
     for cut in (len(record.moves) // 2, len(record.moves) // 2 + 1):
         half = attrs.evolve(record, moves=record.moves[:cut])
-        answer = _post(client, "/api/view", {"record": json.loads(half.to_json())}).json()
-        played = GameRecord.from_json(json.dumps(answer["record"]))
-        assert played.moves[:cut] == half.moves  # the same game, dice rolled if it waited
-        rules, state = played.rules, played.final_state()
-        assert all(isinstance(parse_move(rules, m), RollOutcome) for m in played.moves[cut:])
+        saved = json.loads(half.to_json())
+        answer = _post(client, "/api/view", {"record": saved}).json()
+        assert answer["sealed"] is False
+        assert answer["record"] == saved  # as it came: no dice rolled for it
+        rules, state = half.rules, half.final_state()
         assert answer["view"]["line"] == str(Position(rules, state))
-        assert answer["view"]["legal"] == [str(a) for a in legal_actions(rules, state)]
+        waits = isinstance(parse_move(rules, record.moves[cut]), RollOutcome)
+        legal = [] if waits else [str(a) for a in legal_actions(rules, state)]
+        assert answer["view"]["legal"] == legal
+        refused = _post(client, "/api/move", {"record": saved, "move": "roll"})
+        assert refused.status_code == 409
+        assert "pickomino play --resume" in refused.json()["error"]
 
 
 def test_a_move_applies_it_and_rolls_the_next_dice_on_the_server(client: TestClient) -> None:

@@ -28,6 +28,6 @@ except ImportError:  # an extra: say which
     raise MissingExtraError("the web app", "web") from None
 
 from pickomino_rules.web._api import RequestError
-from pickomino_rules.web._app import LOOPBACK_HOSTS, MAX_BODY_BYTES, create_app
+from pickomino_rules.web._app import LOOPBACK_HOSTS, MAX_BODY_BYTES, SECURITY_HEADERS, create_app
 
-__all__ = ["LOOPBACK_HOSTS", "MAX_BODY_BYTES", "RequestError", "create_app"]
+__all__ = ["LOOPBACK_HOSTS", "MAX_BODY_BYTES", "SECURITY_HEADERS", "RequestError", "create_app"]

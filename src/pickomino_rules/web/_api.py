@@ -3,9 +3,18 @@
 The server keeps nothing between requests. A game travels as its record (the library's
 record JSON, the file ``pickomino play --save`` writes), a table as its position: each
 request carries what it is about, and each answer carries it back with the next move
-applied. Dice are rolled here, with the operating system's randomness, so a client that
-plays a game cannot choose its dice; the advisor, which asks about a real table, enters the
-dice itself in the position.
+applied. Dice are rolled here, with the operating system's randomness, and every record
+handed out is sealed (`pickomino_rules.web._seal`): a game is played on only from a record
+whose seal checks, so a client cannot choose its dice by writing them into the record it
+sends back. A record without this server's seal (saved by the library, changed, or sealed
+by another server) is read only: it is viewed and analysed, never played on. The advisor,
+which asks about a real table, enters the dice itself in the position.
+
+Requests are bounded so that none takes more than about two seconds of one core: records
+of at most `MAX_RECORD_MOVES` moves are read, at most `MAX_ANALYSED_MOVES` analysed, and
+the long loops (analysing, the win chances) stop between turns once `CANCELLED` is set
+(the client went away).
+
 
 Everything a request names is data: a variant and bots are chosen among the registered
 names only (never a ``module:function``), and records and positions are read by the
@@ -16,6 +25,7 @@ from __future__ import annotations
 
 import json
 import random
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -31,18 +41,23 @@ from pickomino_rules.result import result, scores
 from pickomino_rules.state import Phase
 from pickomino_rules.strict_json import jsonable
 from pickomino_rules.svg import draw
+from pickomino_rules.web._seal import current_seal
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    import threading
+    from collections.abc import Callable, Iterator
 
     from pickomino_rules.game import Move
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
 __all__ = [
+    "CANCELLED",
     "ENDPOINTS",
     "FIELDS",
     "MAX_ANALYSED_MOVES",
+    "MAX_RECORD_MOVES",
+    "Cancelled",
     "Endpoint",
     "RequestError",
     "analyse",
@@ -57,12 +72,33 @@ __all__ = [
     "view",
 ]
 
-MAX_ANALYSED_MOVES = 3000
-"""The longest record analysed (rolls included; a game has some 300 to 900): each turn is
-solved, so the work grows with the game."""
+MAX_ANALYSED_MOVES = 1000
+"""The longest record analysed (rolls included): each turn is solved, so the work grows with
+the game; a record of this many moves, one turn every three, takes about two seconds. Most
+classic games fit (some 300 to 900 moves); the longest extended ones are analysed by
+``pickomino analyse``, which has no such limit."""
+
+MAX_RECORD_MOVES = 10_000
+"""The longest record read (a game of people and bots has some 300 to 4,000 moves, of random
+bots up to about 7,000): a record is replayed move by move, twice or so a request, and this
+many moves take about a second and a half."""
+
+CANCELLED: ContextVar[threading.Event | None] = ContextVar("CANCELLED", default=None)
+"""Set by the server when the client of the request being answered went away."""
 
 _DICE = random.SystemRandom()
 """Where a game's dice come from: nobody can seed or replay them."""
+
+
+class Cancelled(Exception):  # noqa: N818 (a signal, not an error)
+    """The client of the request went away: the work stops (nobody reads its answer)."""
+
+
+def _checkpoint() -> None:
+    """Stop here if the request's client went away (between turns of the long loops)."""
+    gone = CANCELLED.get()
+    if gone is not None and gone.is_set():
+        raise Cancelled
 
 
 class RequestError(ValueError):
@@ -174,11 +210,32 @@ def _fields(
     return data
 
 
-def _record(data: object) -> GameRecord:
+def _record(data: object, limit: int = MAX_RECORD_MOVES) -> tuple[GameRecord, bool]:
+    """The record ``data`` read and replayed, and whether it carries this server's seal.
+
+    Records longer than ``limit`` moves are refused before a move is read.
+    """
+    moves = data.get("moves") if isinstance(data, dict) else None
+    if isinstance(moves, list) and len(moves) > limit:
+        raise RequestError(f"record: {len(moves):,} moves; at most {limit:,} are read here", 413)
     try:
-        return GameRecord.from_json(json.dumps(data))
+        record = GameRecord.from_json(json.dumps(data))
     except PickominoError as error:
         raise RequestError(f"record: {error}") from None
+    return record, current_seal().verifies(record)
+
+
+def _dealt(data: object) -> GameRecord:
+    """The record ``data``, which must carry this server's seal: a game to play on."""
+    record, sealed = _record(data)
+    if not sealed:
+        raise RequestError(
+            "record: its dice were not rolled by this server, or it was changed since (a game "
+            "saved by the library, or by a server restarted with a new key): it can be viewed "
+            "and analysed here, and played on at the terminal (pickomino play --resume)",
+            409,
+        )
+    return record
 
 
 def _position(data: object) -> Position:
@@ -247,7 +304,11 @@ def _started(body: dict[str, Any]) -> GameRecord:
     if not isinstance(variant, str) or variant not in available_variants():
         known = ", ".join(available_variants())
         raise RequestError(f"no variant {json.dumps(variant)[:40]}; the variants: {known}")
-    options = body.get("options") or {}
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise RequestError(f"players: a whole number, got {json.dumps(players)[:40]}")
+    options = body.get("options")
+    if options is None:
+        options = {}
     if not isinstance(options, dict):
         raise RequestError("options: an object of option names and values")
     try:
@@ -268,6 +329,10 @@ def new(body: dict[str, Any]) -> dict[str, Any]:
     rules = record.rules
     bots = tuple(None if seat is None else _bot_name(seat, rules, players) for seat in seats)
     names = body.get("names")
+    if names is not None and (
+        not isinstance(names, list) or not all(isinstance(name, str) for name in names)
+    ):
+        raise RequestError(f"names: a list of {players} names (strings), or null")
     try:
         record = record.seated(names, bots)
     except PickominoError as error:
@@ -276,13 +341,20 @@ def new(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def view(body: dict[str, Any]) -> dict[str, Any]:
-    """The game of ``record``: the table, whose turn, the legal moves (dice rolled if due)."""
-    return _answer(*_rolled(_record(body["record"])))
+    """The game of ``record``: the table, whose turn, the legal moves (dice rolled if due).
+
+    A record without this server's seal is shown as it is, read only: no dice are rolled
+    for it and ``sealed`` is false (moves on it are refused).
+    """
+    record, sealed = _record(body["record"])
+    if not sealed:
+        return _answer(record, sealed=False)
+    return _answer(*_rolled(record))
 
 
 def move(body: dict[str, Any]) -> dict[str, Any]:
     """Play ``move`` (its text, as ``legal`` lists it) for the player to move, then the dice."""
-    record = _record(body["record"])
+    record = _dealt(body["record"])
     rules, state = record.rules, record.final_state()
     chosen = _legal(rules, state, body["move"])
     return _answer(*_rolled(record.extended([chosen]), after=apply(rules, state, chosen)))
@@ -290,7 +362,7 @@ def move(body: dict[str, Any]) -> dict[str, Any]:
 
 def bot_move(body: dict[str, Any]) -> dict[str, Any]:
     """The seated bot of the player to move plays one decision, then the dice."""
-    record = _record(body["record"])
+    record = _dealt(body["record"])
     rules, state = record.rules, record.final_state()
     if is_terminal(rules, state):
         raise RequestError("the game is over", 409)
@@ -305,14 +377,17 @@ def bot_move(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def undo(body: dict[str, Any]) -> dict[str, Any]:
-    """Take back the moves since the last decision of a person (their own included)."""
-    record = _record(body["record"])
+    """Take back the moves since the last decision of a person (their own included).
+
+    The moves kept were dealt with the record: sealed if it was, read only if not.
+    """
+    record, sealed = _record(body["record"])
     states = record.states()
     bots = record.bots or (None,) * record.players
     for index in range(len(record.moves) - 1, -1, -1):
         state = states[index]
         if state.phase is not Phase.ROLL and bots[state.player] is None:
-            return _answer(attrs.evolve(record, moves=record.moves[:index]))
+            return _answer(attrs.evolve(record, moves=record.moves[:index]), sealed=sealed)
     raise RequestError("nothing to take back: no person has moved yet", 409)
 
 
@@ -385,16 +460,22 @@ def analyse(body: dict[str, Any]) -> dict[str, Any]:
     """
     moves = body["record"].get("moves") if isinstance(body["record"], dict) else None
     if isinstance(moves, list) and len(moves) > MAX_ANALYSED_MOVES:  # before reading them
-        msg = f"record: {len(moves):,} moves; at most {MAX_ANALYSED_MOVES:,} are analysed here"
+        msg = (
+            f"record: {len(moves):,} moves; at most {MAX_ANALYSED_MOVES:,} are analysed here "
+            "(pickomino analyse analyses any)"
+        )
         raise RequestError(msg, 413)
-    record = _record(body["record"])
-    from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
+    record, _ = _record(body["record"])  # read only: any record is analysed
+    from pickomino_rules.analysis import analyse as analyse_moves  # noqa: PLC0415 (numpy)
     from pickomino_rules.solver import UnsolvableRulesError  # noqa: PLC0415
 
+    rules, first = record.initial()
     try:
-        analysis = analyse_record(record)
+        analysis = analyse_moves(rules, first, _checked_moves(rules, record))
     except UnsolvableRulesError as error:
         raise RequestError(f"no analysis in these rules: {error}", 409) from None
+    except PickominoError as error:  # the record replayed when read: not expected here
+        raise RequestError(f"record: {error}") from None
     rules = record.rules
     decisions = [
         {
@@ -421,6 +502,7 @@ def _turn_chances(record: GameRecord) -> list[dict[str, Any]]:
         return []
     found, turn, before = [], 0, None
     for state in record.replay():
+        _checkpoint()
         starts = state.phase is Phase.ROLL and not any(state.set_aside) and state.player != before
         if starts or is_terminal(rules, state):
             turn += not is_terminal(rules, state)
@@ -428,6 +510,13 @@ def _turn_chances(record: GameRecord) -> list[dict[str, Any]]:
             found.append({"turn": turn, "chances": chances})
             before = state.player
     return found
+
+
+def _checked_moves(rules: Rules, record: GameRecord) -> Iterator[Move]:
+    """The record's moves, read one at a time, stopping if the client went away."""
+    for text in record.moves:
+        _checkpoint()
+        yield parse_move(rules, text)
 
 
 def _rolled_by_hand(rules: Rules, state: GameState, text: object) -> GameState:
@@ -480,8 +569,16 @@ def _rolled(record: GameRecord, after: GameState | None = None) -> tuple[GameRec
     return (record.extended(rolls) if rolls else record), state
 
 
-def _answer(record: GameRecord, state: GameState | None = None) -> dict[str, Any]:
-    """The answer about ``record``, whose final state is ``state`` where the caller has it."""
+def _answer(
+    record: GameRecord, state: GameState | None = None, *, sealed: bool = True
+) -> dict[str, Any]:
+    """The answer about ``record``, whose final state is ``state`` where the caller has it.
+
+    ``sealed``: the record is sealed with this server's key (a game it dealt); else it is
+    answered as it came, read only.
+    """
+    if sealed:
+        record = current_seal().sealed(record)
     rules = record.rules
     state = record.final_state() if state is None else state
     position = Position(rules, state)
@@ -489,6 +586,7 @@ def _answer(record: GameRecord, state: GameState | None = None) -> dict[str, Any
     bots = record.bots or (None,) * record.players
     return {
         "record": json.loads(record.to_json()),
+        "sealed": sealed,
         "view": {
             "position": position.to_dict(),
             "line": str(position),
@@ -501,7 +599,9 @@ def _answer(record: GameRecord, state: GameState | None = None) -> dict[str, Any
             "over": over,
             "scores": list(scores(rules, state)),
             "winners": list(result(rules, state).winners) if over else [],
-            "legal": [] if over else [str(action) for action in legal_actions(rules, state)],
+            "legal": []
+            if over or state.phase is Phase.ROLL  # dice due: a read-only record waits for them
+            else [str(action) for action in legal_actions(rules, state)],
         },
     }
 
