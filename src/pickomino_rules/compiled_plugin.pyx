@@ -65,6 +65,9 @@ cdef object with_part(object state, Py_ssize_t index, object value):
     new_parts = (*parts[:index], value, *parts[index + 1 :])
     if Py_TYPE(state) is not _STATE_TYPE:
         return state.replace(parts=new_parts)
+    # Built by hand as the kernel's ``_new_state`` is (attrs' frozen slots have no C setter):
+    # ``copy`` is new, so every slot is NULL and takes one new reference, which the copy
+    # drops when it dies. tests/engine/test_memory_safety.py keeps such copies alone.
     copy = PyType_GenericAlloc(_STATE_TYPE, 0)
     cdef Py_ssize_t at, offset
     cdef PyObject* field

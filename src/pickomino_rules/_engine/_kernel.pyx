@@ -39,8 +39,6 @@ cdef extern from "Python.h":
     PyTypeObject* Py_TYPE(object)
     Py_ssize_t PyTuple_GET_SIZE(object)
     PyObject* PyTuple_GET_ITEM(object, Py_ssize_t)
-    void PyTuple_SET_ITEM(object, Py_ssize_t, object)
-    object PyTuple_New(Py_ssize_t)
     double PyFloat_AS_DOUBLE(PyObject*)
 
 import functools
@@ -114,6 +112,11 @@ cdef inline object _get(object state, Py_ssize_t offset):
 
 
 cdef inline void _put(object state, Py_ssize_t offset, object value):
+    # The one reference counted by hand, and why: attrs' frozen slots have no C setter, and
+    # ``object.__setattr__`` per field would cost more than the whole step. Only
+    # ``_new_state`` calls this, on a state just allocated (every slot NULL), so no old value
+    # leaks; the new state owns the reference taken here and drops it when it dies.
+    # tests/engine/test_memory_safety.py keeps states whose fields nothing else holds.
     Py_INCREF(value)
     (<PyObject**>((<char*><PyObject*>state) + offset))[0] = <PyObject*>value
 
@@ -396,14 +399,15 @@ cpdef object core_roll_actions(object state):
 
 
 cdef tuple _with(tuple counts, Py_ssize_t index, object count):
-    """``counts`` (six of them) with ``count`` at ``index`` (0-5), built in one go."""
-    aside = PyTuple_New(6)
-    cdef Py_ssize_t position
-    for position in range(6):
-        value = count if position == index else <object>PyTuple_GET_ITEM(counts, position)
-        Py_INCREF(value)  # PyTuple_SET_ITEM takes the reference
-        PyTuple_SET_ITEM(aside, position, value)
-    return aside
+    """``counts`` (six of them) with ``count`` at ``index`` (0-5): a tuple Cython builds."""
+    return (
+        count if index == 0 else counts[0],
+        count if index == 1 else counts[1],
+        count if index == 2 else counts[2],
+        count if index == 3 else counts[3],
+        count if index == 4 else counts[4],
+        count if index == 5 else counts[5],
+    )
 
 
 cpdef object core_set_aside(object state, object face):
@@ -526,17 +530,13 @@ cpdef object core_end_turn(object state):
 
 cpdef object core_scores(object worms, object state):
     """``turn.scores``: the worms on the tiles of each player's stack (C13)."""
-    stacks = _get(state, _STACKS)
-    cdef Py_ssize_t count = len(stacks), at
-    cdef long total
-    found = PyTuple_New(count)
-    for at in range(count):
-        total = 0
-        for tile in <tuple?>stacks[at]:
-            total += <long>worms[tile]
-        Py_INCREF(total)  # (PyTuple_SET_ITEM steals a reference; Cython boxes ``total``)
-        PyTuple_SET_ITEM(found, at, total)
-    return found
+    totals = []
+    for stack in <tuple?>_get(state, _STACKS):
+        total = 0  # a Python int, as the pure twin sums: exact for any worms a variant gives
+        for tile in <tuple?>stack:
+            total += worms[tile]
+        totals.append(total)
+    return tuple(totals)
 
 
 # The hooks as the rules see them: innermost in every chain under this backend (see
@@ -1179,6 +1179,12 @@ cdef inline void _put_float(_Buffer buffer, Py_ssize_t at, double value) except 
     (<float*>buffer.view.buf)[at] = <float>value
 
 
+cdef inline float _read_float(_Buffer buffer, Py_ssize_t at) except? -1:
+    if at < 0 or at >= buffer.view.len // 4:
+        raise IndexError("observation index out of range")
+    return (<float*>buffer.view.buf)[at]
+
+
 cdef _Buffer _writable(object out, bytes kind):
     """``out``'s buffer, when it is a contiguous, writable one of ``kind`` ('f' or 'b')."""
     cdef _Buffer buffer = _Buffer()
@@ -1246,7 +1252,7 @@ cpdef void observe_into(object layout, object rules, object state, Py_ssize_t me
         for claim in stop_claims(rules, state):
             slot = at.claims + (claim.victim is not None)
             worth = <float>worms[claim.tile]
-            if worth > values[slot]:
+            if worth > _read_float(buffer, slot):
                 _put_float(buffer, slot, worth)
     parts = _get(state, _PARTS) if plain else state.parts
     cdef Py_ssize_t size, count
