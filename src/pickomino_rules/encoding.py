@@ -256,7 +256,10 @@ class Encoding:
             return values
         filled = [0.0] * len(self.observation_high)
         self._observe_into(state, int(player), filled)
-        return np.array(filled, dtype=np.float32)
+        try:  # the pure engine wrote the state's values as they are: a malformed one's may
+            return np.array(filled, dtype=np.float32)  # be no number (the kernel's refuse)
+        except ODD as error:
+            raise error_for(self.rules, state, error) from error
 
     def _seen_by(
         self, state: GameState, seat: int, *, acting: bool = True, checked: bool = False

@@ -13,6 +13,7 @@ plays a few hundred states per group of calls; ``HYPOTHESIS_PROFILE=thorough`` 1
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 from functools import cache
@@ -253,3 +254,37 @@ def test_a_state_whose_counts_are_astronomic_is_refused_at_once() -> None:
         odd = states[5].replace(**{field: value})
         for name, call in {**_views(rules, odd, odd), **_players(rules, odd, odd)}.items():
             call_on(name, call, (PickominoError,))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("engine", ["pure", "compiled"])
+def test_an_observation_of_a_state_holding_no_numbers_is_the_librarys_error(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both engines' observations: text or nested tuples where counts belong raise ours.
+
+    The pure engine writes the state's values into a list that numpy converts at the end
+    (once this conversion raised numpy's own ``ValueError``); the compiled one converts each.
+    Both paths are the encoding's own, chosen at import by the engine in use: this test takes
+    each in turn in one process.
+    """
+    from pickomino_rules import encoding  # noqa: PLC0415
+    from pickomino_rules._engine import PURE, compiled_backend  # noqa: PLC0415
+
+    backend = PURE if engine == "pure" else compiled_backend()
+    if backend is None:
+        pytest.skip("the compiled kernel was not built")
+    monkeypatch.setattr(encoding, "_OBSERVE_INTO", backend.observe_into)
+    monkeypatch.setattr(encoding, "_INTO_ARRAYS", backend.compiled)
+    no_numbers: tuple[object, ...] = (":", "ab", ("x",), ((1, 2),), ([3],), (None,), b"\x01")
+    tried = 0
+    for variant in VARIANTS:
+        rules, states = reached(variant)
+        coder = Encoding.of(rules, 3)
+        for state in states[::20]:
+            for field in ("in_hand", "set_aside", "stacks", "grill", "face_down", "player"):
+                for value in no_numbers:
+                    tried += 1
+                    odd = state.replace(**{field: value})  # type: ignore[arg-type]
+                    call_on(field, functools.partial(coder.observe, odd, 0), (PickominoError,))
+    assert tried > 500
