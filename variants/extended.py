@@ -20,6 +20,7 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 from pickomino_rules.dice import Face
@@ -76,18 +77,41 @@ def _worms_pair(value: object) -> tuple[int, int]:
     return low, high
 
 
+_SIDES = "the six sides as text, '111www' (1-5, w), or a list, [1, 1, 1, 6, 6, 6] (1-6, 6 for w)"
+"""How the golden die's sides are written, for the option's messages: both forms are read."""
+
+
 def _six_faces(value: object) -> tuple[Face, ...]:
+    """The golden die's sides from text (``"111www"``) or a list (``[1, 1, 1, 6, 6, 6]``).
+
+    A list holds the faces' numbers, the worm's being 6: records and positions write the
+    option so. (The web API's schema, built from the option's range, says the same.)
+    """
     if isinstance(value, str):
-        faces = tuple(Face.parse(symbol) for symbol in value)
+        text = True
     elif isinstance(value, Iterable):
-        faces = tuple(Face(n) for n in value)
+        text = False
     else:
-        msg = f"expected six faces like '111www', got {value!r}"
+        msg = f"expected {_SIDES}; got {brief(value)}"
         raise TypeError(msg)
+    sides = list(itertools.islice(value, 7))  # a seventh says too many; never read on
+    faces = tuple(_face(side, text=text) for side in sides)
     if len(faces) != 6:
-        msg = f"a die has six sides, got {len(faces)} in {value!r}"
+        count = "more than 6" if len(faces) > 6 else str(len(faces))
+        msg = f"a die has six sides, got {count}: give {_SIDES}"
         raise ValueError(msg)
     return faces
+
+
+def _face(side: object, *, text: bool) -> Face:
+    """A side: a letter of the text (1-5 or w), or a number of the list (1-6)."""
+    if text and isinstance(side, str) and side.lower() in {"1", "2", "3", "4", "5", "w"}:
+        return Face.parse(side)
+    if not text and isinstance(side, int) and not isinstance(side, bool) and 1 <= side <= 6:
+        return Face(side)
+    where = "in text" if text else "in a list"
+    msg = f"{brief(side)} is not a die face {where}: give {_SIDES}"
+    raise ValueError(msg)
 
 
 EXTENDED_OPTIONS = (
@@ -111,7 +135,7 @@ EXTENDED_OPTIONS = (
     Option(
         name="golden_die_faces",
         default="111www",
-        doc="the golden die's six sides, e.g. '111www' (E8)",
+        doc="the golden die's six sides, e.g. '111www' or [1, 1, 1, 6, 6, 6] (E8)",
         rule="O6",
         convert=_six_faces,
         range=TupleRange(FaceRange(), 6, 6),

@@ -62,7 +62,9 @@ from pickomino_rules.state import GameState, PartKey, Phase
 from pickomino_rules.story import tile_ranges
 from pickomino_rules.strict_json import (
     MAX_DIGITS,
+    NotJSONError,
     check_depth,
+    format_problem,
     jsonable,
     load_json,
     make_json_converter,
@@ -251,16 +253,18 @@ class Position:
 
         Raises:
             PositionError: A missing or extra field, a wrong type, an unknown variant or
-                option, or a state that breaks the rules; the message says which.
+                option, or a state that breaks the rules; the message says which. Data
+                that is no position at all (a game record, other JSON) is said to be that:
+                "this is not a Pickomino position: it is a Pickomino game record".
         """
-        if not isinstance(data, dict):
-            raise PositionError("a position is a JSON object")
+        problem = format_problem(data, FORMAT)
+        if problem is not None:
+            raise PositionError(problem)
+        assert isinstance(data, dict)  # noqa: S101 (format_problem checked it)
         try:
             check_depth(data)
         except ValueError as error:
             raise PositionError(str(error)) from None
-        if data.get("format") != FORMAT:
-            raise PositionError(f"format: expected {FORMAT!r}, got {brief(data.get('format'))}")
         extra = sorted(set(data) - {"format", "variant", "options", "state"})
         if extra:
             raise PositionError(f"unknown field(s): {', '.join(extra)}")
@@ -279,6 +283,8 @@ class Position:
         """
         try:
             data = load_json(text, MAX_POSITION_CHARS)
+        except NotJSONError as error:
+            raise PositionError(f"this is not a Pickomino position: {error}") from None
         except ValueError as error:
             raise PositionError(str(error)) from None
         return cls.from_dict(data)

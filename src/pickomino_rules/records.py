@@ -32,7 +32,13 @@ from pickomino_rules.files import AtomicWriter, SaveError, check_save_target
 from pickomino_rules.game import MAX_GAME_MOVES, apply, new_game, parse_move, playout
 from pickomino_rules.positions import Position
 from pickomino_rules.registry import get_variant
-from pickomino_rules.strict_json import jsonable, load_json, make_json_converter
+from pickomino_rules.strict_json import (
+    NotJSONError,
+    format_problem,
+    jsonable,
+    load_json,
+    make_json_converter,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
@@ -301,18 +307,25 @@ class GameRecord:
 
         Raises:
             RecordError: Bad JSON, a missing or extra field, a wrong type, an unknown
-                variant or option, or an illegal move; the message says where.
+                variant or option, or an illegal move; the message says where. Text that
+                is no record at all (a position, other JSON, not JSON) is said to be
+                that: "this is not a Pickomino game record: it is a Pickomino position".
         """
+        return cls._read(text, "this")
+
+    @classmethod
+    def _read(cls, text: str | bytes, subject: str) -> GameRecord:
+        """``from_json``, with the text called ``subject`` ("this file") where it is no record."""
         try:
             data = load_json(text, MAX_RECORD_BYTES)
+        except NotJSONError as error:
+            raise RecordError(f"{subject} is not a Pickomino game record: {error}") from None
         except ValueError as error:
             raise RecordError(str(error)) from None
-        if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
-        if data.get("format") != FORMAT:
-            got = data.get("format")
-            shown = excerpt(got) if isinstance(got, str) else type(got).__name__
-            raise RecordError(f"format: expected {FORMAT!r}, got {shown}")
+        problem = format_problem(data, FORMAT, subject)
+        if problem is not None:
+            raise RecordError(problem)
+        assert isinstance(data, dict)  # noqa: S101 (format_problem checked it)
         moves = data.get("moves")
         if isinstance(moves, list) and len(moves) > MAX_MOVES:
             raise RecordError(f"moves: {len(moves):,} moves, more than the limit of {MAX_MOVES:,}")
@@ -386,7 +399,7 @@ def load_record(path: str | Path) -> GameRecord:
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"{_path(path)}: larger than the limit of {MAX_RECORD_BYTES:,} bytes")
     try:
-        return GameRecord.from_json(data)
+        return GameRecord._read(data, "this file")  # noqa: SLF001 (the class's own reader)
     except RecordError as error:
         raise RecordError(f"{_path(path)}: {error}") from None
 

@@ -40,13 +40,22 @@ far deeper nesting (Python's recursion limit) in linear time.
 """
 
 
+class NotJSONError(ValueError):
+    """Text that is not JSON at all: bytes that are not UTF-8, or no JSON where it starts.
+
+    (JSON that breaks off or goes wrong further on is a plain ``ValueError``: a damaged
+    document rather than some other kind of file.)
+    """
+
+
 def load_json(text: object, limit: int) -> object:  # noqa: C901 (one check per hazard)
     """Parse JSON text (str or UTF-8 bytes) of at most ``limit`` characters, strictly.
 
     Duplicate keys, numbers longer than ``MAX_DIGITS`` digits, nesting deeper than
     ``MAX_DEPTH`` and undecodable bytes raise ``ValueError`` with a message saying what and
-    where. The work is linear in the text: a document of ``limit`` characters of any shape
-    loads or is refused in well under a second.
+    where (`NotJSONError` for text that is not JSON at all). The work is linear in the
+    text: a document of ``limit`` characters of any shape loads or is refused in well under
+    a second.
     """
     if isinstance(text, bytes | bytearray):
         if len(text) > limit:
@@ -56,7 +65,7 @@ def load_json(text: object, limit: int) -> object:  # noqa: C901 (one check per 
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as error:
             msg = f"not UTF-8 text (byte {error.start})"
-            raise ValueError(msg) from None
+            raise NotJSONError(msg) from None
     if not isinstance(text, str):
         msg = f"expected JSON text, got {type(text).__name__}"
         raise ValueError(msg)  # noqa: TRY004 (a bad value of the document, for the caller)
@@ -90,12 +99,70 @@ def load_json(text: object, limit: int) -> object:  # noqa: C901 (one check per 
         )
     except json.JSONDecodeError as error:
         msg = f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
+        if error.pos == len(text) - len(text.lstrip()):  # no JSON where the text starts
+            raise NotJSONError(msg) from None
         raise ValueError(msg) from None
     except RecursionError:
         msg = f"nested too deeply (the limit is {MAX_DEPTH})"
         raise ValueError(msg) from None
     check_depth(document)
     return document
+
+
+KINDS = {
+    "pickomino_rules.record/1": "a Pickomino game record",
+    "pickomino_rules.position/1": "a Pickomino position",
+}
+"""What each format of the library's documents is, in words."""
+
+
+def format_problem(data: object, expected: str, subject: str = "this") -> str | None:
+    """Why ``data`` is not a document of the ``expected`` format, as a sentence; None if it is.
+
+    The sentence starts with ``subject``: "this file is not a Pickomino game record: it is
+    a Pickomino position", "... it holds a JSON list, not an object", "... it has no
+    "format" field". The format of a document is its field ``"format"``, one of `KINDS`.
+
+    Examples:
+        >>> format_problem({"format": "pickomino_rules.position/1"}, "pickomino_rules.record/1")
+        'this is not a Pickomino game record: it is a Pickomino position'
+        >>> format_problem([], "pickomino_rules.position/1", "this file")
+        'this file is not a Pickomino position: it holds a JSON list, not an object'
+    """
+    kind = KINDS[expected]
+    if isinstance(data, dict) and data.get("format") == expected:
+        return None
+    got = data.get("format") if isinstance(data, dict) else None
+    if isinstance(got, str) and got.partition("/")[0] == expected.partition("/")[0]:
+        return (
+            f"{subject} is {kind} of another layout, {_quoted(got)}: this version reads "
+            f'"{expected}" (a newer pickomino_rules may read it)'
+        )
+    if not isinstance(data, dict):
+        why = f"it holds {_json_kind(data)}, not an object"
+    elif "format" not in data:
+        why = f'it has no "format" field (it would be "{expected}")'
+    elif isinstance(got, str) and got in KINDS:
+        why = f"it is {KINDS[got]}"
+    else:
+        shown = _quoted(got) if isinstance(got, str) else _json_kind(got)
+        why = f'its "format" is {shown}, not "{expected}"'
+    return f"{subject} is not {kind}: {why}"
+
+
+def _quoted(text: str, length: int = 60) -> str:
+    """A string of a document as JSON writes it (double quotes), cut to ``length``."""
+    return json.dumps(text[:length], ensure_ascii=False) + ("…" if len(text) > length else "")
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in words: "a JSON list", "a JSON number", "null"."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    kinds = {dict: "object", list: "list", str: "string", int: "number", float: "number"}
+    return f"a JSON {kinds.get(type(value), type(value).__name__)}"
 
 
 def check_depth(document: object) -> None:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from pickomino_rules import available_variants, new_game
 from pickomino_rules.bots import random_bot
+from pickomino_rules.positions import Position
 from pickomino_rules.records import (
     FORMAT,
     MAX_MOVES,
@@ -86,7 +87,10 @@ def tampered(change: object) -> str:
         (lambda d: d.update(extra=1), "extra fields found (extra)"),
         (lambda d: d.pop("moves"), "required field missing @ record.moves"),
         (lambda d: d.update(moves="roll"), "record.moves"),
-        (lambda d: d.update(format="chess/1"), "format: expected"),
+        (
+            lambda d: d.update(format="chess/1"),
+            'this is not a Pickomino game record: its "format" is "chess/1", not',
+        ),
         (lambda d: d["moves"].__setitem__(0, "w" * 9), "move 1 ('wwwwwwwww'): "),
         (lambda d: d["moves"].__setitem__(1, "take 9"), "move 2 ('take 9'): not a die face"),
         (
@@ -220,3 +224,49 @@ def _umask() -> int:
     umask = os.umask(0)
     os.umask(umask)
     return umask
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"\x89PNG\r\n\x1a\n", "not UTF-8 text (byte 0)"),
+        (b"a shopping list\n", "not valid JSON (line 1, column 1): Expecting value"),
+        (b"", "not valid JSON (line 1, column 1): Expecting value"),
+        (b"[1, 2]", "it holds a JSON list, not an object"),
+        (b"null", "it holds null, not an object"),
+        (b'{"name": "Ann"}', 'it has no "format" field (it would be "pickomino_rules.record/1")'),
+        (b'{"format": 1}', 'its "format" is a JSON number, not "pickomino_rules.record/1"'),
+        (
+            Position(*new_game("classic", players=2)).to_json().encode(),
+            "it is a Pickomino position",
+        ),
+    ],
+)
+def test_a_file_that_is_no_record_is_said_to_be_none_in_words(
+    tmp_path: Path, content: bytes, says: str
+) -> None:
+    path = tmp_path / "f.json"
+    path.write_bytes(content)
+    with pytest.raises(RecordError) as error:
+        load_record(path)
+    assert str(error.value) == f"{path}: this file is not a Pickomino game record: {says}"
+    with pytest.raises(RecordError) as error:  # the same words for text, the web app's
+        GameRecord.from_json(content)
+    assert str(error.value) == f"this is not a Pickomino game record: {says}"
+
+
+def test_a_record_of_another_layout_is_said_to_be_one() -> None:
+    data = json.loads(recorded("classic", 2).to_json()) | {"format": "pickomino_rules.record/2"}
+    with pytest.raises(RecordError) as error:
+        GameRecord.from_json(json.dumps(data))
+    assert str(error.value) == (
+        'this is a Pickomino game record of another layout, "pickomino_rules.record/2": '
+        'this version reads "pickomino_rules.record/1" (a newer pickomino_rules may read it)'
+    )
+
+
+def test_a_damaged_record_is_bad_json_rather_than_no_record() -> None:
+    text = recorded("classic", 3).to_json()
+    with pytest.raises(RecordError) as error:
+        GameRecord.from_json(text[: len(text) // 2])
+    assert str(error.value).startswith("not valid JSON (line ")
