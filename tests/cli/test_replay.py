@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 import pexpect  # type: ignore[import-untyped]
 import pytest
 
+from pickomino_rules import new_game
+from pickomino_rules.positions import Position
 from pickomino_rules.records import GameRecord, save_record
 
 if TYPE_CHECKING:
@@ -123,3 +125,24 @@ def test_into_a_pipe_replay_prints_the_game_at_once_and_pause_still_waits_for_li
     ended = run("--pause", stdin="\n")  # the input ends: stopped, as play is
     assert ended.returncode == 130
     assert ended.stderr == "error: stopped\n"
+
+
+def test_a_file_that_is_no_record_is_named_so_by_every_command_that_reads_one(
+    tmp_path: Path,
+) -> None:
+    position = tmp_path / "table.json"
+    position.write_text(Position(*new_game("classic", players=2)).to_json(), encoding="utf-8")
+    for command in (["replay"], ["analyse"], ["play", "--resume"]):
+        done = subprocess.run(  # noqa: S603 (our own interpreter and entry point)
+            [sys.executable, "-c", MAIN, *command, position.name],
+            cwd=tmp_path,  # a short name: a long one is abbreviated
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+            check=False,
+        )
+        assert done.returncode == 1, command
+        assert done.stderr == (
+            f"error: {position.name}: this file is not a Pickomino game record: "
+            "it is a Pickomino position\n"
+        ), command
