@@ -844,7 +844,7 @@ class FaceRange(OptionRange):
             self._refuse(value)
 
     def describe(self) -> str:  # noqa: D102
-        return "a face (1 to 5, or w for the worm)"
+        return "a face: 1 to 5, or w for the worm"
 
     def schema(self) -> dict[str, Any]:  # noqa: D102
         return {"type": "integer", "minimum": 1, "maximum": len(FACES)}
@@ -882,7 +882,7 @@ class TupleRange(OptionRange):
     Examples:
         >>> pair = TupleRange(IntRange(0, 9), 2, 2, one_for_all=True)
         >>> pair.describe()
-        '2 values (one number sets all), each a whole number from 0 to 9'
+        '2 values, each a whole number from 0 to 9 (one value sets both)'
         >>> pair.ends()
         ((0, 0), (9, 9))
     """
@@ -910,8 +910,10 @@ class TupleRange(OptionRange):
         return f"{self.min_length} to {self.max_length} values"
 
     def describe(self) -> str:  # noqa: D102
-        shorthand = " (one number sets all)" if self.one_for_all else ""
-        return f"{self._count()}{shorthand}, each {self.item.describe()}"
+        text = f"{self._count()}, each {self.item.describe()}"
+        if self.one_for_all:
+            text += " (one value sets both)" if self.max_length == 2 else " (one value sets all)"
+        return text
 
     def schema(self) -> dict[str, Any]:  # noqa: D102
         array = {
