@@ -13,14 +13,18 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
+import attrs
 import pytest
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from playwright.sync_api import Browser, Page
+
+    from pickomino_rules.rules import Rules
+    from pickomino_rules.state import GameState
 
 REQUIRED = os.environ.get("PICKOMINO_BROWSER_TEST") == "required"
 if os.environ.get("PICKOMINO_PURE", "") not in {"", "0"}:
@@ -33,7 +37,15 @@ if not REQUIRED:
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 (after the skip)
 
+from pickomino_rules.actions import Steal, Stop  # noqa: E402
+from pickomino_rules.bots import get_bot  # noqa: E402
+from pickomino_rules.game import apply, legal_actions, parse_move  # noqa: E402
 from pickomino_rules.records import GameRecord, load_record, save_record  # noqa: E402
+from pickomino_rules.result import scores  # noqa: E402
+from pickomino_rules.state import Phase  # noqa: E402
+from pickomino_rules.story import turns  # noqa: E402
+
+T = TypeVar("T")
 
 # The flags a sandboxed machine needs: no GPU, no calls home (refused here, many at a time).
 FLAGS = [
@@ -121,7 +133,8 @@ def test_a_whole_game_against_a_bot_by_clicks_and_keys(page: Page) -> None:
             break
         mine.click()
     expect(status).to_contain_text("Game over")
-    expect(status).to_contain_text(re.compile(r"Worms: \d+ : \d+"))
+    expect(page.locator("#scores tbody tr")).to_have_count(2)  # each player's worms by name
+    expect(page.locator("#scores tbody th").first).to_contain_text("you")
 
 
 def test_the_advisor_ranks_the_moves_of_an_extended_table_set_up_by_clicks(page: Page) -> None:
@@ -252,3 +265,224 @@ def test_a_saved_game_is_loaded_analysed_and_stepped_through(page: Page, tmp_pat
         box = page.locator(part).bounding_box()
         assert box is not None
         assert box["x"] + box["width"] <= 360, part
+
+
+# --- the play screen: the bots' pace, the log, the moves in words, both objectives, names ---
+
+
+def load(page: Page, tmp_path: Path, record: GameRecord) -> None:
+    """Load ``record`` as a person does, through the page's Load button."""
+    path = tmp_path / "loaded.json"
+    save_record(record, path)
+    page.set_input_files("#load", path)
+    expect(page.locator("#game")).to_be_visible(timeout=30_000)
+
+
+def test_bots_never_take_you_off_a_screen_and_are_paused_and_stepped(page: Page) -> None:
+    page.select_option("#seats select[name=seat-0]", "greedy")  # an all-bot game
+    page.click("#setup button[type=submit]")
+    log = page.locator("#log li")
+    expect(log.nth(1)).to_be_attached(timeout=30_000)  # the bots play (at once: ?delay=0)
+    for leave, screen in (
+        ("#new-game", "#setup"),
+        ("#advise", "#advisor"),
+        ("#analyse", "#analysis"),
+    ):
+        page.click(leave)
+        expect(page.locator(screen)).to_be_visible(timeout=30_000)
+        page.wait_for_timeout(600)  # a bot's pace is 0 here: many moves would have come back
+        expect(page.locator(screen)).to_be_visible()
+        expect(page.locator("#game")).to_be_hidden()
+        page.click("#to-game")  # back to the game, which goes on
+        expect(page.locator("#game")).to_be_visible()
+    page.keyboard.press("p")  # pause
+    expect(page.locator("#pause")).to_have_attribute("aria-pressed", "true")
+    page.wait_for_timeout(300)  # a move under way lands
+    before = page.locator("#log").inner_text()
+    page.wait_for_timeout(500)
+    assert page.locator("#log").inner_text() == before  # nothing moves while paused
+    page.click("#bot-step")  # one bot move, then the bots wait again
+    expect(page.locator("#log")).not_to_have_text(before, timeout=30_000)
+    stepped = page.locator("#log").inner_text()
+    page.wait_for_timeout(500)
+    assert page.locator("#log").inner_text() == stepped
+
+
+def test_the_log_tells_every_turn_in_the_librarys_words_with_its_rules(
+    page: Page, tmp_path: Path
+) -> None:
+    record = GameRecord.play("extended", 3, seed=5).seated(["you", "Ann", "Bob"])
+    load(page, tmp_path, record)
+    rules, start = record.initial()
+    names = ["you", "Ann", "Bob"]
+    told = [
+        turn.describe(names=names.__getitem__, rules=rules)
+        for turn in turns(rules, start, [parse_move(rules, m) for m in record.moves])
+    ]
+    entries = page.locator("#log li .text")
+    expect(entries).to_have_count(len(told))
+    assert entries.all_inner_texts() == told  # every turn, the story's own line
+    rules_of = page.locator("#log li .rules")
+    steals = page.locator("#log li.steal")
+    busts = page.locator("#log li.bust")
+    assert steals.count()
+    assert busts.count()
+    assert all("steals" in t or "robs" in t for t in steals.all_inner_texts())
+    assert all("bust" in t and "C10" in t for t in busts.all_inner_texts())
+    down = page.locator("#log li.face-down").first
+    expect(down).to_contain_text("turned face down")
+    texts = page.locator("#log li").all_inner_texts()
+    for specialist, rule in (("hen", "E11"), ("apple", "E7"), ("weasel", "E10"), ("crow", "E12")):
+        moved = [t for t in texts if f"the {specialist}" in t.split(" -> ")[1]]
+        assert moved, specialist
+        assert all(rule in t.rsplit("(", 1)[1] for t in moved), specialist
+    assert rules_of.count()
+    parts = page.locator("#parts")  # who holds each specialist now, with its rule
+    expect(parts).to_contain_text("specialists")
+    expect(parts).to_contain_text("(E7)")
+
+
+def test_the_log_survives_undo(page: Page) -> None:
+    page.click("#setup button[type=submit]")
+    done = page.locator("#log li:not(.current)")
+    current = page.locator("#log li.current")
+    for _ in range(300):  # your moves until your turn, after turns told, has a decision in it
+        page.locator("#moves button:enabled").first.wait_for(timeout=30_000)
+        if done.count() >= 2 and " take " in (current.first.text_content() or ""):
+            break
+        page.keyboard.press("1")
+    told = done.all_inner_texts()
+    assert len(told) >= 2
+    page.keyboard.press("u")  # take back your last decision
+    page.locator("#moves button:enabled").first.wait_for(timeout=30_000)
+    expect(current).to_have_count(1)
+    assert done.all_inner_texts() == told  # the turns before stay told
+
+
+def _first_state(
+    records: list[GameRecord], wanted: Callable[[Rules, GameState], T | None]
+) -> tuple[GameRecord, T]:
+    """The first record cut at a decision where ``wanted(rules, state)`` finds something."""
+    for record in records:
+        rules = record.rules
+        for index, state in enumerate(record.states()):
+            found = wanted(rules, state) if state.phase is not Phase.ROLL else None
+            if found is not None:
+                return attrs.evolve(record, moves=record.moves[:index]), found
+    raise AssertionError("no such state in these games")
+
+
+def _bust_losing(rules: Rules, state: GameState) -> int | None:
+    """The tile a stop here returns, if it busts with a tile to return (found by playing it)."""
+    stop = next((a for a in legal_actions(rules, state) if isinstance(a, Stop)), None)
+    if stop is None:
+        return None
+    mine = state.stacks[state.player]
+    after = apply(rules, state, stop)
+    return mine[-1] if len(after.stacks[state.player]) < len(mine) else None
+
+
+def _stolen(rules: Rules, state: GameState) -> tuple[str, int, int] | None:
+    """A steal legal here: its text, the tile it takes and from whom."""
+    for action in legal_actions(rules, state):
+        if isinstance(action, Steal):
+            tile = apply(rules, state, action).stacks[state.player][-1]
+            return str(action), tile, action.victim
+    return None
+
+
+def test_each_move_says_what_it_does(page: Page, tmp_path: Path) -> None:
+    games = [GameRecord.play("classic", 2, seed=seed) for seed in range(30)]
+    cut, tile = _first_state(games, _bust_losing)
+    load(page, tmp_path, cut.seated(["you", "Bob"]))
+    stop = page.locator("#moves button[data-move='stop']")
+    expect(stop).to_contain_text(f"bust: returns {tile}")
+    expect(stop).to_contain_text("C10")
+    cut, (text, stolen, victim) = _first_state(games, _stolen)
+    load(page, tmp_path, cut.seated(["you", "Bob"]))
+    steal = page.locator(f"#moves button[data-move='{text}']")
+    expect(steal).to_contain_text(f"steals {stolen} from {['you', 'Bob'][victim]}")
+
+
+def test_the_hint_marks_the_best_move_for_the_turn_and_for_the_game(page: Page) -> None:
+    page.click("#setup button[type=submit]")
+    page.locator("#moves button:enabled").first.wait_for(timeout=30_000)
+    page.keyboard.press("h")
+    rows = page.locator("#hints tbody tr")
+    expect(rows.first).to_be_visible(timeout=30_000)
+    table = [row.split("\t") for row in rows.all_inner_texts()]
+    worms = [float(row[1]) for row in table]
+    wins = [float(row[2].rstrip("%")) for row in table]
+    for row, worm, win in zip(table, worms, wins, strict=True):
+        mark = row[3] if len(row) > 3 else ""
+        assert ("best this turn" in mark) == (worm == max(worms))
+        assert ("best for the game" in mark) == (win >= max(wins) - 0.05)
+
+
+def test_the_analysis_counts_each_objectives_mistakes_against_its_own_best(
+    page: Page, tmp_path: Path
+) -> None:
+    bots = [get_bot("champion"), get_bot("optimal")]  # each plays one objective perfectly
+    record = GameRecord.play("classic", 2, bots=bots, seed=1).seated(["you", "Opt"])
+    load(page, tmp_path, record)
+    page.click("#analyse")
+    rows = page.locator("#mistakes tbody tr")
+    expect(rows).to_have_count(2, timeout=60_000)
+    you, opt = (row.split("\t") for row in rows.all_inner_texts())
+    assert you[0] == "you"
+    assert you[4] == "0"  # the champion's moves: no mistake for the game
+    assert int(you[2]) > 0  # though some cost worms this turn
+    assert opt[2] == "0"  # the solver's moves: no mistake this turn
+    assert opt[3] == "0.00"
+    for _ in range(40):  # each mistake shown costs something by the objective it names
+        page.keyboard.press("m")
+        said = page.locator("#decision").inner_text()
+        assert "cost 0.000" not in said
+        assert "away 0.0 points" not in said
+
+
+def test_you_are_you_everywhere(page: Page, tmp_path: Path) -> None:
+    page.click("#setup button[type=submit]")  # seat 0: a person, "you" unless named
+    page.locator("#moves button:enabled").first.wait_for(timeout=30_000)
+    expect(page.locator("#status")).to_contain_text("Your turn")
+    expect(page.locator("#scores tbody th").first).to_contain_text("you")
+    expect(page.locator("#table svg")).to_contain_text("you")
+    assert "player 0" not in page.locator("#game").inner_text()
+    with page.expect_download() as download:
+        page.click("#save")
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    assert load_record(saved).seat_names()[0] == "you"
+    cli_game = GameRecord.play("classic", 2, seed=4).seated(["you", "greedy #1"], [None, "greedy"])
+    load(page, tmp_path, cli_game)  # a game saved by pickomino play names you "you" too
+    page.click("#analyse")
+    expect(page.locator("#legend li").first).to_contain_text("you", timeout=60_000)
+    expect(page.locator("#analysis-table svg")).to_contain_text("you")
+    assert "player 0" not in page.locator("#analysis").inner_text()
+    page.click("#new-game")
+    page.fill("#seats input[name=name-0]", "Ann")
+    page.click("#setup button[type=submit]")
+    expect(page.locator("#status")).to_contain_text("Ann's turn", timeout=30_000)
+    expect(page.locator("#table svg")).to_contain_text("Ann")
+
+
+def test_the_chart_has_turns_on_its_axis_and_scores_read_by_name(
+    page: Page, tmp_path: Path
+) -> None:
+    many = GameRecord.play("classic", 7, seed=2)
+    load(page, tmp_path, many)
+    rules, final = many.rules, many.final_state()
+    rows = page.locator("#scores tbody tr")
+    expect(rows).to_have_count(7)
+    shown = [row.split("\t") for row in rows.all_inner_texts()]
+    assert [int(row[-1]) for row in shown] == list(scores(rules, final))
+    assert [row[0].split(" wins")[0] for row in shown] == many.seat_names()
+    load(page, tmp_path, GameRecord.play("classic", 3, seed=2))
+    page.click("#analyse")
+    axis = page.locator("#chart text")
+    expect(axis.filter(has_text=re.compile(r"^turn$"))).to_have_count(1, timeout=60_000)
+    ticks = [int(t) for t in axis.all_text_contents() if t.isdigit()]
+    assert len(ticks) >= 3
+    assert ticks == sorted(ticks)
+    assert ticks[0] == 1
+    expect(page.locator("#legend li")).to_have_count(3)

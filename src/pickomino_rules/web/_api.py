@@ -41,6 +41,7 @@ from pickomino_rules.result import result, scores
 from pickomino_rules.state import Phase
 from pickomino_rules.strict_json import jsonable
 from pickomino_rules.svg import draw
+from pickomino_rules.web._narration import described_moves, holdings, turn_log
 from pickomino_rules.web._seal import current_seal
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 
     from pickomino_rules.game import Move
     from pickomino_rules.rules import Rules
+    from pickomino_rules.solver import TurnValue
     from pickomino_rules.state import GameState
 
 __all__ = [
@@ -85,6 +87,9 @@ many moves take about a second and a half."""
 
 CANCELLED: ContextVar[threading.Event | None] = ContextVar("CANCELLED", default=None)
 """Set by the server when the client of the request being answered went away."""
+
+_TIE = 1e-9
+"""Values this close are equal (the solver computes in float64): both moves are best."""
 
 _DICE = random.SystemRandom()
 """Where a game's dice come from: nobody can seed or replay them."""
@@ -395,8 +400,10 @@ def hint(body: dict[str, Any]) -> dict[str, Any]:
     """Every legal move of ``position``, best first, with its expected worms this turn.
 
     Beside each, where a win model is shipped for the game, the champion's chance to win the
-    game after it (playing the rest of the turn for the game). ``roll``, optional: the dice
-    just rolled (``"1134455w"``), for a position waiting for them.
+    game after it (playing the rest of the turn for the game). Each move says whether it is
+    ``best`` (the most expected worms this turn) and ``best_for_game`` (the best chance to
+    win), as ``pickomino play``'s hint marks them: the two can differ. ``roll``, optional:
+    the dice just rolled (``"1134455w"``), for a position waiting for them.
     """
     position = _position(body["position"])
     rules, state = position.rules, position.state
@@ -415,8 +422,18 @@ def hint(body: dict[str, Any]) -> dict[str, Any]:
     except UnsolvableRulesError as error:
         raise RequestError(f"no hint in these rules: {error}", 409) from None
     chances = _chances(rules, state)
-    ranked = sorted(worms, key=lambda m: (-chances.get(m, worms[m]), -worms[m], str(m)))
-    moves = [{"move": str(m), "worms": worms[m], "win": chances.get(m)} for m in ranked]
+    ranked = sorted(worms, key=lambda m: (-worms[m], -chances.get(m, 0.0), str(m)))
+    top, top_win = max(worms.values()), max(chances.values(), default=None)
+    moves = [
+        {
+            "move": str(m),
+            "worms": worms[m],
+            "win": chances.get(m),
+            "best": worms[m] >= top - _TIE,
+            "best_for_game": top_win is not None and chances.get(m, -1.0) >= top_win - _TIE,
+        }
+        for m in ranked
+    ]
     return {
         "position": position.to_dict(),
         "line": str(position),
@@ -426,8 +443,11 @@ def hint(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def draw_position(body: dict[str, Any]) -> dict[str, Any]:
-    """The picture of ``position`` (SVG), its line and its JSON, and the kinds of dice."""
-    return _table(_position(body["position"]))
+    """The picture of ``position`` (SVG), its line and its JSON, and the kinds of dice.
+
+    ``names``, optional: the players' names to draw (a game's, at a decision analysed).
+    """
+    return _table(_position(body["position"]), body.get("names"))
 
 
 def start(body: dict[str, Any]) -> dict[str, Any]:
@@ -436,12 +456,19 @@ def start(body: dict[str, Any]) -> dict[str, Any]:
     return _table(Position(record.rules, record.final_state()))
 
 
-def _table(position: Position) -> dict[str, Any]:
+def _table(position: Position, names: object = None) -> dict[str, Any]:
     rules = position.rules
+    players = position.state.players
+    if names is not None and (
+        not isinstance(names, list)
+        or len(names) != players
+        or not all(isinstance(name, str) for name in names)
+    ):
+        raise RequestError(f"names: a list of {players} names (strings), or null")
     return {
         "position": position.to_dict(),
         "line": str(position),
-        "svg": str(draw(rules, position.state)),
+        "svg": str(draw(rules, position.state, names)),
         "kinds": [kind.name for kind in rules.die_kinds],
         "tiles": {str(tile): rules.worms_of(tile) for tile in rules.tiles},
         # for the advisor: what each part and specialist does (the rule modules' guides),
@@ -454,9 +481,12 @@ def _table(position: Position) -> dict[str, Any]:
 def analyse(body: dict[str, Any]) -> dict[str, Any]:
     """Every decision of ``record`` valued, and each player's chance to win turn by turn.
 
-    A decision: its player, turn, the move played, the best move, what the move played cost
-    in expected worms this turn, and the position it was made in. The chances come from the
-    champion's win model at the start of each turn, where one ships for the game.
+    A decision: its player, turn, the move played, the position it was made in, and the move
+    played valued against two objectives, each with its own best move, cost and mistake:
+    this turn's expected worms (``best``, ``cost``, ``mistake``) and, where a win model ships
+    for the game, the champion's chance to win the game (``best_for_game``, ``win``, the
+    chance after the move played, ``chance_cost``, ``game_mistake``). The chances of
+    ``chances`` come from that model at the start of each turn.
     """
     moves = body["record"].get("moves") if isinstance(body["record"], dict) else None
     if isinstance(moves, list) and len(moves) > MAX_ANALYSED_MOVES:  # before reading them
@@ -471,7 +501,8 @@ def analyse(body: dict[str, Any]) -> dict[str, Any]:
 
     rules, first = record.initial()
     try:
-        analysis = analyse_moves(rules, first, _checked_moves(rules, record))
+        chances = _champion_value(rules, record.players)
+        analysis = analyse_moves(rules, first, _checked_moves(rules, record), chances=chances)
     except UnsolvableRulesError as error:
         raise RequestError(f"no analysis in these rules: {error}", 409) from None
     except PickominoError as error:  # the record replayed when read: not expected here
@@ -484,12 +515,25 @@ def analyse(body: dict[str, Any]) -> dict[str, Any]:
             "played": d.played,
             "best": d.best,
             "cost": d.cost,
+            "mistake": d.mistake,
+            "best_for_game": d.best_for_game,
+            "win": d.chances.get(d.played),
+            "chance_cost": d.chance_cost,
+            "game_mistake": d.chance_mistake,
             "line": str(Position(rules, d.state)),
         }
         for d in analysis.decisions
         if d.valued
     ]
     return {"names": record.seat_names(), "decisions": decisions, "chances": _turn_chances(record)}
+
+
+def _champion_value(rules: Rules, players: int) -> TurnValue | None:
+    """The champion's chance to win as a turn value, where a model is shipped for the game."""
+    from pickomino_rules.learned import shipped_win_model  # noqa: PLC0415 (numpy)
+
+    model = shipped_win_model(rules, players)
+    return None if model is None else model.champion_value()
 
 
 def _turn_chances(record: GameRecord) -> list[dict[str, Any]]:
@@ -584,24 +628,28 @@ def _answer(
     position = Position(rules, state)
     over = is_terminal(rules, state)
     bots = record.bots or (None,) * record.players
+    names = record.seat_names()
+    legal = [] if over or state.phase is Phase.ROLL else legal_actions(rules, state)
     return {
         "record": json.loads(record.to_json()),
         "sealed": sealed,
         "view": {
             "position": position.to_dict(),
             "line": str(position),
-            "svg": str(draw(rules, state)),
+            "svg": str(draw(rules, state, names)),
             "text": str(state),
-            "names": record.seat_names(),
+            "names": names,
             "bots": list(bots),
             "player": state.player,
             "phase": state.phase.value,
             "over": over,
             "scores": list(scores(rules, state)),
             "winners": list(result(rules, state).winners) if over else [],
-            "legal": []
-            if over or state.phase is Phase.ROLL  # dice due: a read-only record waits for them
-            else [str(action) for action in legal_actions(rules, state)],
+            # dice due: a read-only record waits for them
+            "legal": [str(action) for action in legal],
+            "moves": described_moves(rules, state, names, legal),
+            "log": turn_log(record),
+            "parts": holdings(rules, state, names),
         },
     }
 
@@ -614,7 +662,7 @@ ENDPOINTS = (
     Endpoint("/api/undo", undo, ("record",)),
     Endpoint("/api/hint", hint, ("position",), ("roll",)),
     Endpoint("/api/start", start, ("variant", "players"), ("options",)),
-    Endpoint("/api/draw", draw_position, ("position",)),
+    Endpoint("/api/draw", draw_position, ("position",), ("names",)),
     Endpoint("/api/analyse", analyse, ("record",)),
 )
 """The API's calls that take a body (``POST``, JSON), in the order the docs list them."""

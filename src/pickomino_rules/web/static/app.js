@@ -1,16 +1,20 @@
 // The page: a game against bots or people at one screen, through the server's JSON API.
 // The server keeps no game: the page holds the record and sends it with every request.
 
-import { fillMoves, initAdvisor, showAdvisor } from "./advisor.js";
+import { initAdvisor, showAdvisor } from "./advisor.js";
 
-// A bot's move shows for this long before the next one (?delay=MS in the address changes it).
-const asked = Number(new URLSearchParams(window.location.search).get("delay"));
-const BOT_DELAY_MS = Number.isFinite(asked) && asked >= 0 && asked <= 10000 && window.location.search.includes("delay") ? asked : 700;
+// A bot's move shows for the pace chosen (?delay=MS in the address sets it, 0 to 10000: tests).
+const asked = new URLSearchParams(window.location.search).get("delay");
+const DELAY_MS = asked !== null && /^\d+$/.test(asked) && Number(asked) <= 10000 ? Number(asked) : null;
 
 const $ = (selector) => document.querySelector(selector);
 let setup = null; // the variants and bots the server offers
-let game = null; // {record, view}: the game as the server last answered it
+let game = null; // {record, view, sealed}: the game as the server last answered it
 let busy = false;
+let pending = Promise.resolve(); // the request under way, if any
+let paused = false; // the bots wait for "Next bot move"
+let botTimer = null;
+const SCREENS = ["#setup", "#game", "#advisor", "#analysis"];
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
@@ -32,15 +36,32 @@ function showError(error) {
   $("#error").textContent = error ? String(error.message || error) : "";
 }
 
+function element(tag, properties = {}, ...children) {
+  const made = Object.assign(document.createElement(tag), properties);
+  made.append(...children);
+  return made;
+}
+
 function option(value, text) {
-  const element = document.createElement("option");
-  element.value = value;
-  element.textContent = text;
-  return element;
+  return element("option", { value, textContent: text });
+}
+
+// Show one screen; only the person does this (a bot's move never changes the screen).
+function show(screen) {
+  for (const id of SCREENS) $(id).hidden = id !== screen;
+  $("#to-game").disabled = !game || screen === "#game";
+  schedule(); // the bots play only while their game is shown
 }
 
 function variantNamed(name) {
   return setup.variants.find((variant) => variant.name === name);
+}
+
+// The name a seat gets unless the person types one: "you", another person's seat, a bot's.
+function defaultName(seat, bot, seats) {
+  if (bot) return `${bot} #${seat}`;
+  const people = seats.map((value, index) => [value, index]).filter(([value]) => !value);
+  return people.length === 1 || people[0][1] === seat ? "you" : `player ${seat}`;
 }
 
 function drawSetup() {
@@ -51,16 +72,16 @@ function drawSetup() {
   players.value = count;
 
   const options = $("#options");
-  options.replaceChildren(Object.assign(document.createElement("legend"), { textContent: "Options" }));
+  options.replaceChildren(element("legend", { textContent: "Options" }));
   for (const entry of variant.options) {
     const label = document.createElement("label");
     const name = `${entry.name.replaceAll("_", " ")} (${entry.rule})`;
     if (typeof entry.default === "boolean") {
-      const box = Object.assign(document.createElement("input"), { type: "checkbox", name: entry.name });
+      const box = element("input", { type: "checkbox", name: entry.name });
       box.checked = entry.default;
       label.append(box, ` ${name}`);
     } else { // any other value as JSON, e.g. the golden die's faces: the library checks it
-      const input = Object.assign(document.createElement("input"), { name: entry.name, className: "json" });
+      const input = element("input", { name: entry.name, className: "json" });
       input.value = JSON.stringify(entry.default);
       input.dataset.json = "";
       label.append(`${name} `, input);
@@ -71,92 +92,204 @@ function drawSetup() {
 
   const seats = $("#seats");
   const kept = [...seats.querySelectorAll("select")].map((select) => select.value);
-  seats.replaceChildren(Object.assign(document.createElement("legend"), { textContent: "Seats" }));
+  const typed = [...seats.querySelectorAll("input.name")].map((input) => (input.dataset.typed ? input.value : null));
+  seats.replaceChildren(element("legend", { textContent: "Seats" }));
   for (let seat = 0; seat < count; seat += 1) {
-    const label = document.createElement("label");
-    const select = document.createElement("select");
-    select.name = `seat-${seat}`;
+    const select = element("select", { name: `seat-${seat}` });
+    select.setAttribute("aria-label", `Seat ${seat}: who plays`);
     select.append(option("", "a person"));
     for (const bot of setup.bots) {
       if ((bot.plays[variant.name] || []).includes(count)) select.append(option(bot.name, `bot: ${bot.name}`));
     }
     const wanted = kept[seat] ?? (seat === 0 ? "" : "greedy");
     select.value = [...select.options].some((entry) => entry.value === wanted) ? wanted : "greedy";
-    label.append(`Player ${seat} `, select);
-    seats.append(label);
+    const name = element("input", { name: `name-${seat}`, className: "name", autocomplete: "off", maxLength: 40 });
+    name.setAttribute("aria-label", `Seat ${seat}: name`);
+    if (typed[seat]) { name.value = typed[seat]; name.dataset.typed = "1"; }
+    name.addEventListener("input", () => { name.dataset.typed = name.value.trim() ? "1" : ""; });
+    select.addEventListener("change", nameSeats);
+    seats.append(element("div", { className: "seat" }, element("span", { textContent: `Seat ${seat}` }), select, name));
   }
+  nameSeats();
 }
+
+function nameSeats() {
+  const selects = [...$("#seats").querySelectorAll("select")];
+  const values = selects.map((select) => select.value);
+  selects.forEach((select, seat) => {
+    const input = $(`#seats input[name=name-${seat}]`);
+    if (!input.dataset.typed) input.value = defaultName(seat, select.value, values);
+  });
+}
+
+const possessive = (name) => (name === "you" ? "your" : `${name}'s`);
 
 function describe(view) {
   const names = view.names;
   if (view.over) {
     const winners = view.winners.map((seat) => names[seat]).join(" and ");
-    return `Game over: ${winners} ${view.winners.length > 1 ? "share the win" : "wins"}. Worms: ${view.scores.join(" : ")}`;
+    const many = view.winners.length > 1 || winners === "you";
+    return `Game over: ${winners} ${view.winners.length > 1 ? "share the win" : many ? "win" : "wins"}.`;
   }
   const who = names[view.player];
   const bot = view.bots[view.player];
-  const what = view.phase === "choose" ? "to set dice aside" : "to roll again or stop";
-  return `${who}${bot ? " (bot)" : ""} ${what}. Worms: ${view.scores.join(" : ")}`;
+  const what = view.phase === "choose" ? "set dice aside" : view.phase === "roll" ? "roll the dice" : "roll again or stop";
+  const turn = possessive(who);
+  const whose = `${turn.charAt(0).toUpperCase()}${turn.slice(1)} turn`;
+  const readOnly = game.sealed === false ? " (a record saved elsewhere: read only here; analyse it, or play it on at the terminal)" : "";
+  return `${whose}${bot ? ` (bot: ${bot})` : ""}: ${what}.${readOnly}`;
+}
+
+const botToMove = () => game && !game.view.over && game.sealed !== false && game.view.bots[game.view.player] !== null;
+const personToMove = () => game && !game.view.over && game.sealed !== false && game.view.bots[game.view.player] === null;
+
+function pace() {
+  return DELAY_MS ?? Number($("#pace").value);
+}
+
+// The next bot move, when a bot is to move, the game is shown and the bots are not paused.
+function schedule() {
+  clearTimeout(botTimer);
+  botTimer = null;
+  $("#bot-step").disabled = !botToMove() || busy || !paused;
+  if (!botToMove() || busy || paused || $("#game").hidden) return;
+  botTimer = setTimeout(() => { botTimer = null; if (!$("#game").hidden && !paused) botMove(); }, pace());
+}
+
+function rulesText(rules) {
+  return rules.length ? ` (${rules.join(", ")})` : "";
 }
 
 function render() {
   const view = game.view;
-  $("#setup").hidden = true;
-  $("#advisor").hidden = true;
-  $("#analysis").hidden = true;
-  $("#game").hidden = false;
   $("#status").textContent = describe(view);
   $("#table").innerHTML = view.svg; // the library's own picture of the table
   $("#table").setAttribute("aria-label", view.text);
   const moves = $("#moves");
   moves.replaceChildren();
-  const person = !view.over && view.bots[view.player] === null;
-  view.legal.forEach((move, index) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.move = move;
+  const person = personToMove();
+  view.moves.forEach((entry, index) => {
+    const button = element("button", { type: "button", className: "move" });
+    button.dataset.move = entry.move;
     button.disabled = !person || busy;
-    button.append(move, " ");
-    if (index < 9) button.append(Object.assign(document.createElement("kbd"), { textContent: String(index + 1) }));
+    const does = entry.does ? element("small", { className: "does", textContent: `${entry.does}${rulesText(entry.rules)}` }) : "";
+    button.append(element("span", { className: "what", textContent: entry.move }), " ");
+    if (index < 9) button.append(element("kbd", { textContent: String(index + 1) }));
+    if (does) button.append(does);
+    button.setAttribute("aria-label", `${entry.move}${entry.does ? `: ${entry.does}` : ""}${rulesText(entry.rules)}`);
     button.setAttribute("aria-keyshortcuts", index < 9 ? String(index + 1) : "");
-    button.addEventListener("click", () => play(move));
+    button.addEventListener("click", () => play(entry.move));
     moves.append(button);
   });
-  $("#undo").disabled = busy;
+  drawScores(view);
+  drawParts(view.parts);
+  drawLog(view.log, view.names);
+  $("#undo").disabled = busy || game.sealed === false;
   $("#hint").disabled = busy || !person;
   $("#save").disabled = false;
   $("#analyse").disabled = busy;
+  $("#to-game").disabled = !$("#game").hidden;
   $("#hints").hidden = true;
-  if (!view.over && !person && !busy) setTimeout(botMove, BOT_DELAY_MS);
+  schedule();
+}
+
+function drawScores(view) {
+  const body = $("#scores tbody");
+  body.replaceChildren(...view.names.map((name, seat) => {
+    const row = element("tr");
+    const bot = view.bots[seat];
+    const label = element("th", { scope: "row", textContent: name + (bot && !name.startsWith(bot) ? ` (${bot})` : "") });
+    if (!view.over && seat === view.player) { row.className = "to-move"; label.append(element("span", { className: "sr", textContent: " (to move)" })); }
+    if (view.winners.includes(seat)) { row.className = "winner"; label.append(" ", element("strong", { textContent: "wins" })); }
+    row.append(label, element("td", { textContent: String(view.scores[seat]) }));
+    return row;
+  }));
+}
+
+function drawParts(parts) {
+  $("#parts").replaceChildren(...parts.map((part) => element(
+    "li", {}, element("strong", { textContent: `${part.name}: ` }),
+    ...part.items.flatMap((item, index) => [
+      index ? ", " : "",
+      element("span", { title: item.about, textContent: `${item.text}${rulesText(item.rules)}` }),
+    ]),
+  )));
+  $("#parts").hidden = parts.length === 0;
+}
+
+function drawLog(log) {
+  const list = $("#log");
+  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  list.replaceChildren(...log.map((entry) => {
+    const item = element("li", { className: [...entry.events.map((kind) => kind.replace(" ", "-")), entry.done ? "" : "current"].join(" ").trim() });
+    item.value = entry.turn;
+    item.append(element("span", { className: "text", textContent: entry.text }));
+    if (entry.rules.length) item.append(" ", element("span", { className: "rules", textContent: `(${entry.rules.join(", ")})` }));
+    return item;
+  }));
+  if (atEnd || log.length <= 1) list.scrollTop = list.scrollHeight;
 }
 
 async function run(path, body) {
   if (busy) return; // one request at a time: a second click must not send the old game again
   busy = true;
-  for (const button of document.querySelectorAll("#moves button, #undo, #hint")) button.disabled = true;
+  clearTimeout(botTimer);
+  for (const button of document.querySelectorAll("#moves button, #undo, #hint, #bot-step")) button.disabled = true;
   showError(null);
-  try {
-    game = await api(path, body);
-  } catch (error) {
-    showError(error);
-  } finally {
-    busy = false;
-  }
+  let answered = false;
+  const asking = (async () => {
+    try {
+      game = await api(path, body);
+      answered = true;
+    } catch (error) {
+      showError(error);
+    } finally {
+      busy = false;
+    }
+  })();
+  pending = asking;
+  await asking;
   if (game) render();
+  return answered;
 }
 
 const play = (move) => run("/api/move", { record: game.record, move });
 const botMove = () => run("/api/bot", { record: game.record });
+
+function togglePause() {
+  paused = !paused;
+  $("#pause").setAttribute("aria-pressed", String(paused));
+  $("#pause").firstChild.textContent = paused ? "Play bots " : "Pause bots ";
+  schedule();
+}
+
+function stepBot() {
+  if (botToMove() && !busy) botMove();
+}
 
 async function hint() {
   if (!game || busy) return;
   showError(null);
   try {
     const answer = await api("/api/hint", { position: game.view.position });
-    fillMoves($("#hints"), answer.moves);
+    fillHints(answer.moves);
   } catch (error) {
     showError(error);
   }
+}
+
+// Every move with both values, each objective's best marked (as `pickomino play`'s hint does).
+function fillHints(moves) {
+  const body = $("#hints tbody");
+  body.replaceChildren(...moves.map((entry) => {
+    const marks = [entry.best ? "best this turn" : "", entry.best_for_game ? "best for the game" : ""].filter(Boolean);
+    const row = element("tr", { className: marks.map((mark) => mark.replaceAll(" ", "-")).join(" ") });
+    row.dataset.move = entry.move;
+    const win = entry.win === null ? "" : `${(100 * entry.win).toFixed(1)}%`;
+    for (const text of [entry.move, entry.worms.toFixed(3), win, marks.join(", ")]) row.append(element("td", { textContent: text }));
+    return row;
+  }));
+  $("#hints").hidden = false;
 }
 
 const COLOURS = ["#8a3b12", "#1f5fa8", "#2e7d32", "#6a1b9a", "#7a5c00", "#00695c", "#ad1457"];
@@ -164,34 +297,68 @@ const SVG = "http://www.w3.org/2000/svg";
 let analysis = null; // the server's answer for the game analysed
 let step = 0;
 
+function svgElement(tag, attributes, text) {
+  const made = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) made.setAttribute(key, value);
+  if (text !== undefined) made.textContent = text;
+  return made;
+}
+
+// The chances by turn: the turns on the horizontal axis, 0-100% on the vertical one.
 function drawChart(chances, names) {
   const chart = $("#chart");
   chart.replaceChildren();
   const legend = $("#legend");
   legend.replaceChildren();
   if (chances.length < 2) return;
-  const x = (index) => 30 + (560 * index) / (chances.length - 1);
-  const y = (chance) => 185 - 170 * chance;
+  const [left, right, top, bottom] = [40, 590, 10, 185];
+  const x = (index) => left + ((right - left) * index) / (chances.length - 1);
+  const y = (chance) => bottom - (bottom - top) * chance;
   for (const level of [0, 0.5, 1]) {
-    const line = document.createElementNS(SVG, "line");
-    Object.entries({ x1: 30, x2: 590, y1: y(level), y2: y(level), stroke: "#bbb", "stroke-dasharray": level === 0.5 ? "4 4" : "" })
-      .forEach(([key, value]) => line.setAttribute(key, value));
-    const label = document.createElementNS(SVG, "text");
-    Object.entries({ x: 0, y: y(level) + 4, "font-size": 11 }).forEach(([key, value]) => label.setAttribute(key, value));
-    label.textContent = `${100 * level}%`;
-    chart.append(line, label);
+    chart.append(
+      svgElement("line", { x1: left, x2: right, y1: y(level), y2: y(level), stroke: "#bbb", "stroke-dasharray": level === 0.5 ? "4 4" : "" }),
+      svgElement("text", { x: 0, y: y(level) + 4, "font-size": 11 }, `${100 * level}%`),
+    );
   }
+  const turns = chances.at(-1).turn;
+  const every = [1, 2, 5, 10, 20, 50, 100].find((gap) => turns / gap <= 10) || 200;
+  chances.forEach((point, index) => {
+    const last = index === chances.length - 1;
+    if (!last && point.turn % every !== 0 && point.turn !== 1) return;
+    const at = x(index);
+    chart.append(
+      svgElement("line", { x1: at, x2: at, y1: bottom, y2: bottom + 5, stroke: "#555" }),
+      svgElement("text", { x: at, y: bottom + 18, "font-size": 11, "text-anchor": "middle" }, last ? "end" : String(point.turn)),
+    );
+  });
+  chart.append(
+    svgElement("line", { x1: left, x2: right, y1: bottom, y2: bottom, stroke: "#555" }),
+    svgElement("text", { x: (left + right) / 2, y: bottom + 38, "font-size": 12, "text-anchor": "middle" }, "turn"),
+  );
   names.forEach((name, player) => {
-    const path = document.createElementNS(SVG, "polyline");
-    path.setAttribute("points", chances.map((point, index) => `${x(index).toFixed(1)},${y(point.chances[player]).toFixed(1)}`).join(" "));
-    Object.entries({ fill: "none", stroke: COLOURS[player % COLOURS.length], "stroke-width": 2 })
-      .forEach(([key, value]) => path.setAttribute(key, value));
-    chart.append(path);
-    const item = document.createElement("li");
-    item.style.color = COLOURS[player % COLOURS.length];
-    item.textContent = `${name}: ${(100 * chances.at(-1).chances[player]).toFixed(0)}% at the end`;
+    const colour = COLOURS[player % COLOURS.length];
+    const points = chances.map((point, index) => `${x(index).toFixed(1)},${y(point.chances[player]).toFixed(1)}`).join(" ");
+    const line = svgElement("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2 });
+    line.append(svgElement("title", {}, name));
+    chart.append(line);
+    const item = element("li", { textContent: `${name}: ${(100 * chances.at(-1).chances[player]).toFixed(0)}% at the end` });
+    item.style.color = colour;
     legend.append(item);
   });
+}
+
+const isMistake = (decision) => decision.mistake || decision.game_mistake;
+
+function verdict(decision) {
+  const turn = decision.mistake
+    ? `This turn: a mistake, best was ${decision.best}; it cost ${decision.cost.toFixed(3)} expected worms.`
+    : `This turn: ${decision.played === decision.best ? "the best move" : `as good as ${decision.best}`}.`;
+  if (decision.best_for_game === null) return turn;
+  const win = `${(100 * decision.win).toFixed(1)}% to win`;
+  const game = decision.game_mistake
+    ? `For the game: a mistake, best was ${decision.best_for_game}; it gave away ${(100 * decision.chance_cost).toFixed(1)} points of the chance to win (${win}).`
+    : `For the game: ${decision.played === decision.best_for_game ? "the best move" : `as good as ${decision.best_for_game}`} (${win}).`;
+  return `${turn} ${game}`;
 }
 
 async function showStep(index) {
@@ -200,20 +367,44 @@ async function showStep(index) {
   $("#step").value = step;
   const decision = analysis.decisions[step];
   const name = analysis.names[decision.player];
-  const verdict = decision.played === decision.best
-    ? "the best move"
-    : `best was ${decision.best}; it cost ${decision.cost.toFixed(3)} expected worms`;
-  $("#decision").textContent = `Decision ${step + 1} of ${analysis.decisions.length}, turn ${decision.turn}: ${name} played ${decision.played}, ${verdict}.`;
+  $("#decision").textContent = `Decision ${step + 1} of ${analysis.decisions.length}, turn ${decision.turn}: ${name} played ${decision.played}. ${verdict(decision)}`;
   try {
-    const picture = await api("/api/draw", { position: decision.line });
+    const picture = await api("/api/draw", { position: decision.line, names: analysis.names });
     if (analysis.decisions[step] === decision) $("#analysis-table").innerHTML = picture.svg;
   } catch (error) {
     showError(error);
   }
 }
 
+function summarise() {
+  const game = analysis.decisions.some((d) => d.best_for_game !== null);
+  const rows = analysis.names.map((name, player) => {
+    const mine = analysis.decisions.filter((d) => d.player === player);
+    const sum = (key) => mine.reduce((total, d) => total + d[key], 0);
+    const cells = [
+      name,
+      String(mine.length),
+      String(mine.filter((d) => d.mistake).length),
+      sum("cost").toFixed(2),
+      game ? String(mine.filter((d) => d.game_mistake).length) : "-",
+      game ? `${(100 * sum("chance_cost")).toFixed(1)}%` : "-",
+    ];
+    const row = element("tr");
+    cells.forEach((text, index) => row.append(element(index ? "td" : "th", { textContent: text, scope: index ? "" : "row" })));
+    return row;
+  });
+  $("#mistakes tbody").replaceChildren(...rows);
+  const turns = analysis.decisions.length ? analysis.decisions.at(-1).turn : 0;
+  $("#summary").textContent = `${analysis.decisions.length} decisions in ${turns} turns. A move is a mistake against one objective at a time: `
+    + "expected worms this turn (more than 0.005 given away), or the chance to win the game (more than 1 point given away)"
+    + (game ? "." : "; no win model ships for this game, so only the first is valued.");
+}
+
 async function analyse() {
-  if (!game || busy) return;
+  if (!game) return;
+  clearTimeout(botTimer); // the bots wait while the person reads the analysis
+  await pending; // a move under way finishes first
+  if (busy) return;
   busy = true;
   showError(null);
   $("#analyse").disabled = true;
@@ -228,30 +419,22 @@ async function analyse() {
     $("#analyse").disabled = false;
   }
   if (!analysis) { render(); return; }
-  for (const id of ["#setup", "#game", "#advisor"]) $(id).hidden = true;
-  $("#analysis").hidden = false;
+  show("#analysis");
+  render(); // the game's screen as it was, for coming back to it
   drawChart(analysis.chances, analysis.names);
-  const mistakes = analysis.decisions.filter((d) => d.cost > 0.005);
-  const lost = analysis.names.map((name, player) => {
-    const cost = analysis.decisions.filter((d) => d.player === player).reduce((sum, d) => sum + d.cost, 0);
-    return `${name} ${cost.toFixed(2)}`;
-  });
-  $("#summary").textContent = `${analysis.decisions.length} decisions, ${mistakes.length} mistakes. Expected worms given away: ${lost.join(", ")}.`;
+  summarise();
   $("#step").max = Math.max(0, analysis.decisions.length - 1);
   await showStep(0);
 }
 
 function nextMistake() {
   if (!analysis) return;
-  const found = analysis.decisions.findIndex((d, index) => index > step && d.cost > 0.005);
+  const found = analysis.decisions.findIndex((d, index) => index > step && isMistake(d));
   if (found >= 0) showStep(found);
 }
 
 function advisor() {
-  $("#advisor").hidden = false;
-  $("#setup").hidden = true;
-  $("#game").hidden = true;
-  $("#analysis").hidden = true;
+  show("#advisor");
   $("#from-game").disabled = !game;
   showAdvisor();
 }
@@ -274,7 +457,7 @@ async function load(event) {
     showError(`${file.name} is not a JSON file`);
     return;
   }
-  await run("/api/view", { record });
+  if (await run("/api/view", { record })) show("#game");
 }
 
 async function start(event) {
@@ -292,18 +475,27 @@ async function start(event) {
     }
   }
   const seats = [...$("#seats").querySelectorAll("select")].map((select) => select.value || null);
-  await run("/api/new", { variant: $("#variant").value, players: Number($("#players").value), options, seats });
+  const names = [...$("#seats").querySelectorAll("input.name")].map((input, seat) => input.value.trim() || defaultName(seat, seats[seat], seats));
+  const body = { variant: $("#variant").value, players: Number($("#players").value), options, seats, names };
+  clearTimeout(botTimer);
+  await pending; // the old game's move under way is dropped with it
+  if (await run("/api/new", body)) show("#game");
 }
 
 function keys(event) {
   if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (/^[1-9]$/.test(event.key)) {
+  const playing = !$("#game").hidden;
+  if (playing && /^[1-9]$/.test(event.key)) {
     const button = $("#moves").children[Number(event.key) - 1];
     if (button && !button.disabled) button.click();
-  } else if (event.key === "u" && !$("#undo").disabled) {
+  } else if (playing && event.key === "u" && !$("#undo").disabled) {
     $("#undo").click();
-  } else if (event.key === "h" && !$("#hint").disabled) {
+  } else if (playing && event.key === "h" && !$("#hint").disabled) {
     hint();
+  } else if (playing && event.key === "p") {
+    togglePause();
+  } else if (playing && event.key === "n" && !$("#bot-step").disabled) {
+    stepBot();
   } else if (!$("#analysis").hidden && event.key === "ArrowLeft") {
     showStep(step - 1);
   } else if (!$("#analysis").hidden && event.key === "ArrowRight") {
@@ -322,21 +514,22 @@ async function main() {
   }
   for (const variant of setup.variants) $("#variant").append(option(variant.name, `${variant.name}: ${variant.about}`));
   drawSetup();
+  if (DELAY_MS !== null) $("#pace").append(option(String(DELAY_MS), `${DELAY_MS} ms (from the address)`));
+  if (DELAY_MS !== null) $("#pace").value = String(DELAY_MS);
   $("#variant").addEventListener("change", drawSetup);
   $("#players").addEventListener("change", drawSetup);
   $("#setup").addEventListener("submit", start);
-  $("#new-game").addEventListener("click", () => {
-    $("#setup").hidden = false;
-    $("#game").hidden = true;
-    $("#advisor").hidden = true;
-    $("#analysis").hidden = true;
-  });
+  $("#new-game").addEventListener("click", () => show("#setup"));
+  $("#to-game").addEventListener("click", () => game && show("#game"));
   $("#undo").addEventListener("click", () => game && run("/api/undo", { record: game.record }));
   $("#hint").addEventListener("click", hint);
   $("#save").addEventListener("click", save);
   $("#load").addEventListener("change", load);
   $("#advise").addEventListener("click", advisor);
   $("#analyse").addEventListener("click", analyse);
+  $("#pause").addEventListener("click", togglePause);
+  $("#bot-step").addEventListener("click", stepBot);
+  $("#pace").addEventListener("change", schedule);
   $("#previous").addEventListener("click", () => showStep(step - 1));
   $("#next").addEventListener("click", () => showStep(step + 1));
   $("#next-mistake").addEventListener("click", nextMistake);
