@@ -384,3 +384,19 @@ def test_a_terminal_shows_the_heading_the_docs_show() -> None:
     assert screen.splitlines()[:2] == shown[:2]
     assert shown[0].startswith("classic, 2 players, seed 3 (the same seed replays the game")
     assert shown[1].startswith("seats: ")
+
+
+def test_each_screen_fits_a_terminal_of_80_by_24_and_keeps_its_heading() -> None:
+    """The last turns shown are those that fit; the heading never scrolls out of view."""
+    answers = "2\n" * 12 + "undo\n" + "1\n" * 6 + "quit\n\n"
+    terminal = {"TTY_COMPATIBLE": "1", "COLUMNS": "80", "LINES": "24"}
+    done = run("play", "--seed", "2", "--delay", "0", stdin=answers, env=terminal)
+    assert done.returncode == 0, done.stderr
+    shown = screens(done.stdout)[:-1]  # the last one goes on with the offer to save
+    assert len(shown) > 10
+    for screen in shown:
+        lines = screen.partition(PROMPT)[0].split("\n")  # the screen, to its prompt's row
+        rows = sum(max(1, -(-len(line) // 80)) for line in lines)
+        assert rows <= 24, screen
+        assert lines[0].startswith("classic, 2 players, seed 2 (the same seed replays")
+    assert any("last turns:" in screen for screen in shown)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 import attrs
 import click
+from rich.cells import cell_len
+from rich.text import Text
 
 from pickomino_rules.bots import InvalidBotError, UnknownBotError, check_bot_supports, get_bot
 from pickomino_rules.cli._analyse import champion_chances, print_analysis
@@ -30,7 +32,15 @@ from pickomino_rules.cli._common import (
     stop_code,
 )
 from pickomino_rules.errors import InvalidSetupError
-from pickomino_rules.game import Bot, Move, UnfinishedGameError, apply, new_game, parse_move
+from pickomino_rules.game import (
+    Bot,
+    Move,
+    UnfinishedGameError,
+    apply,
+    decisions,
+    new_game,
+    parse_move,
+)
 from pickomino_rules.records import (
     GameRecord,
     SaveError,
@@ -43,7 +53,7 @@ from pickomino_rules.story import counted, group_turns
 from pickomino_rules.terminal import Keyboard, QuitGame, TakeBack, render_table
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Iterator, Sequence
 
     from rich.console import Console
 
@@ -159,14 +169,16 @@ def play(  # noqa: PLR0913, PLR0917 (click passes one argument per option)
     record = record.seated(names, seated)
     console = new_console()
     pause = delay if delay is not None else (0.8 if console.is_terminal else 0.0)
-    heading = _heading(console, record, resumed=resume_path is not None)
-    heading()
-    screen = None if plain or not console.is_terminal else _Screen(console, heading)
+    heading = _Heading(record, resumed=resume_path is not None)
+    heading.show(console)
+    screen = None if plain or not console.is_terminal else _Screen(console, heading, names)
     keyboard = Keyboard(console, names, play_forced=play_forced, screen=screen)
     players_bots: list[Bot] = [
         keyboard if p == human else get_bot(seats[p]) for p in range(record.players)
     ]
     game = _Game(record, players_bots, max_moves)
+    if screen is not None:
+        screen.game = game
     played = _run_game(console, game, names, human, pause, save_path, screen)
     if analyse_after and played is not None:
         from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
@@ -211,36 +223,44 @@ def _resumed_seats(
     return seats, people[0] if people else None
 
 
-def _heading(console: Console, record: GameRecord, *, resumed: bool) -> Callable[[], None]:
-    """What prints the game's two heading lines: the set-up and seed, then who sits where.
+class _Heading:
+    """The game's two heading lines: the set-up and seed, then who sits where.
 
     The game starts with them, and a redrawn screen shows them again at its top.
     """
-    setup = f"[bold]{record.variant}[/], {record.players} players"
-    if resumed:
-        first = f"{setup}, resumed after {counted(len(record.moves), 'move')}"
-    else:
-        again = f"(the same seed replays the game: --seed {record.seed})"
-        first = f"{setup}, seed {record.seed} [dim]{again}[/]"
-    seats = f"seats: {seat_list(record)}"
 
-    def show() -> None:
-        console.print(first)
-        console.print(seats, markup=False)
+    def __init__(self, record: GameRecord, *, resumed: bool) -> None:
+        setup = f"[bold]{record.variant}[/], {record.players} players"
+        if resumed:
+            self.first = f"{setup}, resumed after {counted(len(record.moves), 'move')}"
+        else:
+            again = f"(the same seed replays the game: --seed {record.seed})"
+            self.first = f"{setup}, seed {record.seed} [dim]{again}[/]"
+        self.seats = f"seats: {seat_list(record)}"
 
-    return show
+    def show(self, console: Console) -> None:
+        """Print the two lines."""
+        console.print(self.first)
+        console.print(self.seats, markup=False)
+
+    def rows(self, width: int) -> int:
+        """The terminal rows the two lines take at ``width`` columns."""
+        return _rows(Text.from_markup(self.first).plain, width) + _rows(self.seats, width)
 
 
 class _Screen:
     """A terminal screen redrawn at each of the person's decisions.
 
     It shows the game's heading, the last turns and a note on what ``undo`` took back; the
-    keyboard then draws the table and the moves below them.
+    keyboard then draws the table and the moves below them. The last turns shown are as
+    many as fit above the table and the moves, so that the heading stays in view.
     """
 
-    def __init__(self, console: Console, heading: Callable[[], None]) -> None:
+    def __init__(self, console: Console, heading: _Heading, names: Sequence[str]) -> None:
         self.console = console
         self.heading = heading
+        self.names = names
+        self.game: _Game | None = None  # the game drawn: set once it is made
         # each turn's line with the number of moves the game had when the turn ended
         self.lines: collections.deque[tuple[int, str]] = collections.deque(maxlen=_HISTORY)
         self.note: str | None = None
@@ -260,15 +280,39 @@ class _Screen:
         self.note = note
 
     def __call__(self) -> None:
+        width = self.console.width
+        room = self._room() - self.heading.rows(width)
+        if self.note is not None:
+            room -= _rows(self.note, width)
+        shown: list[str] = []
+        for _, line in reversed(self.lines):  # the newest turns first, while they fit
+            room -= _rows(line, width)
+            if room < 1:  # and a row for "last turns:"
+                break
+            shown.insert(0, line)
         self.console.clear()
-        self.heading()
-        if self.lines:
+        self.heading.show(self.console)
+        if shown:
             self.console.print("[dim]last turns:[/]")
-        for _, line in self.lines:
+        for line in shown:
             self.console.print(line, markup=False)
         if self.note is not None:
             self.console.print(self.note, markup=False)
             self.note = None
+
+    def _room(self) -> int:
+        """The rows the terminal has above the table, the moves and the prompt."""
+        if self.game is None:
+            return self.console.height
+        rules, state = self.game.rules, self.game.states[-1]
+        table = self.console.render_lines(render_table(rules, state, self.names), pad=False)
+        moves = len(decisions(rules, state))
+        return self.console.height - len(table) - moves - 1  # the prompt's row
+
+
+def _rows(line: str, width: int) -> int:
+    """The rows a line of text takes on a terminal ``width`` columns wide."""
+    return max(1, -(-cell_len(line) // max(width, 1)))
 
 
 _HISTORY = 8
