@@ -65,6 +65,7 @@ __all__ = [
     "analyse",
     "bot_move",
     "draw_position",
+    "hand",
     "hint",
     "move",
     "new",
@@ -478,6 +479,54 @@ def _table(position: Position, names: object = None) -> dict[str, Any]:
     }
 
 
+def hand(body: dict[str, Any]) -> dict[str, Any]:
+    """The dice in hand of ``position`` that follow its dice set aside (the advisor's).
+
+    They are the dice its player to move starts a turn with (the golden die's owner rolls
+    it too), less the dice set aside, white ones first; ``turn_dice``: those dice. The
+    position may be wrong in its dice in hand, and only there (a player or a specialist
+    changed): it is read with each possible hand.
+    """
+    data = body["position"]
+    if isinstance(data, str):
+        data = _position(data).to_dict()
+    state = data.get("state") if isinstance(data, dict) else None
+    set_aside = state.get("set_aside") if isinstance(state, dict) else None
+    if (
+        not isinstance(state, dict)
+        or not isinstance(set_aside, list)
+        or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in set_aside)
+    ):
+        message = "set aside: a count of dice for each face (1 to 5 and the worm)"
+        raise RequestError(message, problems=({"field": "dice", "message": message},))
+    try:
+        rules = get_variant(data["variant"]).rules(data.get("options") or {})
+    except (PickominoError, KeyError, TypeError):
+        _position(data)  # the library says what is wrong with it
+        raise RequestError("position: no game of this variant and options") from None
+    kept = sum(set_aside)
+    for dice in (rules.components.dice, rules.most_dice):  # the turn's dice, some kind or other
+        try:
+            found = Position.from_dict({**data, "state": {**state, "in_hand": _less(dice, kept)}})
+        except PickominoError:
+            continue
+        turn = rules.turn_dice(rules, found.state)
+        return {"in_hand": _less(turn, kept), "turn_dice": list(turn)}
+    position = _position(data)  # no hand makes it right: the library says what else is wrong
+    turn = rules.turn_dice(rules, position.state)
+    return {"in_hand": list(position.state.in_hand), "turn_dice": list(turn)}
+
+
+def _less(dice: tuple[int, ...], kept: int) -> list[int]:
+    """``dice`` per kind less ``kept`` dice, taken from the first kind (white) first."""
+    left = []
+    for count in dice:
+        taken = min(count, kept)
+        kept -= taken
+        left.append(count - taken)
+    return left
+
+
 def analyse(body: dict[str, Any]) -> dict[str, Any]:
     """Every decision of ``record`` valued, and each player's chance to win turn by turn.
 
@@ -663,6 +712,7 @@ ENDPOINTS = (
     Endpoint("/api/hint", hint, ("position",), ("roll",)),
     Endpoint("/api/start", start, ("variant", "players"), ("options",)),
     Endpoint("/api/draw", draw_position, ("position",), ("names",)),
+    Endpoint("/api/hand", hand, ("position",)),
     Endpoint("/api/analyse", analyse, ("record",)),
 )
 """The API's calls that take a body (``POST``, JSON), in the order the docs list them."""
