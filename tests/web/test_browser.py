@@ -150,12 +150,13 @@ def test_the_advisor_ranks_the_moves_of_an_extended_table_set_up_by_clicks(page:
     expect(specialists).to_have_attribute("aria-invalid", "true")  # the hen sat on 21
     expect(page.locator("[id='problem-part:specialists']")).to_contain_text("face-up grill tiles")
     expect(page.locator("#problem-tiles")).to_have_text("")
-    page.get_by_label("places 1 tile").fill("22")  # the hen moves on, as the rules have it
-    page.get_by_label("places 1 tile").press("Tab")
+    specialists.get_by_role("radio", name="hen, on 21").click()  # the hen moves on, as the
+    specialists.get_by_role("button", name="the hen on 22").click()  # rules have it
     expect(specialists).not_to_have_attribute("aria-invalid", "true")
-    page.get_by_label("supply").fill("6")  # player 0 holds a grilled worm
-    page.get_by_label("held 0").fill("1")
-    page.get_by_label("held 0").press("Tab")
+    tokens = page.locator("[id='field-part:grilled_worms']")
+    tokens.get_by_label("supply").fill("6")  # player 0 holds a grilled worm
+    tokens.get_by_role("group", name="held").get_by_label("player 0").fill("1")
+    tokens.get_by_role("group", name="held").get_by_label("player 0").press("Tab")
     expect(page.locator("#advice-table")).to_contain_text("grilled worm")
     for face in ("1", "1", "3", "4", "4", "5", "5", "worm"):  # the dice just rolled, by clicks
         page.click(f"#ed-roll button[aria-label='add a rolled {face}']")
