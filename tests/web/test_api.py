@@ -320,6 +320,21 @@ def test_a_record_too_long_to_analyse_is_refused_before_it_is_analysed(client: T
     assert "at most" in answer.json()["error"]
 
 
+def test_a_record_longer_than_the_web_reads_is_refused_before_it_is_read(
+    client: TestClient,
+) -> None:
+    from pickomino_rules.web._api import MAX_RECORD_MOVES  # noqa: PLC0415
+
+    record = GameRecord.start("classic", 2, {"flip_on_empty_bust": False})  # busts for ever
+    long = attrs.evolve(record, moves=("11111111", "take 1", "stop") * (MAX_RECORD_MOVES // 3 + 1))
+    for path in ("/api/view", "/api/undo", "/api/bot"):
+        answer = _post(client, path, {"record": json.loads(long.to_json())})
+        assert answer.status_code == 413, path
+        assert f"at most {MAX_RECORD_MOVES:,}" in answer.json()["error"]
+    legal = attrs.evolve(long, moves=long.moves[:MAX_RECORD_MOVES])  # the longest read
+    assert _post(client, "/api/view", {"record": json.loads(legal.to_json())}).status_code == 200
+
+
 def test_a_position_is_drawn(client: TestClient) -> None:
     rules, state = new_game("extended", players=3)
     answer = _post(client, "/api/draw", {"position": str(Position(rules, state))}).json()
@@ -396,3 +411,124 @@ def test_the_openapi_description_is_valid_and_lists_every_call(client: TestClien
         unknown = _post(client, endpoint.path, {"nonsense": 1})  # what it says is what is checked
         assert unknown.status_code == 400
         assert ", ".join(schema["properties"]) in unknown.json()["error"]
+
+
+_WRONG: tuple[object, ...] = (5, 1.5, True, "ab", [], [5], {}, {"a": 1}, None)
+
+
+def _bodies(record: dict[str, Any]) -> list[tuple[str, str, object, dict[str, Any]]]:
+    """Each call's valid body with one field given each value of the wrong type."""
+    position = str(Position(*new_game("classic", players=2)))
+    valid: dict[str, dict[str, Any]] = {
+        "/api/new": {
+            "variant": "classic",
+            "players": 2,
+            "options": {},
+            "seats": [None, "greedy"],
+            "names": ["A", "B"],
+        },
+        "/api/view": {"record": record},
+        "/api/move": {"record": record, "move": "stop"},
+        "/api/bot": {"record": record},
+        "/api/undo": {"record": record},
+        "/api/hint": {"position": position, "roll": "12345www"},
+        "/api/start": {"variant": "classic", "players": 2, "options": {}},
+        "/api/draw": {"position": position},
+        "/api/analyse": {"record": record},
+    }  # fmt: skip
+    return [
+        (path, field, wrong, body | {field: wrong})
+        for path, body in valid.items()
+        for field in body
+        for wrong in _WRONG
+        if _json_type(wrong) not in _declared(field)
+    ]
+
+
+def _json_type(value: object) -> str:
+    kinds = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}
+    return "null" if value is None else kinds.get(type(value), "object")
+
+
+def _declared(field: str) -> set[str]:
+    from pickomino_rules.web._api import FIELDS  # noqa: PLC0415
+
+    kind = FIELDS[field].get("type", "object")
+    return {kind} if isinstance(kind, str) else set(kind)
+
+
+def test_wrong_types_anywhere_in_a_body_are_a_4xx_naming_the_field(client: TestClient) -> None:
+    new = {"variant": "classic", "players": 2, "seats": [None, "greedy"]}
+    record = _post(client, "/api/new", new).json()["record"]
+    for path, field, wrong, body in _bodies(record):
+        answer = _post(client, path, body)
+        if wrong is None and field in {"options", "seats"}:
+            continue  # null: the default
+        assert 400 <= answer.status_code < 500, (path, field, wrong, answer.status_code)
+        error = answer.json()["error"]
+        named = {"variant": "variant", "players": "players", "seats": "seat", "move": "move"}
+        assert named.get(field, field) in error, (path, field, wrong, error)
+
+
+def test_names_are_a_list_of_strings(client: TestClient) -> None:
+    for names in (5, "ab", ["A", 5], {"A": 1}):
+        body = {"variant": "classic", "players": 2, "names": names}
+        answer = _post(client, "/api/new", body)
+        assert answer.status_code == 400, names
+        assert answer.json()["error"].startswith("names:")
+    named = _post(client, "/api/new", {"variant": "classic", "players": 2, "names": ["Ann", "Bo"]})
+    assert named.json()["view"]["names"] == ["Ann", "Bo"]
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    body = {"variant": "classic", "players": 2}
+    answers = {
+        "page": client.get("/"),
+        "json": client.get("/api/setup"),
+        "api": _post(client, "/api/new", body),
+        "400": _post(client, "/api/new", {"variant": 5, "players": 2}),
+        "403": _post(client, "/api/new", body, origin="http://attacker.example"),
+        "404": client.get("/nothing"),
+        "405": client.get("/api/new"),
+        "413": _post(client, "/api/new", {"variant": "x" * MAX_BODY_BYTES}),
+        "415": client.post("/api/new", content=b"variant=classic"),
+        "host": TestClient(create_app(), base_url="http://attacker.example").get("/"),
+    }
+    for kind, answer in answers.items():
+        assert "default-src 'self'" in answer.headers.get("content-security-policy", ""), kind
+        assert answer.headers["x-content-type-options"] == "nosniff", kind
+        assert answer.headers["referrer-policy"] == "no-referrer", kind
+
+
+def test_a_write_with_two_origins_or_another_scheme_is_refused(client: TestClient) -> None:
+    body = json.dumps({"variant": "classic", "players": 2}).encode()
+    for origins in (
+        [ORIGIN, "http://attacker.example"],
+        ["http://attacker.example", ORIGIN],
+        [ORIGIN, ORIGIN],
+        ["https://127.0.0.1"],
+        ["ftp://127.0.0.1"],
+    ):
+        headers = [("content-type", "application/json"), *(("origin", o) for o in origins)]
+        answer = client.post("/api/new", content=body, headers=headers)
+        assert answer.status_code in {400, 403}, origins
+
+
+def test_a_record_the_server_dealt_is_refused_once_its_dice_are_changed(
+    client: TestClient,
+) -> None:
+    game = _post(client, "/api/new", {"variant": "classic", "players": 2, "seats": [None, None]})
+    record = game.json()["record"]
+    assert record["library"].split("+seal.", 1)[1]  # sealed, in a field the library reads
+    assert GameRecord.from_json(json.dumps(record)).moves == tuple(record["moves"])
+    for changed in (
+        record | {"moves": [*record["moves"][:-1], "wwwwwwww"]},
+        record | {"bots": [None, "greedy"]},
+        record | {"library": record["library"].replace("+seal.", "+seal.0")[:-1]},
+    ):
+        for path, body in (("/api/move", {"move": "take 1"}), ("/api/bot", {})):
+            answer = _post(client, path, {"record": changed, **body})
+            assert answer.status_code == 409, (path, changed)
+            assert "not rolled by this server" in answer.json()["error"]
+    another = TestClient(create_app(), base_url=ORIGIN)  # another key: another server
+    assert _post(another, "/api/view", {"record": record}).json()["sealed"] is False
