@@ -157,11 +157,6 @@ def serve(  # noqa: PLR0913, PLR0917 (the command's options)
     extra = [_allowed(name) for name in allow_hosts]
     wildcard = host in _WILDCARD_ADDRESSES
     hosts = [*LOOPBACK_HOSTS, *([] if wildcard else _host_names(host)), *extra]
-    sock = _listening(host, port)
-    shown = ("::1" if ":" in host else "127.0.0.1") if wildcard else host
-    shown = f"[{shown}]" if ":" in shown else shown
-    bound = sock.getsockname()[1]
-    url = f"http://{shown}:{bound}/"
     if not _loopback(host):
         click.echo(
             f"warning: listening on {host}: other computers can reach this server; it has "
@@ -174,6 +169,11 @@ def serve(  # noqa: PLR0913, PLR0917 (the command's options)
                 "reach it by with --allow-host (e.g. --allow-host 192.168.1.20)",
                 err=True,
             )
+    sock = _listening(host, port)
+    shown = ("::1" if ":" in host else "127.0.0.1") if wildcard else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    bound = sock.getsockname()[1]
+    url = f"http://{shown}:{bound}/"
     key = _seal_key()
     app = create_app(
         allowed_hosts=hosts,
