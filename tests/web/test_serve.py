@@ -114,7 +114,7 @@ def test_a_bad_allowed_host_is_a_usage_error() -> None:
         [*COMMAND, "--allow-host", "a b/c"], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 2
-    assert "--allow-host" in done.stderr
+    assert "--allow-host 'a b/c': a host name" in done.stderr
     assert "Traceback" not in done.stderr
 
 
