@@ -5,6 +5,7 @@ and writes each picture at a desktop width and at 360 pixels::
 
     python benchmarks/web_screenshots.py            # writes docs/images/web-*.png
     python benchmarks/web_screenshots.py --out /tmp  # somewhere else, to look first
+    python benchmarks/web_screenshots.py --only web-advisor  # the advisor's pictures only
 
 The games are seeded by their records (a saved game for the analysis); the dice of a game
 played in the page are the server's, so the play screenshots differ from run to run.
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
 WIDE, NARROW = 1100, 360
+DESKTOP = 1280  # the advisor's pictures: a laptop's width
 
 
 def serve() -> str:
@@ -74,18 +76,36 @@ def advisor(page: Page, address: str, *, wrong: bool) -> Locator | None:
     page.check("#ed-place input[value='1']")
     page.click("#ed-tiles button[aria-label^='tile 21,']")
     page.click("#ed-tiles button[aria-label^='tile 23,']")
-    expect(page.locator("[id='field-part:specialists']")).to_have_attribute("aria-invalid", "true")
+    specialists = page.locator("[id='field-part:specialists']")
+    expect(specialists).to_have_attribute("aria-invalid", "true")
     if not wrong:
-        for label, value in (("places 1 tile", "22"), ("places 2 tile", "24")):
-            page.get_by_label(label).fill(value)
-            page.get_by_label(label).press("Tab")
+        for name, tile in (("crow", 24), ("hen", 22)):  # choose one, then where it is
+            specialists.get_by_role("radio", name=f"{name}, on").click()
+            specialists.get_by_role("button", name=f"the {name} on {tile}").click()
+        expect(specialists).not_to_have_attribute("aria-invalid", "true")
         for face in ("1", "1", "3", "4", "4", "5", "5", "worm"):
             page.click(f"#ed-roll button[aria-label='add a rolled {face}']")
         page.press("#dice", "Enter")
         expect(page.locator("#advice tbody tr").first).to_be_visible(timeout=30_000)
-        page.locator("#advice").scroll_into_view_if_needed()
+        if page.viewport_size and page.viewport_size["width"] < DESKTOP:  # a phone: she is tapped
+            page.locator("#advice-table svg .marker[data-topic=hen]").click()
+            expect(page.locator("#explain")).to_be_visible()
+            page.locator("#advice-table").evaluate("(table) => table.scrollIntoView()")
+        else:
+            page.locator("#advice").scroll_into_view_if_needed()
         return None
-    return page.locator("[id='field-part:specialists']")  # the problem, at the field at fault
+    return specialists  # the problem, at the field at fault
+
+
+def advisor_parts(page: Page, address: str) -> Locator:
+    """The advisor's parts of an extended table: the hen chosen, her rule, where she can go."""
+    opened(page, address)
+    page.click("#advise")
+    page.select_option("#ed-variant", "extended")
+    page.click("#ed-fresh")
+    specialists = page.locator("[id='field-part:specialists']")
+    specialists.get_by_role("radio", name="hen, on 21").click()
+    return page.locator("#ed-parts")
 
 
 def analysis(page: Page, address: str, saved: Path) -> None:
@@ -103,6 +123,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--out", type=Path, default=IMAGES, help="where the pictures go")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    parser.add_argument("--only", default="", help="only the pictures named so (web-advisor)")
     args = parser.parse_args()
     address = serve()
     with tempfile.TemporaryDirectory() as folder:
@@ -112,13 +133,16 @@ def main() -> None:
         shots: dict[str, tuple[Callable[[Page], Locator | None], tuple[int, ...]]] = {
             # each picture the docs show, at the widths they show it
             "web-play": (lambda page: play(page, address), (WIDE, NARROW)),
-            "web-advisor": (lambda page: advisor(page, address, wrong=False), (WIDE,)),
+            "web-advisor": (lambda page: advisor(page, address, wrong=False), (DESKTOP, NARROW)),
+            "web-advisor-parts": (lambda page: advisor_parts(page, address), (NARROW,)),
             "web-advisor-problem": (lambda page: advisor(page, address, wrong=True), (NARROW,)),
             "web-analysis": (lambda page: analysis(page, address, saved), (WIDE, NARROW)),
         }
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=FLAGS)
             for name, (take, widths) in shots.items():
+                if not name.startswith(args.only):
+                    continue
                 for width in widths:
                     suffix = "-narrow" if width == NARROW else ""
                     page = browser.new_page(viewport={"width": width, "height": 800})

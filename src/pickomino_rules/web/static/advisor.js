@@ -377,8 +377,9 @@ function explainOnTap() {
 function showProblems(problems) {
   for (const slot of document.querySelectorAll("#advisor .problem")) slot.textContent = "";
   for (const field of document.querySelectorAll("#advisor fieldset")) field.removeAttribute("aria-invalid");
-  for (const { field, message } of problems) {
+  for (const { field, message: said } of problems) {
     const slot = document.getElementById(`problem-${field}`) || $("#problem-position");
+    const message = slot.id === "problem-position" ? said : said.replace(/^part '[^']*': /, ""); // shown at its part
     slot.textContent = slot.textContent ? `${slot.textContent}; ${message}` : message;
     document.getElementById(`field-${field}`)?.setAttribute("aria-invalid", "true");
   }
