@@ -433,9 +433,14 @@ def _bodies(record: dict[str, Any]) -> list[tuple[str, str, object, dict[str, An
         "/api/undo": {"record": record},
         "/api/hint": {"position": position, "roll": "12345www"},
         "/api/start": {"variant": "classic", "players": 2, "options": {}},
-        "/api/draw": {"position": position},
+        "/api/draw": {"position": position, "names": ["A", "B"]},
         "/api/analyse": {"record": record},
     }  # fmt: skip
+    from pickomino_rules.web._api import ENDPOINTS  # noqa: PLC0415
+
+    for endpoint in ENDPOINTS:  # every call and field is tried (/api/hand: its own checks)
+        if endpoint.path != "/api/hand":
+            assert set(valid[endpoint.path]) == {*endpoint.required, *endpoint.optional}
     return [
         (path, field, wrong, body | {field: wrong})
         for path, body in valid.items()
@@ -462,7 +467,7 @@ def test_wrong_types_anywhere_in_a_body_are_a_4xx_naming_the_field(client: TestC
     record = _post(client, "/api/new", new).json()["record"]
     for path, field, wrong, body in _bodies(record):
         answer = _post(client, path, body)
-        if wrong is None and field in {"options", "seats"}:
+        if wrong is None and field in {"options", "seats", "names"}:
             continue  # null: the default
         assert 400 <= answer.status_code < 500, (path, field, wrong, answer.status_code)
         error = answer.json()["error"]
