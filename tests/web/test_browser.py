@@ -323,6 +323,12 @@ def test_the_log_tells_every_turn_in_the_librarys_words_with_its_rules(
     entries = page.locator("#log li .text")
     expect(entries).to_have_count(len(told))
     assert entries.all_inner_texts() == told  # every turn, the story's own line
+    scrolled = (
+        "(l) => [l.scrollHeight > l.clientHeight, l.scrollHeight - l.scrollTop - l.clientHeight]"  # noqa: E501
+    )
+    longer, below = page.locator("#log").evaluate(scrolled)
+    assert longer  # the log scrolls in its box
+    assert below < 2  # and shows the newest turn
     rules_of = page.locator("#log li .rules")
     steals = page.locator("#log li.steal")
     busts = page.locator("#log li.bust")

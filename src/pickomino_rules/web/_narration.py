@@ -11,6 +11,7 @@ names first, as ``pickomino play``'s ``help`` shows it).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,9 @@ _CLASSIC = (  # the story's words for what a turn or move did, and the classic r
     (re.compile(r"\bbust\b"), "C10"),
     (re.compile(r"\bturned face down\b"), "C10"),
 )
+_move_of = functools.lru_cache(maxsize=4096)(parse_move)
+"""A move's text read (a game's texts repeat: the same rolls, ``take w``, ``roll``); bounded."""
+
 _RULE_ID = re.compile(r"\(([CEO]\d+)\)")
 _HEN_ROB = re.compile(r"\bwhose tile stays\b")  # the hen's steal (the story names no hen)
 _KEEP = re.compile(r"^keep ")  # the choice of one specialist to keep (the specialists' rule)
@@ -75,7 +79,7 @@ def turn_log(record: GameRecord) -> list[dict[str, Any]]:
     names = record.seat_names()
     steps, state = [], start
     for text in record.moves:  # one pass: each move read and applied once
-        move = parse_move(rules, text)
+        move = _move_of(rules, text)
         state = apply(rules, state, move)
         steps.append((move, state))
     states = [start, *(after for _, after in steps)]

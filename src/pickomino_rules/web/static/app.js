@@ -50,6 +50,7 @@ function option(value, text) {
 function show(screen) {
   for (const id of SCREENS) $(id).hidden = id !== screen;
   $("#to-game").disabled = !game || screen === "#game";
+  if (screen === "#game" && followLog) $("#log").scrollTop = $("#log").scrollHeight; // shown now
   schedule(); // the bots play only while their game is shown
 }
 
@@ -198,7 +199,7 @@ function drawScores(view) {
   body.replaceChildren(...view.names.map((name, seat) => {
     const row = element("tr");
     const bot = view.bots[seat];
-    const label = element("th", { scope: "row", textContent: name + (bot && !name.startsWith(bot) ? ` (${bot})` : "") });
+    const label = element("th", { scope: "row", textContent: name + (bot && !name.includes(bot) ? ` (${bot})` : "") });
     if (!view.over && seat === view.player) { row.className = "to-move"; label.append(element("span", { className: "sr", textContent: " (to move)" })); }
     if (view.winners.includes(seat)) { row.className = "winner"; label.append(" ", element("strong", { textContent: "wins" })); }
     row.append(label, element("td", { textContent: String(view.scores[seat]) }));
@@ -217,9 +218,10 @@ function drawParts(parts) {
   $("#parts").hidden = parts.length === 0;
 }
 
+let followLog = true; // the log shows its newest turn unless the person scrolled back
+
 function drawLog(log) {
   const list = $("#log");
-  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   list.replaceChildren(...log.map((entry) => {
     const item = element("li", { className: [...entry.events.map((kind) => kind.replace(" ", "-")), entry.done ? "" : "current"].join(" ").trim() });
     item.value = entry.turn;
@@ -227,7 +229,12 @@ function drawLog(log) {
     if (entry.rules.length) item.append(" ", element("span", { className: "rules", textContent: `(${entry.rules.join(", ")})` }));
     return item;
   }));
-  if (atEnd || log.length <= 1) list.scrollTop = list.scrollHeight;
+  if (followLog) list.scrollTop = list.scrollHeight;
+}
+
+function logScrolled() {
+  const list = $("#log");
+  followLog = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
 }
 
 async function run(path, body) {
@@ -311,7 +318,10 @@ function drawChart(chances, names) {
   const legend = $("#legend");
   legend.replaceChildren();
   if (chances.length < 2) return;
-  const [left, right, top, bottom] = [40, 590, 10, 185];
+  // drawn at the size it is shown (its text stays 11-12 pixels high on a phone too)
+  const width = Math.max(280, Math.round(chart.getBoundingClientRect().width) || 600);
+  chart.setAttribute("viewBox", `0 0 ${width} 230`);
+  const [left, right, top, bottom] = [40, width - 12, 10, 185];
   const x = (index) => left + ((right - left) * index) / (chances.length - 1);
   const y = (chance) => bottom - (bottom - top) * chance;
   for (const level of [0, 0.5, 1]) {
@@ -321,11 +331,13 @@ function drawChart(chances, names) {
     );
   }
   const turns = chances.at(-1).turn;
-  const every = [1, 2, 5, 10, 20, 50, 100].find((gap) => turns / gap <= 10) || 200;
+  const room = Math.max(2, Math.floor((right - left) / 45)); // ticks at least 45 pixels apart
+  const every = [1, 2, 5, 10, 20, 50, 100].find((gap) => turns / gap <= room) || 200;
   chances.forEach((point, index) => {
     const last = index === chances.length - 1;
     if (!last && point.turn % every !== 0 && point.turn !== 1) return;
     const at = x(index);
+    if (!last && x(chances.length - 1) - at < 30) return; // leave room for "end"
     chart.append(
       svgElement("line", { x1: at, x2: at, y1: bottom, y2: bottom + 5, stroke: "#555" }),
       svgElement("text", { x: at, y: bottom + 18, "font-size": 11, "text-anchor": "middle" }, last ? "end" : String(point.turn)),
@@ -387,7 +399,7 @@ function summarise() {
       String(mine.filter((d) => d.mistake).length),
       sum("cost").toFixed(2),
       game ? String(mine.filter((d) => d.game_mistake).length) : "-",
-      game ? `${(100 * sum("chance_cost")).toFixed(1)}%` : "-",
+      game ? `${(100 * sum("chance_cost")).toFixed(1)}` : "-",
     ];
     const row = element("tr");
     cells.forEach((text, index) => row.append(element(index ? "td" : "th", { textContent: text, scope: index ? "" : "row" })));
@@ -396,8 +408,9 @@ function summarise() {
   $("#mistakes tbody").replaceChildren(...rows);
   const turns = analysis.decisions.length ? analysis.decisions.at(-1).turn : 0;
   $("#summary").textContent = `${analysis.decisions.length} decisions in ${turns} turns. A move is a mistake against one objective at a time: `
-    + "expected worms this turn (more than 0.005 given away), or the chance to win the game (more than 1 point given away)"
-    + (game ? "." : "; no win model ships for this game, so only the first is valued.");
+    + "a turn mistake gives away expected worms this turn (more than 0.005, by the solver), a game mistake the chance to win the game "
+    + "(more than 1 point of %, by the champion's model)"
+    + (game ? "." : "; no win model ships for this game, so only turn mistakes are counted.");
 }
 
 async function analyse() {
@@ -530,6 +543,7 @@ async function main() {
   $("#pause").addEventListener("click", togglePause);
   $("#bot-step").addEventListener("click", stepBot);
   $("#pace").addEventListener("change", schedule);
+  $("#log").addEventListener("scroll", logScrolled);
   $("#previous").addEventListener("click", () => showStep(step - 1));
   $("#next").addEventListener("click", () => showStep(step + 1));
   $("#next-mistake").addEventListener("click", nextMistake);
