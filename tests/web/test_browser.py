@@ -324,7 +324,7 @@ def test_the_log_tells_every_turn_in_the_librarys_words_with_its_rules(
     expect(entries).to_have_count(len(told))
     assert entries.all_inner_texts() == told  # every turn, the story's own line
     scrolled = (
-        "(l) => [l.scrollHeight > l.clientHeight, l.scrollHeight - l.scrollTop - l.clientHeight]"  # noqa: E501
+        "(l) => [l.scrollHeight > l.clientHeight, l.scrollHeight - l.scrollTop - l.clientHeight]"
     )
     longer, below = page.locator("#log").evaluate(scrolled)
     assert longer  # the log scrolls in its box
