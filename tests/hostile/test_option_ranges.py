@@ -508,3 +508,38 @@ def test_a_picture_stays_the_same_size_however_many_worms_a_tile_carries() -> No
 
 def _thousand_worms(components: Components, worms: int = 1000) -> Components:
     return attrs.evolve(components, worms=tuple((tile, worms) for tile, _ in components.worms))
+
+
+@settings(max_examples=FAST // 3, deadline=None)
+@given(players=st.integers(2, 7), seed=st.integers(0, 2**32 - 1))
+def test_scores_past_256_count_exactly_on_the_engine_under_test(players: int, seed: int) -> None:
+    """A user's tiles of 1,000 worms each (within the default bound): every score exact.
+
+    The compiled kernel once freed the small integers' cache for scores above 256.
+    """
+    heavy = RuleModule(name="heavy", configure=_thousand_worms, batch=BatchTwin)
+    rules = compose(classic_components(), heavy, name="heavy")
+    _, state = new_game(rules, players=players)
+    encoding = Encoding.of(rules, players)
+    for moves, (_, after) in enumerate(playout(rules, state, random_bot, random.Random(seed)), 1):
+        state = after
+        if moves % 50 == 0:
+            assert scores(rules, state) == tuple(1000 * len(stack) for stack in state.stacks)
+            assert np.isfinite(encoding.observe(state, state.player)).all()
+        if moves >= 2000:
+            break
+    assert scores(rules, state) == tuple(1000 * len(stack) for stack in state.stacks)
+
+
+def test_the_batch_counts_scores_past_256_as_the_reference() -> None:
+    """Row for row with the reference (``Replay.step`` compares each game's final scores)."""
+    heavy = RuleModule(name="heavy", configure=_thousand_worms, batch=BatchTwin)
+    rules = compose(classic_components(), heavy, name="heavy")
+    replay = Replay(2, 3, variant=rules, seed=5)
+    rng = np.random.default_rng(5)
+    most = 0
+    while replay.finished < 2:
+        most = max(most, *(max(scores(rules, state)) for state in replay.states))
+        replay.step(greedy_actions(replay.batch, rng))
+        replay.check_rows()
+    assert most > 2 * 256
