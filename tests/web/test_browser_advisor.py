@@ -8,21 +8,25 @@ follow the dice set aside, and no screen is wider than a 360-pixel phone.
 
 from __future__ import annotations
 
+import importlib
 import re
 from typing import TYPE_CHECKING
 
 import attrs
 import pytest
-from web.test_browser import (  # its skips first; its browser fixture reused
-    assert_readable,
-    browser,  # noqa: F401
-    expect,
-)
 
-from pickomino_rules import get_rules
-from pickomino_rules.plugin import PartKey, RuleModule
-from pickomino_rules.records import GameRecord, save_record
-from pickomino_rules.registry import Variant, get_variant, register_variant, unregister_variant
+# The page's own browser test: its skips (no Chromium, no Playwright) first, then its browser
+# fixture and its contrast check, reused (imported by name: mypy reads that file once).
+_PAGE_TEST = importlib.import_module("web.test_browser")
+browser = _PAGE_TEST.browser
+assert_readable: Callable[[Page], None] = _PAGE_TEST.assert_readable
+
+from playwright.sync_api import expect  # noqa: E402 (after the skips)
+
+from pickomino_rules import get_rules  # noqa: E402
+from pickomino_rules.plugin import PartKey, RuleModule, Variant  # noqa: E402
+from pickomino_rules.records import GameRecord, save_record  # noqa: E402
+from pickomino_rules.registry import get_variant, register_variant, unregister_variant  # noqa: E402
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -46,7 +50,7 @@ OVERFLOW = """() => [
 
 
 @pytest.fixture
-def opened(browser: Browser, server: str) -> Iterator[Callable[[int], Page]]:  # noqa: F811
+def opened(browser: Browser, server: str) -> Iterator[Callable[[int], Page]]:
     """Opens the page at a width: ``opened(360)``; no script error on the way."""
     pages: list[tuple[Page, list[str]]] = []
 
