@@ -4,6 +4,9 @@
 each request carries the game's record (or the table's position) and each answer brings
 it back with the move applied, so any number of clients can play at once and a game saved
 in the page is the record the command line saves.
+The records it hands out carry its seal (an HMAC of the record under a key only it knows,
+in the record's ``library`` field), so a client cannot choose its dice: a game is played on
+only from a record it dealt; any other is shown and analysed, read only.
 
 Built on Starlette (a small, well-kept ASGI toolkit: routing, static files, a test client,
 the host check) and uvicorn (its server); the page is plain HTML, CSS and JavaScript
@@ -28,6 +31,6 @@ except ImportError:  # an extra: say which
     raise MissingExtraError("the web app", "web") from None
 
 from pickomino_rules.web._api import RequestError
-from pickomino_rules.web._app import LOOPBACK_HOSTS, MAX_BODY_BYTES, SECURITY_HEADERS, create_app
+from pickomino_rules.web._app import LOOPBACK_HOSTS, MAX_BODY_BYTES, create_app
 
-__all__ = ["LOOPBACK_HOSTS", "MAX_BODY_BYTES", "SECURITY_HEADERS", "RequestError", "create_app"]
+__all__ = ["LOOPBACK_HOSTS", "MAX_BODY_BYTES", "RequestError", "create_app"]
