@@ -347,6 +347,7 @@ def test_the_log_tells_every_turn_in_the_librarys_words_with_its_rules(
     parts = page.locator("#parts")  # who holds each specialist now, with its rule
     expect(parts).to_contain_text("specialists")
     expect(parts).to_contain_text("(E7)")
+    assert_readable(page)  # the log's busts and steals, the rules, the scores: all legible
 
 
 def test_the_log_survives_undo(page: Page) -> None:

@@ -138,7 +138,7 @@ function describe(view) {
   const turn = possessive(who);
   const whose = `${turn.charAt(0).toUpperCase()}${turn.slice(1)} turn`;
   const readOnly = game.sealed === false ? " (a record saved elsewhere: read only here; analyse it, or play it on at the terminal)" : "";
-  return `${whose}${bot ? ` (bot: ${bot})` : ""}: ${what}.${readOnly}`;
+  return `${whose}${bot && !who.includes(bot) ? ` (bot: ${bot})` : ""}: ${what}.${readOnly}`;
 }
 
 const botToMove = () => game && !game.view.over && game.sealed !== false && game.view.bots[game.view.player] !== null;
