@@ -76,7 +76,7 @@ def print_analysis(
     shown = [
         d for d in analysis.decisions if d.valued and (show_all or d.mistake or d.chance_mistake)
     ]
-    title = "every decision" if show_all else "mistakes: moves that cost worms this turn"
+    title = "every decision" if show_all else "mistakes: moves that cost worms"
     columns = ["turn", "move", "player", "situation", "played", "best", "cost"]
     if with_chances:
         columns += ["win %", "win lost", "for the game"]
@@ -111,12 +111,12 @@ def print_analysis(
             row += ["-", "-", "-"]
         rows.append(row)
     if rows:
-        title += " or the chance to win the game" if with_chances and not show_all else ""
+        title += " this turn or the chance to win" if with_chances and not show_all else ""
         _print_table(console, title, columns, rows, left=_LEFT, folded=_FOLDED)
-    title = "mistakes against each objective: expected worms this turn"
+    title = "expected worms lost to mistakes (this turn's value, solver's play)"
     columns = ["player", "decisions", "best moves", "mistakes", "worms lost", "worst (move)"]
     if with_chances:
-        title += ", the chance to win"
+        title = "mistakes against each objective: expected worms this turn, the chance to win"
         columns += ["mistakes for the game", "win % lost"]
     rows = []
     for entry in analysis.summaries():
