@@ -7,11 +7,11 @@ one's twin).
 from __future__ import annotations
 
 import importlib
-import os
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from pickomino_rules._engine import ACTIVE
 from pickomino_rules.actions import STOP, Steal
 from pickomino_rules.batch._compose import twins_of, use_compiled
 from pickomino_rules.batch._conversion import state_of, write_row
@@ -41,7 +41,7 @@ except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the batch engine", "batch") from None
 
 _loops: Any = None  # the compiled loops (batch/_fused.pyx), where built and chosen
-if os.environ.get("PICKOMINO_PURE", "") in ("", "0"):  # as the engine's backend: pure if set
+if ACTIVE.compiled:  # the backend the engine chose at import: the batch plays the same one
     try:
         _loops = importlib.import_module("pickomino_rules.batch._fused")
     except ImportError:  # built without a C compiler: the numpy twins play
