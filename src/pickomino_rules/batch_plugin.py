@@ -45,7 +45,7 @@ the same dice and compares every state.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -66,7 +66,6 @@ if TYPE_CHECKING:
 
     from pickomino_rules.actions import Action
     from pickomino_rules.dice import DieKind
-    from pickomino_rules.encoding import Encoding
     from pickomino_rules.plugin import ExtensionPoint
     from pickomino_rules.rules import Rules
 
@@ -95,6 +94,22 @@ POINTS = np.array([face.points for face in Face], dtype=np.int64)
 """Points of each face, in face order (C7), read off the rules' own faces."""
 
 _Hook = Any  # a vectorised hook: its call is in the module's table, checked by the tests
+
+
+class ActionNumbers(Protocol):
+    """What a table asks of the game's action numbering: the numbers, and how many there are.
+
+    The batch engine gives every table the game's
+    [`Encoding`][pickomino_rules.encoding.Encoding], which is one. Declared here so that the
+    contract names no tool module, not even for a type.
+    """
+
+    @property
+    def num_actions(self) -> int:
+        """How many action numbers there are (a mask's width)."""
+
+    def encode(self, action: Action) -> int:
+        """The number of ``action``."""
 
 
 @attrs.frozen
@@ -186,7 +201,8 @@ class BatchTable:
 
     Attributes:
         rules: The composed rules.
-        encoding: The action numbers and observations of the game.
+        encoding: The game's action numbers (the batch gives its
+            [`Encoding`][pickomino_rules.encoding.Encoding]).
         size: Number of games (rows).
         players: Players per game.
         tiles: The tile numbers, ascending (shape (T,)).
@@ -210,7 +226,7 @@ class BatchTable:
             runs its numpy twins only).
     """
 
-    def __init__(self, rules: Rules, encoding: Encoding, size: int, players: int) -> None:
+    def __init__(self, rules: Rules, encoding: ActionNumbers, size: int, players: int) -> None:
         info = game_info(rules, players)
         self.rules = rules
         self.encoding = encoding
