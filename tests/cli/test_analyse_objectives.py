@@ -59,7 +59,7 @@ def test_the_cli_lists_no_mistake_at_a_cost_of_zero(tmp_path: Path) -> None:
     assert rows
     for row in rows:
         cells = [cell.strip() for cell in row.strip("│").split("│")]
-        cost, lost = cells[6], cells[8]  # this turn's worms, the chance to win given away
+        cost, lost = cells[6], cells[7]  # this turn's worms, the chance to win given away
         assert cost != "0.000"
         assert lost != "0.0%"
         assert cost != "-" or lost != "-"  # listed for a cost by one objective at least

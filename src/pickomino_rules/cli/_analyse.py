@@ -79,7 +79,7 @@ def print_analysis(
     title = "every decision" if show_all else "mistakes: moves that cost worms"
     columns = ["turn", "move", "player", "situation", "played", "best", "cost"]
     if with_chances:
-        columns += ["win %", "win lost", "for the game"]
+        columns += ["win % lost", "for the game"]
     rows = []
     for decision in shown:
         state = decision.state
@@ -103,12 +103,11 @@ def print_analysis(
             chances = decision.chances
             lost = decision.chance_mistake or (show_all and decision.chance_cost > 0)
             row += [
-                f"{chances[decision.played]:.1%}",
                 f"{decision.chance_cost:.1%}" if lost else "-",
                 f"{best} {chances[best]:.1%}",
             ]
         elif with_chances:
-            row += ["-", "-", "-"]
+            row += ["-", "-"]
         rows.append(row)
     if rows:
         title += " this turn or the chance to win" if with_chances and not show_all else ""
@@ -116,7 +115,7 @@ def print_analysis(
     title = "expected worms lost to mistakes (this turn's value, solver's play)"
     columns = ["player", "decisions", "best moves", "mistakes", "worms lost", "worst (move)"]
     if with_chances:
-        title = "mistakes against each objective: expected worms this turn, the chance to win"
+        title = "expected worms lost to mistakes this turn, and the chance to win lost"
         columns += ["mistakes for the game", "win % lost"]
     rows = []
     for entry in analysis.summaries():
@@ -198,6 +197,6 @@ def _column_widths(least: list[int], full: list[int], room: int) -> tuple[list[i
 
 
 _LEFT = {"player", "situation", "played", "best", "for the game"}
-_FOLDED = dict.fromkeys(["player", "situation", "for the game"], " ")
+_FOLDED = dict.fromkeys(["player", "situation", "win % lost", "for the game"], " ")
 """The columns that fold onto more lines where a terminal is too narrow (text, not figures),
 each with what separates its units: between words."""
