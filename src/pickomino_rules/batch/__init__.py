@@ -36,7 +36,8 @@ Examples:
 """
 
 from pickomino_rules.batch._check import check_twins
-from pickomino_rules.batch._engine import BatchArrays, BatchGames, BatchStep
+from pickomino_rules.batch._engine import BatchGames
+from pickomino_rules.batch._results import BatchArrays, BatchStep
 from pickomino_rules.batch._rules import (
     BatchActionError,
     BatchArgumentError,

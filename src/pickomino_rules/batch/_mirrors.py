@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from pickomino_rules import turn
 from pickomino_rules.batch import _core
-from pickomino_rules.batch._engine import BatchGames, _winners
+from pickomino_rules.batch._engine import BatchGames
+from pickomino_rules.batch._results import _winners
 from pickomino_rules.batch_plugin import BatchTable
 
 if TYPE_CHECKING:
