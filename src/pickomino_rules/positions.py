@@ -56,7 +56,14 @@ import attrs
 import cattrs
 
 from pickomino_rules.dice import FACES, RollOutcome
-from pickomino_rules.errors import InvalidRollError, PickominoError, brief, excerpt, listed
+from pickomino_rules.errors import (
+    InvalidOptionError,
+    InvalidRollError,
+    PickominoError,
+    brief,
+    excerpt,
+    listed,
+)
 from pickomino_rules.registry import get_variant
 from pickomino_rules.state import GameState, PartKey, Phase
 from pickomino_rules.story import tile_ranges
@@ -80,6 +87,7 @@ __all__ = [
     "MAX_POSITION_CHARS",
     "Position",
     "PositionError",
+    "PositionOptionError",
     "excerpt",
     "jsonable",
     "load_json",
@@ -118,6 +126,10 @@ class PositionError(PickominoError, ValueError):
     def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.problems = problems or (message,)
+
+
+class PositionOptionError(PositionError, InvalidOptionError):
+    """A position whose options its variant refuses: unknown, or outside an option's range."""
 
 
 _DICTS = make_json_converter()
@@ -179,6 +191,8 @@ def _rules_of(variant: object, options: object) -> Rules:
         raise PositionError(f"options: expected an object of option values, got {brief(options)}")
     try:
         return get_variant(variant).rules(options)
+    except InvalidOptionError as error:
+        raise PositionOptionError(f"variant {brief(variant)}: {error}") from None
     except PickominoError as error:
         raise PositionError(f"variant {brief(variant)}: {error}") from None
 

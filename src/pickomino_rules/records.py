@@ -27,7 +27,7 @@ import attrs
 import cattrs
 from cattrs.v import format_exception
 
-from pickomino_rules.errors import PickominoError, brief, excerpt
+from pickomino_rules.errors import InvalidOptionError, PickominoError, brief, excerpt
 from pickomino_rules.files import AtomicWriter, SaveError, check_save_target
 from pickomino_rules.game import MAX_GAME_MOVES, apply, new_game, parse_move, playout
 from pickomino_rules.positions import Position
@@ -55,6 +55,7 @@ __all__ = [
     "MAX_RECORD_BYTES",
     "GameRecord",
     "RecordError",
+    "RecordOptionError",
     "SaveError",
     "check_save_target",
     "load_record",
@@ -79,6 +80,10 @@ MAX_NAME_CHARS = 60
 
 class RecordError(PickominoError, ValueError):
     """A game record that cannot be read or does not replay; the message says where."""
+
+
+class RecordOptionError(RecordError, InvalidOptionError):
+    """A record whose options its variant refuses: unknown, or outside an option's range."""
 
 
 def _library_version() -> str:
@@ -175,6 +180,8 @@ class GameRecord:
         try:
             resolved = get_variant(variant).resolve_options(options)
             new_game(variant, players=players, options=options, first_player=first_player)
+        except InvalidOptionError as error:
+            raise RecordOptionError(f"set-up: {error}") from None
         except PickominoError as error:
             raise RecordError(f"set-up: {error}") from None
         options_json = {name: jsonable(value) for name, value in resolved.items()}
@@ -233,6 +240,8 @@ class GameRecord:
         """
         try:
             return get_variant(self.variant).rules(self.options)
+        except InvalidOptionError as error:
+            raise RecordOptionError(f"options: {error}") from None
         except PickominoError as error:
             field = "variant" if isinstance(error, LookupError) else "options"
             raise RecordError(f"{field}: {error}") from None

@@ -62,8 +62,8 @@ from pickomino_rules.plugin import (
     boolean,
     compose,
 )
-from pickomino_rules.positions import Position, PositionError
-from pickomino_rules.records import GameRecord, RecordError
+from pickomino_rules.positions import Position, PositionOptionError
+from pickomino_rules.records import GameRecord, RecordOptionError
 from pickomino_rules.registry import unregister_variant
 from pickomino_rules.svg import draw
 from pickomino_rules.terminal import render_table
@@ -237,22 +237,26 @@ def test_a_value_outside_the_range_is_refused_by_the_library_naming_the_range(
 
 @pytest.mark.parametrize("value", OUT_OF_RANGE, ids=repr)
 def test_records_and_positions_refuse_a_value_outside_the_range(value: object) -> None:
-    with pytest.raises(RecordError, match=RANGE_WORDS):
+    with pytest.raises(RecordOptionError, match=RANGE_WORDS):
         GameRecord.start("extended", 2, {"low_tile_worms": value})
     record = json.loads(GameRecord.start("extended", 2).to_json())
     record["options"]["low_tile_worms"] = value
-    with pytest.raises(RecordError, match=RANGE_WORDS):
+    with pytest.raises(RecordOptionError, match=RANGE_WORDS):
         GameRecord.from_json(json.dumps(record))
     rules, state = new_game("extended", players=2)
     position = json.loads(Position(rules, state).to_json())
     position["options"]["low_tile_worms"] = value
-    with pytest.raises(PositionError, match=RANGE_WORDS):
+    with pytest.raises(PositionOptionError, match=RANGE_WORDS):
         Position.from_json(json.dumps(position))
     line = str(Position(rules, state)).replace(
         "extended", "extended" + json.dumps({"low_tile_worms": value}, separators=(",", ":")), 1
     )
-    with pytest.raises(PositionError, match=RANGE_WORDS):
+    with pytest.raises(PositionOptionError, match=RANGE_WORDS):
         Position.parse(line)
+    # each is the library's option error too, as from ``new_game`` (and a ValueError)
+    for refused in (RecordOptionError, PositionOptionError):
+        assert issubclass(refused, InvalidOptionError)
+        assert issubclass(refused, ValueError)
 
 
 @pytest.mark.parametrize("value", ["10", "1000000000000000000000000000000", "[0,10]", "-1"])
