@@ -15,7 +15,6 @@ of at most `MAX_RECORD_MOVES` moves are read, at most `MAX_ANALYSED_MOVES` analy
 the long loops (analysing, the win chances) stop between turns once `CANCELLED` is set
 (the client went away).
 
-
 Everything a request names is data: a variant and bots are chosen among the registered
 names only (never a ``module:function``), and records and positions are read by the
 library's own strict readers.
@@ -179,8 +178,9 @@ FIELDS: dict[str, dict[str, Any]] = {
     },
     "names": {
         "type": ["array", "null"],
-        "items": {"type": "string"},
-        "description": "The players' names.",
+        "items": {"type": "string", "minLength": 1, "maxLength": 60},  # (records.MAX_NAME_CHARS)
+        "uniqueItems": True,
+        "description": "The players' names, one per seat, each once.",
     },
     "record": {
         "type": "object",
