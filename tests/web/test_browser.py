@@ -282,8 +282,8 @@ def load(page: Page, tmp_path: Path, record: GameRecord) -> None:
 def test_bots_never_take_you_off_a_screen_and_are_paused_and_stepped(page: Page) -> None:
     page.select_option("#seats select[name=seat-0]", "greedy")  # an all-bot game
     page.click("#setup button[type=submit]")
-    log = page.locator("#log li")
-    expect(log.nth(1)).to_be_attached(timeout=30_000)  # the bots play (at once: ?delay=0)
+    expect(page.locator("#table svg")).to_be_visible(timeout=30_000)
+    page.wait_for_timeout(300)  # the bots play (at once: ?delay=0)
     for leave, screen in (
         ("#new-game", "#setup"),
         ("#advise", "#advisor"),
