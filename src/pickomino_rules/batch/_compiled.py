@@ -15,8 +15,11 @@ from pickomino_rules.actions import STOP, Steal
 from pickomino_rules.batch._compose import use_compiled
 
 if TYPE_CHECKING:
-    from pickomino_rules.batch._engine import BatchGames
+    import numpy as np
+    from numpy.typing import NDArray
+
     from pickomino_rules.batch_plugin import BatchTable
+    from pickomino_rules.encoding import Encoding
     from pickomino_rules.rules import Rules
 
 LOOPS: Any = None
@@ -41,15 +44,15 @@ def plain(rules: Rules, table: BatchTable) -> bool:
     )
 
 
-def fused_table(games: BatchGames) -> object:
-    """The compiled loops' view of the batch's arrays."""
-    encode = games.encoding.encode
-    return LOOPS.Table(
-        games.table,
-        games._moves,  # noqa: SLF001 (the batch's own arrays)
-        games._turns,  # noqa: SLF001
-        games._grill_claim,  # noqa: SLF001
-        games._victim,  # noqa: SLF001
-        encode(STOP),
-        encode(Steal(0)),
-    )
+def fused_table(  # noqa: PLR0913 (the arrays the loops write)
+    table: BatchTable,
+    *,
+    moves: NDArray[np.int32],
+    turns: NDArray[np.int32],
+    grill_claim: NDArray[np.int64],
+    victim: NDArray[np.int64],
+    encoding: Encoding,
+) -> object:
+    """The compiled loops' view of a batch's arrays: its table and the engine's own."""
+    encode = encoding.encode
+    return LOOPS.Table(table, moves, turns, grill_claim, victim, encode(STOP), encode(Steal(0)))

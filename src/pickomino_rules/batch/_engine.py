@@ -130,7 +130,18 @@ class BatchGames(StepMachine):
         self._outcomes: dict[tuple[tuple[int, ...], ...], RollOutcome] = {}
         self._grill_claim = np.full(games, -1, dtype=np.int64)  # tile index a stop takes
         self._victim = np.full(games, -1, dtype=np.int64)  # player a steal robs
-        view = fused_table(self) if LOOPS is not None and table.highest_of is not None else None
+        view = (
+            fused_table(
+                table,
+                moves=self._moves,
+                turns=self._turns,
+                grill_claim=self._grill_claim,
+                victim=self._victim,
+                encoding=self.encoding,
+            )
+            if LOOPS is not None and table.highest_of is not None
+            else None
+        )
         table.compiled = view
         self._fused = view if plain(rules, table) else None
         self.reset()
