@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from concurrent.futures import ThreadPoolExecutor
@@ -308,16 +309,60 @@ def test_an_analysis_values_each_decision_as_the_library_does(client: TestClient
     assert answer["chances"][-1]["chances"] in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
 
 
-def test_a_record_too_long_to_analyse_is_refused_before_it_is_analysed(client: TestClient) -> None:
+def test_a_long_record_is_analysed_in_windows_that_make_up_the_whole_analysis(
+    client: TestClient,
+) -> None:
+    from pickomino_rules.analysis import analyse  # noqa: PLC0415 (numpy)
+    from pickomino_rules.learned import shipped_win_model  # noqa: PLC0415
     from pickomino_rules.web._api import MAX_ANALYSED_MOVES  # noqa: PLC0415
 
-    record = GameRecord.start("classic", 2)
-    long = attrs.evolve(
-        record, moves=("1111111w", "take 1", "stop") * (MAX_ANALYSED_MOVES // 3 + 1)
+    whole = GameRecord.play("extended", 2, seed=40)  # greedy bots, 2,557 moves
+    record = attrs.evolve(whole, moves=whole.moves[:2500])
+    body = json.loads(record.to_json())
+    windows, start = [], 0
+    while start is not None:
+        answer = _post(client, "/api/analyse", {"record": body, "start": start})
+        assert answer.status_code == 200, answer.text
+        windows.append(answer.json())
+        start = windows[-1]["next"]
+    assert len(windows) == 3
+    starts = [0, *(w["next"] for w in windows[:-1])]
+    assert all(0 < b - a <= MAX_ANALYSED_MOVES for a, b in itertools.pairwise(starts))
+    rules, first = record.initial()
+    model = shipped_win_model(rules, 2)
+    assert model is not None
+    expected = analyse(
+        rules, first, [parse_move(rules, m) for m in record.moves], chances=model.champion_value()
     )
-    answer = _post(client, "/api/analyse", {"record": json.loads(long.to_json())})
-    assert answer.status_code == 413  # refused before a move is read
-    assert "at most" in answer.json()["error"]
+    got = [d for w in windows for d in w["decisions"]]
+    assert [
+        (d["turn"], d["player"], d["played"], d["best"], d["cost"], d["best_for_game"]) for d in got
+    ] == [
+        (d.turn, d.player, d.played, d.best, d.cost, d.best_for_game)
+        for d in expected.decisions
+        if d.valued
+    ]
+    assert [d["chance_cost"] for d in got] == [
+        d.chance_cost for d in expected.decisions if d.valued
+    ]
+    turns = [point["turn"] for w in windows for point in w["chances"]]
+    assert turns == list(range(1, len(turns) + 1))  # each turn once, numbered in the game
+    assert turns[-1] == expected.decisions[-1].turn
+
+
+def test_an_analysis_window_starts_at_a_turn_of_the_record(client: TestClient) -> None:
+    record = GameRecord.play("classic", 2, seed=4)
+    body = json.loads(record.to_json())
+    for start in (-1, len(record.moves) + 1, "3", True):
+        answer = _post(client, "/api/analyse", {"record": body, "start": start})
+        assert answer.status_code == 400
+        assert answer.json()["error"].startswith("start: a move's index, 0 to ")
+    answer = _post(client, "/api/analyse", {"record": body, "start": 1})  # within turn 1
+    assert answer.status_code == 400
+    assert "not a turn's first" in answer.json()["error"]
+    answer = _post(client, "/api/analyse", {"record": body, "start": len(record.moves)}).json()
+    assert answer["decisions"] == []
+    assert answer["next"] is None
 
 
 def test_a_record_longer_than_the_web_reads_is_refused_before_it_is_read(
@@ -327,7 +372,7 @@ def test_a_record_longer_than_the_web_reads_is_refused_before_it_is_read(
 
     record = GameRecord.start("classic", 2, {"flip_on_empty_bust": False})  # busts for ever
     long = attrs.evolve(record, moves=("11111111", "take 1", "stop") * (MAX_RECORD_MOVES // 3 + 1))
-    for path in ("/api/view", "/api/undo", "/api/bot"):
+    for path in ("/api/view", "/api/undo", "/api/bot", "/api/analyse"):
         answer = _post(client, path, {"record": json.loads(long.to_json())})
         assert answer.status_code == 413, path
         assert f"at most {MAX_RECORD_MOVES:,}" in answer.json()["error"]
@@ -434,7 +479,7 @@ def _bodies(record: dict[str, Any]) -> list[tuple[str, str, object, dict[str, An
         "/api/hint": {"position": position, "roll": "12345www"},
         "/api/start": {"variant": "classic", "players": 2, "options": {}},
         "/api/draw": {"position": position, "names": ["A", "B"]},
-        "/api/analyse": {"record": record},
+        "/api/analyse": {"record": record, "start": 0},
     }  # fmt: skip
     from pickomino_rules.web._api import ENDPOINTS  # noqa: PLC0415
 

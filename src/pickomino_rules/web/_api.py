@@ -11,9 +11,10 @@ by another server) is read only: it is viewed and analysed, never played on. The
 which asks about a real table, enters the dice itself in the position.
 
 Requests are bounded so that none takes more than about two seconds of one core: records
-of at most `MAX_RECORD_MOVES` moves are read, at most `MAX_ANALYSED_MOVES` analysed, and
-the long loops (analysing, the win chances) stop between turns once `CANCELLED` is set
-(the client went away).
+of at most `MAX_RECORD_MOVES` moves are read, at most `MAX_ANALYSED_MOVES` analysed a
+request (a longer record in several, window after window), and the long loops
+(analysing, the win chances) stop between turns once `CANCELLED` is set (the client went
+away).
 
 Everything a request names is data: a variant and bots are chosen among the registered
 names only (never a ``module:function``), and records and positions are read by the
@@ -75,10 +76,9 @@ __all__ = [
 ]
 
 MAX_ANALYSED_MOVES = 1000
-"""The longest record analysed (rolls included): each turn is solved, so the work grows with
-the game; a record of this many moves, one turn every three, takes about two seconds. Most
-classic games fit (some 300 to 900 moves); the longest extended ones are analysed by
-``pickomino analyse``, which has no such limit."""
+"""The most moves (rolls included) one request analyses: a record is analysed in windows of
+whole turns of at most this many moves (``start``, ``next``), as each turn is solved; a
+window this long, one turn every three moves, takes about two seconds."""
 
 MAX_RECORD_MOVES = 10_000
 """The longest record read (a game of people and bots has some 300 to 4,000 moves, of random
@@ -190,6 +190,11 @@ FIELDS: dict[str, dict[str, Any]] = {
     "position": {
         "type": ["object", "string"],
         "description": "A position: its JSON (`format` pickomino_rules.position/1) or line.",
+    },
+    "start": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "The move to analyse from: 0, or the `next` of the last answer.",
     },
     "roll": {
         "type": ["string", "null"],
@@ -528,38 +533,40 @@ def _less(dice: tuple[int, ...], kept: int) -> list[int]:
 
 
 def analyse(body: dict[str, Any]) -> dict[str, Any]:
-    """Every decision of ``record`` valued, and each player's chance to win turn by turn.
+    """The decisions of ``record`` from move ``start`` on, valued, and the chances to win.
+
+    A record is analysed in windows of at most `MAX_ANALYSED_MOVES` moves (whole turns),
+    so that no request solves more than that: ``start`` (optional, 0 by default) is the
+    first move of the window, ``next`` in the answer the ``start`` of the next window (null
+    after the last). The turns and chances are numbered as in the whole game, so the
+    windows' decisions and chances, put end to end, are those of the whole record.
 
     A decision: its player, turn, the move played, the position it was made in, and the move
     played valued against two objectives, each with its own best move, cost and mistake:
     this turn's expected worms (``best``, ``cost``, ``mistake``) and, where a win model ships
     for the game, the champion's chance to win the game (``best_for_game``, ``win``, the
     chance after the move played, ``chance_cost``, ``game_mistake``). The chances of
-    ``chances`` come from that model at the start of each turn.
+    ``chances`` come from that model at the start of each turn of the window (and at the
+    end of the game, in the last window).
     """
-    moves = body["record"].get("moves") if isinstance(body["record"], dict) else None
-    if isinstance(moves, list) and len(moves) > MAX_ANALYSED_MOVES:  # before reading them
-        msg = (
-            f"record: {len(moves):,} moves; at most {MAX_ANALYSED_MOVES:,} are analysed here "
-            "(pickomino analyse analyses any)"
-        )
-        raise RequestError(msg, 413)
     record, _ = _record(body["record"])  # read only: any record is analysed
     from pickomino_rules.analysis import analyse as analyse_moves  # noqa: PLC0415 (numpy)
     from pickomino_rules.solver import UnsolvableRulesError  # noqa: PLC0415
 
-    rules, first = record.initial()
+    states = record.states()  # replaying is cheap beside solving
+    first, end, turns_before = _window(states, body.get("start", 0))
+    rules = record.rules
     try:
         chances = _champion_value(rules, record.players)
-        analysis = analyse_moves(rules, first, _checked_moves(rules, record), chances=chances)
+        moves = _checked_moves(rules, record.moves[first:end])
+        analysis = analyse_moves(rules, states[first], moves, chances=chances)
     except UnsolvableRulesError as error:
         raise RequestError(f"no analysis in these rules: {error}", 409) from None
     except PickominoError as error:  # the record replayed when read: not expected here
         raise RequestError(f"record: {error}") from None
-    rules = record.rules
     decisions = [
         {
-            "turn": d.turn,
+            "turn": d.turn + turns_before,
             "player": d.player,
             "played": d.played,
             "best": d.best,
@@ -574,7 +581,36 @@ def analyse(body: dict[str, Any]) -> dict[str, Any]:
         for d in analysis.decisions
         if d.valued
     ]
-    return {"names": record.seat_names(), "decisions": decisions, "chances": _turn_chances(record)}
+    return {
+        "names": record.seat_names(),
+        "decisions": decisions,
+        "chances": _turn_chances(rules, states, first, end),
+        "next": end if end < len(record.moves) else None,
+    }
+
+
+def _window(states: list[GameState], start: object) -> tuple[int, int, int]:
+    """The moves ``[first, end)`` analysed from ``start``, and the turns played before it.
+
+    A turn starts where the player to move changes (as `analysis.analyse` numbers them);
+    the window ends at the last turn's start within `MAX_ANALYSED_MOVES` moves (or the
+    record's end), so no turn is split.
+    """
+    count = len(states) - 1
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= count:
+        raise RequestError(f"start: a move's index, 0 to {count:,} (the answer's next)")
+    starts = [i for i in range(1, count) if states[i].player != states[i - 1].player]
+    if start and start < count and start not in starts:
+        raise RequestError(
+            f"start: move {start:,} is not a turn's first (ask for the answer's next)"
+        )
+    if count - start <= MAX_ANALYSED_MOVES:
+        end = count
+    else:
+        within = [i for i in starts if start < i <= start + MAX_ANALYSED_MOVES]
+        later = [i for i in starts if i > start]
+        end = within[-1] if within else (later[0] if later else count)  # a turn, whole
+    return start, end, sum(i <= start for i in starts)
 
 
 def _champion_value(rules: Rules, players: int) -> TurnValue | None:
@@ -585,29 +621,38 @@ def _champion_value(rules: Rules, players: int) -> TurnValue | None:
     return None if model is None else model.champion_value()
 
 
-def _turn_chances(record: GameRecord) -> list[dict[str, Any]]:
-    """Each player's chance to win at each turn's start, and at the end (the model's)."""
+def _turn_chances(
+    rules: Rules, states: list[GameState], first: int, end: int
+) -> list[dict[str, Any]]:
+    """Each player's chance to win (the model's) at each turn's start in moves ``[first, end)``.
+
+    And at the end of the game when ``end`` is the record's end. The turns are counted
+    from the game's start.
+    """
     from pickomino_rules.learned import shipped_win_model  # noqa: PLC0415 (numpy)
 
-    rules = record.rules
-    model = shipped_win_model(rules, record.players)
+    model = shipped_win_model(rules, states[0].players)
     if model is None:
         return []
     found, turn, before = [], 0, None
-    for state in record.replay():
-        _checkpoint()
+    last = len(states) - 1
+    for index, state in enumerate(states[: end + 1 if end == last else end]):
+        over = is_terminal(rules, state)
         starts = state.phase is Phase.ROLL and not any(state.set_aside) and state.player != before
-        if starts or is_terminal(rules, state):
-            turn += not is_terminal(rules, state)
-            chances = model.win_probabilities(rules, state).tolist()
-            found.append({"turn": turn, "chances": chances})
+        if starts or over:
+            turn += not over
             before = state.player
+            if index >= first:
+                _checkpoint()
+                found.append(
+                    {"turn": turn, "chances": model.win_probabilities(rules, state).tolist()}
+                )
     return found
 
 
-def _checked_moves(rules: Rules, record: GameRecord) -> Iterator[Move]:
-    """The record's moves, read one at a time, stopping if the client went away."""
-    for text in record.moves:
+def _checked_moves(rules: Rules, moves: tuple[str, ...]) -> Iterator[Move]:
+    """The moves ``moves`` read one at a time, stopping if the client went away."""
+    for text in moves:
         _checkpoint()
         yield parse_move(rules, text)
 
@@ -713,6 +758,6 @@ ENDPOINTS = (
     Endpoint("/api/start", start, ("variant", "players"), ("options",)),
     Endpoint("/api/draw", draw_position, ("position",), ("names",)),
     Endpoint("/api/hand", hand, ("position",)),
-    Endpoint("/api/analyse", analyse, ("record",)),
+    Endpoint("/api/analyse", analyse, ("record",), ("start",)),
 )
 """The API's calls that take a body (``POST``, JSON), in the order the docs list them."""
