@@ -268,6 +268,36 @@ def test_a_saved_game_is_loaded_analysed_and_stepped_through(page: Page, tmp_pat
         assert box["x"] + box["width"] <= 360, part
 
 
+def test_a_game_longer_than_a_window_is_analysed_whole_in_the_page(
+    page: Page, tmp_path: Path
+) -> None:
+    from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
+    from pickomino_rules.web._api import MAX_ANALYSED_MOVES  # noqa: PLC0415
+
+    whole = GameRecord.play("extended", 2, seed=40)  # greedy bots, 2,557 moves: 3 windows
+    record = attrs.evolve(whole, moves=whole.moves[:2500])
+    assert len(record.moves) > 2 * MAX_ANALYSED_MOVES
+    load(page, tmp_path, record)
+    page.click("#analyse")
+    expect(page.locator("#analysis")).to_be_visible()
+    expect(page.locator("#summary")).to_contain_text("Analysing the game")  # its progress
+    expect(page.locator("#decision")).to_contain_text("Decision 1 of", timeout=60_000)
+    page.keyboard.press("ArrowRight")  # usable while the rest is analysed
+    expect(page.locator("#decision")).to_contain_text("Decision 2 of")
+    valued = [d for d in analyse_record(record).decisions if d.valued]
+    expect(page.locator("#summary")).to_contain_text(
+        f"{len(valued)} decisions in {valued[-1].turn} turns", timeout=120_000
+    )
+    expect(page.locator("#step")).to_have_attribute("max", str(len(valued) - 1))
+    page.locator("#step").fill(str(len(valued) - 1))
+    expect(page.locator("#decision")).to_contain_text(
+        f"Decision {len(valued)} of {len(valued)}, turn {valued[-1].turn}: "
+    )
+    ticks = [int(t) for t in page.locator("#chart text").all_text_contents() if t.isdigit()]
+    assert ticks == sorted(ticks)
+    assert ticks[-1] > 0.6 * valued[-1].turn  # the chart runs on past the first window (40%)
+
+
 # --- the play screen: the bots' pace, the log, the moves in words, both objectives, names ---
 
 

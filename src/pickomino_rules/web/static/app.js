@@ -16,11 +16,12 @@ let paused = false; // the bots wait for "Next bot move"
 let botTimer = null;
 const SCREENS = ["#setup", "#game", "#advisor", "#analysis"];
 
-async function api(path, body) {
+async function api(path, body, signal) {
   const init = body === undefined ? {} : {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
+    signal,
   };
   const response = await fetch(path, init);
   const answer = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
@@ -301,7 +302,8 @@ function fillHints(moves) {
 
 const COLOURS = ["#8a3b12", "#1f5fa8", "#2e7d32", "#6a1b9a", "#7a5c00", "#00695c", "#ad1457"];
 const SVG = "http://www.w3.org/2000/svg";
-let analysis = null; // the server's answer for the game analysed
+let analysis = null; // the server's answers for the game analysed, stitched window after window
+let analysing = null; // the analysis under way: {record, control (to abort it)}
 let step = 0;
 
 function svgElement(tag, attributes, text) {
@@ -312,7 +314,8 @@ function svgElement(tag, attributes, text) {
 }
 
 // The chances by turn: the turns on the horizontal axis, 0-100% on the vertical one.
-function drawChart(chances, names) {
+// ``done``: the game's end is in (else the chart stops at the last turn analysed so far).
+function drawChart(chances, names, done = true) {
   const chart = $("#chart");
   chart.replaceChildren();
   const legend = $("#legend");
@@ -337,10 +340,10 @@ function drawChart(chances, names) {
     const last = index === chances.length - 1;
     if (!last && point.turn % every !== 0 && point.turn !== 1) return;
     const at = x(index);
-    if (!last && x(chances.length - 1) - at < 30) return; // leave room for "end"
+    if (!last && x(chances.length - 1) - at < 30) return; // leave room for the last
     chart.append(
       svgElement("line", { x1: at, x2: at, y1: bottom, y2: bottom + 5, stroke: "#555" }),
-      svgElement("text", { x: at, y: bottom + 18, "font-size": 11, "text-anchor": "middle" }, last ? "end" : String(point.turn)),
+      svgElement("text", { x: at, y: bottom + 18, "font-size": 11, "text-anchor": "middle" }, last && done ? "end" : String(point.turn)),
     );
   });
   chart.append(
@@ -353,7 +356,8 @@ function drawChart(chances, names) {
     const line = svgElement("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2 });
     line.append(svgElement("title", {}, name));
     chart.append(line);
-    const item = element("li", { textContent: `${name}: ${(100 * chances.at(-1).chances[player]).toFixed(0)}% at the end` });
+    const when = done ? "at the end" : `at turn ${chances.at(-1).turn}`;
+    const item = element("li", { textContent: `${name}: ${(100 * chances.at(-1).chances[player]).toFixed(0)}% ${when}` });
     item.style.color = colour;
     legend.append(item);
   });
@@ -413,31 +417,57 @@ function summarise() {
     + (game ? "." : "; no win model ships for this game, so only turn mistakes are counted.");
 }
 
+// The server analyses a long game in windows of whole turns (each answer says where the next
+// starts): the page asks one after the other, showing what is done so far, and stays usable.
 async function analyse() {
   if (!game) return;
   clearTimeout(botTimer); // the bots wait while the person reads the analysis
   await pending; // a move under way finishes first
-  if (busy) return;
-  busy = true;
-  showError(null);
-  $("#analyse").disabled = true;
-  $("#status").textContent = "Analysing the game: every turn is solved…";
-  try {
-    analysis = await api("/api/analyse", { record: game.record });
-  } catch (error) {
-    showError(error);
-    analysis = null;
-  } finally {
-    busy = false;
-    $("#analyse").disabled = false;
-  }
-  if (!analysis) { render(); return; }
+  const record = game.record;
   show("#analysis");
-  render(); // the game's screen as it was, for coming back to it
-  drawChart(analysis.chances, analysis.names);
-  summarise();
+  if (analysing && analysing.record === record) return; // already under way
+  if (analysing) analysing.control.abort(); // an older game's: nobody reads it now
+  const mine = { record, control: new AbortController() };
+  analysing = mine;
+  showError(null);
+  analysis = null;
+  drawAnalysis(0, record.moves.length);
+  try {
+    for (let start = 0; start !== null;) {
+      const body = start ? { record, start } : { record };
+      const part = await api("/api/analyse", body, mine.control.signal);
+      if (analysing !== mine) return;
+      analysis = analysis
+        ? { ...analysis, decisions: analysis.decisions.concat(part.decisions), chances: analysis.chances.concat(part.chances) }
+        : part;
+      start = part.next;
+      drawAnalysis(start, record.moves.length);
+    }
+  } catch (error) {
+    if (analysing === mine) showError(error);
+    if (analysing === mine && !analysis) $("#summary").textContent = "";
+  } finally {
+    if (analysing === mine) analysing = null;
+  }
+}
+
+// The analysis so far: ``start`` the move it has reached (null: all), of ``moves``.
+function drawAnalysis(start, moves) {
+  const done = start === null;
+  if (!done) $("#summary").textContent = `Analysing the game: every turn is solved… ${Math.floor((100 * start) / Math.max(1, moves))}%`;
+  if (!analysis) {
+    $("#mistakes tbody").replaceChildren();
+    $("#chart").replaceChildren();
+    $("#legend").replaceChildren();
+    $("#decision").textContent = "";
+    $("#analysis-table").replaceChildren();
+    $("#step").max = 0;
+    return;
+  }
+  drawChart(analysis.chances, analysis.names, done);
   $("#step").max = Math.max(0, analysis.decisions.length - 1);
-  await showStep(0);
+  if (done) summarise(); // the counts once they are whole
+  if (!$("#decision").textContent) showStep(0);
 }
 
 function nextMistake() {
