@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
 IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
-WIDE, NARROW = 1100, 360
-DESKTOP = 1280  # the advisor's pictures: a laptop's width
+WIDE, NARROW = 1280, 360  # a laptop's width, a phone's
+DESKTOP = WIDE  # the advisor's wide pictures (below it, the advisor lays out as on a phone)
 
 
 def serve() -> str:
@@ -53,16 +53,25 @@ def opened(page: Page, address: str) -> None:
 
 
 def play(page: Page, address: str) -> None:
-    """An extended game against the champion, a few decisions in, the hint open."""
+    """A 3-player extended game, played on until a stop or a steal is offered, the hint open."""
     opened(page, address)
     page.select_option("#variant", "extended")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
     page.select_option("#seats select[name=seat-1]", "champion")
+    page.select_option("#seats select[name=seat-2]", "greedy")
     page.click("#setup button[type=submit]")
-    for _ in range(6):
+    offered = page.locator(
+        "#moves button:enabled[data-move^=stop], #moves button:enabled[data-move^=steal]"
+    )
+    for _ in range(300):  # the first move each time, until the choice is worth showing
         mine = page.locator("#moves button:enabled").first
         mine.wait_for(timeout=60_000)
-        mine.click()
-    page.locator("#moves button:enabled").first.wait_for(timeout=60_000)
+        if offered.count():
+            break
+        button = mine.element_handle()
+        button.click()
+        page.wait_for_function("(button) => !button.isConnected", arg=button)  # drawn anew
     page.keyboard.press("h")
     expect(page.locator("#hints tbody tr").first).to_be_visible(timeout=30_000)
 
@@ -128,7 +137,9 @@ def main() -> None:
     address = serve()
     with tempfile.TemporaryDirectory() as folder:
         saved = Path(folder) / "game.json"
-        record = GameRecord.play("extended", 2, seed=7).seated(bots=[None, "greedy"])
+        record = GameRecord.play("extended", 2, seed=2).seated(
+            ["you", "greedy #1"], [None, "greedy"]
+        )
         save_record(record, saved)
         shots: dict[str, tuple[Callable[[Page], Locator | None], tuple[int, ...]]] = {
             # each picture the docs show, at the widths they show it
@@ -147,7 +158,12 @@ def main() -> None:
                     suffix = "-narrow" if width == NARROW else ""
                     page = browser.new_page(viewport={"width": width, "height": 800})
                     part = take(page)
-                    (part or page).screenshot(path=args.out / f"{name}{suffix}.png")
+                    path = args.out / f"{name}{suffix}.png"
+                    if part is not None:
+                        part.screenshot(path=path)
+                    else:  # the analysis, wide: the chart and the table at the decision both
+                        whole = name == "web-analysis" and width == WIDE
+                        page.screenshot(path=path, full_page=whole)
                     page.close()
                     print(f"{name}{suffix}.png")
             browser.close()
