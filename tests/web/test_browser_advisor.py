@@ -195,6 +195,15 @@ def test_the_dice_in_hand_follow_the_dice_set_aside_and_errors_are_sentences(
     page.click("#advisor button[type=submit]")
     expect(page.locator("#advice tbody tr").first).to_be_visible(timeout=30_000)
     expect(page.locator("#advice-error")).to_have_text("")
+    table = [row.split("\t") for row in page.locator("#advice tbody tr").all_inner_texts()]
+    worms = [float(row[1]) for row in table]  # each objective's best marked, as in play
+    wins = [float(row[2].rstrip("%")) for row in table]
+    assert worms == sorted(worms, reverse=True)  # ordered by expected worms
+    for row, worm, win in zip(table, worms, wins, strict=True):
+        mark = row[3] if len(row) > 3 else ""
+        assert ("best this turn" in mark) == (worm == max(worms))
+        assert ("best for the game" in mark) == (win >= max(wins) - 0.05)
+    assert any(len(row) > 3 and "best for the game" in row[3] for row in table)
     # the golden die's owner starts a turn with it: in hand follows who plays
     specialists = page.locator("[id='field-part:specialists']")
     specialists.get_by_role("radio", name="golden die, on 27").click()

@@ -454,13 +454,17 @@ async function rank(event) {
   }
 }
 
+// Every move with both values, each objective's best marked (as the play screen's hint does).
 export function fillMoves(tableElement, moves) {
   const body = tableElement.querySelector("tbody");
   body.replaceChildren();
   for (const entry of moves) {
+    const marks = [entry.best ? "best this turn" : "", entry.best_for_game ? "best for the game" : ""].filter(Boolean);
     const row = document.createElement("tr");
+    row.className = marks.map((mark) => mark.replaceAll(" ", "-")).join(" ");
+    row.dataset.move = entry.move;
     const win = entry.win === null ? "" : `${(100 * entry.win).toFixed(1)}%`;
-    for (const text of [entry.move, entry.worms.toFixed(3), win]) {
+    for (const text of [entry.move, entry.worms.toFixed(3), win, marks.join(", ")]) {
       row.append(Object.assign(document.createElement("td"), { textContent: text }));
     }
     body.append(row);
