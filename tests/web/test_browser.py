@@ -188,10 +188,21 @@ def test_the_advisor_reads_a_line_and_says_which_dice_are_wrong(page: Page) -> N
 
 def test_any_option_of_a_variant_is_set_and_a_bad_one_refused(page: Page) -> None:
     page.select_option("#variant", "extended")
-    page.fill("#options input[name=golden_die_faces]", "[7]")
-    page.click("#setup button[type=submit]")
-    expect(page.locator("#error")).to_contain_text("golden_die_faces")
-    expect(page.locator("#game")).to_be_hidden()  # nothing started
+    faces = page.locator("#options input[name=golden_die_faces]")
+    expect(faces).to_have_value("111www")  # the default, as the option's example writes it
+    for typed, said in (("[7]", "7 is not a die face in a list"), ("1x", "'x' is not a die face")):
+        faces.fill(typed)
+        page.click("#setup button[type=submit]")
+        expect(page.locator("#error")).to_contain_text(said)  # the library's own sentence
+        expect(page.locator("#error")).to_contain_text("golden_die_faces")
+        expect(page.locator("#error")).not_to_contain_text("JSON")
+        expect(page.locator("#game")).to_be_hidden()  # nothing started
+    for typed in ("11wwww", "'111www'"):  # the option's text example, as typed or quoted
+        faces.fill(typed)
+        page.click("#setup button[type=submit]")
+        expect(page.locator("#table svg")).to_be_visible(timeout=30_000)
+        assert page.locator("#error").inner_text() == ""
+        page.click("#new-game")
     page.fill("#options input[name=low_tile_worms]", "[2, 2]")
     page.fill("#options input[name=golden_die_faces]", "[1, 1, 1, 6, 6, 6]")
     page.click("#setup button[type=submit]")

@@ -82,9 +82,10 @@ function drawSetup() {
       const box = element("input", { type: "checkbox", name: entry.name });
       box.checked = entry.default;
       label.append(box, ` ${name}`);
-    } else { // any other value as JSON, e.g. the golden die's faces: the library checks it
+    } else { // any other value as typed, e.g. the golden die's faces: the library checks it
       const input = element("input", { name: entry.name, className: "json" });
-      input.value = JSON.stringify(entry.default);
+      input.value = typeof entry.default === "string" ? entry.default : JSON.stringify(entry.default);
+      input.dataset.text = typeof entry.default === "string" ? "1" : ""; // text, unless a list
       input.dataset.json = "";
       label.append(`${name} `, input);
     }
@@ -503,19 +504,30 @@ async function load(event) {
   if (await run("/api/view", { record })) show("#game");
 }
 
+// An option's value as typed: a list or object (or number, true, false, null where the option
+// is not text) as JSON, else the text itself, one pair of quotes around it dropped, so that
+// both of the golden die's examples, 111www and [1, 1, 1, 6, 6, 6], are taken as they are
+// typed. What the library refuses, it says why (the page never words it).
+function optionValue(typed, text) {
+  const value = typed.trim();
+  const quoted = value.match(/^(['"])(.*)\1$/);
+  if (quoted) return quoted[2];
+  if (!text || /^[[{]/.test(value)) {
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value; // the library's sentence says what it takes
+    }
+  }
+  return value;
+}
+
 async function start(event) {
   event.preventDefault();
   const options = {};
   for (const input of $("#options").querySelectorAll("input")) {
     if (input.type === "checkbox") options[input.name] = input.checked;
-    else {
-      try {
-        options[input.name] = JSON.parse(input.value);
-      } catch {
-        showError(`${input.name}: ${input.value} is not a JSON value (e.g. [1, 1, 1, 6, 6, 6])`);
-        return;
-      }
-    }
+    else options[input.name] = optionValue(input.value, input.dataset.text === "1");
   }
   const seats = [...$("#seats").querySelectorAll("select")].map((select) => select.value || null);
   const names = [...$("#seats").querySelectorAll("input.name")].map((input, seat) => input.value.trim() || defaultName(seat, seats[seat], seats));
