@@ -493,6 +493,8 @@ def hand(body: dict[str, Any]) -> dict[str, Any]:
     changed): it is read with each possible hand.
     """
     data = body["position"]
+    if not isinstance(data, (str, dict)):
+        raise RequestError("position: a position's JSON (an object) or its line (a string)")
     if isinstance(data, str):
         data = _position(data).to_dict()
     state = data.get("state") if isinstance(data, dict) else None
