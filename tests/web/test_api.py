@@ -380,6 +380,18 @@ def test_a_record_longer_than_the_web_reads_is_refused_before_it_is_read(
     assert _post(client, "/api/view", {"record": json.loads(legal.to_json())}).status_code == 200
 
 
+def test_a_file_that_is_no_game_record_is_refused_in_one_sentence(client: TestClient) -> None:
+    position = Position(*new_game("classic", players=2)).to_dict()
+    for path in ("/api/view", "/api/analyse"):
+        answer = _post(client, path, {"record": position})
+        assert answer.status_code == 400
+        error = answer.json()["error"]
+        assert error == "This file is not a Pickomino game record: it is a Pickomino position"
+    answer = _post(client, "/api/view", {"record": {"variant": "classic"}}).json()
+    assert answer["error"].startswith("This file is not a Pickomino game record: it has no ")
+    assert "record: this" not in answer["error"]
+
+
 def test_a_position_is_drawn(client: TestClient) -> None:
     rules, state = new_game("extended", players=3)
     answer = _post(client, "/api/draw", {"position": str(Position(rules, state))}).json()

@@ -254,7 +254,7 @@ def test_a_bad_file_loaded_says_so_and_the_page_goes_on(page: Page, tmp_path: Pa
     page.set_input_files("#load", notes)
     expect(page.locator("#error")).to_contain_text("notes.json is not a JSON file")
     page.set_input_files("#load", record)
-    expect(page.locator("#error")).to_contain_text("record")
+    expect(page.locator("#error")).to_contain_text("This file is not a Pickomino game record: ")
     page.click("#setup button[type=submit]")  # a new game still starts
     expect(page.locator("#moves button").first).to_be_visible(timeout=30_000)
 

@@ -232,8 +232,22 @@ def _record(data: object, limit: int = MAX_RECORD_MOVES) -> tuple[GameRecord, bo
     try:
         record = GameRecord.from_json(json.dumps(data))
     except PickominoError as error:
-        raise RequestError(f"record: {error}") from None
+        raise RequestError(_record_problem(str(error))) from None
     return record, current_seal().verifies(record)
+
+
+_NOT_A_RECORD = "this is not a Pickomino game record"
+
+
+def _record_problem(problem: str) -> str:
+    """What the library found wrong with a record, as one sentence for the person.
+
+    A file that is no game record at all says so by itself ("This file is not a Pickomino
+    game record: it is a Pickomino position"); any other problem names the field.
+    """
+    if problem.startswith(_NOT_A_RECORD):
+        return "This file is not a Pickomino game record" + problem.removeprefix(_NOT_A_RECORD)
+    return f"record: {problem}"
 
 
 def _dealt(data: object) -> GameRecord:
