@@ -76,6 +76,7 @@ __all__ = [
     "PHASE_GAME_OVER",
     "PHASE_ROLL",
     "PHASE_TURN_OVER",
+    "ActionNumbers",
     "BatchTable",
     "BatchTwin",
     "PartTwin",

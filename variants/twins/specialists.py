@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
     from pickomino_rules.batch_plugin import BatchTable
     from pickomino_rules.dice import DieKind
-    from pickomino_rules.rules import Rules
+    from pickomino_rules.plugin import Rules
 
     Rows = NDArray[np.int64]
     Hook = Callable[..., Any]
