@@ -43,7 +43,7 @@ _REFUSED = {  # the statuses a call may refuse a request with
     "408": "The body did not arrive within the server's deadline (10 s).",
     "409": "The request is well formed but not possible now (the game is over, ...), or the "
     "record was not dealt by this server (its seal does not check: viewed and analysed only).",
-    "413": "The body, or the record to read or analyse, is too large.",
+    "413": "The body, or the record to read, is too large.",
     "415": "The body is not sent as application/json.",
     "503": "The server has as many connections open as it takes (`pickomino serve`, before "
     "the app).",
