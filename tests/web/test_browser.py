@@ -339,7 +339,7 @@ def test_bots_never_take_you_off_a_screen_and_are_paused_and_stepped(page: Page)
         expect(page.locator("#game")).to_be_visible()
     page.keyboard.press("p")  # pause
     expect(page.locator("#pause")).to_have_attribute("aria-pressed", "true")
-    page.wait_for_timeout(300)  # a move under way lands
+    expect(page.locator("#bot-step")).to_be_enabled(timeout=30_000)  # a move under way landed
     before = page.locator("#log").inner_text()
     page.wait_for_timeout(500)
     assert page.locator("#log").inner_text() == before  # nothing moves while paused
