@@ -325,7 +325,7 @@ def test_a_long_record_is_analysed_in_windows_that_make_up_the_whole_analysis(
         assert answer.status_code == 200, answer.text
         windows.append(answer.json())
         start = windows[-1]["next"]
-    assert len(windows) == 3
+    assert len(windows) >= -(-len(record.moves) // MAX_ANALYSED_MOVES) > 1
     starts = [0, *(w["next"] for w in windows[:-1])]
     assert all(0 < b - a <= MAX_ANALYSED_MOVES for a, b in itertools.pairwise(starts))
     rules, first = record.initial()

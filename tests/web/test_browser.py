@@ -285,7 +285,7 @@ def test_a_game_longer_than_a_window_is_analysed_whole_in_the_page(
     from pickomino_rules.analysis import analyse_record  # noqa: PLC0415 (numpy)
     from pickomino_rules.web._api import MAX_ANALYSED_MOVES  # noqa: PLC0415
 
-    whole = GameRecord.play("extended", 2, seed=40)  # greedy bots, 2,557 moves: 3 windows
+    whole = GameRecord.play("extended", 2, seed=40)  # greedy bots, 2,557 moves: 4 windows
     record = attrs.evolve(whole, moves=whole.moves[:2500])
     assert len(record.moves) > 2 * MAX_ANALYSED_MOVES
     load(page, tmp_path, record)

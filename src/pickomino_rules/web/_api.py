@@ -75,10 +75,11 @@ __all__ = [
     "view",
 ]
 
-MAX_ANALYSED_MOVES = 1000
+MAX_ANALYSED_MOVES = 750
 """The most moves (rolls included) one request analyses: a record is analysed in windows of
-whole turns of at most this many moves (``start``, ``next``), as each turn is solved; a
-window this long, one turn every three moves, takes about two seconds."""
+whole turns of at most this many moves (``start``, ``next``), as each turn is solved; the
+slowest window this long (a 2-player game, whose decisions the win model values too) takes
+about two seconds of one core (1,000 moves took 2.75 s)."""
 
 MAX_RECORD_MOVES = 10_000
 """The longest record read (a game of people and bots has some 300 to 4,000 moves, of random
