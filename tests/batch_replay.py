@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from pickomino_rules.batch import BatchGames
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
+LIGHT = os.environ.get("PICKOMINO_TEST_SCALE") == "light"
+"""The memory-checking run (``.ci/memcheck``): every path of the batch, fewer games, since
+each step there is many times slower."""
 OPTIONS = [
     {"flip_on_empty_bust": o1, "short_game": o2, "optional_steal": o3}
     for o1, o2, o3 in itertools.product((False, True), repeat=3)

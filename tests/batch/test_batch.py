@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-from batch_replay import CLASSIC_SETS, EXTENDED_SETS, OPTIONS, POLICIES, THOROUGH
+from batch_replay import CLASSIC_SETS, EXTENDED_SETS, LIGHT, OPTIONS, POLICIES, THOROUGH
 
 from pickomino_rules import RollOutcome, apply, new_game, parse_move
 from pickomino_rules.actions import ROLL
@@ -72,7 +72,7 @@ def test_batch_engine_matches_reference_engine(variant: str, options: dict[str, 
     scale = -(-20_000 // sets // 120) if THOROUGH else 1
     plan = ((2, "random", 24), (3, "sensible", 56), (5, "sensible", 40))
     for players, policy, games in plan:
-        count = games * scale
+        count = max(2, games // 8) if LIGHT else games * scale
         assert _differential(variant, options, players, policy, count) >= count
 
 
@@ -81,7 +81,7 @@ def test_batch_engine_matches_reference_engine(variant: str, options: dict[str, 
 def test_vectorised_greedy_plays_exactly_greedy_bot(variant: str, players: int) -> None:
     replay = Replay(32, players, {}, seed=players, variant=variant)
     rng = np.random.default_rng(0)
-    while replay.finished < (200 if THOROUGH else 20):
+    while replay.finished < (200 if THOROUGH else 4 if LIGHT else 20):
         actions = greedy_actions(replay.batch, rng)
         for row, state in enumerate(replay.states):
             expected = replay.encoding.encode(greedy_bot(replay.rules, state, random.Random(0)))
@@ -98,7 +98,7 @@ def test_scores_after_a_move_are_the_reference_s_and_change_nothing(
     replay = Replay(16, players, {}, seed=players + 7, variant=variant)
     rng = np.random.default_rng(3)
     checked = 0
-    while replay.finished < (60 if THOROUGH else 6):
+    while replay.finished < (60 if THOROUGH else 2 if LIGHT else 6):
         batch = replay.batch
         mask = batch.legal_mask()
         before = batch.states()

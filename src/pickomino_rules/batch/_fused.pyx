@@ -198,11 +198,12 @@ cdef inline void row_claims(
     """`turn.claims` (C8): the exact grill tile, else the next lower; a steal of the total."""
     cdef int p, me
     cdef int64_t grill = t.grill[r]
-    cdef int64_t index = t.index_of[total] if total < t.index_of.shape[0] else -1
+    cdef int64_t index
     claim[0] = -1
     victim[0] = -1
-    if total < 0:
-        return
+    if total < 0:  # (before any index: bounds are not checked here; the memcheck run found
+        return     # index_of[-1] read when a stop had no worm)
+    index = t.index_of[total] if total < t.index_of.shape[0] else -1
     if index >= 0 and (grill >> index) & 1:
         claim[0] = index
         return
