@@ -10,9 +10,11 @@ batch (each die uniform over its six sides, so every roll has its exact probabil
 step every game waits for a decision or is over.
 
 It runs the rules' own hooks, each over many games at once: every rule module brings a
-vectorised twin ([`pickomino_rules.batch_plugin`][pickomino_rules.batch_plugin]), and rules
-with a module that brings none are refused, naming it. For rules no module changes (plain
-classic) a compiled loop plays the core turn. It is a declared mirror of the reference engine
+vectorised twin ([`pickomino_rules.batch_plugin`][pickomino_rules.batch_plugin]). Rules with a
+module that brings none play per row through the reference engine instead, more slowly, as
+[`BatchGames.path`][pickomino_rules.batch.BatchGames.path] says (with a
+[`BatchPerRowWarning`][pickomino_rules.batch.BatchPerRowWarning] naming the module). For rules
+no module changes (plain classic) a compiled loop plays the core turn. It is a declared mirror of the reference engine
 ([`apply`][pickomino_rules.game.apply]), which stays the definition: the test suite drives both
 side by side with the same dice and actions and compares every state, every legal set and
 every result; [`check_twins`][pickomino_rules.batch.check_twins] does the same for your
@@ -41,6 +43,7 @@ from pickomino_rules.batch._results import BatchArrays, BatchStep
 from pickomino_rules.batch._rules import (
     BatchActionError,
     BatchArgumentError,
+    BatchPerRowWarning,
     BatchRulesError,
     batch_rules,
 )
@@ -66,6 +69,7 @@ __all__ = [
     "BatchArgumentError",
     "BatchArrays",
     "BatchGames",
+    "BatchPerRowWarning",
     "BatchRulesError",
     "BatchStep",
     "batch_rules",

@@ -2,6 +2,7 @@
 
 A module's twin must implement exactly the hooks, the part and the extension points the
 module does; otherwise the rules are refused with a `BatchRulesError` naming the module.
+Rules with a module that brings no twin have no chains: they play per row (``_rowwise``).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def twins_of(rules: Rules) -> Twins:
     Raises:
         BatchRulesError: A module brings no twin, or one that does not match its hooks.
     """
-    twins = [(module, _twin_of(module)) for module in rules.modules]
+    twins = [(module, check_twin(module)) for module in rules.modules]
     hooks: dict[str, Callable[..., Any]] = {}
     chains: dict[str, tuple[str, ...]] = {}
     for hook in BATCH_HOOKS:
@@ -89,8 +90,12 @@ def twins_of(rules: Rules) -> Twins:
     return Twins(hooks, parts, extensions, chains)
 
 
-def _twin_of(module: RuleModule) -> BatchTwin:
-    """The module's twin, checked against the module."""
+def check_twin(module: RuleModule) -> BatchTwin:
+    """The module's twin, checked against the module.
+
+    Raises:
+        BatchRulesError: The module brings no twin, or one that does not match it.
+    """
     if module.batch is None:
         msg = (
             f"rule module {module.name!r} has no batch twin: the batch engine cannot play it "

@@ -18,10 +18,16 @@ from pickomino_rules.batch_plugin import (
     PHASE_ROLL,
     PHASE_TURN_OVER,
 )
+from pickomino_rules.errors import MissingExtraError
 from pickomino_rules.state import GameState, Phase
 
+try:
+    import numpy as np
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
+    raise MissingExtraError("the batch engine", "batch") from None
+
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from pickomino_rules.batch_plugin import BatchTable, PartTwin
     from pickomino_rules.dice import RollOutcome
@@ -41,26 +47,47 @@ Parts = tuple[tuple[Any, "PartTwin"], ...]
 
 def write_row(table: BatchTable, parts: Parts, row: int, state: GameState) -> None:
     """Put a (validated) ``state`` in ``row`` of ``table``."""
-    index = {int(tile): i for i, tile in enumerate(table.tiles)}
-    table.grill[row] = sum(1 << index[tile] for tile in state.grill)
-    table.face_down[row] = 0
-    table.face_down[row, : len(state.face_down)] = state.face_down
-    table.face_down_count[row] = len(state.face_down)
-    table.stacks[row] = 0
-    for player, stack in enumerate(state.stacks):
-        table.stacks[row, player, : len(stack)] = stack
-        table.heights[row, player] = len(stack)
-        table.tops[row, player] = stack[-1] if stack else 0
-    table.player[row] = state.player
-    table.phase[row] = PHASE_CODES[state.phase]
-    table.in_hand[row] = state.in_hand or (0,) * table.kinds
-    table.roll[row] = 0
-    if state.roll is not None:
-        for kind, counts in enumerate(state.roll.counts):
-            table.roll[row, kind] = counts
-    table.set_aside[row] = state.set_aside
+    write_cores(table, [row], [state])
     for (_, twin), value in zip(parts, state.parts, strict=True):
         twin.write(table, row, value)
+
+
+def write_cores(table: BatchTable, rows: Sequence[int], states: Sequence[GameState]) -> None:
+    """Put the core of each of ``states`` (all but its parts) in its row of ``table``.
+
+    Gathered as lists and written with one assignment per array: the per-row path writes
+    every row that moved after each step.
+    """
+    count, kinds = len(table.tiles), table.kinds
+    bit = {int(tile): 1 << i for i, tile in enumerate(table.tiles)}
+    no_dice, no_faces = (0,) * kinds, (0,) * 6
+    grills, turned, turned_counts, stacks, heights, tops = [], [], [], [], [], []
+    players, phases, in_hand, rolls, set_aside = [], [], [], [], []
+    for state in states:
+        grills.append(sum(bit[tile] for tile in state.grill))
+        turned.append(state.face_down + (0,) * (count - len(state.face_down)))
+        turned_counts.append(len(state.face_down))
+        stacks.append([stack + (0,) * (count - len(stack)) for stack in state.stacks])
+        heights.append([len(stack) for stack in state.stacks])
+        tops.append([stack[-1] if stack else 0 for stack in state.stacks])
+        players.append(state.player)
+        phases.append(PHASE_CODES[state.phase])
+        in_hand.append(state.in_hand or no_dice)
+        shown = () if state.roll is None else tuple(state.roll.counts)
+        rolls.append(shown + (no_faces,) * (kinds - len(shown)))
+        set_aside.append(state.set_aside)
+    at = np.asarray(rows, dtype=np.int64)
+    table.grill[at] = grills
+    table.face_down[at] = turned
+    table.face_down_count[at] = turned_counts
+    table.stacks[at] = stacks
+    table.heights[at] = heights
+    table.tops[at] = tops
+    table.player[at] = players
+    table.phase[at] = phases
+    table.in_hand[at] = in_hand
+    table.roll[at] = rolls
+    table.set_aside[at] = set_aside
 
 
 def state_of(

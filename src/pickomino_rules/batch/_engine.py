@@ -3,7 +3,8 @@
 The games live as a struct of arrays (``batch_plugin.BatchTable``). The step machine that
 plays them, a mirror of `_engine.steps`, is `_steps.StepMachine` (``_mirrors.py`` names each
 function's twin); its compiled loops are chosen in `_compiled`; arguments are checked in
-`_arguments` and reports built in `_results`.
+`_arguments` and reports built in `_results`. Rules with a module that brings no twin play
+per row through the reference engine instead (`_rowwise.RowGames`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from pickomino_rules.batch._compiled import LOOPS, fused_table, plain
 from pickomino_rules.batch._compose import twins_of
 from pickomino_rules.batch._conversion import state_of, write_row
 from pickomino_rules.batch._results import BatchArrays, BatchStep, _winners, step_results
-from pickomino_rules.batch._rules import batch_rules
+from pickomino_rules.batch._rowwise import RowGames
+from pickomino_rules.batch._rules import batch_rules, untwinned
 from pickomino_rules.batch._steps import StepMachine
 from pickomino_rules.batch._tables import PHASE_NAMES
 from pickomino_rules.batch_plugin import PHASE_DECIDE, PHASE_GAME_OVER, PHASE_ROLL, BatchTable
@@ -56,8 +58,10 @@ class BatchGames(StepMachine):
     Args:
         games: Number of games (rows), at least 1.
         players: Players per game (within the rules' limits).
-        variant: A variant's name or composed rules whose every module brings a batch twin
-            (see `batch_rules`): ``classic``, ``extended``, ``extrawurm`` and yours.
+        variant: A variant's name or composed rules (see `batch_rules`): ``classic``,
+            ``extended``, ``extrawurm`` and yours. Where a module brings no batch twin,
+            every row plays through the reference engine (`path` says which, with a
+            `BatchPerRowWarning` once per module).
         options: The variant's options, with a variant name.
         seed: Seeds the batch's dice: an int, a ``numpy.random.Generator``, or None.
         auto_reset: Start a new game in a row as soon as its game ends (in the same
@@ -69,7 +73,8 @@ class BatchGames(StepMachine):
             chance outcomes, e.g. to replay a row's game in the reference engine.
 
     Raises:
-        BatchRulesError: Rules with a module that brings no batch twin.
+        BatchRulesError: Rules the batch cannot hold, or a twin that does not match its
+            module (see `batch_rules`).
         InvalidSetupError: A bad number of games or players.
 
     Attributes:
@@ -115,11 +120,7 @@ class BatchGames(StepMachine):
         self.auto_reset = auto_reset
         self.on_roll = on_roll
         self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self._twins = twins_of(rules)
         table = self.table = BatchTable(rules, self.encoding, games, players)
-        table.extensions.update(self._twins.extensions)
-        for key, part in self._twins.parts:
-            table.parts[key.name] = part.arrays(table)
         self._pending_hook = rules.pending_actions is not None
         self._steal = self.encoding.encode(Steal(0))
         self._stop = self.encoding.encode(STOP)
@@ -130,6 +131,15 @@ class BatchGames(StepMachine):
         self._outcomes: dict[tuple[tuple[int, ...], ...], RollOutcome] = {}
         self._grill_claim = np.full(games, -1, dtype=np.int64)  # tile index a stop takes
         self._victim = np.full(games, -1, dtype=np.int64)  # player a steal robs
+        self._rows: RowGames | None = None
+        missing = untwinned(rules)
+        if missing:
+            self._per_row(missing)
+            return
+        self._twins = twins_of(rules)
+        table.extensions.update(self._twins.extensions)
+        for key, part in self._twins.parts:
+            table.parts[key.name] = part.arrays(table)
         view = (
             fused_table(
                 table,
@@ -145,6 +155,46 @@ class BatchGames(StepMachine):
         table.compiled = view
         self._fused = view if plain(rules, table) else None
         self.reset()
+
+    def _per_row(self, missing: tuple[str, ...]) -> None:
+        """Set up the per-row path (`_rowwise`): every row a reference state."""
+        rows = self._rows = RowGames(
+            self.rules,
+            missing,
+            self.encoding,
+            self.table,
+            rng=self._rng,
+            moves=self._moves,
+            turns=self._turns,
+            outcome=self._outcome,
+            rolled=self._rolled,
+        )
+        self._pending, self._grill_claim, self._victim = rows.pending, rows.grill_claim, rows.victim
+        self._fused = None
+        self.reset()
+
+    def _rolled(self, rows: NDArray[np.int64], counts: NDArray[np.int8]) -> None:
+        """Hand a roll to ``on_roll``, if set."""
+        if self.on_roll is not None:
+            self.on_roll(rows, counts)
+
+    # ------------------------------------------------------------------ the path
+
+    @property
+    def path(self) -> str:
+        """How the batch plays its rules: ``"twins"``, or ``"per row"`` (see `path_reason`)."""
+        return "twins" if self._rows is None else "per row"
+
+    @property
+    def path_reason(self) -> str:
+        """Why the batch plays its rules the way `path` says, naming any module without a twin."""
+        if self._rows is None:
+            return "every rule module brings a batch twin"
+        names = ", ".join(repr(name) for name in untwinned(self.rules))
+        return (
+            f"rule module {names} brings no batch twin: every row plays through the "
+            "reference engine"
+        )
 
     # ------------------------------------------------------------------ reading
 
@@ -228,7 +278,12 @@ class BatchGames(StepMachine):
 
     def scores(self) -> NDArray[np.int64]:
         """Worms of each player in each game, shape (N, players) (C13 and the variant's)."""
-        scores: NDArray[np.int64] = self._twins.hooks["scores"](self.table, self.table.rows)
+        return self._scores_of(self.table.rows)
+
+    def _scores_of(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+        if self._rows is not None:
+            return self._rows.scores(rows)
+        scores: NDArray[np.int64] = self._twins.hooks["scores"](self.table, rows)
         return scores
 
     def winners(self) -> NDArray[np.bool_]:
@@ -241,7 +296,7 @@ class BatchGames(StepMachine):
         The array is shared until the next change: do not write to it.
         """
         if self._mask is None:
-            self._mask = self._legal_mask()
+            self._mask = self._legal_mask() if self._rows is None else self._rows.mask()
         return self._mask
 
     def observe(self, seats: ArrayLike | None = None) -> NDArray[np.float32]:
@@ -252,6 +307,10 @@ class BatchGames(StepMachine):
                 player to move by default.
         """
         me = observers(seats, self._to_move(), self.players)
+        if self._rows is not None:
+            observe, states = self.encoding.observe, self._rows.states
+            seen = [observe(state, seat) for state, seat in zip(states, me.tolist(), strict=True)]
+            return np.array(seen, dtype=np.float32).reshape(self.size, -1)
         table, encoding, n, players = self.table, self.encoding, self.size, self.players
         count = len(self.rules.tiles)
         at = {name: part.start for name, part in encoding.segments.items()}
@@ -305,6 +364,8 @@ class BatchGames(StepMachine):
             rows: Row indices or a boolean mask of length N.
         """
         chosen = self.table.rows if rows is None else selected_rows(rows, self.size)
+        if self._rows is not None:
+            return [self._rows.states[row] for row in chosen.tolist()]
         return [state_of(self.table, self._twins.parts, int(row), self._outcome) for row in chosen]
 
     def _outcome(self, counts: tuple[tuple[int, ...], ...]) -> RollOutcome:
@@ -326,6 +387,10 @@ class BatchGames(StepMachine):
             rows: Row indices or a boolean mask of length N.
         """
         chosen = self.table.rows if rows is None else selected_rows(rows, self.size)
+        if self._rows is not None:
+            self._rows.reset(chosen)
+            self._mask = None
+            return
         table = self.table
         table.grill[chosen] = (1 << len(self.rules.tiles)) - 1
         table.face_down[chosen] = 0
@@ -362,6 +427,10 @@ class BatchGames(StepMachine):
         if state.players != self.players:
             msg = f"the state has {state.players} players, the batch {self.players}"
             raise InvalidSetupError(msg)
+        if self._rows is not None:
+            self._rows.load(row, state)
+            self._mask = None
+            return
         write_row(self.table, self._twins.parts, row, state)
         self._moves[row] = 0
         self._turns[row] = 0
@@ -387,6 +456,10 @@ class BatchGames(StepMachine):
         """
         numbers, moving = self._check(actions, active)
         chosen = numbers[moving]
+        if self._rows is not None:
+            self._rows.step(moving, chosen)
+            self._mask = None
+            return self._finish(moving)
         if self._fused is not None:  # the compiled loop: the core turn, no module's hooks
             rolling = np.empty(len(moving), dtype=np.int64)
             count = LOOPS.decide(self._fused, moving, chosen, rolling)
@@ -413,6 +486,8 @@ class BatchGames(StepMachine):
             BatchActionError: As `step` (nothing is changed).
         """
         numbers, moving = self._check(actions, active)
+        if self._rows is not None:
+            return self._rows.scores_after(moving, numbers[moving])
         saved = self._snapshot()
         try:
             if self._fused is not None:
@@ -447,9 +522,7 @@ class BatchGames(StepMachine):
         """Report the games that ended among ``moving``; restart them with ``auto_reset``."""
         ended = moving[self.table.phase[moving] == PHASE_GAME_OVER]
         worms = (
-            self._twins.scores(self.table, ended)
-            if ended.size
-            else np.zeros((0, self.players), dtype=np.int64)
+            self._scores_of(ended) if ended.size else np.zeros((0, self.players), dtype=np.int64)
         )
         report = step_results(
             self.size,

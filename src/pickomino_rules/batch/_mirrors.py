@@ -95,6 +95,9 @@ PLUMBING = frozenset(
         "_outcome",
         "_snapshot",
         "_restore",
+        "_per_row",
+        "_rolled",
+        "_scores_of",
     }
 )
 """``BatchGames``' own methods that are no rule: arguments, reports, conversions."""

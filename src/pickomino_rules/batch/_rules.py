@@ -1,4 +1,4 @@
-"""Which rules the batch engine plays (those whose every module brings a twin), and its errors."""
+"""Which rules the batch engine plays, and how (twins, or per row), and its errors."""
 
 from __future__ import annotations
 
@@ -19,6 +19,16 @@ if TYPE_CHECKING:
 
 class BatchRulesError(InvalidSetupError):
     """Rules the batch engine does not play: a module without a batch twin, or odd tiles."""
+
+    __module__ = "pickomino_rules.batch"  # where users import it from (tracebacks, reprs)
+
+
+class BatchPerRowWarning(RuntimeWarning):
+    """A batch plays its rules per row: a module brings no batch twin (warned once per module).
+
+    Every row then plays through the reference engine, correct and several times slower
+    than with twins; ``pickomino info`` counts the decisions played so.
+    """
 
     __module__ = "pickomino_rules.batch"  # where users import it from (tracebacks, reprs)
 
@@ -50,29 +60,32 @@ def batch_rules(
 ) -> Rules:
     """The composed rules of ``variant`` if the batch engine plays them.
 
-    The batch engine plays rules whose every module brings a vectorised twin
-    ([`RuleModule.batch`][pickomino_rules.plugin.RuleModule]): the built-in ``classic``,
-    ``extended`` and ``extrawurm`` with any options, and a user's variant whose modules
-    bring theirs.
+    The batch engine plays any composed rules its integer widths hold: where every module
+    brings a vectorised twin ([`RuleModule.batch`][pickomino_rules.plugin.RuleModule]), as
+    the built-in ``classic``, ``extended`` and ``extrawurm`` do, through the twins; where some
+    module brings none, per row through the reference engine (`untwinned` names them).
 
     Raises:
-        BatchRulesError: A module without a twin (named), tiles the batch cannot hold
-            (more than 62, or numbers above 127), or counts past its integer widths (more
-            than `MOST_DICE` dice, more than `MOST_TILE_WORMS` worms on the tiles).
+        BatchRulesError: A twin that does not match its module (named), tiles the batch
+            cannot hold (more than 62, or numbers above 127), or counts past its integer
+            widths (more than `MOST_DICE` dice, more than `MOST_TILE_WORMS` worms on the tiles).
         UnknownVariantError: No variant has that name.
         InvalidOptionError: A bad option.
 
     Examples:
         >>> batch_rules("classic", {"short_game": True}).name
         'classic'
+        >>> from pickomino_rules.batch_plugin import BatchTwin
         >>> from pickomino_rules.plugin import RuleModule, compose
         >>> from pickomino_rules.variants.classic import classic_components
-        >>> batch_rules(compose(classic_components(), RuleModule(name="mine")))
+        >>> untwinned(batch_rules(compose(classic_components(), RuleModule(name="mine"))))
+        ('mine',)
+        >>> batch_rules(compose(classic_components(), RuleModule(name="odd", batch=lambda: 42)))
         Traceback (most recent call last):
         ...
-        pickomino_rules.batch.BatchRulesError: rule module 'mine' has no batch twin: ...
+        pickomino_rules.batch.BatchRulesError: rule module 'odd': its batch twin is int, ...
     """
-    from pickomino_rules.batch._compose import twins_of  # noqa: PLC0415 (it imports this module)
+    from pickomino_rules.batch._compose import check_twin, twins_of  # noqa: PLC0415 (imports us)
 
     rules = get_variant(variant).rules(options) if isinstance(variant, str) else variant
     modules = getattr(rules, "modules", None)
@@ -86,8 +99,18 @@ def batch_rules(
         )
         raise BatchRulesError(msg)
     _check_widths(rules)
-    twins_of(rules)  # every module has a twin that matches it
+    if untwinned(rules):  # played per row: the twins there are are still checked
+        for module in modules:
+            if module.batch is not None:
+                check_twin(module)
+    else:
+        twins_of(rules)  # every module has a twin that matches it
     return rules
+
+
+def untwinned(rules: Rules) -> tuple[str, ...]:
+    """The names of the modules of ``rules`` that bring no batch twin (then it plays per row)."""
+    return tuple(module.name for module in rules.modules if module.batch is None)
 
 
 _MOST_TILES = 62  # the grill is a 64-bit integer
