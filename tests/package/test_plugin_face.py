@@ -67,9 +67,9 @@ def test_each_moved_class_and_function_says_it_belongs_to_plugin() -> None:
     )
     for item, value in moved.items():
         if item in INNER:
-            assert value.__module__.startswith("pickomino_rules._plugin."), item  # type: ignore[attr-defined]
+            assert value.__module__.startswith("pickomino_rules._plugin."), item
             continue
-        assert value.__module__ == "pickomino_rules.plugin", item  # type: ignore[attr-defined]
+        assert value.__module__ == "pickomino_rules.plugin", item
         assert getattr(plugin, value.__qualname__) is value, item  # type: ignore[attr-defined]
 
 
