@@ -45,7 +45,34 @@ def public_api() -> dict[str, list[str] | None]:
         except MissingExtraError:  # a module of an extra not installed here: read its source
             listed = _static_all(name)
         api[name] = None if listed is None else sorted(listed)
-    return api
+    # A compiled public module (its stub ships beside it) where nothing was compiled (a pure
+    # install): its names as the stub declares them, which the compiled module must match.
+    for stub in Path(pickomino_rules.__path__[0]).glob("*.pyi"):
+        name = f"pickomino_rules.{stub.stem}"
+        if name not in api and not stub.stem.startswith("_"):
+            api[name] = sorted(_all_in(stub))
+    return dict(sorted(api.items()))
+
+
+def _all_in(source: Path) -> list[str]:
+    """The ``__all__`` a source or stub file assigns."""
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        ):
+            return list(ast.literal_eval(node.value))
+    raise AssertionError(f"{source} assigns no __all__")
+
+
+def test_a_compiled_module_s_stub_lists_its_names() -> None:
+    """Where it was built, a compiled public module's names are its stub's (a pure install
+    reads them from the stub)."""
+    for stub in Path(pickomino_rules.__path__[0]).glob("*.pyi"):
+        if not stub.stem.startswith("_") and importlib.util.find_spec(
+            f"pickomino_rules.{stub.stem}"
+        ):
+            module = importlib.import_module(f"pickomino_rules.{stub.stem}")
+            assert sorted(module.__all__) == sorted(_all_in(stub)), stub.name
 
 
 def _static_all(name: str) -> list[str] | None:
