@@ -3,7 +3,9 @@
 `installation` gathers it (``pickomino info`` prints it), so that a bug report or a
 surprising benchmark can say which engine ran: the compiled kernel or the pure-Python
 reference, and why; and whether the compiled one handed any call to the pure one after a
-game of each variant (a fallback: it warns, and it is a bug to report).
+game of each variant (a fallback: it warns, and it is a bug to report). For the batch engine,
+which variants it plays per row (a module without a batch twin) and how many decisions it
+played so in this process.
 
 Examples:
     >>> from pickomino_rules.about import installation
@@ -19,6 +21,7 @@ from __future__ import annotations
 import platform
 import random
 import re
+import sys
 from importlib import metadata
 from typing import TYPE_CHECKING
 
@@ -30,7 +33,7 @@ from pickomino_rules.bots import BOTS, available_bots
 from pickomino_rules.bots import ENTRY_POINT_GROUP as BOT_GROUP
 from pickomino_rules.game import apply, legal_actions, new_game, sample_chance
 from pickomino_rules.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
-from pickomino_rules.registry import available_variants
+from pickomino_rules.registry import available_variants, get_rules
 from pickomino_rules.state import Phase
 
 if TYPE_CHECKING:
@@ -57,6 +60,11 @@ class Installation:
         engine_reason: Why that engine runs.
         fallbacks: Calls the compiled engine handed to the pure one in this process, by
             function, after a game of each variant on the engine in use (none is right).
+        batch_per_row: Each variant the batch engine plays per row, with its default
+            options, and the modules that bring no batch twin (the others play through
+            their twins).
+        batch_rows: Decisions the batch engine played per row in this process, by the
+            modules without a twin (none where no batch was made).
         extras: For each extra the distribution declares, whether all it pulls in is
             installed (the ``test`` and ``docs`` extras included).
         variants: Each variant's name and where it comes from.
@@ -71,6 +79,8 @@ class Installation:
     extras: dict[str, bool]
     variants: dict[str, str]
     bots: dict[str, str]
+    batch_per_row: dict[str, list[str]] = attrs.field(factory=dict)
+    batch_rows: dict[str, int] = attrs.field(factory=dict)
 
     def lines(self) -> list[str]:
         """The report as text lines, as ``pickomino info`` prints it."""
@@ -80,6 +90,8 @@ class Installation:
             f"python {self.python}",
             f"engine: {self.engine} ({self.engine_reason})",
             f"fallbacks to the pure engine: {_listing(self.fallbacks)}",
+            f"batch engine per row (no batch twin): {_per_row(self.batch_per_row)}",
+            f"decisions the batch played per row: {_counts(self.batch_rows)}",
             f"extras: {extras or 'unknown (not installed as a distribution)'}",
             "variants:",
             *(f"  {name}: {source}" for name, source in self.variants.items()),
@@ -96,6 +108,42 @@ def _listing(fallbacks: Mapping[str, int]) -> str:
     if not fallbacks:
         return "none (after a game of each variant)"
     return ", ".join(f"{name} {count}" for name, count in sorted(fallbacks.items()))
+
+
+def _per_row(variants: Mapping[str, list[str]]) -> str:
+    if not variants:
+        return "no variant (every module brings a twin)"
+    return "; ".join(f"{name} (module {', '.join(mods)})" for name, mods in variants.items())
+
+
+def _counts(counts: Mapping[str, int]) -> str:
+    if not counts:
+        return "none in this process"
+    return ", ".join(f"{name} {count:,}" for name, count in sorted(counts.items()))
+
+
+def _untwinned() -> dict[str, list[str]]:
+    """Each variant with a module that brings no batch twin (default options): those modules."""
+    found = {}
+    for variant in available_variants():
+        try:
+            modules = get_rules(variant).modules
+        except Exception:  # noqa: BLE001, S112 (a broken third-party variant: not this report's)
+            continue
+        missing = [module.name for module in modules if module.batch is None]
+        if missing:
+            found[variant] = missing
+    return found
+
+
+def _batch_rows() -> dict[str, int]:
+    """The per-row path's count, where a batch was made in this process.
+
+    Read from the module if it was imported: importing it would need numpy (an extra), and
+    a process that never imported it played nothing per row.
+    """
+    rowwise = sys.modules.get("pickomino_rules.batch._rowwise")
+    return {} if rowwise is None else dict(rowwise.played())
 
 
 def _play_each_variant() -> None:
@@ -129,6 +177,8 @@ def installation() -> Installation:
         extras=_extras(),
         variants=_sources(available_variants(), VARIANT_GROUP, {}),
         bots=_sources(available_bots(), BOT_GROUP, BOTS),
+        batch_per_row=_untwinned(),
+        batch_rows=_batch_rows(),
     )
 
 

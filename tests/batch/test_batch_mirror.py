@@ -1,12 +1,12 @@
 """The batch engine is a declared mirror: its map of twins, each module's twin, whole turns.
-
-``pickomino_rules.batch._mirrors.MIRRORS`` names the reference twin of each batch function:
-the step machine's (``BatchGames``, twins of ``_engine.steps``) and the core turn's
+``pickomino_rules.batch._mirrors.MIRRORS`` names the reference twin of each batch function: the
+step machine's (``BatchGames``, twins of ``_engine.steps``) and the core turn's
 (``batch._core``, twins of ``turn``). Here the map is checked both ways; every built-in
-module's twin is checked against its module (the batch engine checks it too, refuses a
-twin that does not match by name, and plays a module without one per row); a user's variant brings its own twins and plays; and every
-decision node of whole turns on several boards of each variant, with every legal action,
-gives the reference's next state in the batch (as OpenSpiel's ``test_consistent``).
+module's twin is checked against its module (the batch engine checks it too, refuses a twin
+that does not match by name, and plays a module without one per row); a user's variant brings
+its own twins and plays; and every decision node of whole turns on several boards of each
+variant, with every legal action, gives the reference's next state in the batch (as OpenSpiel's
+``test_consistent``).
 """
 
 from __future__ import annotations

@@ -240,8 +240,9 @@ def test_any_registered_bot_plays_its_rows_through_the_reference_engine(
 
 
 def test_bad_settings_are_refused() -> None:
-    with pytest.raises(BatchRulesError, match="'mine' has no batch twin"):
-        make(variant=compose(classic_components(), RuleModule(name="mine")))
+    odd = RuleModule(name="mine", batch=lambda: 42)  # type: ignore[arg-type, return-value]
+    with pytest.raises(BatchRulesError, match="'mine': its batch twin is int"):
+        make(variant=compose(classic_components(), odd))
     with pytest.raises(InvalidSetupError, match="unknown bot 'nobody'"):
         make(opponents="nobody")
     with pytest.raises(InvalidSetupError, match="seat"):

@@ -578,13 +578,16 @@ def test_the_batch_engine_refuses_what_it_cannot_play() -> None:
 
     untwinned = Variant(
         name="untwinned",
-        doc="classic with a module that brings no batch twin",
+        doc="classic with a module whose batch twin is not one",
         options=(),
-        build=lambda _options: [classic_components(), RuleModule(name="mine")],
+        build=lambda _options: [
+            classic_components(),
+            RuleModule(name="mine", batch=lambda: 42),  # type: ignore[arg-type, return-value]
+        ],
     )
     register_variant(untwinned)
     try:
-        with pytest.raises(BatchRulesError, match="'mine' has no batch twin"):
+        with pytest.raises(BatchRulesError, match="'mine': its batch twin is int"):
             simulate("untwinned", players=2, games=2, engine="batch")
     finally:
         unregister_variant("untwinned")

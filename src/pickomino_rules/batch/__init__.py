@@ -14,11 +14,12 @@ vectorised twin ([`pickomino_rules.batch_plugin`][pickomino_rules.batch_plugin])
 module that brings none play per row through the reference engine instead, more slowly, as
 [`BatchGames.path`][pickomino_rules.batch.BatchGames.path] says (with a
 [`BatchPerRowWarning`][pickomino_rules.batch.BatchPerRowWarning] naming the module). For rules
-no module changes (plain classic) a compiled loop plays the core turn. It is a declared mirror of the reference engine
-([`apply`][pickomino_rules.game.apply]), which stays the definition: the test suite drives both
-side by side with the same dice and actions and compares every state, every legal set and
-every result; [`check_twins`][pickomino_rules.batch.check_twins] does the same for your
-variant. Any row converts to a [`GameState`][pickomino_rules.state.GameState] and back
+no module changes (plain classic) a compiled loop plays the core turn. It is a declared mirror
+of the reference engine ([`apply`][pickomino_rules.game.apply]), which stays the definition:
+the test suite drives both side by side with the same dice and actions and compares every
+state, every legal set and every result; [`check_twins`][pickomino_rules.batch.check_twins]
+does the same for your variant. Any row converts to a
+[`GameState`][pickomino_rules.state.GameState] and back
 ([`state`][pickomino_rules.batch.BatchGames.state],
 [`set_state`][pickomino_rules.batch.BatchGames.set_state]).
 
