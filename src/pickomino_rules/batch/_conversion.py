@@ -9,6 +9,7 @@ and back; the engine only moves the arrays.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from pickomino_rules.batch_plugin import (
@@ -27,7 +28,7 @@ except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the batch engine", "batch") from None
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from pickomino_rules.batch_plugin import BatchTable, PartTwin
     from pickomino_rules.dice import RollOutcome
@@ -52,42 +53,64 @@ def write_row(table: BatchTable, parts: Parts, row: int, state: GameState) -> No
         twin.write(table, row, value)
 
 
-def write_cores(table: BatchTable, rows: Sequence[int], states: Sequence[GameState]) -> None:
+def write_cores(
+    table: BatchTable,
+    rows: Sequence[int],
+    states: Sequence[GameState],
+    before: Sequence[GameState] | None = None,
+) -> None:
     """Put the core of each of ``states`` (all but its parts) in its row of ``table``.
 
-    Gathered as lists and written with one assignment per array: the per-row path writes
-    every row that moved after each step.
+    Written with one assignment per array, for the per-row path, which writes every row
+    that moved after each step. With ``before`` (the rows' states as the table holds them),
+    the tiles (grill, face down, stacks) are written only where they are other objects: the
+    engine keeps a state's tuples that did not change, and tiles move only as a turn ends.
     """
-    count, kinds = len(table.tiles), table.kinds
+    count, kinds, size = len(table.tiles), table.kinds, len(states)
+    at = np.asarray(rows, dtype=np.int64)
+    table.player[at] = np.fromiter((state.player for state in states), np.int8, size)
+    table.phase[at] = np.fromiter((PHASE_CODES[state.phase] for state in states), np.int8, size)
+    no_dice = (0,) * kinds
+    in_hand = chain.from_iterable(state.in_hand or no_dice for state in states)
+    table.in_hand[at] = np.fromiter(in_hand, np.int8, size * kinds).reshape(size, kinds)
+    set_aside = chain.from_iterable(state.set_aside for state in states)
+    table.set_aside[at] = np.fromiter(set_aside, np.int8, size * 6).reshape(size, 6)
+    shown = chain.from_iterable(_roll_counts(state, kinds) for state in states)
+    table.roll[at] = np.fromiter(shown, np.int8, size * kinds * 6).reshape(size, kinds, 6)
+    moved = [
+        i
+        for i, state in enumerate(states)
+        if before is None
+        or state.grill is not before[i].grill
+        or state.stacks is not before[i].stacks
+        or state.face_down is not before[i].face_down
+    ]
+    if not moved:
+        return
     bit = {int(tile): 1 << i for i, tile in enumerate(table.tiles)}
-    no_dice, no_faces = (0,) * kinds, (0,) * 6
     grills, turned, turned_counts, stacks, heights, tops = [], [], [], [], [], []
-    players, phases, in_hand, rolls, set_aside = [], [], [], [], []
-    for state in states:
+    for state in (states[i] for i in moved):
         grills.append(sum(bit[tile] for tile in state.grill))
         turned.append(state.face_down + (0,) * (count - len(state.face_down)))
         turned_counts.append(len(state.face_down))
         stacks.append([stack + (0,) * (count - len(stack)) for stack in state.stacks])
         heights.append([len(stack) for stack in state.stacks])
         tops.append([stack[-1] if stack else 0 for stack in state.stacks])
-        players.append(state.player)
-        phases.append(PHASE_CODES[state.phase])
-        in_hand.append(state.in_hand or no_dice)
-        shown = () if state.roll is None else tuple(state.roll.counts)
-        rolls.append(shown + (no_faces,) * (kinds - len(shown)))
-        set_aside.append(state.set_aside)
-    at = np.asarray(rows, dtype=np.int64)
+    at = at[moved]
     table.grill[at] = grills
     table.face_down[at] = turned
     table.face_down_count[at] = turned_counts
     table.stacks[at] = stacks
     table.heights[at] = heights
     table.tops[at] = tops
-    table.player[at] = players
-    table.phase[at] = phases
-    table.in_hand[at] = in_hand
-    table.roll[at] = rolls
-    table.set_aside[at] = set_aside
+
+
+def _roll_counts(state: GameState, kinds: int) -> Iterable[int]:
+    """The roll on the table as ``kinds`` * 6 counts, kind by kind (zeros for none)."""
+    if state.roll is None:
+        return (0,) * (6 * kinds)
+    counts = tuple(chain.from_iterable(state.roll.counts))
+    return counts + (0,) * (6 * kinds - len(counts))
 
 
 def state_of(

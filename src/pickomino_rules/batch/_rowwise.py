@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from pickomino_rules.actions import STOP, Steal
 from pickomino_rules.batch._conversion import write_cores
 from pickomino_rules.batch._rules import BatchPerRowWarning
-from pickomino_rules.batch_plugin import PHASE_DECIDE, PHASE_ROLL
+from pickomino_rules.batch_plugin import PHASE_DECIDE, PHASE_GAME_OVER, PHASE_ROLL
 from pickomino_rules.errors import MissingExtraError
 from pickomino_rules.game import apply, new_game, stop_claims
 from pickomino_rules.result import scores
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 _PLAYED: Counter[str] = Counter()
 """Decisions played per row in this process, by the modules that brought no twin."""
 _WARNED: set[str] = set()
-_ROLL, _GAME_OVER = Phase.ROLL, Phase.GAME_OVER
+_ROLL = Phase.ROLL
 
 
 def played() -> dict[str, int]:
@@ -179,10 +179,12 @@ class RowGames:
         rolls = decide & (chosen == 0)
         stops = decide & (chosen == self._stop)
         steals = decide & (chosen >= self._steal) & (chosen < self._steal + self.table.players)
-        decode, rules, states = self.encoding.decode, self.rules, self.states
-        for row, number in zip(moving.tolist(), chosen.tolist(), strict=True):
-            states[row] = self._advance(row, apply(rules, states[row], decode(number)))
-        write_cores(self.table, moving.tolist(), [states[row] for row in moving.tolist()])
+        actions, rules, states = self.encoding.actions, self.rules, self.states
+        listed = moving.tolist()
+        before = [states[row] for row in listed]
+        for row, number in zip(listed, chosen.tolist(), strict=True):  # checked legal
+            states[row] = apply(rules, states[row], actions[number])
+        self._write(moving, listed, before)
         # rows roll in the order the twins' path rolls them: rolls, stops, steals, the rest
         rest = ~(rolls | stops | steals)
         order = np.concatenate([moving[rolls], moving[stops], moving[steals], moving[rest]])
@@ -201,15 +203,20 @@ class RowGames:
                 ]
             self.rolled(rows, counts[:, 0] if table.kinds == 1 else counts)
             listed = rows.tolist()
+            before = [states[row] for row in listed]
+            outcome = self.outcome
             for row, shown in zip(listed, counts.tolist(), strict=True):
-                outcome = self.outcome(tuple(map(tuple, shown)))
-                states[row] = self._advance(row, apply(rules, states[row], outcome))
-            write_cores(table, listed, [states[row] for row in listed])
+                states[row] = apply(rules, states[row], outcome(tuple(map(tuple, shown))))
+            self._write(rows, listed, before)
             rows = rows[table.phase[rows] == PHASE_ROLL]
 
-    def _advance(self, row: int, state: GameState) -> GameState:
-        """Count a move into ``state`` in ``row``, and a turn where the player or the game ended."""
-        self.moves[row] += 1
-        if state.player != self.states[row].player or state.phase is _GAME_OVER:
-            self.turns[row] += 1
-        return state
+    def _write(self, rows: NDArray[np.int64], listed: list[int], before: list[GameState]) -> None:
+        """Write the moved ``rows`` to the table; count a move each, a turn where one ended.
+
+        A turn ends where the player to move changes or the game ends (as ``Replay`` counts).
+        """
+        table = self.table
+        player = table.player[rows]
+        write_cores(table, listed, [self.states[row] for row in listed], before)
+        self.moves[rows] += 1
+        self.turns[rows] += (table.player[rows] != player) | (table.phase[rows] == PHASE_GAME_OVER)
