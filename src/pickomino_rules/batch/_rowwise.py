@@ -110,8 +110,8 @@ class RowGames:
             names = ", ".join(repr(name) for name in untwinned)
             warnings.warn(
                 f"rule module {names} brings no batch twin: the batch plays every row of "
-                f"{rules.name!r} through the reference engine (right, and several times "
-                "slower; see the guide 'Your own variant' for a twin)",
+                f"{rules.name!r} through the reference engine (right, but many times slower "
+                "than twins; see the guide 'Writing your own variant' for a twin)",
                 BatchPerRowWarning,
                 stacklevel=4,
             )

@@ -26,8 +26,9 @@ class BatchRulesError(InvalidSetupError):
 class BatchPerRowWarning(RuntimeWarning):
     """A batch plays its rules per row: a module brings no batch twin (warned once per module).
 
-    Every row then plays through the reference engine, correct and several times slower
-    than with twins; ``pickomino info`` counts the decisions played so.
+    Every row then plays through the reference engine: right, but many times slower than
+    through twins (docs: "The batch engine", Speed); ``pickomino info`` counts the decisions
+    played so.
     """
 
     __module__ = "pickomino_rules.batch"  # where users import it from (tracebacks, reprs)
