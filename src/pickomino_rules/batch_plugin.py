@@ -6,9 +6,10 @@ the same hooks as the reference engine, in the same order, but each over many ro
 every [`RuleModule`][pickomino_rules.plugin.RuleModule] brings a
 [`BatchTwin`][pickomino_rules.batch_plugin.BatchTwin] through its ``batch`` field (a function
 that builds it, so that numpy is imported only when a batch is made), with one vectorised
-function for each hook and extension point the module implements. The batch engine refuses
-rules with a module that brings no twin, or a twin that misses one of the module's hooks,
-naming the module.
+function for each hook and extension point the module implements. A twin is optional: rules
+with a module that brings none play per row through the reference engine (right, but slow:
+``BatchGames.path``); a twin that misses one of the module's hooks is refused, naming the
+module.
 
 A twin hook takes the same ``inner`` first (the twins composed before it, the core's
 innermost), then the table and ``rows``, the indices of the games it acts on (distinct,

@@ -3,8 +3,9 @@
 [`Replay`] keeps each row's game in the reference engine, fed with the dice the batch rolled
 (logged through ``on_roll``); after every step each row's state, legal actions and
 observation, and at the end of a game its scores, winners, rewards, moves and turns, must be
-the reference's. The test suite runs it over every built-in variant; a user runs it over
-their own variant's twins with [`check_twins`][pickomino_rules.batch.check_twins].
+the reference's. The test suite runs it over every built-in variant (and over rules played
+per row, whose modules bring no twin); a user runs it over their own variant's twins with
+[`check_twins`][pickomino_rules.batch.check_twins].
 """
 
 from __future__ import annotations
@@ -198,7 +199,8 @@ def check_twins(
     Both engines get the same dice (the batch's) and the same actions; after every step
     every game's state, legal actions and observation must be the same in both, and every
     finished game's scores, winners, rewards, moves and turns. Run it over your variant
-    when you give its modules batch twins (docs: "Your own variant").
+    when you give its modules batch twins (docs: "Your own variant"); rules with a module
+    that brings none are checked as the batch plays them, per row.
 
     Args:
         variant: A variant's name or composed rules.
@@ -213,7 +215,7 @@ def check_twins(
     Raises:
         ConformanceError: The engines differ; the message names the row and shows the
             reference's state.
-        BatchRulesError: A module brings no twin, or one that does not match it.
+        BatchRulesError: A module's twin does not match it.
 
     Examples:
         >>> check_twins("extended", games=4, players=3)

@@ -98,8 +98,8 @@ def check_twin(module: RuleModule) -> BatchTwin:
     """
     if module.batch is None:
         msg = (
-            f"rule module {module.name!r} has no batch twin: the batch engine cannot play it "
-            "(see the guide 'Your own variant' for how to give a module one)"
+            f"rule module {module.name!r} has no batch twin: its rules play per row, not "
+            "through twins (see the guide 'Writing your own variant' for how to give it one)"
         )
         raise BatchRulesError(msg)
     twin = module.batch()
