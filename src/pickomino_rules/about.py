@@ -60,15 +60,15 @@ class Installation:
         engine_reason: Why that engine runs.
         fallbacks: Calls the compiled engine handed to the pure one in this process, by
             function, after a game of each variant on the engine in use (none is right).
+        extras: For each extra the distribution declares, whether all it pulls in is
+            installed (the ``test`` and ``docs`` extras included).
+        variants: Each variant's name and where it comes from.
+        bots: Each bot's name and where it comes from.
         batch_per_row: Each variant the batch engine plays per row, with its default
             options, and the modules that bring no batch twin (the others play through
             their twins).
         batch_rows: Decisions the batch engine played per row in this process, by the
             modules without a twin (none where no batch was made).
-        extras: For each extra the distribution declares, whether all it pulls in is
-            installed (the ``test`` and ``docs`` extras included).
-        variants: Each variant's name and where it comes from.
-        bots: Each bot's name and where it comes from.
     """
 
     version: str
