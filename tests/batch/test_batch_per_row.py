@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import attrs
 import numpy as np
 import pytest
-from batch_replay import LIGHT
+from batch_replay import LIGHT, THOROUGH
 
 from pickomino_rules import apply, get_rules, new_game, parse_move, scores
 from pickomino_rules.about import installation
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.filterwarnings("ignore::pickomino_rules.batch.BatchPerRowWarning")
 
-GAMES = 16 if LIGHT else 60
+GAMES = 400 if THOROUGH else 16 if LIGHT else 24
 
 
 # ---------------------------------------------------------------- hot grill, with no twin
@@ -153,14 +153,14 @@ def test_a_built_in_module_without_its_twin_plays_the_twins_games(
     per_row_rolls: list[tuple[list[int], list[object]]] = []
     twin_rolls: list[tuple[list[int], list[object]]] = []
     per_row = BatchGames(
-        24,
+        12,
         3,
         variant=_without_twin(variant, module),
         seed=9,
         on_roll=lambda rows, counts: per_row_rolls.append((rows.tolist(), counts.tolist())),
     )
     twins = BatchGames(
-        24,
+        12,
         3,
         variant=variant,
         seed=9,
@@ -169,7 +169,9 @@ def test_a_built_in_module_without_its_twin_plays_the_twins_games(
     assert (per_row.path, twins.path) == ("per row", "twins")
     rng = np.random.default_rng(1)
     ended = 0
-    for _ in range(150 if LIGHT else 600):
+    for step in range(20_000):  # until games have ended (the first after some 300 steps)
+        if ended >= (40 if THOROUGH else 1) and step >= 150:
+            break
         mask = per_row.legal_mask()
         assert (mask == twins.legal_mask()).all()
         assert per_row.states() == twins.states()
