@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
+from batch_replay import LIGHT
 
 gymnasium = pytest.importorskip("gymnasium")
 
@@ -72,7 +73,7 @@ def test_observations_masks_and_win_rewards_follow_the_reference(
     rng = np.random.default_rng(1)
     ended = 0
     restarting = np.zeros(6, dtype=bool)
-    while ended < 12:
+    while ended < (4 if LIGHT else 12):  # (light: CI's pure pass, a numpy twin's second run)
         observation, rewards, terminated, truncated, info = envs.step(legal_random(info, rng))
         check_rows(envs, observation, info)
         assert (rewards[restarting | truncated] == 0).all()  # long random games get cut short
