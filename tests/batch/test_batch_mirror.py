@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,13 +26,13 @@ from pickomino_rules.batch import BatchGames, BatchRulesError, _core, batch_rule
 from pickomino_rules.batch._check import Replay
 from pickomino_rules.batch._compose import twins_of
 from pickomino_rules.batch._engine import BatchGames as Engine
-from pickomino_rules.batch._mirrors import MIRRORS, PLUMBING, UNMIRRORED
+from pickomino_rules.batch._mirrors import MIRRORS, PLUMBING, ROW_PLUMBING, ROWS, UNMIRRORED
 from pickomino_rules.batch_plugin import BatchTwin
 from pickomino_rules.dice import NO_DICE_SET_ASIDE
 from pickomino_rules.plugin import RuleModule, compose
 from pickomino_rules.state import Claim, GameState, Phase
 from pickomino_rules.variants.classic import classic_components, classic_modules
-from support import turn_starts
+from support import ROOT, turn_starts
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -96,6 +97,23 @@ def test_the_map_of_twins_is_complete_both_ways() -> None:
         assert len(offered) > 10
         assert offered <= set(MIRRORS), "a compiled function the map does not name"
         assert set(_fused.CORE_TWINS) <= set(turn.HOOKS)
+
+
+def test_every_row_function_names_its_reference() -> None:
+    """``_engine/rows.pxd``'s functions are C (``cdef inline``), out of Python's sight: the
+    map ``ROWS`` is checked against the file's text, both ways, and each reference resolves."""
+    text = (ROOT / "src" / "pickomino_rules" / "_engine" / "rows.pxd").read_text(encoding="utf-8")
+    defined = set(re.findall(r"^cdef inline [^(]*?\b(\w+)\(", text, flags=re.MULTILINE))
+    assert {"set_aside", "claims", "bust", "push"} <= defined  # the search finds them
+    assert defined - set(ROWS) - ROW_PLUMBING == set(), "a row function the map does not name"
+    assert set(ROWS) <= defined, "the map names a row function that is gone"
+    assert not ROW_PLUMBING & set(ROWS)
+    for twin in ROWS.values():
+        assert callable(_resolve(twin)), twin
+        assert f"`{twin}`" in text, f"rows.pxd does not say which function mirrors {twin}"
+    reference = {f"turn.{hook}" for hook in ("roll_actions", "set_aside", "stop_total", "claims")}
+    reference |= {f"turn.{hook}" for hook in ("take_tile", "bust")}
+    assert reference <= set(ROWS.values()), "a core hook of the batch's loop without a row twin"
 
 
 @pytest.mark.parametrize("variant", sorted(registry.available_variants()))

@@ -4,9 +4,9 @@
 file that restates it: the compiled and vectorised twins, the declared mirrors. A rule change
 is one edit in the reference and one in each twin the map names, so a twin missing from the
 map is a twin a maintainer does not know to change. Here the twins are found without the map:
-every Cython source of the repository, every batch twin module of the variants, and every
-module holding a declared mirror (a ``MIRRORS`` map, or a function or class one names as a
-twin); each must be named in the map.
+every Cython source of the repository (``.pyx`` and ``.pxd``), every batch twin module of the
+variants, and every module holding a declared mirror (a ``MIRRORS`` map, or a function or class
+one names as a twin); each must be named in the map.
 """
 
 from __future__ import annotations
@@ -62,7 +62,13 @@ def _in_map(name: str, text: str) -> bool:
 
 
 def _cython_sources() -> set[Path]:
-    return {path for folder in (SRC, ROOT / "variants") for path in folder.rglob("*.pyx")}
+    """Every Cython module and declaration file (a ``.pxd`` may hold rules: ``rows.pxd``)."""
+    return {
+        path
+        for folder in (SRC, ROOT / "variants")
+        for pattern in ("*.pyx", "*.pxd")
+        for path in folder.rglob(pattern)
+    }
 
 
 def _variant_twins() -> set[Path]:
@@ -108,7 +114,9 @@ def test_the_twins_are_found_without_the_map() -> None:
     assert {_named(path) for path in _cython_sources()} >= {
         "_engine/_kernel.pyx",
         "batch/_fused.pyx",
+        "_engine/rows.pxd",
         "compiled_plugin.pyx",
+        "compiled_plugin.pxd",
         "variants/twins/_compiled.pyx",
     }
     assert "variants/twins/classic.py" in {_named(path) for path in _variant_twins()}

@@ -3,9 +3,11 @@
 The batch engine is a second implementation of the rules, held like the compiled kernel:
 ``MIRRORS`` names the reference twin of each of its functions, the step machine's
 (``BatchGames``' methods, twins of `_engine.steps`) and the core turn's (``_core``, twins of
-`turn`); ``UNMIRRORED`` names the reference functions it needs no twin of, and why. The tests
-check the map both ways and drive both engines with the same dice (``tests/batch``). A rule
-module's twin is checked against the module itself when a batch is made (``_compose``).
+`turn`), with the compiled loops' (``_fused``) and the row functions they call (``ROWS``,
+``_engine/rows.pxd``); ``UNMIRRORED`` names the reference functions it needs no twin of, and
+why. The tests check the map both ways and drive both engines with the same dice
+(``tests/batch``). A rule module's twin is checked against the module itself when a batch is
+made (``_compose``).
 """
 
 from __future__ import annotations
@@ -69,6 +71,34 @@ else:
             **{twin: f"turn.{hook}" for hook, twin in _fused.CORE_TWINS.items()},
         }
     )
+
+ROWS: dict[str, str] = {
+    # the core hooks
+    "roll_faces": "turn.roll_actions",  # the faces offered, as bits
+    "roll_actions": "turn.roll_actions",  # the same, into a mask
+    "set_aside": "turn.set_aside",
+    "stop_total": "turn.stop_total",
+    "claims": "turn.claims",
+    "take_tile": "turn.take_tile",
+    "return_tile": "turn.return_tile",
+    "turn_face_down": "turn.turn_face_down",
+    "bust": "turn.bust",
+    # the steps
+    "decide_actions": "steps.decide_actions",
+    "derive": "steps.derive",
+    "start_turn": "steps.start_turn",
+    "pass_dice": "steps.pass_dice",
+    "turn_over": "steps.finish_turn",  # its first part: the turn counted, shown over
+    "finish_turn": "steps.finish_turn",
+    "decide": "steps.decide",
+    "show": "steps.roll",  # the dice shown
+    "after_roll": "steps.after_roll",  # with steps.roll's phase and count
+}
+"""The row functions of ``_engine/rows.pxd`` (``cdef inline``: C, not Python objects) and the
+reference twin of each; the compiled loops above call them. ``ROW_PLUMBING`` names the rest."""
+
+ROW_PLUMBING = frozenset({"push", "pop"})
+"""Row functions of ``_engine/rows.pxd`` that are no rule: a stack's top put on, taken off."""
 
 UNMIRRORED: dict[str, str] = {
     "steps.sample_chance": "drawn in BatchGames._roll_dice from the same exact roll weights"

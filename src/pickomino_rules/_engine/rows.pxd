@@ -1,0 +1,303 @@
+# cython: language_level=3
+# The core turn's rules in compiled form, once, as row functions (issue 100: "one compiled
+# rules layer"; docs/maintainers.md, "The one compiled layer").
+#
+# A game is a row of a table of columns: row r of a column starts at its base plus r times
+# its width (struct of arrays, the batch's `BatchTable` layout). `Cols` holds raw pointers to
+# the columns (1.5-1.8x faster a row than typed memoryviews, measured) and the rules'
+# constants; whoever fills it keeps the arrays alive. The functions below are `cdef inline`:
+# each module that cimports this file compiles its own copy of one source text.
+#
+# Each function names its reference (`turn.py` for the core's hooks, `_engine/steps.py` for
+# when they run); `batch/_mirrors.py` holds the map (`ROWS`), checked against this file by
+# tests/batch/test_batch_mirror.py. Bounds are not checked: callers pass rows of the table.
+
+from libc.stdint cimport int8_t, int32_t, int64_t
+
+cdef enum:
+    # the phase codes (`batch_plugin.PHASE_*`)
+    ROLL = 0
+    CHOOSE = 1
+    DECIDE = 2
+    TURN_OVER = 3
+    GAME_OVER = 4
+    # the worm's face index (C7: a stop needs a worm among the dice set aside)
+    WORM = 5
+
+
+ctypedef struct Cols:
+    # the game's columns (widths: count tiles, players, kinds of dice)
+    int64_t* grill            # bit i: tile index i face up on the grill
+    int8_t* face_down         # [count] tile numbers, in the order turned
+    int8_t* face_down_count
+    int8_t* stacks            # [players][count] tile numbers, bottom first, 0 past the top
+    int8_t* heights           # [players]
+    int64_t* tops             # [players] top tile numbers, 0 for none
+    int8_t* player
+    int8_t* phase
+    int8_t* in_hand           # [kinds]
+    int8_t* roll              # [kinds][6] dice shown per face
+    int8_t* set_aside         # [6]
+    # the engine's columns: moves and turns counted, a stop's claims (`steps.derive`'s cache)
+    int32_t* moves
+    int32_t* turns
+    int64_t* grill_claim      # the grill tile index a stop takes, -1 for none
+    int64_t* victim           # the player a steal robs, -1 for none
+    # the rules' constants
+    const int64_t* tiles          # [count] tile numbers, ascending
+    const int64_t* index_of       # [index_of_size] tile number -> index, -1
+    const int64_t* below          # [below_size] grill bits of the tiles below a total
+    const int64_t* highest_of     # [1 << count] highest set bit of a grill, -1
+    const int64_t* points         # [6] points of each face (C7)
+    const int8_t* start_dice      # [kinds] the turn's dice (C3)
+    Py_ssize_t index_of_size, below_size
+    int players, kinds, count
+    # the encoding's action numbers: roll 0, take face f at 1 + f, stop, steal victim v
+    int stop, steal, actions
+
+
+# ------------------------------------------------------------------ the stacks (plumbing)
+
+cdef inline void push(Cols* c, Py_ssize_t r, int p, int64_t tile) noexcept nogil:
+    """A tile number on top of player ``p``'s stack."""
+    cdef Py_ssize_t at = r * c.players + p
+    c.stacks[at * c.count + c.heights[at]] = <int8_t>tile
+    c.heights[at] += 1
+    c.tops[at] = tile
+
+
+cdef inline int64_t pop(Cols* c, Py_ssize_t r, int p) noexcept nogil:
+    """The top tile number off player ``p``'s (non-empty) stack."""
+    cdef Py_ssize_t at = r * c.players + p
+    cdef int64_t tile = c.tops[at]
+    c.heights[at] -= 1
+    cdef int h = c.heights[at]
+    cdef int8_t* stack = c.stacks + at * c.count
+    stack[h] = 0
+    c.tops[at] = stack[h - 1] if h > 0 else 0
+    return tile
+
+
+# ------------------------------------------------------------------ the core hooks (turn.py)
+
+cdef inline int roll_faces(const Cols* c, Py_ssize_t r) noexcept nogil:
+    """`turn.roll_actions` (C4): the faces shown that were not set aside earlier, as bits
+    (bit f for face index f); none means the roll busts (C5)."""
+    cdef int f, k, shown, bits = 0
+    cdef const int8_t* roll = c.roll + r * c.kinds * 6
+    cdef const int8_t* aside = c.set_aside + r * 6
+    for f in range(6):
+        shown = 0
+        for k in range(c.kinds):
+            shown += roll[k * 6 + f]
+        if shown > 0 and aside[f] == 0:
+            bits |= 1 << f
+    return bits
+
+
+cdef inline void roll_actions(const Cols* c, Py_ssize_t r, int8_t* out) noexcept nogil:
+    """`turn.roll_actions` (C4) into a mask row: take each face `roll_faces` offers."""
+    cdef int f, bits = roll_faces(c, r)
+    for f in range(6):
+        out[1 + f] = (bits >> f) & 1
+
+
+cdef inline void set_aside(Cols* c, Py_ssize_t r, int f) noexcept nogil:
+    """`turn.set_aside` (C4): every die of the roll showing face index ``f`` is set aside."""
+    cdef int k, g, shown, total = 0
+    cdef int8_t* roll = c.roll + r * c.kinds * 6
+    cdef int8_t* in_hand = c.in_hand + r * c.kinds
+    for k in range(c.kinds):
+        shown = roll[k * 6 + f]
+        total += shown
+        in_hand[k] -= shown
+        for g in range(6):
+            roll[k * 6 + g] = 0
+    c.set_aside[r * 6 + f] = total
+    c.phase[r] = DECIDE
+
+
+cdef inline int64_t stop_total(const Cols* c, Py_ssize_t r) noexcept nogil:
+    """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
+    cdef int f
+    cdef int64_t total = 0
+    cdef const int8_t* aside = c.set_aside + r * 6
+    if aside[WORM] == 0:
+        return -1
+    for f in range(6):
+        total += aside[f] * c.points[f]
+    return total
+
+
+cdef inline void claims(
+    const Cols* c, Py_ssize_t r, int64_t total, int64_t* claim, int64_t* victim
+) noexcept nogil:
+    """`turn.claims` (C8): the exact grill tile (an index), else the next lower; a steal of
+    an exact top tile (a player). -1 for none."""
+    cdef int p, me
+    cdef int64_t grill = c.grill[r]
+    cdef int64_t index
+    cdef Py_ssize_t at = r * c.players
+    claim[0] = -1
+    victim[0] = -1
+    if total < 0:  # (before any index: the memcheck run found index_of[-1] read when a stop
+        return     # had no worm)
+    index = c.index_of[total] if total < c.index_of_size else -1
+    if index >= 0 and (grill >> index) & 1:
+        claim[0] = index
+        return
+    claim[0] = c.highest_of[grill & c.below[min(total, c.below_size - 1)]]
+    me = c.player[r]
+    for p in range(c.players):
+        if p != me and c.heights[at + p] > 0 and c.tops[at + p] == total:
+            victim[0] = p
+            return
+
+
+cdef inline void take_tile(Cols* c, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:
+    """`turn.take_tile` (C8, C9): the claimed tile (grill ``index``, or ``victim``'s top) on
+    top of the player's stack."""
+    cdef int p = c.player[r]
+    if victim >= 0:
+        push(c, r, p, pop(c, r, <int>victim))
+    else:
+        c.grill[r] &= ~((<int64_t>1) << index)
+        push(c, r, p, c.tiles[index])
+
+
+cdef inline int64_t return_tile(Cols* c, Py_ssize_t r, int p) noexcept nogil:
+    """`turn.return_tile` (C10): player ``p``'s top tile back on the grill; its number."""
+    cdef int64_t tile = pop(c, r, p)
+    c.grill[r] |= (<int64_t>1) << c.index_of[tile]
+    return tile
+
+
+cdef inline void turn_face_down(Cols* c, Py_ssize_t r) noexcept nogil:
+    """`turn.turn_face_down` (C10): the highest grill tile turned face down."""
+    cdef int64_t index = c.highest_of[c.grill[r]]
+    c.grill[r] &= ~((<int64_t>1) << index)
+    c.face_down[r * c.count + c.face_down_count[r]] = <int8_t>c.tiles[index]
+    c.face_down_count[r] += 1
+
+
+cdef inline void bust(Cols* c, Py_ssize_t r) noexcept nogil:
+    """`turn.bust` (C10): return the top tile; turn the highest unless it is that tile."""
+    cdef int p = c.player[r]
+    cdef int64_t tile
+    if c.heights[r * c.players + p] == 0:
+        return
+    tile = return_tile(c, r, p)
+    if c.tiles[c.highest_of[c.grill[r]]] != tile:
+        turn_face_down(c, r)
+
+
+# ------------------------------------------------------------------ the steps (steps.py)
+
+cdef inline void decide_actions(
+    const Cols* c, Py_ssize_t r, int64_t victim, int8_t* out
+) noexcept nogil:
+    """`steps.decide_actions` (C6-C8) into a mask row: roll while dice and faces remain;
+    stop; steal from ``victim`` (-1: none)."""
+    cdef int f, k, held = 0
+    cdef bint open_face = False
+    for f in range(6):
+        if c.set_aside[r * 6 + f] == 0:
+            open_face = True
+    for k in range(c.kinds):
+        held += c.in_hand[r * c.kinds + k]
+    out[0] = open_face and held > 0
+    out[c.stop] = True  # at most one steal: a stop takes the claim, or busts
+    if victim >= 0:
+        out[c.steal + victim] = True
+
+
+cdef inline void derive(Cols* c, Py_ssize_t r, int8_t* out) noexcept nogil:
+    """`steps.derive` where no module changes the rules: a roll's takes (C4), or a stop's
+    claims (kept in ``grill_claim`` and ``victim``) and the decisions they allow (C6-C8)."""
+    cdef int64_t claim, victim
+    if c.phase[r] == CHOOSE:
+        roll_actions(c, r, out)
+    elif c.phase[r] == DECIDE:
+        claims(c, r, stop_total(c, r), &claim, &victim)
+        c.grill_claim[r] = claim
+        c.victim[r] = victim
+        decide_actions(c, r, victim, out)
+
+
+cdef inline void start_turn(Cols* c, Py_ssize_t r) noexcept nogil:
+    """`steps.start_turn` before ``turn_dice`` (C3, C11): the player to move takes the
+    turn's dice."""
+    cdef int k, f
+    c.phase[r] = ROLL
+    for f in range(6):
+        c.set_aside[r * 6 + f] = 0
+    for k in range(c.kinds):
+        c.in_hand[r * c.kinds + k] = c.start_dice[k]
+        for f in range(6):
+            c.roll[(r * c.kinds + k) * 6 + f] = 0
+
+
+cdef inline bint pass_dice(Cols* c, Py_ssize_t r) noexcept nogil:
+    """`steps.pass_dice` with nothing pending (C11, C12): the game ends on an empty grill,
+    else the next player starts a turn. Whether the row rolls next."""
+    cdef int k, f
+    if c.grill[r] == 0:
+        c.phase[r] = GAME_OVER
+        for f in range(6):
+            c.set_aside[r * 6 + f] = 0
+        for k in range(c.kinds):
+            c.in_hand[r * c.kinds + k] = 0
+            for f in range(6):
+                c.roll[(r * c.kinds + k) * 6 + f] = 0
+        return False
+    c.player[r] = (c.player[r] + 1) % c.players
+    start_turn(c, r)
+    return True
+
+
+cdef inline void turn_over(Cols* c, Py_ssize_t r, bint tidies) noexcept nogil:
+    """`steps.finish_turn`'s first part: the turn counted and, for ``end_turn``, shown over
+    (phase TURN_OVER, no roll)."""
+    cdef int k, f
+    c.turns[r] += 1
+    if tidies:
+        c.phase[r] = TURN_OVER
+        for k in range(c.kinds):
+            for f in range(6):
+                c.roll[(r * c.kinds + k) * 6 + f] = 0
+
+
+cdef inline bint finish_turn(Cols* c, Py_ssize_t r) noexcept nogil:
+    """`steps.finish_turn` where no module tidies a turn's end: count it, pass the dice.
+    Whether the row rolls next."""
+    turn_over(c, r, False)
+    return pass_dice(c, r)
+
+
+cdef inline bint decide(Cols* c, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:
+    """`steps.decide` on a stop or a steal (C8-C10): take the claim (grill ``index``, or
+    ``victim``'s top), or bust without one; finish the turn. Whether the row rolls next."""
+    if index >= 0 or victim >= 0:
+        take_tile(c, r, index, victim)
+    else:
+        bust(c, r)
+    return finish_turn(c, r)
+
+
+cdef inline void show(Cols* c, Py_ssize_t r, int kind, const int8_t* counts) noexcept nogil:
+    """`steps.roll`'s dice: those of ``kind`` show ``counts`` (per face)."""
+    cdef int f
+    for f in range(6):
+        c.roll[(r * c.kinds + kind) * 6 + f] = counts[f]
+
+
+cdef inline bint after_roll(Cols* c, Py_ssize_t r) noexcept nogil:
+    """`steps.roll` once the dice show, then `steps.after_roll` where no module changes the
+    rules (C5): the roll is counted as a move; one that offers nothing busts. Whether the
+    row rolls next (the next player's turn)."""
+    c.phase[r] = CHOOSE
+    c.moves[r] += 1
+    if roll_faces(c, r):
+        return False
+    bust(c, r)
+    return finish_turn(c, r)
