@@ -344,7 +344,12 @@ def test_bots_never_take_you_off_a_screen_and_are_paused_and_stepped(page: Page)
     page.wait_for_timeout(500)
     assert page.locator("#log").inner_text() == before  # nothing moves while paused
     page.click("#bot-step")  # one bot move, then the bots wait again
-    expect(page.locator("#log")).not_to_have_text(before, timeout=30_000)
+    # (the log's rendered text, as read above: expect's text is its textContent, which never
+    # equals an innerText of several entries, so it would not wait for the move)
+    page.wait_for_function(
+        "before => document.querySelector('#log').innerText !== before", arg=before, timeout=30_000
+    )
+    expect(page.locator("#bot-step")).to_be_enabled(timeout=30_000)  # the move has landed
     stepped = page.locator("#log").inner_text()
     page.wait_for_timeout(500)
     assert page.locator("#log").inner_text() == stepped
