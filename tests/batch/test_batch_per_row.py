@@ -88,18 +88,6 @@ HOT_GRILL = Variant(
 )
 
 
-def _random_play(replay: Replay, games: int, seed: int) -> None:
-    """Random legal actions in the batch and the reference side by side, checked each step."""
-    rng = np.random.default_rng(seed)
-    replay.check_rows()
-    while replay.finished < games:
-        mask = replay.batch.legal_mask()
-        keys = rng.random(mask.shape)
-        keys[~mask] = -1
-        replay.step(np.argmax(keys, axis=1))
-        replay.check_rows()
-
-
 @pytest.mark.parametrize("players", [2, 3])
 def test_hot_grill_without_a_twin_plays_in_the_batch_as_in_the_reference(players: int) -> None:
     rules = HOT_GRILL.rules({"bonus": 2})

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from pickomino_rules.actions import STOP, Steal
 from pickomino_rules.batch._conversion import write_cores
 from pickomino_rules.batch._rules import BatchPerRowWarning
+from pickomino_rules.batch._tables import drawn_counts
 from pickomino_rules.batch_plugin import PHASE_DECIDE, PHASE_GAME_OVER, PHASE_ROLL
 from pickomino_rules.errors import MissingExtraError
 from pickomino_rules.game import apply, new_game, stop_claims
@@ -194,13 +195,7 @@ class RowGames:
         """Roll the dice in ``rows`` (each at a chance node), again where a roll busts."""
         table, states, rules = self.table, self.states, self.rules
         while rows.size:
-            counts = np.zeros((len(rows), table.kinds, 6), dtype=np.int8)
-            for kind, (start, lookup, rolls) in enumerate(table.roll_tables):
-                dice = table.in_hand[rows, kind].astype(np.int64)
-                some = dice > 0  # a kind's dice are drawn only where some are in hand
-                counts[some, kind] = rolls[
-                    lookup[start[dice[some]] + self.rng.integers(0, table.sides[dice[some]])]
-                ]
+            counts = drawn_counts(table, rows, self.rng)  # as the twins' path draws them
             self.rolled(rows, counts[:, 0] if table.kinds == 1 else counts)
             listed = rows.tolist()
             before = [states[row] for row in listed]

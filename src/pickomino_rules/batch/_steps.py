@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pickomino_rules.batch._compiled import LOOPS
+from pickomino_rules.batch._tables import drawn_counts
 from pickomino_rules.batch_plugin import (
     PHASE_CHOOSE,
     PHASE_DECIDE,
@@ -272,12 +273,7 @@ class StepMachine:
                 self.on_roll(rows, counts[:, 0] if table.kinds == 1 else counts)
             rows = self._after_roll(rows)
         while rows.size:
-            counts = np.empty((len(rows), table.kinds, 6), dtype=np.int8)
-            for kind, (start, lookup, rolls) in enumerate(table.roll_tables):
-                dice = table.in_hand[rows, kind].astype(np.int64)
-                counts[:, kind] = rolls[
-                    lookup[start[dice] + self._rng.integers(0, table.sides[dice])]
-                ]
+            counts = drawn_counts(table, rows, self._rng)
             table.roll[rows] = counts
             table.phase[rows] = PHASE_CHOOSE
             self._moves[rows] += 1

@@ -7,6 +7,8 @@ rules and their encoding, for code that imported them from ``pickomino_rules.bat
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pickomino_rules.actions import ROLL as _ROLL_ACTION
 from pickomino_rules.actions import STOP, Steal
 from pickomino_rules.batch_plugin import (
@@ -23,6 +25,11 @@ try:
     import numpy as np
 except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the batch engine", "batch") from None
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from pickomino_rules.batch_plugin import BatchTable
 
 __all__ = [
     "ACT_ROLL",
@@ -41,6 +48,7 @@ __all__ = [
     "PHASE_TURN_OVER",
     "ROLL",
     "TILES",
+    "drawn_counts",
 ]
 
 # Deprecated names of the phase codes: beside actions.ROLL and Phase.ROLL they misled.
@@ -66,3 +74,18 @@ def _classic_numbers() -> tuple[int, int, int, int, int, int]:
 
 # The classic set-up's first tile, tiles and dice, and its action numbers (roll, stop, steal 0).
 FIRST_TILE, TILES, DICE, ACT_ROLL, ACT_STOP, ACT_STEAL = _classic_numbers()
+
+
+def drawn_counts(
+    table: BatchTable, rows: NDArray[np.int64], rng: np.random.Generator
+) -> NDArray[np.int8]:
+    """A roll of the dice in hand in each of ``rows``: counts, shape (rows, kinds, 6).
+
+    Each die is uniform over its sides; a kind with no dice in hand draws nothing from
+    ``rng`` (its range is one value).
+    """
+    counts = np.empty((len(rows), table.kinds, 6), dtype=np.int8)
+    for kind, (start, lookup, rolls) in enumerate(table.roll_tables):
+        dice = table.in_hand[rows, kind].astype(np.int64)
+        counts[:, kind] = rolls[lookup[start[dice] + rng.integers(0, table.sides[dice])]]
+    return counts
