@@ -73,7 +73,9 @@ def advisor(page: Page, variant: str = "extended") -> None:
     page.click("#advise")
     page.select_option("#ed-variant", variant)
     page.click("#ed-fresh")
-    expect(page.locator("#advice-table svg")).to_be_visible(timeout=30_000)
+    # the newest table is in: the earlier requests' answers (the screen, the variant) came first
+    expect(page.locator("#advice-table")).to_have_attribute("aria-busy", "false", timeout=30_000)
+    expect(page.locator("#advice-table svg")).to_be_visible()
 
 
 def assert_fits(page: Page, screen: str) -> None:

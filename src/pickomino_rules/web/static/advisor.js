@@ -14,6 +14,16 @@ let table = null; // {position, kinds, tiles, guides, turnDice}: the table as se
 let place = "grill"; // where a tile clicked goes: "grill", "face_down" or a player's index
 let asking = 0; // the newest request about the table (the answers to older ones are dropped)
 
+// A request about the table is out: the table says so (aria-busy) until the newest one is answered.
+function ask() {
+  $("#advice-table").setAttribute("aria-busy", "true");
+  return ++asking;
+}
+
+function answered(asked) {
+  if (asked === asking) $("#advice-table").setAttribute("aria-busy", "false");
+}
+
 function element(tag, properties = {}, ...children) {
   const made = Object.assign(document.createElement(tag), properties);
   made.append(...children);
@@ -395,7 +405,7 @@ function showHand() {
 // and the places on the grill); the inputs typed in stay as they are.
 async function changed(...fills) {
   refilled(...fills);
-  const asked = ++asking;
+  const asked = ask();
   $("#advice").hidden = true;
   try {
     const answer = await api("/api/draw", { position: table.position });
@@ -406,12 +416,14 @@ async function changed(...fills) {
   } catch (error) {
     if (asked !== asking) return;
     showProblems(error.problems || [{ field: "position", message: error.message }]);
+  } finally {
+    answered(asked);
   }
 }
 
 async function setUp(path, body) {
   $("#advice-error").textContent = "";
-  const asked = ++asking;
+  const asked = ask();
   for (const field of document.querySelectorAll("#advisor fieldset")) field.disabled = true; // no change to the old table meanwhile
   try {
     const answer = await api(path, body);
@@ -431,6 +443,7 @@ async function setUp(path, body) {
     if (asked === asking) showProblems(error.problems || [{ field: "position", message: error.message }]);
   } finally {
     if (asked === asking) for (const field of document.querySelectorAll("#advisor fieldset")) field.disabled = false;
+    answered(asked);
   }
 }
 
@@ -441,6 +454,7 @@ async function rank(event) {
   if (!table) return;
   const dice = $("#dice").value.trim();
   const roll = state().phase === "roll" && dice ? dice : null;
+  const asked = ask();
   try {
     const answer = await api("/api/hint", { position: table.position, roll });
     showProblems([]);
@@ -451,6 +465,8 @@ async function rank(event) {
     $("#advice-error").textContent = error.problems // the library says what is wrong, and where
       ? "This table cannot be: see the parts marked in red."
       : error.message;
+  } finally {
+    answered(asked);
   }
 }
 
