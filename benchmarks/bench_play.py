@@ -178,7 +178,7 @@ def compare(
         print(f"installing {rev} and the working tree in {envs} ...", flush=True)
         old = _install(_checkout(rev, Path(scratch) / "baseline"), envs / f"baseline-{rev}")
         tree = Path(scratch) / "tree"
-        leftovers = (".git", ".venv", "site", "build", "*.so", "_kernel.c")  # built here
+        leftovers = (".git", ".venv", "site", "build", "*.so", "*.c")  # built here
         shutil.copytree(REPO, tree, ignore=shutil.ignore_patterns(*leftovers))
         new = _install(tree, envs / "working-tree")
     print(f"Python {sys.version.split()[0]} on {platform.machine()}, {os.cpu_count()} cpus")

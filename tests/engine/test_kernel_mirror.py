@@ -1,7 +1,8 @@
 """The compiled kernel is a declared mirror: its map of twins, its declines, whole turns.
 
-``_kernel.MIRRORS`` names the pure twin of each compiled function: the step machine
-(``pickomino_rules._engine.steps``) and the core's turn hooks (``pickomino_rules.turn``).
+``MIRRORS`` of each compiled module of the engine names the pure twin of each compiled
+function: the kernel's the step machine (``pickomino_rules._engine.steps``), ``_hooks``' the
+core's turn hooks (``pickomino_rules.turn``), ``_observe``'s the encoding.
 Here the map is checked both ways (every pure step and compiled core hook named, every name
 present in the kernel), the kernel is shown to decline nothing over legal play, and every
 node of whole turns on several boards (as OpenSpiel's ``test_consistent``) gives the same
@@ -29,9 +30,9 @@ if TYPE_CHECKING:
     from pickomino_rules._engine import Backend
 
 try:
-    from pickomino_rules._engine import _kernel
+    from pickomino_rules._engine import _boundary, _hooks, _kernel, _observe
 except ImportError:  # built without a C compiler: nothing to mirror
-    _kernel = None  # type: ignore[assignment]
+    _boundary = _hooks = _kernel = _observe = None  # type: ignore[assignment]
 
 COMPILED = compiled_backend()
 needs_kernel = pytest.mark.skipif(COMPILED is None, reason="the compiled kernel was not built")
@@ -46,7 +47,16 @@ BOARDS: list[tuple[str, dict[str, object]]] = [
 
 @needs_kernel
 def test_the_map_of_twins_is_complete() -> None:
-    """Every step of ``steps`` is mirrored or declared shared; every twin exists both ways."""
+    """Every step of ``steps`` is mirrored or declared shared; every twin exists both ways.
+
+    Each compiled module of the engine maps its own twins: the kernel the steps, ``_hooks``
+    the core hooks, ``_observe`` the encoding; each name is found in its module.
+    """
+    maps = {_kernel: steps, _hooks: turn, _observe: observation}
+    for module, reference in maps.items():
+        for name, twin in module.MIRRORS.items():
+            assert hasattr(module, name), (module.__name__, name)
+            assert twin.__module__ == reference.__name__, (module.__name__, name)
     own = {
         name
         for name, value in vars(steps).items()
@@ -54,23 +64,18 @@ def test_the_map_of_twins_is_complete() -> None:
         and value.__module__ == steps.__name__
         and not name.startswith("_")
     }
-    twins = {
-        twin.__name__ for twin in _kernel.MIRRORS.values() if twin.__module__ == steps.__name__
-    }
+    twins = {twin.__name__ for twin in _kernel.MIRRORS.values()}
     assert own - twins - set(_kernel.SHARED) == set(), "a step without a compiled twin"
     assert twins | set(_kernel.SHARED) <= own
-    for name, twin in _kernel.MIRRORS.items():
-        assert hasattr(_kernel, name), name
-        assert twin.__module__ in {steps.__name__, turn.__name__, observation.__name__}, name
     # the encoding's observation and mask: each function of ``observation`` has its twin
     filled = {
         name for name in observation.__all__ if inspect.isfunction(getattr(observation, name))
     }
-    assert filled == {n for n, t in _kernel.MIRRORS.items() if t.__module__ == observation.__name__}
-    assert set(_kernel.CORE_HOOKS) <= set(turn.HOOKS)
-    for name, hook in _kernel.CORE_HOOKS.items():
-        assert _kernel.MIRRORS[name] is getattr(turn, name)
-        assert _kernel.MIRRORS[f"core_{name}"] is getattr(turn, name)
+    assert filled == set(_observe.MIRRORS)
+    assert set(_hooks.CORE_HOOKS) <= set(turn.HOOKS)
+    for name, hook in _hooks.CORE_HOOKS.items():
+        assert _hooks.MIRRORS[name] is getattr(turn, name)
+        assert _hooks.MIRRORS[f"core_{name}"] is getattr(turn, name)
         assert getattr(hook, "__wrapped__", None) is getattr(turn, name)
     for name in ("legal_actions", "apply", "sample_chance", "stop_claims", "stop_outcomes"):
         assert getattr(_kernel, name).__wrapped__ is getattr(steps, name)
@@ -91,7 +96,7 @@ def test_the_kernel_falls_back_on_nothing_in_legal_play(
     """Random legal games of every variant: no call is handed to a pure twin, nothing warns."""
     backend = COMPILED
     assert backend is not None
-    _kernel.reset_declined()
+    _boundary.reset_declined()
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         for seed in range(6):
@@ -107,8 +112,8 @@ def test_the_kernel_falls_back_on_nothing_in_legal_play(
                     if state.phase is Phase.DECIDE and not _pending(rules, state):
                         backend.stop_outcomes(rules, state)
                 state = backend.apply(rules, state, move)
-    assert _kernel.declined() == 0
-    assert _kernel.fallbacks() == {}
+    assert _boundary.declined() == 0
+    assert _boundary.fallbacks() == {}
 
 
 def _pending(rules: Rules, state: GameState) -> bool:
@@ -150,11 +155,11 @@ def test_every_node_of_whole_turns_is_the_same_on_both_backends(
     pure_rules = _rules(variant, options, PURE)
     compiled_rules = _rules(variant, options, compiled)
     assert pure_rules.wrapped == compiled_rules.wrapped
-    for hook in set(_kernel.CORE_HOOKS) - pure_rules.wrapped - {"pending_actions"}:
+    for hook in set(_hooks.CORE_HOOKS) - pure_rules.wrapped - {"pending_actions"}:
         assert getattr(pure_rules, hook) is getattr(turn, hook)
-        assert getattr(compiled_rules, hook) is _kernel.CORE_HOOKS[hook]
+        assert getattr(compiled_rules, hook) is _hooks.CORE_HOOKS[hook]
     # (with no module's pending_actions the rules hold None: nothing to call)
-    _kernel.reset_declined()
+    _boundary.reset_declined()
     nodes = 0
     for start in _turn_starts(variant, options, seed=len(variant), count=2):
         seen = {start}
@@ -183,4 +188,4 @@ def test_every_node_of_whole_turns_is_the_same_on_both_backends(
                     seen.add(after)
                     frontier.append(after)
     assert nodes > 1000
-    assert _kernel.declined() == 0
+    assert _boundary.declined() == 0

@@ -33,7 +33,7 @@ SCORES_ABOVE_SMALL_INTS = textwrap.dedent(
     """
     import gc
     from pickomino_rules import GameState, Phase
-    from pickomino_rules._engine import _kernel
+    from pickomino_rules._engine import _hooks
     from pickomino_rules.dice import NO_DICE_SET_ASIDE
 
     stacks = ((21, 22, 23), (24,), ())
@@ -43,7 +43,7 @@ SCORES_ABOVE_SMALL_INTS = textwrap.dedent(
     )
     worms = {tile: 1000 + tile for tile in range(21, 37)}
     expected = tuple(sum(worms[tile] for tile in stack) for stack in stacks)
-    kept = [_kernel.core_scores(worms, state) for _ in range(2000)]
+    kept = [_hooks.core_scores(worms, state) for _ in range(2000)]
     gc.collect()
     churn = [tuple(range(n, n + 40)) for n in range(20000)]  # reuses freed memory
     assert all(found == expected for found in kept), (kept[0], expected)

@@ -51,9 +51,9 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
 try:
-    from pickomino_rules._engine import _kernel
+    from pickomino_rules._engine import _boundary, _hooks, _kernel
 except ImportError:  # built without a C compiler: the pure functions run
-    _kernel = None  # type: ignore[assignment]
+    _boundary = _hooks = _kernel = None  # type: ignore[assignment]
 
 PURE = os.environ.get("PICKOMINO_PURE", "") not in ("", "0")
 COMPILED = _kernel is not None and not PURE
@@ -99,13 +99,13 @@ def test_the_compiled_functions_stand_in_for_the_pure_ones() -> None:
         assert compiled.__doc__ == compiled.__wrapped__.__doc__
         assert compiled.__name__ == name
     for name in HOOKS:
-        compiled = _kernel.CORE_HOOKS[name]
+        compiled = _hooks.CORE_HOOKS[name]
         assert not isinstance(compiled, types.FunctionType), name
         assert getattr(compiled, "__wrapped__", None) is getattr(turn, name)
         assert isinstance(compiled, HookTwin)  # a module's compiled twin calls it in C
         assert isinstance(getattr(turn, name), types.FunctionType), "turn is never rewritten"
     # Every rules object's chains end in the compiled hooks, whatever was imported first.
-    assert get_rules("classic").set_aside is _kernel.set_aside
+    assert get_rules("classic").set_aside is _hooks.set_aside
     assert get_rules("extended").chains["claims"][0] == "turn"
 
 
@@ -222,7 +222,7 @@ def _claims_to_try(state: GameState) -> list[Claim]:
 
 def _same_hook(name: str, *args: object) -> None:
     outcomes = []
-    for function in (_kernel.CORE_HOOKS[name], getattr(turn, name)):
+    for function in (_hooks.CORE_HOOKS[name], getattr(turn, name)):
         try:
             outcomes.append(("value", function(*args)))
         except Exception as error:  # noqa: BLE001 (any error must be the same both ways)
@@ -321,7 +321,7 @@ def test_c4_c8_bad_moves_are_refused_alike_and_equal_moves_are_taken_alike(seed:
     ]
     # Bad moves and arguments: the kernel raises the pure engine's errors itself, and takes
     # equal moves and any random.Random: nothing is handed over.
-    _kernel.reset_declined()
+    _boundary.reset_declined()
     for state, move in bad:
         _same(rules, state, move)
     for state in (at_roll, at_choose, at_decide, other):
@@ -335,7 +335,7 @@ def test_c4_c8_bad_moves_are_refused_alike_and_equal_moves_are_taken_alike(seed:
     _same_call("sample_chance", rules, other, rng)
     _same_call("sample_chance", rules, at_roll, "a seed")
     _same_call("sample_chance", rules, at_roll, _Seeded(3))
-    assert _kernel.fallbacks() == {}
+    assert _boundary.fallbacks() == {}
     # What the kernel cannot read, the pure engine answers: a fallback, counted and warned of.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -348,7 +348,7 @@ def test_c4_c8_bad_moves_are_refused_alike_and_equal_moves_are_taken_alike(seed:
             _check_hooks(rules, state, any_phase=True)
             _same_hook("set_aside", rules, state, 0)
             _same_hook("claims", rules, state, "21")
-    assert _kernel.declined() > 0
+    assert _boundary.declined() > 0
 
 
 class _Seeded(random.Random):
@@ -382,12 +382,12 @@ def _own_rules(**hooks: Any) -> Rules:
 @needs_compiled
 def test_the_kernel_calls_the_compiled_twin_of_each_hook_no_module_wraps() -> None:
     flags = [f"core_{hook}" for hook in HOOKS]
-    assert all(getattr(_kernel.view(get_rules("classic")), flag) for flag in flags)
-    assert all(getattr(_kernel.view(_own_rules(scores=_double_scores)), flag) for flag in flags)
+    assert all(getattr(_boundary.view(get_rules("classic")), flag) for flag in flags)
+    assert all(getattr(_boundary.view(_own_rules(scores=_double_scores)), flag) for flag in flags)
     for hook in HOOKS:
-        seen = _kernel.view(_own_rules(**{hook: _through}))
+        seen = _boundary.view(_own_rules(**{hook: _through}))
         assert [getattr(seen, flag) for flag in flags] == [other != hook for other in HOOKS]
-    assert not _kernel.view(get_rules("classic", {"short_game": True})).core_bust  # O2
+    assert not _boundary.view(get_rules("classic", {"short_game": True})).core_bust  # O2
 
 
 def _through(inner: Any, *args: Any) -> Any:
@@ -459,7 +459,7 @@ def test_a_fallback_is_counted_and_warned_of_once_naming_the_function() -> None:
     state = game.apply(rules, state, RollOutcome.parse("11234ww5"))
     state = game.apply(rules, state, Take(Face.WORM))
     odd = state.replace(grill=list(state.grill))  # type: ignore[arg-type]
-    _kernel.reset_declined()
+    _boundary.reset_declined()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         first = _compiled("legal_actions")(rules, odd)
@@ -469,8 +469,8 @@ def test_a_fallback_is_counted_and_warned_of_once_naming_the_function() -> None:
     named = sorted(str(warning.message).split(" of ")[1].split()[0] for warning in caught)
     assert named == ["claims", "legal_actions"]  # once each, though asked twice
     # (the second time the pure engine answers from its cache, not asking the claims again)
-    assert _kernel.fallbacks() == {"claims": 1, "legal_actions": 2}
-    assert _kernel.declined() == 3
+    assert _boundary.fallbacks() == {"claims": 1, "legal_actions": 2}
+    assert _boundary.declined() == 3
 
 
 _CALLS: list[GameState] = []  # the states a hook was called on
@@ -490,7 +490,7 @@ def test_a_module_s_hook_never_runs_twice_when_the_call_fails() -> None:
     rules = _own_rules(set_aside=_counted_failing_set_aside)
     state = new_game(rules, players=2)[1]
     state = _compiled("apply")(rules, state, RollOutcome.parse("11234ww5"))
-    _kernel.reset_declined()
+    _boundary.reset_declined()
     _CALLS.clear()
     with pytest.raises(RuntimeError, match="a module's bug"):
         _compiled("apply")(rules, state, Take(Face.WORM))
@@ -501,4 +501,4 @@ def test_a_module_s_hook_never_runs_twice_when_the_call_fails() -> None:
         _pure("apply")(rules, state, Take(Face.WORM))
     assert len(_CALLS) == 1
     assert _CALLS[0] is state
-    assert _kernel.fallbacks() == {}
+    assert _boundary.fallbacks() == {}

@@ -87,8 +87,13 @@ PURE = Backend(
 
 def compiled_backend() -> Backend | None:
     """The compiled backend, or None where the kernel was not built (no C compiler)."""
-    try:
-        from pickomino_rules._engine import _kernel  # noqa: PLC0415 (built where possible)
+    try:  # (built where possible; all or none: they cimport each other)
+        from pickomino_rules._engine import (  # noqa: PLC0415
+            _boundary,
+            _hooks,
+            _kernel,
+            _observe,
+        )
     except ImportError:
         return None
     return Backend(
@@ -99,10 +104,10 @@ def compiled_backend() -> Backend | None:
         sample_chance=_kernel.sample_chance,
         stop_claims=_kernel.stop_claims,
         stop_outcomes=_kernel.stop_outcomes,
-        core_hooks={**PURE.core_hooks, **_kernel.CORE_HOOKS},
-        fallbacks=_kernel.fallbacks,
-        observe_into=_kernel.observe_into,
-        mask_into=_kernel.mask_into,
+        core_hooks={**PURE.core_hooks, **_hooks.CORE_HOOKS},
+        fallbacks=_boundary.fallbacks,
+        observe_into=_observe.observe_into,
+        mask_into=_observe.mask_into,
     )
 
 

@@ -1,0 +1,39 @@
+# cython: language_level=3
+"""The compiled engine's boundary (``_boundary.pyx``): which calls it takes, and which it
+hands to the pure engine. Cimported by the kernel, the core hooks' twins and the encoding."""
+
+cdef enum:
+    GUIDE = 256  # stretches of a table's total: a draw bisects only its stretch's bounds
+
+
+cdef class Table:
+    cdef tuple outcomes
+    cdef double* bounds
+    cdef Py_ssize_t size
+    cdef Py_ssize_t guide[GUIDE + 1]
+    cdef double scale  # GUIDE / total
+    cdef double total
+    cdef object by_id
+    cdef object has
+
+
+cdef class View:
+    cdef readonly object rules
+    cdef object layout
+    cdef object chance_table
+    cdef object dice
+    cdef dict tables
+    cdef object roll_actions, pending, set_aside, stop_total, claims
+    cdef object take_tile, bust, end_turn, turn_dice, apply_action
+    cdef object worms
+    cdef readonly bint core_roll_actions, core_set_aside, core_stop_total, core_claims
+    cdef readonly bint core_take_tile, core_bust
+    cdef bint tidies_turn_end, deals_own_dice, ends_on_total, pending_by_parts
+
+    cdef Table table(self, object dice)
+
+
+cpdef View view(object rules)
+cdef View taken(object rules, object state)
+cdef object fell_back(str name, object pure, tuple arguments)
+cdef object raise_as_pure(object rules, object state, object error, object move=*)

@@ -1,0 +1,168 @@
+# cython: language_level=3
+"""The compiled engine's boundary with the rules and with the pure engine.
+
+Which calls the compiled engine takes: its view of one rules object (the hooks, which of them
+are the core's own, the chance tables in C) and whether a state may be read by offset
+(``taken``). Which it hands back: a declined call is answered by the pure twin, counted by
+function (``fallbacks()``) and warned about once per function (``RuntimeWarning``), so a
+kernel bug shows as a warning, never as a silent slow answer; over legal play the count stays
+zero. What a hook raised is raised as the pure engine raises it (``raise_as_pure``).
+"""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.object cimport PyObject
+
+from pickomino_rules._engine.states cimport Slots, plain, read_slots
+
+import warnings
+
+from pickomino_rules._engine.guards import ODD, check_arguments, failure
+from pickomino_rules.errors import PickominoError
+from pickomino_rules.rules import Rules
+
+cdef Slots S
+read_slots(&S)
+
+
+cdef Py_ssize_t _DECLINED = 0
+cdef dict _FALLBACKS = {}
+
+
+cdef object fell_back(str name, object pure, tuple arguments):
+    """The pure twin's answer to a declined call; a fallback counted and warned about.
+
+    When the pure twin raises, the input was bad (an illegal move, a wrong type): its error
+    is the answer and nothing is counted.
+    """
+    global _DECLINED
+    answer = pure(*arguments)
+    _DECLINED += 1
+    seen = _FALLBACKS.get(name, 0)
+    _FALLBACKS[name] = seen + 1
+    if not seen:
+        warnings.warn(
+            f"the compiled engine could not take a call of {name} that the pure engine "
+            "answers; it ran on the pure engine (slower, same answer). Please report it "
+            "with `pickomino info`.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return answer
+
+
+cdef object raise_as_pure(object rules, object state, object error, object move=None):
+    """Raise what the pure twin raises for ``error`` (a hook failing, a state it cannot read)."""
+    if isinstance(error, PickominoError) or not isinstance(error, ODD):
+        raise error
+    if move is not None:
+        check_arguments(rules, state, move)
+    raise failure(rules, state, error) from error
+
+
+def declined():
+    """How many calls the kernel has handed to a pure twin that answered them (fallbacks)."""
+    return _DECLINED
+
+
+def fallbacks():
+    """The fallbacks of this process by function name (see ``declined``)."""
+    return dict(_FALLBACKS)
+
+
+def reset_declined():
+    """Start counting fallbacks from zero (and warn again on the next one)."""
+    global _DECLINED
+    _DECLINED = 0
+    _FALLBACKS.clear()
+
+
+# -- what the kernel reads of one rules object ---------------------------------------------
+
+
+cdef class Table:
+    """What the kernel reads of one chance table: its bounds as C numbers, to bisect, and a
+    guide: for each of ``GUIDE`` equal stretches of the total, where its bounds begin."""
+
+    def __dealloc__(self):
+        PyMem_Free(self.bounds)
+
+
+cdef class View:
+    """The kernel's view of one rules object: its hooks, and which are the core's own."""
+
+    cdef Table table(self, object dice):
+        found = self.tables.get(dice)
+        if found is not None:
+            return <Table>found
+        pure = self.chance_table(dice)
+        cdef Table table = Table()
+        table.outcomes = pure.outcomes
+        table.size = len(pure.bounds)
+        table.bounds = <double*>PyMem_Malloc(max(1, table.size) * sizeof(double))
+        if table.bounds is NULL:
+            raise MemoryError()
+        for index in range(table.size):
+            table.bounds[index] = pure.bounds[index]  # the table's own floats, exactly
+        table.total = pure.total
+        table.scale = GUIDE / pure.total if pure.total > 0 else 0.0
+        cdef Py_ssize_t bucket, at = 0
+        for bucket in range(GUIDE + 1):  # the first bound above each stretch's start
+            while table.scale and at < table.size and table.bounds[at] <= bucket / table.scale:
+                at += 1
+            table.guide[bucket] = at if bucket < GUIDE else table.size
+        table.by_id = pure.by_id
+        table.has = pure.has
+        self.tables[dice] = table
+        return table
+
+
+cdef View _VIEW = None
+
+
+cpdef View view(object rules):
+    """The kernel's view of ``rules`` (the last one is kept: a program plays one game)."""
+    global _VIEW
+    cdef View seen = _VIEW
+    if seen is not None and seen.rules is rules:
+        return seen
+    seen = View()
+    seen.rules = rules
+    seen.tables = {}
+    seen.layout = rules.layout
+    seen.dice = rules.components.dice
+    seen.worms = rules.worms
+    seen.chance_table = rules.chance_table
+    seen.roll_actions = rules.roll_actions
+    seen.pending = rules.pending_actions
+    seen.set_aside = rules.set_aside
+    seen.stop_total = rules.stop_total
+    seen.claims = rules.claims
+    seen.take_tile = rules.take_tile
+    seen.bust = rules.bust
+    seen.end_turn = rules.end_turn
+    seen.turn_dice = rules.turn_dice
+    seen.apply_action = rules.apply_action
+    wrapped = rules.wrapped
+    seen.core_roll_actions = "roll_actions" not in wrapped
+    seen.core_set_aside = "set_aside" not in wrapped
+    seen.core_stop_total = "stop_total" not in wrapped
+    seen.core_claims = "claims" not in wrapped
+    seen.core_take_tile = "take_tile" not in wrapped
+    seen.core_bust = "bust" not in wrapped
+    seen.tidies_turn_end = rules.tidies_turn_end
+    seen.deals_own_dice = rules.deals_own_dice
+    seen.ends_on_total = rules.ends_on_total
+    seen.pending_by_parts = rules.pending_by_parts
+    _VIEW = seen
+    return seen
+
+
+cdef View taken(object rules, object state):
+    """The view of ``rules`` when the kernel may take a call on ``state``, else None."""
+    if not plain(&S, state) or type(rules) is not Rules:
+        return None
+    cdef View fast = view(rules)
+    cdef PyObject* layout = (<PyObject**>((<char*><PyObject*>state) + S.layout))[0]
+    if layout is not <PyObject*>fast.layout:  # (an unset layout is NULL)
+        return None
+    return fast
