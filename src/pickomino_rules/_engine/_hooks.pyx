@@ -11,7 +11,10 @@ and hands anything else to the pure hook, which answers (a counted fallback) or 
 
 from cpython.object cimport PyObject
 
+from libc.stdint cimport int64_t
+
 from pickomino_rules._engine._boundary cimport fell_back, view
+from pickomino_rules._engine.rows cimport offered_faces, stop_points
 from pickomino_rules._engine.states cimport Slots, get, new_state, plain, read_slots
 from pickomino_rules.compiled_plugin cimport HookTwin
 
@@ -34,6 +37,9 @@ cdef object _DECIDE = Phase.DECIDE
 cdef object _FACE = Face
 cdef object _ROLL_OUTCOME = RollOutcome
 cdef object _GRILL_CLAIM = Claim.grill_tile
+cdef int64_t _POINTS[6]  # each face's points (C7), read from the faces themselves
+for _at, _face in enumerate(FACES):
+    _POINTS[_at] = _face.points
 cdef tuple _OFFERED = tuple(
     tuple(TAKE[face] for face in FACES if mask >> (face - 1) & 1) for mask in range(64)
 )  # the takes of each set of faces (as bits, like ``RollOutcome.shown``), in face order
@@ -80,7 +86,7 @@ cpdef object core_roll_actions(object state):
     roll = get(state, S.roll)
     if type(roll) is not _ROLL_OUTCOME:
         raise TypeError("no roll shown")
-    return _OFFERED[roll.shown & ~used(get(state, S.set_aside))]
+    return _OFFERED[offered_faces(roll.shown, used(get(state, S.set_aside)))]
 
 
 cdef tuple _with(tuple counts, Py_ssize_t index, object count):
@@ -113,17 +119,13 @@ cpdef object core_set_aside(object state, object face):
 
 cpdef object core_stop_total(object state):
     """``turn.stop_total``: the total of the set-aside dice, or None without a worm."""
-    counts = get(state, S.set_aside)
-    used(counts)  # six counts, or raise
-    if not _item(counts, 5):
-        return None
-    return (
-        _item(counts, 0)
-        + 2 * _item(counts, 1)
-        + 3 * _item(counts, 2)
-        + 4 * _item(counts, 3)
-        + 5 * (_item(counts, 4) + _item(counts, 5))
-    )
+    values = get(state, S.set_aside)
+    used(values)  # six counts, or raise
+    cdef int64_t total, counts[6]
+    cdef Py_ssize_t index
+    for index in range(6):
+        counts[index] = _item(values, index)
+    return total if stop_points(counts, _POINTS, &total) else None
 
 
 cdef dict _GRILL_CLAIMS = {}

@@ -28,6 +28,7 @@ from pickomino_rules._engine._hooks cimport (
     any_dice, core_bust, core_claims, core_roll_actions, core_set_aside, core_stop_total,
     core_take_tile, used,
 )
+from pickomino_rules._engine.rows cimport can_roll
 from pickomino_rules._engine.states cimport Py_TYPE, Slots, get, new_state, read_slots, with_phase
 from pickomino_rules.compiled_plugin cimport call, call1
 
@@ -239,10 +240,10 @@ cpdef object claim_of_stop(object claims):
 
 cpdef object decide_actions(object state, object claims):
     """``steps.decide_actions``: roll again while dice and faces remain; stop; steal."""
-    can_roll = used(get(state, S.set_aside)) != 63 and any_dice(get(state, S.in_hand))
+    rolls = can_roll(used(get(state, S.set_aside)), any_dice(get(state, S.in_hand)))
     if not claims or (len(claims) == 1 and claims[0].victim is None):
-        return _ROLL_OR_STOP if can_roll else _STOP_ONLY
-    actions = [ROLL] if can_roll else []
+        return _ROLL_OR_STOP if rolls else _STOP_ONLY
+    actions = [ROLL] if rolls else []
     if claim_of_stop(claims) is not None:
         actions.append(STOP)
     for claim in claims:

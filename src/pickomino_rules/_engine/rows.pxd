@@ -56,6 +56,36 @@ ctypedef struct Cols:
     int stop, steal, actions
 
 
+# ------------------------------------------------------------------ the rules on C numbers
+# Shared with the kernel's twins of the core hooks (`_engine/_hooks.pyx`, `_kernel.pyx`), which
+# read a state's tuples into these numbers: C4, C6 and C7 are written once in compiled form.
+
+cdef inline int offered_faces(int shown, int used) noexcept nogil:
+    """`turn.roll_actions` (C4): of the faces a roll shows (bits, bit f for face index f),
+    those not set aside earlier; none means the roll busts (C5)."""
+    return shown & ~used
+
+
+cdef inline bint stop_points(
+    const int64_t* counts, const int64_t* points, int64_t* total
+) noexcept nogil:
+    """`turn.stop_total` (C7): the points of the dice set aside (``counts``, six faces) into
+    ``total``; whether a worm is among them (without one a stop claims nothing)."""
+    cdef int f
+    total[0] = 0
+    if counts[WORM] == 0:
+        return False
+    for f in range(6):
+        total[0] += counts[f] * points[f]
+    return True
+
+
+cdef inline bint can_roll(int used, bint dice_left) noexcept nogil:
+    """`steps.decide_actions` (C6): roll again while dice are left and a face is not set
+    aside yet (``used``: the faces set aside, as bits)."""
+    return dice_left and used != 63
+
+
 # ------------------------------------------------------------------ the stacks (plumbing)
 
 cdef inline void push(Cols* c, Py_ssize_t r, int p, int64_t tile) noexcept nogil:
@@ -83,16 +113,18 @@ cdef inline int64_t pop(Cols* c, Py_ssize_t r, int p) noexcept nogil:
 cdef inline int roll_faces(const Cols* c, Py_ssize_t r) noexcept nogil:
     """`turn.roll_actions` (C4): the faces shown that were not set aside earlier, as bits
     (bit f for face index f); none means the roll busts (C5)."""
-    cdef int f, k, shown, bits = 0
+    cdef int f, k, dice, shown = 0, used = 0
     cdef const int8_t* roll = c.roll + r * c.kinds * 6
     cdef const int8_t* aside = c.set_aside + r * 6
     for f in range(6):
-        shown = 0
+        dice = 0
         for k in range(c.kinds):
-            shown += roll[k * 6 + f]
-        if shown > 0 and aside[f] == 0:
-            bits |= 1 << f
-    return bits
+            dice += roll[k * 6 + f]
+        if dice > 0:
+            shown |= 1 << f
+        if aside[f] != 0:
+            used |= 1 << f
+    return offered_faces(shown, used)
 
 
 cdef inline void roll_actions(const Cols* c, Py_ssize_t r, int8_t* out) noexcept nogil:
@@ -120,13 +152,10 @@ cdef inline void set_aside(Cols* c, Py_ssize_t r, int f) noexcept nogil:
 cdef inline int64_t stop_total(const Cols* c, Py_ssize_t r) noexcept nogil:
     """`turn.stop_total` (C7): the points set aside, or -1 without a worm among them."""
     cdef int f
-    cdef int64_t total = 0
-    cdef const int8_t* aside = c.set_aside + r * 6
-    if aside[WORM] == 0:
-        return -1
+    cdef int64_t total, counts[6]
     for f in range(6):
-        total += aside[f] * c.points[f]
-    return total
+        counts[f] = c.set_aside[r * 6 + f]
+    return total if stop_points(counts, c.points, &total) else -1
 
 
 cdef inline void claims(
@@ -198,14 +227,13 @@ cdef inline void decide_actions(
 ) noexcept nogil:
     """`steps.decide_actions` (C6-C8) into a mask row: roll while dice and faces remain;
     stop; steal from ``victim`` (-1: none)."""
-    cdef int f, k, held = 0
-    cdef bint open_face = False
+    cdef int f, k, held = 0, used = 0
     for f in range(6):
-        if c.set_aside[r * 6 + f] == 0:
-            open_face = True
+        if c.set_aside[r * 6 + f] != 0:
+            used |= 1 << f
     for k in range(c.kinds):
         held += c.in_hand[r * c.kinds + k]
-    out[0] = open_face and held > 0
+    out[0] = can_roll(used, held > 0)
     out[c.stop] = True  # at most one steal: a stop takes the claim, or busts
     if victim >= 0:
         out[c.steal + victim] = True
