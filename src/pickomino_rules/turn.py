@@ -34,6 +34,7 @@ __all__ = [
     "bust",
     "claims",
     "end_turn",
+    "offered_faces",
     "pending_actions",
     "return_tile",
     "roll_actions",
@@ -84,6 +85,24 @@ _USED: dict[tuple[int, ...], int] = {}
 """The faces set aside as bits, by the set-aside counts (a few thousand at most)."""
 
 
+def offered_faces(shown: int, used: int) -> int:
+    """C4: of the faces a roll shows, those that were not set aside earlier this turn.
+
+    The faces are sets of bits, bit ``face - 1`` for each face (as `RollOutcome.shown`); none
+    offered means the roll busts (C5). [`roll_actions`][pickomino_rules.turn.roll_actions]
+    asks it; the batch engine and the turn solver tabulate it rather than restate it.
+
+    Args:
+        shown: The faces the roll shows.
+        used: The faces set aside earlier this turn.
+
+    Examples:
+        >>> bin(offered_faces(0b100011, 0b000001))  # 1s, 2s and worms shown; 1s set aside
+        '0b100010'
+    """
+    return shown & ~used
+
+
 def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001
     """C4: one [`Take`][pickomino_rules.actions.Take] per face shown that was not set aside earlier.
 
@@ -95,7 +114,7 @@ def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa:
     used = _USED.get(counts)
     if used is None:
         used = _USED[counts] = sum(1 << index for index, count in enumerate(counts) if count)
-    return _OFFERED[roll.shown & ~used]
+    return _OFFERED[offered_faces(roll.shown, used)]
 
 
 def pending_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001

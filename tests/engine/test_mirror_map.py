@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 import pickomino_rules
+from pickomino_rules import turn
 from pickomino_rules.errors import MissingExtraError
 from support import ROOT
 
@@ -131,3 +132,21 @@ def test_the_twins_are_found_without_the_map() -> None:
 )
 def test_the_maintainers_map_names_every_twin(name: str) -> None:
     assert _in_map(name, _map_text()), f"docs/maintainers.md's map does not name {name}"
+
+
+def test_c4_the_faces_a_roll_offers_are_tabulated_from_the_reference() -> None:
+    """C4: the batch's numpy twin and the solver's graph take the faces a roll offers from
+    `turn.offered_faces` (tabulated), so a change to C4 there reaches them unedited."""
+    pytest.importorskip("numpy")
+    from pickomino_rules.batch import _core  # noqa: PLC0415 (numpy: an extra)
+    from pickomino_rules.solver import _nodes  # noqa: PLC0415
+
+    expected = [
+        [
+            [bool(turn.offered_faces(shown, used) >> face & 1) for face in range(6)]
+            for shown in range(64)
+        ]
+        for used in range(64)
+    ]
+    assert _core._OFFERED.tolist() == expected  # noqa: SLF001
+    assert _nodes._offered().tolist() == expected  # noqa: SLF001

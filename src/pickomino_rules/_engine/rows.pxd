@@ -61,7 +61,7 @@ ctypedef struct Cols:
 # read a state's tuples into these numbers: C4, C6 and C7 are written once in compiled form.
 
 cdef inline int offered_faces(int shown, int used) noexcept nogil:
-    """`turn.roll_actions` (C4): of the faces a roll shows (bits, bit f for face index f),
+    """`turn.offered_faces` (C4): of the faces a roll shows (bits, bit f for face index f),
     those not set aside earlier; none means the roll busts (C5)."""
     return shown & ~used
 

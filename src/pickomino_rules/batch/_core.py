@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from pickomino_rules.batch_plugin import PHASE_DECIDE, POINTS, WORM
 from pickomino_rules.errors import MissingExtraError
+from pickomino_rules.turn import offered_faces
 
 try:
     import numpy as np
@@ -31,11 +32,21 @@ def turn_dice(table: BatchTable, rows: NDArray[np.int64]) -> NDArray[np.int8]:
     return np.broadcast_to(table.dice, (len(rows), table.kinds))
 
 
+_BITS = 1 << np.arange(6)
+"""A set of faces as bits (face index f at bit f), as `turn.offered_faces` takes them."""
+
+_OFFERED = np.array(
+    [[[offered_faces(s, u) >> f & 1 for f in range(6)] for s in range(64)] for u in range(64)],
+    dtype=np.bool_,
+)
+"""`turn.offered_faces` tabulated (C4): per faces set aside and faces shown, each face offered."""
+
+
 def roll_actions(table: BatchTable, rows: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """C4: take each face shown that was not set aside earlier."""
+    """C4: take each face `turn.offered_faces` offers."""
     mask = table.mask(rows)
     shown = table.roll[rows].sum(axis=1) if table.kinds > 1 else table.roll[rows, 0]
-    mask[:, 1:7] = (shown > 0) & (table.set_aside[rows] == 0)
+    mask[:, 1:7] = _OFFERED[(table.set_aside[rows] > 0) @ _BITS, (shown > 0) @ _BITS]
     return mask
 
 

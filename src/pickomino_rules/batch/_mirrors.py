@@ -74,7 +74,7 @@ else:
 
 ROWS: dict[str, str] = {
     # the rules on C numbers (the kernel's twins call them too)
-    "offered_faces": "turn.roll_actions",
+    "offered_faces": "turn.offered_faces",
     "stop_points": "turn.stop_total",
     "can_roll": "steps.decide_actions",
     # the core hooks

@@ -3,10 +3,11 @@
 Also the parts of the graph that one board's values cover (a board changed mid-turn holds
 only below the change). The graph is board-independent and cached per start.
 
-The graph restates three core rules over many nodes at once, under the rules'
-``mid_turn_by_count`` promise (only the core decides them while dice are rolled): ``MIRRORS``
-names each function's reference, and ``tests/solver/test_solver_mirror.py`` checks every node
-and roll of whole turns against it.
+The graph follows three core rules over many nodes at once, under the rules'
+``mid_turn_by_count`` promise (only the core decides them while dice are rolled). Which faces
+a roll offers (C4) it takes from the reference, `turn.offered_faces`, tabulated; the rest it
+restates: ``MIRRORS`` names each function's reference, and
+``tests/solver/test_solver_mirror.py`` checks every node and roll of whole turns against it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import attrs
 from pickomino_rules.dice import FACES, DieKind, RollOutcome, roll_counts
 from pickomino_rules.errors import MissingExtraError
 from pickomino_rules.state import GameState, Phase
+from pickomino_rules.turn import offered_faces
 
 try:
     import numpy as np
@@ -108,6 +110,19 @@ def _rollable(nodes: NDArray[np.int64]) -> NDArray[np.bool_]:
     return rollable
 
 
+_BITS = 1 << np.arange(6)
+"""A set of faces as bits (face index f at bit f), as `turn.offered_faces` takes them."""
+
+
+@lru_cache(maxsize=1)
+def _offered() -> NDArray[np.bool_]:
+    """`turn.offered_faces` tabulated (C4): per faces set aside and shown, each face offered."""
+    return np.array(
+        [[[offered_faces(s, u) >> f & 1 for f in range(6)] for s in range(64)] for u in range(64)],
+        dtype=np.bool_,
+    )
+
+
 def _moves(
     kinds: tuple[DieKind, ...], nodes: NDArray[np.int64]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
@@ -116,8 +131,9 @@ def _moves(
     Returns the node rows, rolls, faces and the child node each leads to.
     """
     faces, by_kind, _ = table_arrays(kinds, tuple(int(n) for n in nodes[0, 6:-1]))
-    open_faces = (faces[None, :, :] > 0) & (nodes[:, None, :6] == 0)
-    row, roll, face = np.nonzero(open_faces)
+    used = (nodes[:, :6] > 0) @ _BITS
+    shown = (faces > 0) @ _BITS
+    row, roll, face = np.nonzero(_offered()[used[:, None], shown[None, :]])
     child = nodes[row].copy()
     child[np.arange(len(row)), face] = faces[roll, face]
     child[:, 6:-1] -= by_kind[roll, face]
@@ -223,7 +239,7 @@ def build_program(kinds: tuple[DieKind, ...], root: Key) -> Program:
 
 MIRRORS = {
     _rollable: "steps.decide_actions",  # C6: roll again while dice and a face are left
-    _moves: "turn.roll_actions",  # C4: the faces a roll offers, and turn.set_aside after one
+    _moves: "turn.set_aside",  # C4: the dice of a face set aside (the faces offered: offered_faces)
     build_program: "turn.stop_total",  # C7: a stop's points and its worm (its stop classes)
 }
 """Each function that restates a core rule, and the reference it mirrors."""
