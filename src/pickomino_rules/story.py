@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from pickomino_rules.state import GameState, PlayerName
 
 __all__ = [
+    "Outcome",
     "Turn",
     "agree",
     "counted",
@@ -43,6 +44,7 @@ __all__ = [
     "player_names",
     "preview",
     "tile_ranges",
+    "turn_outcome",
     "turns",
 ]
 
@@ -215,6 +217,75 @@ class Turn:
         return self.describe(f"player {self.player}")
 
 
+@attrs.frozen
+class Outcome:
+    """What a finished turn did to the table: in words, and what happened by which rule.
+
+    Attributes:
+        text: In words, as a person reads it (``"bust: returns 24, 36 turned face down"``).
+        kinds: What happened: ``"take"`` (a grill tile), ``"steal"`` (from a player, a tile
+            or, where a variant's rule keeps it, nothing), ``"bust"`` and ``"face down"``.
+        rules: The core rules at work, once each: ``C8`` for a take or a steal, ``C10`` for
+            a bust (a variant's own events name their rules: see ``part_events``).
+    """
+
+    text: str
+    kinds: tuple[str, ...]
+    rules: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def turn_outcome(
+    before: GameState,
+    after: GameState,
+    player: int,
+    moves: Sequence[Move] = (),
+    name: PlayerName = default_name,
+) -> Outcome:
+    """What a finished turn of ``player`` did to the table (see `Outcome`).
+
+    Args:
+        before: The state at the turn's start.
+        after: The state after the turn.
+        player: Whose turn it was.
+        moves: The turn's moves, if known (they tell a steal that took no tile,
+            as from the hen's owner).
+        name: How to name the players.
+
+    Examples:
+        >>> from pickomino_rules import new_game, parse_move
+        >>> from pickomino_rules.game import apply
+        >>> rules, start = new_game("classic", players=2)
+        >>> state = start
+        >>> for move in ["wwwww114", "take w", "stop"]:
+        ...     state = apply(rules, state, parse_move(rules, move))
+        >>> turn_outcome(start, state, 0)
+        Outcome(text='takes 25', kinds=('take',), rules=('C8',))
+    """
+    gained = len(after.stacks[player]) - len(before.stacks[player])
+    if gained > 0:
+        tile = after.stacks[player][-1]
+        robbed = [p for p in range(before.players) if p != player and before.top(p) == tile]
+        if robbed:
+            return Outcome(f"steals {tile} from {name(robbed[0])}", ("steal",), ("C8",))
+        return Outcome(f"takes {tile}", ("take",), ("C8",))
+    ending = next((move for move in reversed(moves) if isinstance(move, Stop | Steal)), None)
+    if isinstance(ending, Steal):
+        return Outcome(f"robs {name(ending.victim)}, whose tile stays", ("steal",), ("C8",))
+    details = []
+    kinds = ["bust"]
+    if gained < 0:
+        details.append(f"returns {before.stacks[player][-1]}")
+    turned = after.face_down[len(before.face_down) :]
+    if turned:
+        details.append(f"{', '.join(map(str, turned))} turned face down")
+        kinds.append("face down")
+    text = "bust: " + ", ".join(details) if details else "bust"
+    return Outcome(text, tuple(kinds), ("C10",))
+
+
 def outcome_of(
     before: GameState,
     after: GameState,
@@ -222,7 +293,7 @@ def outcome_of(
     moves: Sequence[Move] = (),
     name: PlayerName = default_name,
 ) -> str:
-    """What a finished turn of ``player`` did to the table, in words.
+    """What a finished turn of ``player`` did to the table, in words (`turn_outcome`'s text).
 
     Args:
         before: The state at the turn's start.
@@ -232,21 +303,7 @@ def outcome_of(
             as from the hen's owner).
         name: How to name the players.
     """
-    gained = len(after.stacks[player]) - len(before.stacks[player])
-    if gained > 0:
-        tile = after.stacks[player][-1]
-        robbed = [p for p in range(before.players) if p != player and before.top(p) == tile]
-        return f"steals {tile} from {name(robbed[0])}" if robbed else f"takes {tile}"
-    ending = next((move for move in reversed(moves) if isinstance(move, Stop | Steal)), None)
-    if isinstance(ending, Steal):
-        return f"robs {name(ending.victim)}, whose tile stays"
-    details = []
-    if gained < 0:
-        details.append(f"returns {before.stacks[player][-1]}")
-    turned = after.face_down[len(before.face_down) :]
-    if turned:
-        details.append(f"{', '.join(map(str, turned))} turned face down")
-    return "bust: " + ", ".join(details) if details else "bust"
+    return turn_outcome(before, after, player, moves, name).text
 
 
 def preview(rules: Rules, state: GameState, action: Move, name: PlayerName = default_name) -> str:

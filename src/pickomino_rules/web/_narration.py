@@ -4,9 +4,10 @@ The words are the library's own (``pickomino_rules.story``, as the CLI's ``play`
 ``replay`` tell a game); this module only gathers them for a record and names, beside each,
 the rules at work (``C10``, ``E7``...), so that a person can look them up.
 
-A rule is named from the story's own words: the classic outcomes by the rulebook's IDs, and
-a variant's part or action by the module that brings it (the ID its guide for players
-names first, as ``pickomino play``'s ``help`` shows it).
+The rules come from the story and the rules' modules, never from knowing a variant: the core's
+(C8, C10) from the story's `Outcome` of a turn; a module's (its guide's first rule ID, as
+``pickomino play``'s ``help`` shows it) where the story's events name the module or where one
+of its own actions was played.
 """
 
 from __future__ import annotations
@@ -18,52 +19,66 @@ from typing import TYPE_CHECKING, Any
 from pickomino_rules.dice import RollOutcome
 from pickomino_rules.game import apply, legal_actions, parse_move
 from pickomino_rules.state import Phase
-from pickomino_rules.story import agree, group_turns, part_status, preview
+from pickomino_rules.story import (
+    agree,
+    group_turns,
+    part_events,
+    part_status,
+    preview,
+    turn_outcome,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from pickomino_rules.game import Move
+    from pickomino_rules.plugin import RuleModule
     from pickomino_rules.records import GameRecord
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
 
 __all__ = ["described_moves", "holdings", "turn_log"]
 
-_CLASSIC = (  # the story's words for what a turn or move did, and the classic rule at work
-    (re.compile(r"\bsteals \d+"), "C8"),
-    (re.compile(r"\btakes \d+"), "C8"),
-    (re.compile(r"\bbust\b"), "C10"),
-    (re.compile(r"\bturned face down\b"), "C10"),
-)
 _move_of = functools.lru_cache(maxsize=4096)(parse_move)
 """A move's text read (a game's texts repeat: the same rolls, ``take w``, ``roll``); bounded."""
 
 _RULE_ID = re.compile(r"\(([CEO]\d+)\)")
-_HEN_ROB = re.compile(r"\bwhose tile stays\b")  # the hen's steal (the story names no hen)
-_KEEP = re.compile(r"^keep ")  # the choice of one specialist to keep (the specialists' rule)
 
 
-def _module_rules(rules: Rules) -> list[tuple[re.Pattern[str], str]]:
-    """Each module of ``rules`` with a guide: the words that name it, and its rule ID."""
+def _module_rules(rules: Rules) -> list[tuple[re.Pattern[str], str, RuleModule]]:
+    """Each module of ``rules`` with a guide: the words that name it, its rule ID, itself."""
     found = []
     for module in rules.modules:
         ids = _RULE_ID.findall(module.guide)
         if not ids:
             continue
         words = module.name.replace("_", " ").removesuffix("s")
-        found.append((re.compile(rf"\b{re.escape(words)}s?\b"), ids[0]))
+        found.append((re.compile(rf"\b{re.escape(words)}s?\b"), ids[0], module))
     return found
 
 
 def rules_named(rules: Rules, text: str) -> list[str]:
-    """The rules at work in a line of the story: ``["C8", "E12"]``, each once, in order."""
-    named = [rule for pattern, rule in _CLASSIC if pattern.search(text)]
-    modules = _module_rules(rules)
-    named += [rule for pattern, rule in modules if pattern.search(text)]
-    for pattern, module in ((_HEN_ROB, "hen"), (_KEEP, "specialists")):
-        if pattern.search(text):
-            named += [rule for words, rule in modules if words.search(module)]
+    """The rules of the modules a line of the story names: ``["E12"]``, each once, in order."""
+    return list(
+        dict.fromkeys(rule for pattern, rule, _ in _module_rules(rules) if pattern.search(text))
+    )
+
+
+def _at_work(
+    rules: Rules, core: Iterable[str], told: Iterable[str], moves: Sequence[Move]
+) -> list[str]:
+    """The rules at work, each once: the core's, then the modules' ``told`` names or played.
+
+    A module is played when one of its own actions is among ``moves``.
+    """
+    named = [*core]
+    for line in told:
+        named += rules_named(rules, line)
+    named += [
+        rule
+        for _, rule, module in _module_rules(rules)
+        if module.action_types and any(isinstance(move, module.action_types) for move in moves)
+    ]
     return list(dict.fromkeys(named))
 
 
@@ -86,43 +101,40 @@ def turn_log(record: GameRecord) -> list[dict[str, Any]]:
     log = []
     played = 0
     for number, turn in enumerate(group_turns(start, steps), start=1):
-        text = turn.describe(names=names.__getitem__, rules=rules)
-        log.append(_entry(rules, number, turn.player, text, done=True))
+        named = names.__getitem__
+        outcome = turn_outcome(turn.before, turn.after, turn.player, turn.moves, named)
+        told = part_events(rules, turn.before, turn.after, named)
+        log.append(
+            {
+                "turn": number,
+                "player": turn.player,
+                "text": turn.describe(names=named, rules=rules),
+                "rules": _at_work(rules, outcome.rules, told, turn.moves),
+                "events": [*outcome.kinds, *(["parts"] if told else [])],
+                "done": True,
+            }
+        )
         played += len(turn.moves)
     rest = steps[played:]
     if rest and states[-1].phase is not Phase.GAME_OVER:
         shown = " ".join(_shown(move) for move, _ in rest)
         player = states[played].player
         text = agree(f"{names[player]}: {shown} …")
-        log.append(_entry(rules, len(log) + 1, player, text, done=False))
+        log.append(
+            {
+                "turn": len(log) + 1,
+                "player": player,
+                "text": text,
+                "rules": [],
+                "events": [],
+                "done": False,
+            }
+        )
     return log
 
 
 def _shown(move: Move) -> str:
     return f"[{move}]" if isinstance(move, RollOutcome) else str(move)
-
-
-def _entry(rules: Rules, number: int, player: int, text: str, *, done: bool) -> dict[str, Any]:
-    outcome = text.split(" -> ", 1)[1] if " -> " in text else ""
-    events = [
-        kind
-        for kind, pattern in (
-            ("steal", r"^steals |^robs \S"),
-            ("take", r"^takes \d"),
-            ("bust", r"^bust"),
-            ("face down", r"turned face down"),
-            ("parts", r"; "),
-        )
-        if re.search(pattern, outcome)
-    ]
-    return {
-        "turn": number,
-        "player": player,
-        "text": text,
-        "rules": rules_named(rules, outcome) if done else [],
-        "events": events,
-        "done": done,
-    }
 
 
 def described_moves(
@@ -136,10 +148,16 @@ def described_moves(
     ``legal``: the moves to describe, where the caller has them (all legal ones by default).
     """
     found = []
+    named = names.__getitem__
     for action in legal_actions(rules, state) if legal is None else legal:
-        does = preview(rules, state, action, names.__getitem__)
+        does = preview(rules, state, action, named)
+        after = apply(rules, state, action)
+        core: tuple[str, ...] = ()
+        if after.phase is Phase.GAME_OVER or after.player != state.player:  # the turn ends
+            core = turn_outcome(state, after, state.player, [action], named).rules
+        told = [str(action), *part_events(rules, state, after, named)]
         found.append(
-            {"move": str(action), "does": does, "rules": rules_named(rules, f"{action}; {does}")}
+            {"move": str(action), "does": does, "rules": _at_work(rules, core, told, [action])}
         )
     return found
 
