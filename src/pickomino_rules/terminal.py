@@ -120,6 +120,17 @@ def _table(rules: Rules, state: GameState, label: Callable[[int], str]) -> Table
     return table
 
 
+_MOST_DRAWN = 4  # worms drawn one by one on a tile; past that, their count and one worm
+
+
+def _worms(count: int) -> str:
+    """A tile's worms: one ``~`` each, or for more than four one and their count (``~\u00d77``).
+
+    The line so stays as wide whatever a variant puts on a tile, as the SVG picture does.
+    """
+    return "~" * count if count <= _MOST_DRAWN else f"~\u00d7{count}"
+
+
 class _Grill:
     """The grill's tiles with their worms, compacted where the row has no room.
 
@@ -131,14 +142,14 @@ class _Grill:
         self.full = Text()
         for tile in tiles:
             self.full.append(f" {tile}", style="bold yellow")
-            self.full.append("~" * rules.worms_of(tile), style="green")
+            self.full.append(_worms(rules.worms_of(tile)), style="green")
         self.compact = Text()
         by_worms: dict[int, list[int]] = {}
         for tile in tiles:
             by_worms.setdefault(rules.worms_of(tile), []).append(tile)
         for worms, group in sorted(by_worms.items()):
             self.compact.append(f" {tile_ranges(group, ' ')}", style="bold yellow")
-            self.compact.append("~" * worms, style="green")
+            self.compact.append(_worms(worms), style="green")
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         fits = self.full.cell_len <= options.max_width
@@ -174,7 +185,8 @@ stop. Stopping takes the grill tile of your total (or a smaller one), or steals 
 opponent's top tile of exactly your total; you need a worm set aside. No new face, or no \
 tile to take, is a bust: your top tile goes back and the highest grill tile turns over.
 
-On the table, 25~~ is tile 25 with its worms: each ~ is one worm, counted at the end.
+On the table, 25~~ is tile 25 with its worms: each ~ is one worm, counted at the end (a tile \
+with more than four shows one and their number: 40~\u00d75).
 """
 """What ``help`` prints at the prompt of ``pickomino play``.
 

@@ -416,10 +416,14 @@ def _picture_checked(rules: Rules, state: GameState) -> None:
     ET.fromstring(picture)  # noqa: S314 (our own output)
 
 
-def _table_checked(rules: Rules, state: GameState) -> None:
+def _table_text(rules: Rules, state: GameState) -> str:
     console = Console(file=io.StringIO(), width=120, color_system=None)
     console.print(render_table(rules, state))
-    text = console.file.getvalue()  # type: ignore[attr-defined]
+    return console.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+
+def _table_checked(rules: Rules, state: GameState) -> None:
+    text = _table_text(rules, state)
     assert 0 < len(text) <= LARGEST_TABLE_TEXT
 
 
@@ -506,6 +510,13 @@ def test_a_picture_stays_the_same_size_however_many_worms_a_tile_carries() -> No
         classic, start = new_game("classic", players=7)
         assert len(draw(rules, state)) <= len(draw(classic, start)) + 16 * 80
         assert re.search(r"1000\u00d7", draw(rules, state))
+        # the terminal's table too: one worm and the count, as many lines as classic's
+        heavy_text, classic_text = (
+            _table_text(r, s) for r, s in ((rules, state), (classic, start))
+        )
+        assert "~\u00d71000" in heavy_text
+        assert "~~~~~" not in heavy_text
+        assert heavy_text.count("\n") == classic_text.count("\n")  # the grill on one line
     finally:
         unregister_variant("heavy_tiles")
 

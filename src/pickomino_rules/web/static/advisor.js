@@ -14,6 +14,9 @@ let table = null; // {position, kinds, tiles, guides, turnDice}: the table as se
 let place = "grill"; // where a tile clicked goes: "grill", "face_down" or a player's index
 let asking = 0; // the newest request about the table (the answers to older ones are dropped)
 
+// A tile's worms: one ~ each, or past four one and their number (as the pictures draw them).
+const wormsText = (worms) => (worms > 4 ? `~\u00d7${worms}` : "~".repeat(worms));
+
 // A request about the table is out: the table says so (aria-busy) until the newest one is answered.
 function ask() {
   $("#advice-table").setAttribute("aria-busy", "true");
@@ -68,7 +71,7 @@ function fillTiles() {
   $("#ed-tiles").replaceChildren(...tiles.map((tile) => {
     const where = whereIs(tile);
     const button = element("button", { type: "button", className: `tile ${where.split(" ")[0]}` });
-    button.append(element("span", { textContent: String(tile) }), element("small", { textContent: "~".repeat(table.tiles[tile]) }));
+    button.append(element("span", { textContent: String(tile) }), element("small", { textContent: wormsText(table.tiles[tile]) }));
     const holder = s.stacks.findIndex((stack) => stack.includes(tile));
     if (holder >= 0) button.append(element("small", { textContent: `P${holder}` }));
     if (s.face_down.includes(tile)) button.append(element("small", { textContent: "down" }));
