@@ -1,8 +1,9 @@
 """Why a move is illegal, in words that name the rule: the engine's error explanations.
 
 Only ever called on the error path, so they may take their time and ask the rules again.
-To say *why*, `reason` restates three core rules; ``MIRRORS`` names the reference of each,
-and ``tests/engine/test_explain_mirror.py`` checks every explanation of random illegal moves
+To say *why*, `reason` restates two core rules (C6, C8) and asks the reference which faces a
+roll offers (C4, `turn.offered_faces`); ``MIRRORS`` names the reference of each, and
+``tests/engine/test_explain_mirror.py`` checks every explanation of random illegal moves
 against it.
 """
 
@@ -15,6 +16,7 @@ from pickomino_rules.actions import Roll, Steal, Stop, Take
 from pickomino_rules.dice import RollOutcome
 from pickomino_rules.errors import IllegalActionError
 from pickomino_rules.state import Phase
+from pickomino_rules.turn import offered_faces
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["MIRRORS", "dice_text", "illegal", "reason"]
 
 MIRRORS = {
-    "C4": "turn.roll_actions",  # which faces a roll lets the player take
+    "C4": "turn.offered_faces",  # asked, not restated: which faces a roll lets one take
     "C6": "steps.decide_actions",  # whether the player may roll again
     "C8": "turn.claims",  # what a stop or a steal can claim with the total
 }
@@ -68,10 +70,13 @@ def reason(rules: Rules, state: GameState, move: object) -> str:  # noqa: C901, 
     if phase is Phase.CHOOSE:
         if not isinstance(move, Take):
             return "C4: after a roll the player must first set dice aside"
-        if state.set_aside[move.face - 1]:
-            return f"C4: {move.face.symbol}s were already set aside this turn"
-        if state.roll is not None and not state.roll.count_of(move.face):
+        face = 1 << (move.face - 1)
+        shown = 0 if state.roll is None else state.roll.shown
+        if not shown & face:
             return f"C4: no die of the roll shows {move.face.symbol}"
+        used = sum(1 << index for index, count in enumerate(state.set_aside) if count)
+        if not offered_faces(shown, used) & face:  # shown, so what C4 weighs is the set-aside
+            return f"C4: {move.face.symbol}s were already set aside this turn"
     if phase is Phase.DECIDE:
         if isinstance(move, Take):
             return "C4: dice are set aside right after a roll, once"
