@@ -8,9 +8,11 @@ implements ``run``, ``run1`` or ``run2`` and calls what it wraps with ``call``, 
 
 __all__ = ["HookTwin"]
 
-from cpython.object cimport PyObject, PyTypeObject
+from cpython.object cimport PyObject
 from cpython cimport array
 from cpython.ref cimport Py_INCREF
+
+from pickomino_rules._engine.states cimport PyType_GenericAlloc, Py_TYPE, Slots, read_slots
 
 import array as _array
 
@@ -18,15 +20,8 @@ import attrs
 
 from pickomino_rules.state import GameState
 
-cdef extern from "Python.h":
-    ctypedef struct PyMemberDef:
-        Py_ssize_t offset
-    ctypedef struct PyMemberDescrObject:
-        PyMemberDef* d_member
-    object PyType_GenericAlloc(PyTypeObject* kind, Py_ssize_t items)
-    PyTypeObject* Py_TYPE(object)
-
-cdef PyTypeObject* _STATE_TYPE = <PyTypeObject*>GameState
+cdef Slots S  # a state's layout by offset: the engine's, read once (``_engine/states.pxd``)
+read_slots(&S)
 cdef array.array _FLOATS = _array.array("f")
 cdef tuple _FIELDS = tuple(attribute.name for attribute in attrs.fields(GameState))
 cdef tuple _NAMES = (
@@ -34,23 +29,21 @@ cdef tuple _NAMES = (
     "in_hand", "roll", "set_aside", "parts", "layout",
 )  # StateField's order
 cdef Py_ssize_t _COUNT = len(_NAMES)
-cdef Py_ssize_t _OFFSETS[10]
-cdef Py_ssize_t _PARTS
+cdef Py_ssize_t _OFFSETS[10]  # by StateField
+cdef Py_ssize_t _PARTS = S.parts
 
 if _FIELDS != _NAMES:
     raise ImportError(f"GameState's fields are {_FIELDS}, not {_NAMES}")
-for _at, _name in enumerate(_NAMES):
-    _descriptor = GameState.__dict__.get(_name)
-    if type(_descriptor).__name__ != "member_descriptor":
-        raise ImportError(f"GameState.{_name} is not a slot")
-    _OFFSETS[_at] = (<PyMemberDescrObject*>_descriptor).d_member.offset
-_PARTS = _OFFSETS[<int>PARTS]
+_OFFSETS[:] = [
+    S.grill, S.face_down, S.stacks, S.player, S.phase,
+    S.in_hand, S.roll, S.set_aside, S.parts, S.layout,
+]
 
 
 cdef object field(object state, StateField which):
     """``getattr(state, name)`` of one of the state's fields, read in C from a GameState."""
     cdef PyObject* value
-    if Py_TYPE(state) is _STATE_TYPE:
+    if Py_TYPE(state) is S.kind:
         value = (<PyObject**>((<char*><PyObject*>state) + _OFFSETS[<int>which]))[0]
         if value is not NULL:
             return <object>value
@@ -63,12 +56,12 @@ cdef object with_part(object state, Py_ssize_t index, object value):
     if parts[index] is value:
         return state
     new_parts = (*parts[:index], value, *parts[index + 1 :])
-    if Py_TYPE(state) is not _STATE_TYPE:
+    if Py_TYPE(state) is not S.kind:
         return state.replace(parts=new_parts)
     # Built by hand as the kernel's ``_new_state`` is (attrs' frozen slots have no C setter):
     # ``copy`` is new, so every slot is NULL and takes one new reference, which the copy
     # drops when it dies. tests/engine/test_memory_safety.py keeps such copies alone.
-    copy = PyType_GenericAlloc(_STATE_TYPE, 0)
+    copy = PyType_GenericAlloc(S.kind, 0)
     cdef Py_ssize_t at, offset
     cdef PyObject* field
     for at in range(_COUNT):

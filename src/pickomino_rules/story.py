@@ -293,16 +293,7 @@ def outcome_of(
     moves: Sequence[Move] = (),
     name: PlayerName = default_name,
 ) -> str:
-    """What a finished turn of ``player`` did to the table, in words (`turn_outcome`'s text).
-
-    Args:
-        before: The state at the turn's start.
-        after: The state after the turn.
-        player: Whose turn it was.
-        moves: The turn's moves, if known (they tell a steal that took no tile,
-            as from the hen's owner).
-        name: How to name the players.
-    """
+    """What a finished turn of ``player`` did to the table, in words: `turn_outcome`'s text."""
     return turn_outcome(before, after, player, moves, name).text
 
 
