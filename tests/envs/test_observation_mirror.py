@@ -1,7 +1,7 @@
 """The compiled twins of the encoding's observation and mask, against the pure reference.
 
-``_kernel.observe_into`` and ``_kernel.mask_into`` mirror ``_engine.observation`` (named in
-the kernel's ``MIRRORS``; ``tests/engine/test_kernel_mirror.py`` checks the map). Here both
+``_observe.observe_into`` and ``_observe.mask_into`` mirror ``_engine.observation`` (named in
+``_observe.MIRRORS``; ``tests/engine/test_kernel_mirror.py`` checks the map). Here both
 fill the observation of every seat and the mask at every state of random games of every
 variant and option set, and must agree value for value.
 """

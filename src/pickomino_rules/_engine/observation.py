@@ -2,7 +2,7 @@
 
 [`Encoding`][pickomino_rules.encoding.Encoding] lays the observation out (its segments) and
 numbers the actions; these two functions fill one observation and one mask from a state, in
-plain Python and without numpy, so that the compiled kernel can mirror them: ``_kernel``'s
+plain Python and without numpy, so that the compiled engine can mirror them: ``_observe``'s
 ``observe_into`` and ``mask_into`` are their twins (in its ``MIRRORS``), which the encoding
 uses under the compiled engine, writing straight into its numpy arrays.
 
