@@ -32,8 +32,10 @@ __all__ = [
     "HOOKS",
     "apply_action",
     "bust",
+    "can_roll",
     "claims",
     "end_turn",
+    "faces_used",
     "offered_faces",
     "pending_actions",
     "return_tile",
@@ -81,8 +83,38 @@ _OFFERED: tuple[tuple[Action, ...], ...] = tuple(
 )
 """The takes of each set of faces (as bits, like ``RollOutcome.shown``), in face order."""
 
+_ALL_FACES = (1 << len(FACES)) - 1
+"""Every face, as bits."""
+
 _USED: dict[tuple[int, ...], int] = {}
 """The faces set aside as bits, by the set-aside counts (a few thousand at most)."""
+
+
+def faces_used(counts: tuple[int, ...]) -> int:
+    """The faces set aside this turn as bits (bit ``face - 1``), from the counts per face.
+
+    Examples:
+        >>> bin(faces_used((2, 0, 0, 0, 0, 1)))  # two 1s and a worm set aside
+        '0b100001'
+    """
+    used = _USED.get(counts)
+    if used is None:
+        used = _USED[counts] = sum(1 << index for index, count in enumerate(counts) if count)
+    return used
+
+
+def can_roll(used: int, dice_left: bool) -> bool:
+    """C6: the player may roll again while dice are left and a face is not set aside yet.
+
+    ``used`` is the faces set aside this turn, as bits (`faces_used`). The step machine asks
+    it (``steps.decide_actions``); the batch engine and the turn solver tabulate it rather
+    than restate it.
+
+    Examples:
+        >>> can_roll(0b011111, True), can_roll(0b111111, True), can_roll(0b000001, False)
+        (True, False, False)
+    """
+    return dice_left and used != _ALL_FACES
 
 
 def offered_faces(shown: int, used: int) -> int:
@@ -110,11 +142,7 @@ def roll_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa:
     """
     roll = state.roll
     assert roll is not None  # noqa: S101 (only called in phase CHOOSE)
-    counts = state.set_aside
-    used = _USED.get(counts)
-    if used is None:
-        used = _USED[counts] = sum(1 << index for index, count in enumerate(counts) if count)
-    return _OFFERED[offered_faces(roll.shown, used)]
+    return _OFFERED[offered_faces(roll.shown, faces_used(state.set_aside))]
 
 
 def pending_actions(rules: Rules, state: GameState) -> tuple[Action, ...]:  # noqa: ARG001

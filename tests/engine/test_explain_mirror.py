@@ -1,4 +1,4 @@
-"""The explanations of illegal moves restate C6 and C8 and ask C4: each claim is checked.
+"""The explanations of illegal moves restate C8 and ask C4 and C6: each claim is checked.
 
 ``_engine.explain.MIRRORS`` names the reference of each rule ``reason`` restates. Over random
 games of every built-in variant, every action of the action space that is illegal at a

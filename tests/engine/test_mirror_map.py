@@ -150,3 +150,17 @@ def test_c4_the_faces_a_roll_offers_are_tabulated_from_the_reference() -> None:
     ]
     assert _core._OFFERED.tolist() == expected  # noqa: SLF001
     assert _nodes._offered().tolist() == expected  # noqa: SLF001
+
+
+def test_c6_rolling_again_is_tabulated_from_the_reference() -> None:
+    """C6: the batch's numpy step machine and the solver's graph take whether the dice may be
+    rolled again from `turn.can_roll` (tabulated), as the step machine asks it."""
+    pytest.importorskip("numpy")
+    from pickomino_rules.batch import _core  # noqa: PLC0415 (numpy: an extra)
+    from pickomino_rules.solver import _nodes  # noqa: PLC0415
+
+    expected = [
+        [turn.can_roll(used, dice_left=left) for left in (False, True)] for used in range(64)
+    ]
+    assert _core.CAN_ROLL.tolist() == expected
+    assert _nodes._can_roll().tolist() == expected  # noqa: SLF001

@@ -1,10 +1,10 @@
 """Why a move is illegal, in words that name the rule: the engine's error explanations.
 
 Only ever called on the error path, so they may take their time and ask the rules again.
-To say *why*, `reason` restates two core rules (C6, C8) and asks the reference which faces a
-roll offers (C4, `turn.offered_faces`); ``MIRRORS`` names the reference of each, and
-``tests/engine/test_explain_mirror.py`` checks every explanation of random illegal moves
-against it.
+To say *why*, `reason` restates C8 and asks the reference which faces a roll offers (C4,
+`turn.offered_faces`) and whether the dice may be rolled again (C6, `turn.can_roll`);
+``MIRRORS`` names the reference of each, and ``tests/engine/test_explain_mirror.py`` checks
+every explanation of random illegal moves against it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pickomino_rules.actions import Roll, Steal, Stop, Take
 from pickomino_rules.dice import RollOutcome
 from pickomino_rules.errors import IllegalActionError
 from pickomino_rules.state import Phase
-from pickomino_rules.turn import offered_faces
+from pickomino_rules.turn import can_roll, faces_used, offered_faces
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -26,7 +26,7 @@ __all__ = ["MIRRORS", "dice_text", "illegal", "reason"]
 
 MIRRORS = {
     "C4": "turn.offered_faces",  # asked, not restated: which faces a roll lets one take
-    "C6": "steps.decide_actions",  # whether the player may roll again
+    "C6": "turn.can_roll",  # asked, not restated: whether the player may roll again
     "C8": "turn.claims",  # what a stop or a steal can claim with the total
 }
 """The rules `reason` restates to explain a refusal, and the reference of each."""
@@ -74,14 +74,14 @@ def reason(rules: Rules, state: GameState, move: object) -> str:  # noqa: C901, 
         shown = 0 if state.roll is None else state.roll.shown
         if not shown & face:
             return f"C4: no die of the roll shows {move.face.symbol}"
-        used = sum(1 << index for index, count in enumerate(state.set_aside) if count)
-        if not offered_faces(shown, used) & face:  # shown, so what C4 weighs is the set-aside
+        # shown, so what C4 weighs is the set-aside
+        if not offered_faces(shown, faces_used(state.set_aside)) & face:
             return f"C4: {move.face.symbol}s were already set aside this turn"
     if phase is Phase.DECIDE:
         if isinstance(move, Take):
             return "C4: dice are set aside right after a roll, once"
         if isinstance(move, Roll):
-            if not any(state.in_hand):
+            if can_roll(faces_used(state.set_aside), dice_left=True):  # so: no dice are left
                 return "C6: no dice are left to roll"
             return "C6: all six faces are set aside; the player must stop"
         total = rules.stop_total(rules, state)

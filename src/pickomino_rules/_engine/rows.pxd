@@ -81,8 +81,8 @@ cdef inline bint stop_points(
 
 
 cdef inline bint can_roll(int used, bint dice_left) noexcept nogil:
-    """`steps.decide_actions` (C6): roll again while dice are left and a face is not set
-    aside yet (``used``: the faces set aside, as bits)."""
+    """`turn.can_roll` (C6): roll again while dice are left and a face is not set aside yet
+    (``used``: the faces set aside, as bits)."""
     return dice_left and used != 63
 
 

@@ -28,6 +28,7 @@ from pickomino_rules.actions import ROLL, STOP, Action, Roll, Steal, Stop, Take
 from pickomino_rules.dice import NO_DICE_SET_ASIDE, RollOutcome
 from pickomino_rules.errors import ArgumentTypeError, IllegalActionError, PickominoError
 from pickomino_rules.state import Claim, GameState, Phase, new_state
+from pickomino_rules.turn import can_roll, faces_used
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -309,10 +310,10 @@ def decide_actions(state: GameState, claims: tuple[Claim, ...]) -> tuple[Action,
 
     A stop takes the stop's claim (see `claim_of_stop`), or busts when there is none.
     """
-    can_roll = 0 in state.set_aside and any(state.in_hand)
+    rolls = can_roll(faces_used(state.set_aside), any(state.in_hand))
     if not claims or (len(claims) == 1 and claims[0].victim is None):
-        return _ROLL_OR_STOP if can_roll else _STOP_ONLY  # stop: take the tile, or bust
-    actions: list[Action] = [ROLL] if can_roll else []
+        return _ROLL_OR_STOP if rolls else _STOP_ONLY  # stop: take the tile, or bust
+    actions: list[Action] = [ROLL] if rolls else []
     if claim_of_stop(claims) is not None:
         actions.append(STOP)
     actions.extend(steal(claim.victim) for claim in claims if claim.victim is not None)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from pickomino_rules.batch_plugin import PHASE_DECIDE, POINTS, WORM
 from pickomino_rules.errors import MissingExtraError
-from pickomino_rules.turn import offered_faces
+from pickomino_rules.turn import can_roll, offered_faces
 
 try:
     import numpy as np
@@ -32,8 +32,11 @@ def turn_dice(table: BatchTable, rows: NDArray[np.int64]) -> NDArray[np.int8]:
     return np.broadcast_to(table.dice, (len(rows), table.kinds))
 
 
-_BITS = 1 << np.arange(6)
-"""A set of faces as bits (face index f at bit f), as `turn.offered_faces` takes them."""
+BITS = 1 << np.arange(6)
+"""A set of faces as bits (face index f at bit f), as `turn`'s rules on face sets take them."""
+
+CAN_ROLL = np.array([[can_roll(used, left) for left in (False, True)] for used in range(64)])
+"""`turn.can_roll` tabulated (C6): per faces set aside and whether dice are left."""
 
 _OFFERED = np.array(
     [[[offered_faces(s, u) >> f & 1 for f in range(6)] for s in range(64)] for u in range(64)],
@@ -46,7 +49,7 @@ def roll_actions(table: BatchTable, rows: NDArray[np.int64]) -> NDArray[np.bool_
     """C4: take each face `turn.offered_faces` offers."""
     mask = table.mask(rows)
     shown = table.roll[rows].sum(axis=1) if table.kinds > 1 else table.roll[rows, 0]
-    mask[:, 1:7] = _OFFERED[(table.set_aside[rows] > 0) @ _BITS, (shown > 0) @ _BITS]
+    mask[:, 1:7] = _OFFERED[(table.set_aside[rows] > 0) @ BITS, (shown > 0) @ BITS]
     return mask
 
 

@@ -76,7 +76,7 @@ ROWS: dict[str, str] = {
     # the rules on C numbers (the kernel's twins call them too)
     "offered_faces": "turn.offered_faces",
     "stop_points": "turn.stop_total",
-    "can_roll": "steps.decide_actions",
+    "can_roll": "turn.can_roll",
     # the core hooks
     "roll_faces": "turn.roll_actions",  # the faces offered, as bits
     "roll_actions": "turn.roll_actions",  # the same, into a mask

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pickomino_rules.batch._compiled import LOOPS
+from pickomino_rules.batch._core import BITS, CAN_ROLL
 from pickomino_rules.batch._tables import drawn_counts
 from pickomino_rules.batch_plugin import (
     PHASE_CHOOSE,
@@ -123,15 +124,14 @@ class StepMachine:
         return mask
 
     def _decide_actions(self, rows: NDArray[np.int64]) -> NDArray[np.bool_]:
-        """`steps.decide_actions`: roll while dice and faces remain (C6); stop; steal (C8)."""
+        """`steps.decide_actions`: roll again as `turn.can_roll` says (C6); stop; steal (C8)."""
         table = self.table
         if table.compiled is not None:
             found: NDArray[np.bool_] = LOOPS.decide_actions(table, rows, self._victim[rows])
             return found
         mask = table.mask(rows)
-        mask[:, 0] = (table.set_aside[rows] == 0).any(axis=1) & (
-            table.in_hand[rows].sum(axis=1) > 0
-        )
+        used = (table.set_aside[rows] > 0) @ BITS
+        mask[:, 0] = CAN_ROLL[used, (table.in_hand[rows].sum(axis=1) > 0).astype(np.intp)]
         mask[:, self._stop] = True  # at most one steal: a stop takes the claim, or busts
         victim = self._victim[rows]
         robbed = np.flatnonzero(victim >= 0)

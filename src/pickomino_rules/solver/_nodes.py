@@ -5,9 +5,10 @@ only below the change). The graph is board-independent and cached per start.
 
 The graph follows three core rules over many nodes at once, under the rules'
 ``mid_turn_by_count`` promise (only the core decides them while dice are rolled). Which faces
-a roll offers (C4) it takes from the reference, `turn.offered_faces`, tabulated; the rest it
-restates: ``MIRRORS`` names each function's reference, and
-``tests/solver/test_solver_mirror.py`` checks every node and roll of whole turns against it.
+a roll offers (C4) and whether the dice may be rolled again (C6) it takes from the reference,
+`turn.offered_faces` and `turn.can_roll`, tabulated; the rest it restates: ``MIRRORS`` names
+each function's reference, and ``tests/solver/test_solver_mirror.py`` checks every node and
+roll of whole turns against it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import attrs
 from pickomino_rules.dice import FACES, DieKind, RollOutcome, roll_counts
 from pickomino_rules.errors import MissingExtraError
 from pickomino_rules.state import GameState, Phase
-from pickomino_rules.turn import offered_faces
+from pickomino_rules.turn import can_roll, offered_faces
 
 try:
     import numpy as np
@@ -104,14 +105,22 @@ _DOUBLE_POINTS = np.array([2 * face.points for face in FACES])
 """Twice each face's points (C7): with a worm flag added, a stop's points and worm in one code."""
 
 
+_BITS = 1 << np.arange(6)
+"""A set of faces as bits (face index f at bit f), as `turn`'s rules on face sets take them."""
+
+
 def _rollable(nodes: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """Nodes whose dice may be rolled: dice in hand and a face not set aside yet."""
-    rollable: NDArray[np.bool_] = (nodes[:, 6:-1].sum(axis=1) > 0) & (nodes[:, :6] == 0).any(axis=1)
+    """Nodes whose dice may be rolled again: `turn.can_roll` (C6), tabulated."""
+    rollable: NDArray[np.bool_] = _can_roll()[
+        (nodes[:, :6] > 0) @ _BITS, (nodes[:, 6:-1].sum(axis=1) > 0).astype(np.intp)
+    ]
     return rollable
 
 
-_BITS = 1 << np.arange(6)
-"""A set of faces as bits (face index f at bit f), as `turn.offered_faces` takes them."""
+@lru_cache(maxsize=1)
+def _can_roll() -> NDArray[np.bool_]:
+    """`turn.can_roll` tabulated (C6): per faces set aside and whether dice are left."""
+    return np.array([[can_roll(used, left) for left in (False, True)] for used in range(64)])
 
 
 @lru_cache(maxsize=1)
@@ -238,7 +247,6 @@ def build_program(kinds: tuple[DieKind, ...], root: Key) -> Program:
 
 
 MIRRORS = {
-    _rollable: "steps.decide_actions",  # C6: roll again while dice and a face are left
     _moves: "turn.set_aside",  # C4: the dice of a face set aside (the faces offered: offered_faces)
     build_program: "turn.stop_total",  # C7: a stop's points and its worm (its stop classes)
 }
