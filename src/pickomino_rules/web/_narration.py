@@ -45,7 +45,8 @@ _move_of = functools.lru_cache(maxsize=4096)(parse_move)
 _RULE_ID = re.compile(r"\(([CEO]\d+)\)")
 
 
-def _module_rules(rules: Rules) -> list[tuple[re.Pattern[str], str, RuleModule]]:
+@functools.lru_cache(maxsize=32)  # asked per line of every turn: the patterns made once
+def _module_rules(rules: Rules) -> tuple[tuple[re.Pattern[str], str, RuleModule], ...]:
     """Each module of ``rules`` with a guide: the words that name it, its rule ID, itself."""
     found = []
     for module in rules.modules:
@@ -54,7 +55,7 @@ def _module_rules(rules: Rules) -> list[tuple[re.Pattern[str], str, RuleModule]]
             continue
         words = module.name.replace("_", " ").removesuffix("s")
         found.append((re.compile(rf"\b{re.escape(words)}s?\b"), ids[0], module))
-    return found
+    return tuple(found)
 
 
 def rules_named(rules: Rules, text: str) -> list[str]:
