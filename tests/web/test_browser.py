@@ -21,7 +21,7 @@ import pytest
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, Route
 
     from pickomino_rules.rules import Rules
     from pickomino_rules.state import GameState
@@ -184,6 +184,22 @@ def test_the_advisor_reads_a_line_and_says_which_dice_are_wrong(page: Page) -> N
     page.click("#advisor button[type=submit]")
     expect(page.locator("#advice tbody tr")).to_have_count(5, timeout=30_000)
     expect(page.locator("#problem-dice")).to_have_text("")
+
+
+def test_a_line_typed_while_a_table_is_on_its_way_is_not_overwritten(page: Page) -> None:
+    held: list[Route] = []  # the fresh table's answer waits until a line has been typed
+    page.route("**/api/start", lambda route: held.append(route))  # noqa: PLW0108 (playwright wants a function)
+    page.click("#advise")
+    page.click("#advisor summary")
+    page.fill("#line", EXTENDED_WAITING_FOR_DICE)
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    expect(page.locator("#advice-table")).to_have_attribute("aria-busy", "false")
+    expect(page.locator("#ed-variant")).to_have_value("classic")  # the fresh table is set up
+    expect(page.locator("#line")).to_have_value(EXTENDED_WAITING_FOR_DICE)  # the typed line kept
+    page.click("#ed-read")
+    expect(page.locator("#ed-variant")).to_have_value("extended")
 
 
 def test_any_option_of_a_variant_is_set_and_a_bad_one_refused(page: Page) -> None:

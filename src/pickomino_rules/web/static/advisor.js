@@ -13,6 +13,7 @@ let api = null; // the page's call to the server
 let table = null; // {position, kinds, tiles, guides, turnDice}: the table as set up
 let place = "grill"; // where a tile clicked goes: "grill", "face_down" or a player's index
 let asking = 0; // the newest request about the table (the answers to older ones are dropped)
+let lineAsked = ""; // the position line as it was when the newest request went out
 
 // A tile's worms: one ~ each, or past four one and their number (as the pictures draw them).
 const wormsText = (worms) => (worms > 4 ? `~\u00d7${worms}` : "~".repeat(worms));
@@ -20,7 +21,14 @@ const wormsText = (worms) => (worms > 4 ? `~\u00d7${worms}` : "~".repeat(worms))
 // A request about the table is out: the table says so (aria-busy) until the newest one is answered.
 function ask() {
   $("#advice-table").setAttribute("aria-busy", "true");
+  lineAsked = $("#line").value;
   return ++asking;
+}
+
+// The answer's position line, unless the line was typed in while the request was out: what the
+// user types is never overwritten by an answer to an earlier question.
+function showLine(line) {
+  if ($("#line").value === lineAsked) $("#line").value = line;
 }
 
 function answered(asked) {
@@ -415,7 +423,7 @@ async function changed(...fills) {
     if (asked !== asking) return;
     showProblems([]);
     $("#advice-table").innerHTML = answer.svg;
-    $("#line").value = answer.line;
+    showLine(answer.line);
   } catch (error) {
     if (asked !== asking) return;
     showProblems(error.problems || [{ field: "position", message: error.message }]);
@@ -440,7 +448,7 @@ async function setUp(path, body) {
     fill();
     showProblems([]);
     $("#advice-table").innerHTML = answer.svg;
-    $("#line").value = answer.line;
+    showLine(answer.line);
     $("#advice").hidden = true;
   } catch (error) {
     if (asked === asking) showProblems(error.problems || [{ field: "position", message: error.message }]);
@@ -460,10 +468,12 @@ async function rank(event) {
   const asked = ask();
   try {
     const answer = await api("/api/hint", { position: table.position, roll });
+    if (asked !== asking) return;
     showProblems([]);
     $("#advice-table").innerHTML = answer.svg;
     fillMoves($("#advice"), answer.moves);
   } catch (error) {
+    if (asked !== asking) return;
     showProblems(error.problems || []);
     $("#advice-error").textContent = error.problems // the library says what is wrong, and where
       ? "This table cannot be: see the parts marked in red."
