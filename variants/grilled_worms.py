@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GRILLED_WORMS",
     "GRILLED_WORM_VICTIMS",
+    "ONES_FOR_A_TOKEN",
     "TOKENS",
     "GrilledWorms",
     "RobGrilledWorm",
@@ -57,6 +58,9 @@ __all__ = [
 
 TOKENS = 7
 """Tokens in the game (E1)."""
+
+ONES_FOR_A_TOKEN = 2
+"""1s set aside at once that earn a grilled worm (E4: two or more); the twins read it here."""
 
 _ONE = Face.ONE  # an enum member read off its class costs ~10x a module global on Python 3.11
 
@@ -228,7 +232,7 @@ def _set_aside(inner: SetAsideFn, rules: Rules, state: GameState, face: Face) ->
     assert state.roll is not None  # noqa: S101 (set_aside runs on a roll)
     ones = state.roll.faces[_ONE - 1] if face is _ONE else 0
     state = inner(rules, state, face)
-    return award(rules, state, state.player) if ones >= 2 else state
+    return award(rules, state, state.player) if ones >= ONES_FOR_A_TOKEN else state
 
 
 def _pending_actions(inner: ActionsFn, rules: Rules, state: GameState) -> tuple[Action, ...]:

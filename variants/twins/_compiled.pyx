@@ -56,6 +56,7 @@ cdef object _FRESH_WEASEL = _weasel.WeaselState()
 cdef object _USED_WEASEL = _weasel.WeaselState(used=True)
 cdef object _PHASE_ROLL = import_module("pickomino_rules.state").Phase.ROLL
 cdef object _TOKENS = _worms.GRILLED_WORMS
+cdef object _ONES_FOR_A_TOKEN = _worms.ONES_FOR_A_TOKEN
 cdef object _GRILLED_WORMS_KIND = _worms.GrilledWorms
 cdef object _VICTIMS = _worms.GRILLED_WORM_VICTIMS
 cdef object _ROB = _worms.RobGrilledWorm
@@ -301,7 +302,7 @@ cdef class GrilledWormsSetAside(HookTwin):
     cdef object run1(self, object rules, object state, object face):
         ones = field(state, ROLL).faces[0] if face is _ONE else 0
         state = call1(self.inner, rules, state, face)
-        if ones < 2:
+        if ones < _ONES_FOR_A_TOKEN:
             return state
         return _award(rules, state, field(state, PLAYER), self.tokens, self.victims)
 

@@ -10,6 +10,7 @@ from pickomino_rules.batch_plugin import BatchTwin, PartTwin, pending_beside
 from pickomino_rules.variants.grilled_worms import (
     GRILLED_WORM_VICTIMS,
     GRILLED_WORMS,
+    ONES_FOR_A_TOKEN,
     TOKENS,
     GrilledWorms,
     RobGrilledWorm,
@@ -115,7 +116,7 @@ def _setup(inner: Callable[..., None], table: BatchTable, rows: Rows) -> None:
 def _set_aside(inner: Callable[..., None], table: BatchTable, rows: Rows, faces: Rows) -> None:
     ones = np.where(faces == 0, sum(table.roll[:, k, 0][rows] for k in range(table.kinds)), 0)
     inner(table, rows, faces)
-    earned = ones >= 2
+    earned = ones >= ONES_FOR_A_TOKEN
     if earned.any():
         award(table, rows[earned], table.player[rows[earned]].astype(np.int64))
 
