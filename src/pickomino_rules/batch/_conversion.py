@@ -28,7 +28,7 @@ except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the batch engine", "batch") from None
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Sequence
 
     from pickomino_rules.batch_plugin import BatchTable, PartTwin
     from pickomino_rules.dice import RollOutcome
@@ -68,15 +68,21 @@ def write_cores(
     """
     count, kinds, size = len(table.tiles), table.kinds, len(states)
     at = np.asarray(rows, dtype=np.int64)
-    table.player[at] = np.fromiter((state.player for state in states), np.int8, size)
-    table.phase[at] = np.fromiter((PHASE_CODES[state.phase] for state in states), np.int8, size)
-    no_dice = (0,) * kinds
-    in_hand = chain.from_iterable(state.in_hand or no_dice for state in states)
-    table.in_hand[at] = np.fromiter(in_hand, np.int8, size * kinds).reshape(size, kinds)
-    set_aside = chain.from_iterable(state.set_aside for state in states)
-    table.set_aside[at] = np.fromiter(set_aside, np.int8, size * 6).reshape(size, 6)
-    shown = chain.from_iterable(_roll_counts(state, kinds) for state in states)
-    table.roll[at] = np.fromiter(shown, np.int8, size * kinds * 6).reshape(size, kinds, 6)
+    # one flat list of every state's player, phase and dice, then each column a slice of it
+    codes, no_dice, shown = _PHASE_BY_ID, (0,) * kinds, _rolls_shown(kinds)
+    values: list[int] = []
+    extend = values.extend
+    for state in states:
+        extend((state.player, codes[id(state.phase)]))
+        extend(state.in_hand or no_dice)
+        extend(state.set_aside)
+        extend(shown.get(state.roll) or _roll_counts(state.roll, kinds))
+    flat = np.array(values, dtype=np.int8).reshape(size, 8 + 7 * kinds)
+    table.player[at] = flat[:, 0]
+    table.phase[at] = flat[:, 1]
+    table.in_hand[at] = flat[:, 2 : 2 + kinds]
+    table.set_aside[at] = flat[:, 2 + kinds : 8 + kinds]
+    table.roll[at] = flat[:, 8 + kinds :].reshape(size, kinds, 6)
     moved = [
         i
         for i, state in enumerate(states)
@@ -105,12 +111,32 @@ def write_cores(
     table.tops[at] = tops
 
 
-def _roll_counts(state: GameState, kinds: int) -> Iterable[int]:
+_PHASE_BY_ID = {id(phase): code for phase, code in PHASE_CODES.items()}
+"""`PHASE_CODES` by the phases' identities (an enum member's hash is a Python call)."""
+
+_SHOWN: dict[int, dict[RollOutcome | None, tuple[int, ...]]] = {}
+"""`_roll_counts` of each roll met, by kinds of dice (the rules' rolls are shared objects)."""
+
+_ROLLS_KEPT = 100_000  # bounded: rolls built anew (by hand, from records) cannot grow it forever
+
+
+def _rolls_shown(kinds: int) -> dict[RollOutcome | None, tuple[int, ...]]:
+    shown = _SHOWN.get(kinds)
+    if shown is None:
+        shown = _SHOWN[kinds] = {None: (0,) * (6 * kinds)}
+    return shown
+
+
+def _roll_counts(roll: RollOutcome | None, kinds: int) -> tuple[int, ...]:
     """The roll on the table as ``kinds`` * 6 counts, kind by kind (zeros for none)."""
-    if state.roll is None:
+    if roll is None:
         return (0,) * (6 * kinds)
-    counts = tuple(chain.from_iterable(state.roll.counts))
-    return counts + (0,) * (6 * kinds - len(counts))
+    counts = tuple(chain.from_iterable(roll.counts))
+    counts += (0,) * (6 * kinds - len(counts))
+    shown = _rolls_shown(kinds)
+    if len(shown) < _ROLLS_KEPT:
+        shown[roll] = counts
+    return counts
 
 
 def state_of(

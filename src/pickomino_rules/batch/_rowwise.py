@@ -122,17 +122,25 @@ class RowGames:
     def mask(self) -> NDArray[np.bool_]:
         """Every row's legal actions; works out the pending rows and the stops' claims."""
         mask = np.zeros((self.table.size, self.encoding.num_actions), dtype=np.bool_)
-        legal_mask, index_of = self.encoding.legal_mask, self.table.index_of
+        numbers_of, index_of = self.encoding.legal_numbers, self.table.index_of
         self.grill_claim[:] = -1
         self.victim[:] = -1
+        rows: list[int] = []
+        numbers: list[int] = []
+        stop, decide = self._stop, Phase.DECIDE
         for row, state in enumerate(self.states):
-            mask[row] = legal_mask(state)
-            if state.phase is Phase.DECIDE and mask[row, self._stop]:
+            legal = numbers_of(state)
+            if not legal:
+                continue
+            rows += [row] * len(legal)
+            numbers += legal
+            if state.phase is decide and stop in legal:
                 for claim in stop_claims(self.rules, state):
                     if claim.victim is None:
                         self.grill_claim[row] = index_of[claim.tile]
                     else:
                         self.victim[row] = claim.victim
+        mask[rows, numbers] = True  # one scatter, not a row at a time
         self.pending[:] = (self.table.phase == PHASE_DECIDE) & ~mask[:, self._stop]
         return mask
 
