@@ -89,6 +89,19 @@ CONTRASTS = """() => {
 }"""
 
 
+def hold(page: Page, url: str, times: int | None = None) -> list[Route]:
+    """The requests to ``url`` (the first ``times`` of them) held: each waits in the list."""
+    held: list[Route] = []
+    page.route(url, lambda route: held.append(route), times=times)  # noqa: PLW0108 (playwright wants a function)
+    return held
+
+
+def wait_held(page: Page, held: list[Route]) -> None:
+    """Until a request is held (the page's events are handled meanwhile)."""
+    while not held:
+        page.wait_for_timeout(50)
+
+
 def assert_readable(page: Page) -> None:
     """Every text shown keeps a contrast of at least 4.5:1 (WCAG AA)."""
     contrasts = page.evaluate(CONTRASTS)
@@ -152,11 +165,14 @@ def test_the_advisor_ranks_the_moves_of_an_extended_table_set_up_by_clicks(page:
     expect(page.locator("#problem-tiles")).to_have_text("")
     specialists.get_by_role("radio", name="hen, on 21").click()  # the hen moves on, as the
     specialists.get_by_role("button", name="the hen on 22").click()  # rules have it
+    # the library's verdict on her move is in (her inputs are redrawn unmarked before it)
+    expect(page.locator("#advice-table")).to_have_attribute("aria-busy", "false")
     expect(specialists).not_to_have_attribute("aria-invalid", "true")
     tokens = page.locator("[id='field-part:grilled_worms']")
     tokens.get_by_label("supply").fill("6")  # player 0 holds a grilled worm
     tokens.get_by_role("group", name="held").get_by_label("player 0").fill("1")
     tokens.get_by_role("group", name="held").get_by_label("player 0").press("Tab")
+    expect(page.locator("#line")).to_have_value(re.compile(r"grilled_worms=\[6,\[1,0\]"))
     expect(page.locator("#advice-table")).to_contain_text("grilled worm")
     for face in ("1", "1", "3", "4", "4", "5", "5", "worm"):  # the dice just rolled, by clicks
         page.click(f"#ed-roll button[aria-label='add a rolled {face}']")
@@ -187,17 +203,16 @@ def test_the_advisor_reads_a_line_and_says_which_dice_are_wrong(page: Page) -> N
 
 
 def test_a_line_typed_while_a_table_is_on_its_way_is_not_overwritten(page: Page) -> None:
-    held: list[Route] = []  # the fresh table's answer waits until a line has been typed
-    page.route("**/api/start", lambda route: held.append(route))  # noqa: PLW0108 (playwright wants a function)
+    held = hold(page, "**/api/start")  # the fresh table's answer waits until a line has been typed
     page.click("#advise")
     page.click("#advisor summary")
     page.fill("#line", EXTENDED_WAITING_FOR_DICE)
-    while not held:
-        page.wait_for_timeout(50)
+    wait_held(page, held)
     held[0].continue_()
     expect(page.locator("#advice-table")).to_have_attribute("aria-busy", "false")
     expect(page.locator("#ed-variant")).to_have_value("classic")  # the fresh table is set up
     expect(page.locator("#line")).to_have_value(EXTENDED_WAITING_FOR_DICE)  # the typed line kept
+    expect(page.locator("#line")).to_be_focused()  # and the focus, where the user left it
     page.click("#ed-read")
     expect(page.locator("#ed-variant")).to_have_value("extended")
 
@@ -327,13 +342,43 @@ def test_a_game_longer_than_a_window_is_analysed_whole_in_the_page(
 
 # --- the play screen: the bots' pace, the log, the moves in words, both objectives, names ---
 
+# The page says when it has read a file (window.fileRead): what it does with it is then under way.
+FILE_READ = """() => {
+  const text = File.prototype.text;
+  File.prototype.text = function () {
+    return text.call(this).finally(() => { window.fileRead = true; });
+  };
+}"""
+
 
 def load(page: Page, tmp_path: Path, record: GameRecord) -> None:
-    """Load ``record`` as a person does, through the page's Load button."""
+    """Load ``record`` as a person does, through the page's Load button.
+
+    From the setup screen: the game screen shows again only once this file's game is in (were
+    it shown already, the game before would pass for it while the file is still being read).
+    """
     path = tmp_path / "loaded.json"
     save_record(record, path)
+    page.click("#new-game")
     page.set_input_files("#load", path)
     expect(page.locator("#game")).to_be_visible(timeout=30_000)
+
+
+def test_a_game_loaded_while_a_bot_moves_is_loaded_once_the_move_is_in(
+    page: Page, tmp_path: Path
+) -> None:
+    page.evaluate(FILE_READ)
+    held = hold(page, "**/api/bot", times=1)  # the bots' first move waits until the file is read
+    page.select_option("#seats select[name=seat-0]", "greedy")  # an all-bot game
+    page.click("#setup button[type=submit]")
+    wait_held(page, held)
+    path = tmp_path / "loaded.json"
+    save_record(GameRecord.play("classic", 2, seed=4).seated(["Ann", "Bob"]), path)
+    page.set_input_files("#load", path)
+    page.wait_for_function("window.fileRead === true")
+    held[0].continue_()
+    expect(page.locator("#scores tbody th").first).to_contain_text("Ann", timeout=30_000)
+    expect(page.locator("#status")).to_contain_text("Game over")
 
 
 def test_bots_never_take_you_off_a_screen_and_are_paused_and_stepped(page: Page) -> None:
@@ -472,6 +517,25 @@ def test_each_move_says_what_it_does(page: Page, tmp_path: Path) -> None:
     load(page, tmp_path, cut.seated(["you", "Bob"]))
     steal = page.locator(f"#moves button[data-move='{text}']")
     expect(steal).to_contain_text(f"steals {stolen} from {['you', 'Bob'][victim]}")
+
+
+def test_a_hint_answered_after_a_move_is_dropped(page: Page) -> None:
+    page.click("#setup button[type=submit]")
+    moves = page.locator("#moves button:enabled")
+    moves.first.wait_for(timeout=30_000)
+    held = hold(page, "**/api/hint", times=1)  # the hint's answer waits until a move is made
+    page.keyboard.press("h")
+    wait_held(page, held)
+    hints = page.locator("#hints")
+    expect(hints).to_have_attribute("aria-busy", "true")
+    moves.first.click()
+    moves.first.wait_for(timeout=30_000)  # the move is in (and the bot's, if the turn ended)
+    held[0].continue_()
+    expect(hints).to_have_attribute("aria-busy", "false")
+    expect(hints).to_be_hidden()  # the moves of a table gone are never shown
+    expect(page.locator("#error")).to_have_text("")
+    page.keyboard.press("h")  # the table's own hint
+    expect(hints.locator("tbody tr").first).to_be_visible(timeout=30_000)
 
 
 def test_the_hint_marks_the_best_move_for_the_turn_and_for_the_game(page: Page) -> None:

@@ -20,6 +20,8 @@ import pytest
 _PAGE_TEST = importlib.import_module("web.test_browser")
 browser = _PAGE_TEST.browser
 assert_readable: Callable[[Page], None] = _PAGE_TEST.assert_readable
+hold: Callable[[Page, str, int | None], list[Route]] = _PAGE_TEST.hold
+wait_held: Callable[[Page, list[Route]], None] = _PAGE_TEST.wait_held
 
 from playwright.sync_api import expect  # noqa: E402 (after the skips)
 
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
 
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, Route
 
     from pickomino_rules.plugin import GameState, Rules, StateFn
 
@@ -141,6 +143,8 @@ def test_the_specialists_and_tokens_are_set_up_by_clicks_without_json(
     expect(hen).to_have_attribute("aria-checked", "true")
     expect(specialists.locator(".guide")).to_have_text(GUIDES["hen"])  # what she does
     specialists.get_by_role("button", name="the hen on 22").click()
+    # the library's verdict on her move is in (her inputs are redrawn unmarked before it)
+    expect(page.locator("#advice-table")).to_have_attribute("aria-busy", "false")
     expect(specialists).not_to_have_attribute("aria-invalid", "true")
     expect(specialists.get_by_role("radio", name="hen, on 22")).to_be_visible()
     specialists.get_by_role("radio", name="apple, on 29").click()
@@ -193,6 +197,8 @@ def test_the_dice_in_hand_follow_the_dice_set_aside_and_errors_are_sentences(
     for face in ("clear", "add a rolled 3", "add a rolled 4", "add a rolled 4"):
         name = "clear the dice rolled" if face == "clear" else face
         page.click(f"#ed-roll button[aria-label='{name}']")
+    # the answer about the dice as last clicked is in (an earlier click's may be blank too)
+    expect(page.locator("#advice-table")).to_have_attribute("aria-busy", "false")
     expect(problem).to_have_text("")
     page.click("#advisor button[type=submit]")
     expect(page.locator("#advice tbody tr").first).to_be_visible(timeout=30_000)
@@ -214,6 +220,41 @@ def test_the_dice_in_hand_follow_the_dice_set_aside_and_errors_are_sentences(
     page.select_option("#ed-player", "1")
     expect(in_hand.nth(1)).to_have_value("1", timeout=30_000)
     expect(in_hand.first).to_have_value("3")
+
+
+def test_an_older_hand_answered_last_does_not_undo_a_newer_one(
+    opened: Callable[[int], Page],
+) -> None:
+    page = opened(WIDE)
+    advisor(page)
+    in_hand = page.locator("#ed-in-hand input")
+    specialists = page.locator("[id='field-part:specialists']")
+    specialists.get_by_role("radio", name="golden die, on 27").click()
+    held = hold(page, "**/api/hand", 1)  # player 0's hand (the golden die is player 1's now)
+    specialists.get_by_role("button", name="the golden die with player 1").click()
+    wait_held(page, held)
+    page.select_option("#ed-player", "1")  # player 1's hand, with the golden die
+    expect(in_hand.nth(1)).to_have_value("1")
+    held[0].continue_()  # the older answer lands last
+    expect(page.locator("#advice-table")).to_have_attribute("aria-busy", "false")
+    expect(in_hand.nth(1)).to_have_value("1")
+    expect(in_hand.first).to_have_value("8")
+
+
+def test_enter_in_players_sets_up_the_table_before_its_moves_are_ranked(
+    opened: Callable[[int], Page],
+) -> None:
+    page = opened(WIDE)
+    advisor(page, "classic")
+    held = hold(page, "**/api/start", 1)  # the table of three waits until the form is sent
+    page.fill("#ed-players", "3")
+    page.press("#ed-players", "Enter")  # a change (a fresh table), then the form sent (rank)
+    wait_held(page, held)
+    held[0].continue_()
+    expect(page.locator("#advice-table")).to_have_attribute("aria-busy", "false")
+    expect(page.locator("#ed-stacks li")).to_have_count(3)  # the table of three is set up
+    expect(page.locator("#ed-player")).to_be_enabled()  # and can be changed on
+    expect(page.locator("#advice-error")).to_contain_text("dice are to be rolled")  # its ranking
 
 
 def test_every_screen_fits_a_narrow_phone(opened: Callable[[int], Page], tmp_path: Path) -> None:

@@ -14,13 +14,23 @@ let table = null; // {position, kinds, tiles, guides, turnDice}: the table as se
 let place = "grill"; // where a tile clicked goes: "grill", "face_down" or a player's index
 let asking = 0; // the newest request about the table (the answers to older ones are dropped)
 let lineAsked = ""; // the position line as it was when the newest request went out
+let drawOut = false; // the newest request about the table is not answered yet
+let handAsked = 0; // the newest request for the dice in hand (the answers to older ones are dropped)
+let handOut = false; // it is not answered yet (the table is drawn after it)
+let drawing = Promise.resolve(); // the newest table set up or changed, until its answer is shown
 
 // A tile's worms: one ~ each, or past four one and their number (as the pictures draw them).
 const wormsText = (worms) => (worms > 4 ? `~\u00d7${worms}` : "~".repeat(worms));
 
-// A request about the table is out: the table says so (aria-busy) until the newest one is answered.
+// A request about the table is out: the table says so (aria-busy) until the newest one is
+// answered, and the newest request for the dice in hand too.
+function showBusy() {
+  $("#advice-table").setAttribute("aria-busy", String(drawOut || handOut));
+}
+
 function ask() {
-  $("#advice-table").setAttribute("aria-busy", "true");
+  drawOut = true;
+  showBusy();
   lineAsked = $("#line").value;
   return ++asking;
 }
@@ -32,7 +42,9 @@ function showLine(line) {
 }
 
 function answered(asked) {
-  if (asked === asking) $("#advice-table").setAttribute("aria-busy", "false");
+  if (asked !== asking) return;
+  drawOut = false;
+  showBusy();
 }
 
 function element(tag, properties = {}, ...children) {
@@ -108,16 +120,31 @@ function counter(text, value, onChange) {
 // The dice in hand follow the dice set aside: the dice the player to move starts a turn with
 // (the golden die's owner's too), less those set aside, white ones first. The server works
 // them out (the library knows who rolls which dice); a hand typed in stays until the dice set
-// aside change, or the player or a specialist does while the hand followed them.
+// aside change, or the player or a specialist does while the hand followed them. Only the
+// newest answer counts (an older one, for the player before, may land last); false: another
+// table was set up meanwhile, and this one is not to be drawn.
 async function followHand() {
+  const asked = ++handAsked;
+  const about = table;
+  handOut = true;
+  showBusy();
   try {
     const answer = await api("/api/hand", { position: table.position });
-    state().in_hand = answer.in_hand;
-    table.turnDice = answer.turn_dice;
+    if (asked === handAsked && table === about) {
+      state().in_hand = answer.in_hand;
+      table.turnDice = answer.turn_dice;
+    }
   } catch {
     // the table is wrong elsewhere: drawing it says where
+  } finally {
+    if (asked === handAsked) {
+      handOut = false;
+      showBusy();
+    }
   }
+  if (table !== about) return false;
   showHand();
+  return true;
 }
 
 const following = () => sameDice(state().in_hand, handFollowing());
@@ -138,7 +165,7 @@ function fillDice() {
   $("#ed-set-aside").replaceChildren(element("span", { textContent: "Set aside:" }), ...s.set_aside.map((count, face) => counter(
     FACE_NAMES[face], count, (value) => {
       s.set_aside[face] = value;
-      followHand().then(() => changed());
+      followHand().then((same) => same && changed());
     },
   )));
   $("#ed-in-hand").replaceChildren(element("span", { textContent: "In hand:" }), ...s.in_hand.map((count, kind) => counter(
@@ -277,7 +304,7 @@ function placement(part, value, set) {
   const place = async (where) => {
     const followed = following();
     value.places[index] = where;
-    if (followed) await followHand(); // the golden die: its owner rolls it
+    if (followed && !(await followHand())) return; // the golden die: its owner rolls it
     set(value);
     refilled(fillParts); // where each one is, shown anew
   };
@@ -414,7 +441,12 @@ function showHand() {
 
 // ``fills``: the parts of the form to redraw, those the change moves (a tile moved: the tiles
 // and the places on the grill); the inputs typed in stay as they are.
-async function changed(...fills) {
+function changed(...fills) {
+  drawing = draw(...fills);
+  return drawing;
+}
+
+async function draw(...fills) {
   refilled(...fills);
   const asked = ask();
   $("#advice").hidden = true;
@@ -432,7 +464,12 @@ async function changed(...fills) {
   }
 }
 
-async function setUp(path, body) {
+function setUp(path, body) {
+  drawing = setUpTable(path, body);
+  return drawing;
+}
+
+async function setUpTable(path, body) {
   $("#advice-error").textContent = "";
   const asked = ask();
   for (const field of document.querySelectorAll("#advisor fieldset")) field.disabled = true; // no change to the old table meanwhile
@@ -462,6 +499,12 @@ async function rank(event) {
   event.preventDefault();
   $("#advice-error").textContent = "";
   $("#advice").hidden = true;
+  // The table being set up or changed is drawn first (Enter in Players sets one up, then
+  // submits): the moves are ranked for it, and its answer is not dropped for this one's.
+  for (let waited = null; waited !== drawing;) {
+    waited = drawing;
+    await waited;
+  }
   if (!table) return;
   const dice = $("#dice").value.trim();
   const roll = state().phase === "roll" && dice ? dice : null;
@@ -503,9 +546,9 @@ export function fillMoves(tableElement, moves) {
 
 // Show the advisor; ``line``: a position line to set up (this game's table), if any.
 export async function showAdvisor(line) {
+  $("#ed-variant").focus(); // at once: when the table lands, the user may be typing elsewhere
   if (line) await setUp("/api/draw", { position: line });
   else if (!table) await fresh();
-  $("#ed-variant").focus();
 }
 
 function fresh() {
@@ -523,7 +566,7 @@ export function initAdvisor(call, setup) {
   $("#ed-player").addEventListener("change", async () => {
     const followed = following();
     state().player = Number($("#ed-player").value);
-    if (followed) await followHand(); // another player, another turn's dice (the golden die)
+    if (followed && !(await followHand())) return; // another player, another turn's dice (the golden die)
     changed();
   });
   $("#ed-phase").addEventListener("change", () => {

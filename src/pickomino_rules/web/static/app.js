@@ -14,6 +14,7 @@ let busy = false;
 let pending = Promise.resolve(); // the request under way, if any
 let paused = false; // the bots wait for "Next bot move"
 let botTimer = null;
+let hinting = 0; // the newest hint asked for
 const SCREENS = ["#setup", "#game", "#advisor", "#analysis"];
 
 async function api(path, body, signal) {
@@ -276,14 +277,21 @@ function stepBot() {
   if (botToMove() && !busy) botMove();
 }
 
+// The hints say they are on their way (aria-busy); an answer about a game a move has changed
+// since is dropped (it would show the moves of a table gone).
 async function hint() {
   if (!game || busy) return;
   showError(null);
+  const about = game;
+  const asked = ++hinting;
+  $("#hints").setAttribute("aria-busy", "true");
   try {
     const answer = await api("/api/hint", { position: game.view.position });
-    fillHints(answer.moves);
+    if (game === about) fillHints(answer.moves);
   } catch (error) {
-    showError(error);
+    if (game === about) showError(error);
+  } finally {
+    if (asked === hinting) $("#hints").setAttribute("aria-busy", "false");
   }
 }
 
@@ -501,6 +509,8 @@ async function load(event) {
     showError(`${file.name} is not a JSON file`);
     return;
   }
+  clearTimeout(botTimer);
+  await pending; // a bot's move under way lands first (run takes one request at a time)
   if (await run("/api/view", { record })) show("#game");
 }
 
