@@ -47,13 +47,29 @@ ctypedef struct Cols:
     const int64_t* tiles          # [count] tile numbers, ascending
     const int64_t* index_of       # [index_of_size] tile number -> index, -1
     const int64_t* below          # [below_size] grill bits of the tiles below a total
-    const int64_t* highest_of     # [1 << count] highest set bit of a grill, -1
     const int64_t* points         # [6] points of each face (C7)
     const int8_t* start_dice      # [kinds] the turn's dice (C3)
     Py_ssize_t index_of_size, below_size
     int players, kinds, count
     # the encoding's action numbers: roll 0, take face f at 1 + f, stop, steal victim v
     int stop, steal, actions
+
+
+cdef extern from *:
+    """
+    /* The index of the highest set bit of a grill (-1 for none): one instruction where the
+       compiler has it, instead of a table of 2^tiles entries. */
+    static inline int pickomino_highest(long long bits) {
+    #if defined(__GNUC__) || defined(__clang__)
+        return bits > 0 ? 63 - __builtin_clzll((unsigned long long)bits) : -1;
+    #else
+        int at = -1;
+        while (bits > 0) { bits >>= 1; at++; }
+        return at;
+    #endif
+    }
+    """
+    int highest "pickomino_highest" (int64_t bits) noexcept nogil
 
 
 # ------------------------------------------------------------------ the rules on C numbers
@@ -175,7 +191,7 @@ cdef inline void claims(
     if index >= 0 and (grill >> index) & 1:
         claim[0] = index
         return
-    claim[0] = c.highest_of[grill & c.below[min(total, c.below_size - 1)]]
+    claim[0] = highest(grill & c.below[min(total, c.below_size - 1)])
     me = c.player[r]
     for p in range(c.players):
         if p != me and c.heights[at + p] > 0 and c.tops[at + p] == total:
@@ -203,7 +219,7 @@ cdef inline int64_t return_tile(Cols* c, Py_ssize_t r, int p) noexcept nogil:
 
 cdef inline void turn_face_down(Cols* c, Py_ssize_t r) noexcept nogil:
     """`turn.turn_face_down` (C10): the highest grill tile turned face down."""
-    cdef int64_t index = c.highest_of[c.grill[r]]
+    cdef int64_t index = highest(c.grill[r])
     c.grill[r] &= ~((<int64_t>1) << index)
     c.face_down[r * c.count + c.face_down_count[r]] = <int8_t>c.tiles[index]
     c.face_down_count[r] += 1
@@ -216,7 +232,7 @@ cdef inline void bust(Cols* c, Py_ssize_t r) noexcept nogil:
     if c.heights[r * c.players + p] == 0:
         return
     tile = return_tile(c, r, p)
-    if c.tiles[c.highest_of[c.grill[r]]] != tile:
+    if c.tiles[highest(c.grill[r])] != tile:
         turn_face_down(c, r)
 
 

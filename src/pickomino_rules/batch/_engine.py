@@ -149,7 +149,7 @@ class BatchGames(StepMachine):
                 victim=self._victim,
                 encoding=self.encoding,
             )
-            if LOOPS is not None and table.highest_of is not None
+            if LOOPS is not None
             else None
         )
         table.compiled = view

@@ -58,7 +58,6 @@ cdef class Table:
         cdef const int64_t[::1] tiles = table.tiles  # the table's constants are read-only
         cdef const int64_t[::1] index_of = table.index_of
         cdef const int64_t[::1] below = table.below
-        cdef const int64_t[::1] highest_of = table.highest_of
         cdef const int64_t[::1] points = table.points
         cdef const int8_t[::1] start_dice = table.dice
         count = len(table.tiles)
@@ -66,14 +65,14 @@ cdef class Table:
             stacks.shape[1] != table.players or stacks.shape[2] != count
             or face_down.shape[1] != count or roll.shape[1] != table.kinds
             or in_hand.shape[1] != table.kinds or start_dice.shape[0] != table.kinds
-            or highest_of.shape[0] != 1 << count or points.shape[0] != 6
+            or points.shape[0] != 6
         ):
             raise ValueError("the batch's arrays do not have the table's shapes")
         self.arrays = (
             table.grill, table.face_down, table.face_down_count, table.stacks, table.heights,
             table.tops, table.player, table.phase, table.in_hand, table.roll, table.set_aside,
             moves, turns, grill_claim, victim, table.tiles, table.index_of, table.below,
-            table.highest_of, table.points, table.dice,
+            table.points, table.dice,
         )  # fmt: skip
         self.c.grill = &grill[0]
         self.c.face_down = &face_down[0, 0]
@@ -95,7 +94,6 @@ cdef class Table:
         self.c.index_of_size = index_of.shape[0]
         self.c.below = &below[0]
         self.c.below_size = below.shape[0]
-        self.c.highest_of = &highest_of[0]
         self.c.points = &points[0]
         self.c.start_dice = &start_dice[0]
         self.c.players = table.players
