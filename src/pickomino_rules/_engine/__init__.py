@@ -3,9 +3,9 @@
 Two backends play the same rules. The *pure* one is the reference: the step machine in
 [`steps`][pickomino_rules._engine.steps] and the core's hooks in
 [`turn`][pickomino_rules.turn]. The *compiled* one (``_kernel`` with ``_hooks``,
-``_boundary`` and ``_observe``, built with the package where a C compiler was found) mirrors
-both function for function and hands every call it
-does not take to its pure twin.
+``_boundary``, ``_row`` and ``_observe``, built with the package where a C compiler was
+found) mirrors both function for function and hands every call it does not take to its pure
+twin.
 
 The backend is chosen here, once, when the package is first imported: the compiled one when
 it was built, unless ``PICKOMINO_PURE=1`` is set. Nothing is rewritten afterwards:

@@ -29,6 +29,8 @@ cdef class View:
     cdef readonly bint core_roll_actions, core_set_aside, core_stop_total, core_claims
     cdef readonly bint core_take_tile, core_bust
     cdef bint tidies_turn_end, deals_own_dice, ends_on_total, pending_by_parts
+    cdef readonly bint plain_turn  # no module changes the turn: the kernel may play on a row
+    cdef object row  # the one-row table (``_row.Row``) of these rules, once made
 
     cdef Table table(self, object dice)
 

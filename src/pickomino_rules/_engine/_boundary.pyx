@@ -117,6 +117,10 @@ cdef class View:
 
 
 cdef View _VIEW = None
+cdef frozenset _TURN_HOOKS = frozenset(
+    ("turn_dice", "roll_actions", "pending_actions", "set_aside", "stop_total", "claims",
+     "take_tile", "bust", "end_turn", "apply_action")
+)  # the hooks a turn's steps call: the one-row path plays where modules wrap none of them
 
 
 cpdef View view(object rules):
@@ -153,6 +157,10 @@ cpdef View view(object rules):
     seen.deals_own_dice = rules.deals_own_dice
     seen.ends_on_total = rules.ends_on_total
     seen.pending_by_parts = rules.pending_by_parts
+    seen.plain_turn = not (_TURN_HOOKS & set(wrapped)) and not (
+        seen.tidies_turn_end or seen.deals_own_dice
+    )
+    seen.row = None
     _VIEW = seen
     return seen
 

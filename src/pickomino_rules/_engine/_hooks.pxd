@@ -3,6 +3,7 @@
 
 cdef long used(object counts) except? -1
 cdef bint any_dice(object in_hand) except -1
+cdef object takes_of(int bits)
 cpdef object core_roll_actions(object state)
 cpdef object core_set_aside(object state, object face)
 cpdef object core_stop_total(object state)

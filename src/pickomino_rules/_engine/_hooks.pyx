@@ -45,6 +45,11 @@ cdef tuple _OFFERED = tuple(
 )  # the takes of each set of faces (as bits, like ``RollOutcome.shown``), in face order
 
 
+cdef object takes_of(int bits):
+    """The takes of a set of faces (bits 0-5), the shared tuples ``core_roll_actions`` gives."""
+    return _OFFERED[bits]
+
+
 cdef inline long _item(object values, Py_ssize_t index) except? -1:
     return values[index]  # checked: a state built by hand may hold anything
 

@@ -28,6 +28,7 @@ from pickomino_rules._engine._hooks cimport (
     any_dice, core_bust, core_claims, core_roll_actions, core_set_aside, core_stop_total,
     core_take_tile, used,
 )
+from pickomino_rules._engine._row cimport play, row_claims, row_legal
 from pickomino_rules._engine.rows cimport can_roll
 from pickomino_rules._engine.states cimport Py_TYPE, Slots, get, new_state, read_slots, with_phase
 from pickomino_rules.compiled_plugin cimport call, call1
@@ -435,6 +436,10 @@ def legal_actions(rules, state):
     cdef View fast = taken(rules, state)
     cdef Py_ssize_t calls = _MODULE_CALLS
     if fast is not None:
+        if fast.plain_turn:  # the state the one-row table stands for (``_row``)
+            found = row_legal(fast, state)
+            if found is not None:
+                return found
         try:
             return _legal_actions(fast, state)
         except Exception as error:
@@ -447,6 +452,13 @@ def apply(rules, state, move):
     cdef View fast = taken(rules, state)
     cdef Py_ssize_t calls = _MODULE_CALLS
     if fast is not None:
+        if fast.plain_turn:  # on the one-row table (``_row``), where it takes the call
+            try:
+                after = play(fast, state, move)
+            except Exception:  # nothing changed but the row: the object path answers
+                after = None
+            if after is not None:
+                return after
         try:
             after = _apply(fast, state, move)
         except Exception as error:
@@ -474,6 +486,10 @@ def stop_claims(rules, state):
     cdef View fast = taken(rules, state)
     cdef Py_ssize_t calls = _MODULE_CALLS
     if fast is not None:
+        if fast.plain_turn:  # the state the one-row table stands for (``_row``)
+            found = row_claims(fast, state)
+            if found is not None:
+                return found
         try:
             return _stop_claims(fast, state)
         except Exception as error:

@@ -238,18 +238,24 @@ cdef inline void bust(Cols* c, Py_ssize_t r) noexcept nogil:
 
 # ------------------------------------------------------------------ the steps (steps.py)
 
-cdef inline void decide_actions(
-    const Cols* c, Py_ssize_t r, int64_t victim, int8_t* out
-) noexcept nogil:
-    """`steps.decide_actions` (C6-C8) into a mask row: roll while dice and faces remain;
-    stop; steal from ``victim`` (-1: none)."""
+cdef inline bint rolls_again(const Cols* c, Py_ssize_t r) noexcept nogil:
+    """`steps.decide_actions`' roll (C6, `turn.can_roll`): dice left, and a face not set
+    aside yet."""
     cdef int f, k, held = 0, used = 0
     for f in range(6):
         if c.set_aside[r * 6 + f] != 0:
             used |= 1 << f
     for k in range(c.kinds):
         held += c.in_hand[r * c.kinds + k]
-    out[0] = can_roll(used, held > 0)
+    return can_roll(used, held > 0)
+
+
+cdef inline void decide_actions(
+    const Cols* c, Py_ssize_t r, int64_t victim, int8_t* out
+) noexcept nogil:
+    """`steps.decide_actions` (C6-C8) into a mask row: roll while dice and faces remain;
+    stop; steal from ``victim`` (-1: none)."""
+    out[0] = rolls_again(c, r)
     out[c.stop] = True  # at most one steal: a stop takes the claim, or busts
     if victim >= 0:
         out[c.steal + victim] = True

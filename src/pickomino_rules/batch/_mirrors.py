@@ -88,6 +88,7 @@ ROWS: dict[str, str] = {
     "turn_face_down": "turn.turn_face_down",
     "bust": "turn.bust",
     # the steps
+    "rolls_again": "steps.decide_actions",  # its roll: C6, as turn.can_roll says
     "decide_actions": "steps.decide_actions",
     "derive": "steps.derive",
     "start_turn": "steps.start_turn",

@@ -1,0 +1,207 @@
+"""The kernel's plain path: a game as a one-row table (``_engine/_row.pyx``).
+
+Where no module wraps a hook of the turn, the compiled ``apply`` plays the steps as the row
+functions of ``_engine/rows.pxd`` on a one-row table: a state is read into the row at a chance
+node and written back after each move. Here that path plays random games against the pure
+engine, move for move; the states it writes keep the fields that did not change (the same
+objects); a chance node it cannot hold (a tile twice, a tile not of the rules) is left to the
+object path; and rules whose modules change the turn never take it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pickomino_rules import (
+    Phase,
+    RollOutcome,
+    apply,
+    get_rules,
+    legal_actions,
+    new_game,
+    stop_claims,
+)
+from pickomino_rules import sample_chance as sample
+from pickomino_rules._engine import ACTIVE, steps
+from pickomino_rules.actions import ROLL, STOP, Take
+from pickomino_rules.dice import Face
+from pickomino_rules.errors import PickominoError
+from pickomino_rules.plugin import RuleModule, Variant
+from pickomino_rules.variants.classic import CLASSIC_OPTIONS, classic_modules
+from support import option_sets
+
+if TYPE_CHECKING:
+    from pickomino_rules.state import GameState
+
+try:
+    from pickomino_rules._engine import _row
+except ImportError:  # built without a C compiler
+    _row = None  # type: ignore[assignment]
+
+pytestmark = pytest.mark.skipif(
+    _row is None or not ACTIVE.compiled, reason="the compiled engine is not active"
+)
+
+
+def _played() -> int:
+    assert _row is not None
+    return _row.played()
+
+
+def _random_game(
+    rules_name: str, options: dict[str, object], players: int, seed: int, *, copies: bool = False
+) -> int:
+    """Play a random game with the compiled engine, each move checked against the pure one;
+    the moves the row answered. ``copies``: each roll an equal new object, not the table's."""
+    rules, state = new_game(rules_name, players=players, options=options)
+    rng = random.Random(seed)
+    before = _played()
+    while state.phase is not Phase.GAME_OVER:
+        legal = legal_actions(rules, state)
+        assert legal == steps.legal_actions(rules, state)
+        if state.phase is Phase.DECIDE:  # the claims a stop or steal takes, as the API gives
+            assert stop_claims(rules, state) == steps.stop_claims(rules, state)
+        move = sample(rules, state, rng) if state.phase is Phase.ROLL else rng.choice(legal)
+        if copies and isinstance(move, RollOutcome):
+            move = RollOutcome(move.kinds, move.counts)
+        after = apply(rules, state, move)
+        assert after == steps.apply(rules, state, move), (state, move)
+        state = after
+    return _played() - before
+
+
+@pytest.mark.parametrize("options", option_sets("classic"), ids=str)
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_the_row_plays_classic_as_the_pure_engine(options: dict[str, object], players: int) -> None:
+    answered = sum(_random_game("classic", options, players, seed) for seed in range(6))
+    rules = get_rules("classic", options)
+    if not rules.wrapped:  # the plain game: the path was taken, not left to the object path
+        assert answered > 0
+    else:  # an option's module wraps a hook of the turn (O1, O2, O3): never on the row
+        assert answered == 0
+
+
+def test_a_written_state_keeps_the_fields_that_did_not_change() -> None:
+    rules, state = new_game("classic", players=3)
+    shown = apply(rules, state, RollOutcome.parse("1234555w"))
+    assert (shown.grill, shown.stacks, shown.in_hand) == (state.grill, state.stacks, state.in_hand)
+    assert shown.grill is state.grill
+    assert shown.stacks is state.stacks
+    decided = apply(rules, shown, Take(Face.FIVE))
+    assert decided.grill is state.grill
+    assert decided.face_down is state.face_down
+    assert decided.stacks is state.stacks
+    assert decided.parts is state.parts
+    again = apply(rules, decided, ROLL)
+    assert again.in_hand is decided.in_hand
+    assert again.set_aside is decided.set_aside
+    # a stop on 40 takes 36 off the grill: the grill and one stack change, the others are kept
+    landed = apply(rules, again, RollOutcome.parse("wwwww"))
+    ended = apply(rules, apply(rules, landed, Take(Face.WORM)), STOP)
+    assert ended == steps.apply(rules, apply(rules, landed, Take(Face.WORM)), STOP)
+    assert ended.stacks[0] == (36,)
+    assert ended.stacks[1] is state.stacks[1]
+    assert ended.face_down is state.face_down
+    assert ended.in_hand is rules.components.dice
+
+
+def _odd_chance_nodes() -> list[GameState]:
+    _rules, state = new_game("classic", players=2)
+    return [
+        state.replace(stacks=((21,), ())),  # 21 on the grill and in a stack
+        state.replace(grill=(22, 21, *state.grill[2:])),  # the grill out of order
+        state.replace(face_down=(99,)),  # not a tile of the rules
+        state.replace(in_hand=(200,)),  # more dice than a count holds
+        state.replace(set_aside=(1, 2, 3)),  # not six counts
+        state.replace(player=5),  # no such player
+    ]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the object path's own fallbacks
+@pytest.mark.parametrize("state", _odd_chance_nodes(), ids=range(6))
+def test_a_chance_node_the_row_cannot_hold_is_answered_as_the_pure_engine(state: GameState) -> None:
+    rules = get_rules("classic")
+    rng = random.Random(1)
+    before = _played()
+    for _ in range(20):
+        move = steps.sample_chance(rules, state, rng) if state.in_hand != (200,) else None
+        try:
+            expected: object = steps.apply(rules, state, move)  # type: ignore[arg-type]
+        except PickominoError as error:
+            with pytest.raises(type(error), match=str(error)[:40].replace("(", r"\(")):
+                apply(rules, state, move)  # type: ignore[arg-type]
+        else:
+            assert apply(rules, state, move) == expected  # type: ignore[arg-type]
+    assert _played() == before  # none of them was read into the row
+
+
+def test_an_earlier_state_is_answered_after_the_row_moved_on() -> None:
+    rules, state = new_game("classic", players=2)
+    shown = apply(rules, state, RollOutcome.parse("11223344"))
+    decided = apply(rules, shown, Take(Face.ONE))
+    apply(rules, apply(rules, decided, ROLL), RollOutcome.parse("555555"))
+    for move in legal_actions(rules, shown):  # the row stands for a later state now
+        assert apply(rules, shown, move) == steps.apply(rules, shown, move)
+    assert legal_actions(rules, decided) == steps.legal_actions(rules, decided)
+
+
+def _counted(worms: int) -> RuleModule:
+    def scores(inner: object, rules: object, state: GameState) -> tuple[int, ...]:
+        return tuple(score + worms for score in inner(rules, state))  # type: ignore[operator]
+
+    return RuleModule(name="counted", scores=scores)
+
+
+COUNTED = Variant(
+    name="counted",
+    doc="Classic; a worm more for everyone at the end (a module outside the turn).",
+    options=CLASSIC_OPTIONS,
+    build=lambda options: [*classic_modules(options), _counted(1)],
+)
+
+
+def test_a_module_outside_the_turn_plays_on_the_row_and_one_inside_does_not() -> None:
+    rules, state = new_game(COUNTED.rules({}), players=2)
+    rng = random.Random(2)
+    before = _played()
+    while state.phase is not Phase.GAME_OVER:
+        legal = legal_actions(rules, state)
+        move = sample(rules, state, rng) if state.phase is Phase.ROLL else rng.choice(legal)
+        after = apply(rules, state, move)
+        assert after == steps.apply(rules, state, move)
+        state = after
+    assert _played() > before
+    before = _played()
+    _random_game("extended", {}, 3, seed=1)  # its modules wrap the turn's hooks
+    assert _played() == before
+
+
+def test_threads_playing_at_once_each_get_their_own_answers() -> None:
+    """The row is one object per rules: a call owns it while it plays (another thread that
+    comes in meanwhile makes its own), so games played at once in threads stay exact."""
+    import sys  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    wrong: list[str] = []
+
+    def play(seed: int) -> None:
+        try:
+            for game in range(4):
+                _random_game("classic", {}, 2 + (seed + game) % 3, seed * 10 + game, copies=True)
+        except AssertionError as error:  # pragma: no cover (the failure this test looks for)
+            wrong.append(repr(error)[:300])
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        threads = [threading.Thread(target=play, args=(seed,)) for seed in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not wrong
