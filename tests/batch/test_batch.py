@@ -18,7 +18,7 @@ from batch_replay import CLASSIC_SETS, EXTENDED_SETS, LIGHT, OPTIONS, POLICIES, 
 
 from pickomino_rules import RollOutcome, apply, new_game, parse_move
 from pickomino_rules.actions import ROLL
-from pickomino_rules.batch import BatchActionError, BatchGames
+from pickomino_rules.batch import BatchActionError, BatchGames, _bots
 from pickomino_rules.batch._check import Replay
 from pickomino_rules.batch_bots import (
     UnknownVectorBotError,
@@ -129,6 +129,26 @@ def test_random_actions_are_legal_and_uniform() -> None:
     assert set(np.flatnonzero(counts)) == set(legal)
     expected = 3000 / len(legal)
     assert all(abs(counts[a] - expected) < 5 * np.sqrt(expected) for a in legal)
+
+
+def test_the_compiled_pick_takes_the_actions_the_numpy_one_takes() -> None:
+    """``random_actions``' pick in C (``batch/_pick.pyx``) against its numpy form, on random
+    masks (rows with no legal action, with every action legal) and random draws."""
+    pick = pytest.importorskip("pickomino_rules.batch._pick")
+    rng = np.random.default_rng(7)
+    for width, density in ((1, 0.5), (10, 0.3), (17, 0.9), (40, 0.05)):
+        mask = rng.random((2_000, width)) < density
+        mask[:50] = False
+        mask[50:100] = True
+        draws = rng.random(len(mask))
+        draws[:10] = np.nextafter(1.0, 0.0)  # the highest draw: the last legal action
+        draws[10:20] = 0.0
+        chosen = np.full(len(mask), -1, dtype=np.int64)
+        pick.pick(mask.view(np.uint8), draws, chosen)
+        assert (chosen == _bots.pick_in_numpy(mask, draws)).all()
+        assert mask[np.arange(len(mask)), chosen][mask.any(axis=1)].all()
+    with pytest.raises(ValueError, match="one draw"):
+        pick.pick(mask.view(np.uint8), draws[:-1], chosen)
 
 
 def test_rows_convert_to_states_and_back() -> None:

@@ -5,8 +5,9 @@ Public as [`pickomino_rules.batch_bots`][pickomino_rules.batch_bots].
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pickomino_rules.errors import MissingExtraError, PickominoError
 
@@ -15,6 +16,7 @@ try:
 except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the vectorised bots", "batch") from None
 from pickomino_rules.actions import ROLL, STOP, Steal
+from pickomino_rules.batch._compiled import LOOPS
 from pickomino_rules.batch._engine import BatchGames
 from pickomino_rules.batch_plugin import POINTS, WORM
 from pickomino_rules.bots import InvalidBotError, _takes_may_score
@@ -25,15 +27,34 @@ if TYPE_CHECKING:
 VectorBot: TypeAlias = Callable[[BatchGames, "np.random.Generator"], "NDArray[np.int64]"]
 """``bot(games, rng) -> actions``: one action number per game."""
 
+_PICK: Any = None
+"""The compiled pick (``batch/_pick.pyx``), where built and the batch plays compiled."""
+if LOOPS is not None:  # the backend the engine chose at import, as the batch's loops
+    try:
+        _PICK = importlib.import_module("pickomino_rules.batch._pick")
+    except ImportError:  # built without it: the numpy form picks the same actions
+        _PICK = None
+
 _GREEDY_ENOUGH_TOTAL = 30
 _GREEDY_FEW_DICE = 3
 
 
 def random_actions(games: BatchGames, rng: np.random.Generator) -> NDArray[np.int64]:
     """A uniformly random legal action in every game (0 where the game is over)."""
-    columns = np.ascontiguousarray(games.legal_mask().T)  # one row per action: vector adds
+    mask = games.legal_mask()
+    draws = rng.random(len(mask))
+    if _PICK is not None:  # the same pick in C (batch/_pick.pyx), where the batch is compiled
+        picked = np.empty(len(mask), dtype=np.int64)
+        _PICK.pick(np.ascontiguousarray(mask).view(np.uint8), draws, picked)
+        return picked
+    return pick_in_numpy(mask, draws)
+
+
+def pick_in_numpy(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np.int64]:
+    """In each row of ``mask``, the ``int(draw * legal)``-th legal action (0 for none)."""
+    columns = np.ascontiguousarray(mask.T)  # one row per action: vector adds
     legal = np.count_nonzero(columns, axis=0).astype(np.int16)
-    pick = (rng.random(len(legal)) * legal).astype(np.int16)  # uniform in 0 .. legal - 1
+    pick = (draws * legal).astype(np.int16)  # uniform in 0 .. legal - 1
     running = np.zeros(len(legal), dtype=np.int16)  # legal actions up to each column
     chosen = np.zeros(len(legal), dtype=np.int64)  # columns before the pick-th legal action
     for column in columns:
