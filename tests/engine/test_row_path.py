@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+import attrs
 import pytest
 
 from pickomino_rules import (
@@ -34,6 +35,7 @@ from pickomino_rules.variants.classic import CLASSIC_OPTIONS, classic_modules
 from support import option_sets
 
 if TYPE_CHECKING:
+    from pickomino_rules.rules import Components
     from pickomino_rules.state import GameState
 
 try:
@@ -205,3 +207,34 @@ def test_threads_playing_at_once_each_get_their_own_answers() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert not wrong
+
+
+def _many_tiles(components: Components) -> Components:
+    tiles = tuple(range(21, 21 + 70))  # more tiles than a grill of 64 bits holds
+    worms = tuple((tile, 1 + (tile - 21) // 20) for tile in tiles)
+    return attrs.evolve(components, tiles=tiles, worms=worms)
+
+
+MANY_TILES = Variant(
+    name="many_tiles",
+    doc="Classic on 70 tiles: no row holds them.",
+    options=CLASSIC_OPTIONS,
+    build=lambda options: [
+        *classic_modules(options),
+        RuleModule(name="many", configure=_many_tiles),
+    ],
+)
+
+
+def test_rules_no_row_holds_play_on_the_object_path_exactly() -> None:
+    rules, state = new_game(MANY_TILES.rules({}), players=3)
+    rng = random.Random(4)
+    before = _played()
+    for _ in range(400):
+        legal = legal_actions(rules, state)
+        assert legal == steps.legal_actions(rules, state)
+        move = sample(rules, state, rng) if state.phase is Phase.ROLL else rng.choice(legal)
+        after = apply(rules, state, move)
+        assert after == steps.apply(rules, state, move)
+        state = after
+    assert _played() == before

@@ -403,7 +403,8 @@ cdef object play(View fast, object state, object move):
             return None
         if row is None or row.players != len(<tuple>stacks):
             row = _new_row(fast, len(<tuple>stacks))
-            if row is None:
+            if row is None:  # tiles or dice no row holds: the object path, from now on
+                fast.plain_turn = False
                 return None
         else:
             fast.row = None
