@@ -462,7 +462,7 @@ cdef object _play(View fast, Row row, object state, object move):
             if kind is not _TAKE:
                 return None
             face = move.face
-            if not (rows.roll_faces(c, 0) >> (face - 1)) & 1:
+            if not 1 <= face <= 6 or not (rows.roll_faces(c, 0) >> (face - 1)) & 1:
                 return None  # not offered: the object path raises the error
             rows.set_aside(c, 0, face - 1)
             return row.write()
