@@ -35,10 +35,10 @@ from pickomino_rules.plugin import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import Claim, ClaimsFn, GameState, Rules, StateFn
+    from pickomino_rules.plugin import Claim, ClaimsFn, CompiledTwins, GameState, Rules, StateFn
 
 __all__ = [
     "CLASSIC",
@@ -60,6 +60,18 @@ def _twin(name: str) -> BatchTwin:
 
     twin: BatchTwin = getattr(classic, name)
     return twin
+
+
+def _row_twin(name: str, hook: str, function: Callable[..., object]) -> Callable[[], CompiledTwins]:
+    """The compiled twin called ``name`` of ``hook``: ``function`` on states, C on rows."""
+
+    def make() -> CompiledTwins:
+        from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
+
+        kind = getattr(_compiled, name)
+        return {hook: lambda inner: kind(inner, function)}
+
+    return make
 
 
 def _classic(_components: Components) -> Components:
@@ -96,6 +108,7 @@ def flip_on_empty_bust() -> RuleModule:
         doc="O1: a bust with an empty stack still turns the highest grill tile face down",
         bust=_flip_on_empty_bust,
         batch=lambda: _twin("FLIP_ON_EMPTY_BUST"),
+        compiled=_row_twin("FlipOnEmptyBust", "bust", _flip_on_empty_bust),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
 
@@ -117,6 +130,7 @@ def short_game() -> RuleModule:
         doc="O2: the returned tile is turned face down even when it is the highest",
         bust=_short_game,
         batch=lambda: _twin("SHORT_GAME"),
+        compiled=_row_twin("ShortGame", "bust", _short_game),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
 
@@ -139,6 +153,7 @@ def optional_steal_off() -> RuleModule:
         doc="O3 off: a possible steal is the only claim",
         claims=_steal_required,
         batch=lambda: _twin("OPTIONAL_STEAL_OFF"),
+        compiled=_row_twin("StealRequired", "claims", _steal_required),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
 

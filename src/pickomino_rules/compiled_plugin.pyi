@@ -24,6 +24,33 @@ of the part) too: keyed by the module's [`PartKey`][pickomino_rules.state.PartKe
 how many there are; the compiled engine's observation calls it in C
 ([`Rules.observers`][pickomino_rules.rules.Rules] holds them by part name).
 
+A twin may have a **row form**: a C function over the compiled rules' rows, the form the
+single game's one-row table and the batch's compiled loop run. Derive from `RowTwin`, made
+with ``inner`` and the module's own hook; set ``self.row.run`` to your function, cast to the
+hook's row type (``ClaimsRow`` for ``claims``, ``BustRow`` for ``bust``: the hooks that have
+row forms today), and put its constants (options) in ``self.row.data`` (four 64-bit
+integers). The function gets its link first, then the hook's row arguments: the game's
+columns (``Cols``: the grill as bits, the stacks, the player, the dice, the rules' tiles) and
+its row ``r``. It calls what it wraps with ``run_claims(link.inner, ...)`` or
+``run_bust(link.inner, ...)`` and changes the row as the hook changes the state. On a state
+the twin runs the hook itself, so the rule is written once in Python and once in C:
+
+```cython
+from pickomino_rules.compiled_plugin cimport BustRow, Cols, Link, RowTwin, run_bust
+
+cdef void _no_bust_on_21(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil:
+    ...  # the hook's rule on row r, calling run_bust(link.inner, c, r)
+
+cdef class NoBustOn21(RowTwin):
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
+        self.row.run = <const void*><BustRow>_no_bust_on_21
+```
+
+A module hands it as ``compiled=lambda: {"bust": lambda inner: NoBustOn21(inner, my_bust)}``.
+Where every module wrapping a hook of the turn has a row twin of it (and changes no other hook
+of the turn), games play on rows in both engines; `pickomino info`'s batch path says which.
+
 A twin is a second implementation of its hook: check it against the hook by playing the rules
 with the twins (compiled engine) and without (pure engine), as
 ``tests/engine/test_compiled_twins.py`` does for the built-in variants' twins.
@@ -31,7 +58,7 @@ with the twins (compiled engine) and without (pure engine), as
 
 from typing import Any
 
-__all__ = ["HookTwin"]
+__all__ = ["HookTwin", "RowTwin"]
 
 class HookTwin:
     """A compiled twin of one module's hook (or extension), wrapping ``inner``.
@@ -45,3 +72,13 @@ class HookTwin:
     def __call__(self, rules: Any, state: Any, *more: Any) -> Any: ...  # noqa: ANN401
     def features(self, rules: Any, state: Any, value: Any, me: int) -> list[float]:  # noqa: ANN401
         """A part observer twin's features, as its C method ``fill`` writes them."""
+
+class RowTwin(HookTwin):
+    """A module's hook with a row form: on a state, the hook itself; on a row, C.
+
+    Attributes:
+        hook: The module's hook, called with ``inner`` first as in a composed chain.
+    """
+
+    hook: Any
+    def __init__(self, inner: Any, hook: Any) -> None: ...  # noqa: ANN401

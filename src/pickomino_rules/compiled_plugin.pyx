@@ -6,7 +6,7 @@ implements ``run``, ``run1`` or ``run2`` and calls what it wraps with ``call``, 
 ``call2`` (``compiled_plugin.pxd``), which stay in C when that is a twin too.
 """
 
-__all__ = ["HookTwin"]
+__all__ = ["HookTwin", "RowTwin"]
 
 from cpython.object cimport PyObject
 from cpython cimport array
@@ -130,3 +130,34 @@ cdef class HookTwin:
             if count <= room:
                 return list(values[:count])
             room = count
+
+
+cdef class RowTwin(HookTwin):
+    """A module's hook with a row form: on a state, the hook itself; on a row, C.
+
+    The row form is a C function over the compiled rules' rows (``compiled_plugin.pxd``'s
+    ``Cols``, ``Link`` and the hook's function type, such as ``ClaimsRow``), which a subclass
+    puts in its ``row`` link (``row.run``, and its constants in ``row.data``) when made.
+    Where every module's twin of a turn's hook has a row form, the single game plays on a
+    one-row table and the batch in its compiled loop, both calling it in C; anywhere else
+    (a state the row does not hold) the twin runs ``hook``, the module's own function, so
+    its row form is the only restatement of the rule.
+
+    Attributes:
+        hook: The module's hook, called with ``inner`` first as in a composed chain.
+    """
+
+    def __init__(self, inner, hook):
+        HookTwin.__init__(self, inner)
+        if not callable(hook):
+            raise TypeError(f"a row twin runs its module's hook, got {type(hook).__name__}")
+        self.hook = hook
+
+    cdef object run(self, object rules, object state):
+        return self.hook(self.inner, rules, state)
+
+    cdef object run1(self, object rules, object state, object first):
+        return self.hook(self.inner, rules, state, first)
+
+    cdef object run2(self, object rules, object state, object first, object second):
+        return self.hook(self.inner, rules, state, first, second)

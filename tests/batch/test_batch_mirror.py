@@ -24,6 +24,7 @@ from pickomino_rules import get_rules, legal_actions, registry, turn
 from pickomino_rules._engine import ACTIVE, steps
 from pickomino_rules.batch import BatchGames, BatchRulesError, _core, batch_rules
 from pickomino_rules.batch._check import Replay
+from pickomino_rules.batch._compiled import LOOPS
 from pickomino_rules.batch._compose import twins_of
 from pickomino_rules.batch._engine import BatchGames as Engine
 from pickomino_rules.batch._mirrors import MIRRORS, PLUMBING, ROW_PLUMBING, ROWS, UNMIRRORED
@@ -32,6 +33,7 @@ from pickomino_rules.dice import NO_DICE_SET_ASIDE
 from pickomino_rules.plugin import RuleModule, compose
 from pickomino_rules.state import Claim, GameState, Phase
 from pickomino_rules.variants.classic import classic_components, classic_modules
+from pickomino_rules.variants.low_tiles import low_tiles
 from support import ROOT, turn_starts
 
 if TYPE_CHECKING:
@@ -183,6 +185,29 @@ def test_a_users_variant_with_twins_plays_in_the_batch_as_in_the_reference() -> 
             replay.check_rows()
             taken_21 |= any(21 in stack for s in replay.states for stack in s.stacks)
         assert not taken_21
+
+
+@pytest.mark.parametrize("exclusive", [True, False], ids=["O4", "not-O4"])
+def test_a_module_whose_twin_has_a_row_form_plays_in_the_compiled_loop(*, exclusive: bool) -> None:
+    """The low tiles' ``claims`` twin has a row form: the batch's compiled loop calls it in C
+    (the hook table), and the games are the reference's, row for row."""
+    options = {"flip_on_empty_bust": False, "short_game": False, "optional_steal": True}
+    modules = [*classic_modules(options), low_tiles(worms=(2, 3), exclusive=exclusive)]
+    rules = compose(*modules, name="low", options=options)
+    low = 0
+    for players in (2, 4):
+        replay = Replay(32, players, {}, seed=players, variant=rules)
+        assert (replay.batch._fused is not None) == (LOOPS is not None)  # noqa: SLF001
+        rng = np.random.default_rng(players)
+        replay.check_rows()
+        while replay.finished < 40:
+            mask = replay.batch.legal_mask()
+            keys = rng.random(mask.shape)
+            keys[~mask] = -1
+            replay.step(np.argmax(keys, axis=1))
+            replay.check_rows()
+            low += sum(11 in stack or 13 in stack for s in replay.states for stack in s.stacks)
+    assert low > 0  # the low tiles were taken
 
 
 @pytest.mark.filterwarnings("ignore::pickomino_rules.batch.BatchPerRowWarning")

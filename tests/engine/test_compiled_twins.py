@@ -44,9 +44,9 @@ needs_twins = pytest.mark.skipif(
 def _modules_with_twins() -> dict[str, RuleModule]:
     found: dict[str, RuleModule] = {}
     for variant in available_variants():
-        for module in get_rules(variant).modules:
-            if module.compiled is not None:
-                found[module.name] = module
+        for options in option_sets(variant):  # (the classic options' modules are optional)
+            modules = get_rules(variant, options).modules
+            found.update({module.name: module for module in modules if module.compiled})
     return found
 
 

@@ -10,6 +10,7 @@ object path; and rules whose modules change the turn never take it.
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import TYPE_CHECKING
 
@@ -30,12 +31,13 @@ from pickomino_rules._engine import ACTIVE, steps
 from pickomino_rules.actions import ROLL, STOP, Take
 from pickomino_rules.dice import Face
 from pickomino_rules.errors import PickominoError
-from pickomino_rules.plugin import RuleModule, Variant
+from pickomino_rules.plugin import RuleModule, Variant, compose
 from pickomino_rules.variants.classic import CLASSIC_OPTIONS, classic_modules
+from pickomino_rules.variants.low_tiles import low_tiles
 from support import option_sets
 
 if TYPE_CHECKING:
-    from pickomino_rules.rules import Components
+    from pickomino_rules.rules import Components, Rules
     from pickomino_rules.state import GameState
 
 try:
@@ -54,7 +56,12 @@ def _played() -> int:
 
 
 def _random_game(
-    rules_name: str, options: dict[str, object], players: int, seed: int, *, copies: bool = False
+    rules_name: str | Rules,
+    options: dict[str, object],
+    players: int,
+    seed: int,
+    *,
+    copies: bool = False,
 ) -> int:
     """Play a random game with the compiled engine, each move checked against the pure one;
     the moves the row answered. ``copies``: each roll an equal new object, not the table's."""
@@ -75,15 +82,79 @@ def _random_game(
     return _played() - before
 
 
-@pytest.mark.parametrize("options", option_sets("classic"), ids=str)
+CLASSIC_SETS = [
+    dict(zip(("flip_on_empty_bust", "short_game", "optional_steal"), values, strict=True))
+    for values in itertools.product((False, True), repeat=3)
+]
+"""O1-O3 in every combination."""
+
+
+@pytest.mark.parametrize("options", CLASSIC_SETS, ids=str)
 @pytest.mark.parametrize("players", [2, 4, 7])
 def test_the_row_plays_classic_as_the_pure_engine(options: dict[str, object], players: int) -> None:
+    """Every classic option set: O1-O3's modules have row twins (``bust``, ``claims``)."""
     answered = sum(_random_game("classic", options, players, seed) for seed in range(6))
-    rules = get_rules("classic", options)
-    if not rules.wrapped:  # the plain game: the path was taken, not left to the object path
-        assert answered > 0
-    else:  # an option's module wraps a hook of the turn (O1, O2, O3): never on the row
-        assert answered == 0
+    assert answered > 0  # the path was taken, not left to the object path
+
+
+def _low_rules(options: dict[str, object], *, exclusive: bool) -> Rules:
+    """Classic with the low tiles (a module whose compiled twin has a row form)."""
+    resolved = {option.name: option.default for option in CLASSIC_OPTIONS} | options
+    modules = [*classic_modules(resolved), low_tiles(worms=(2, 3), exclusive=exclusive)]
+    return compose(*modules, name="low", options=resolved)
+
+
+@pytest.mark.parametrize("options", option_sets("classic"), ids=str)
+@pytest.mark.parametrize("exclusive", [True, False], ids=["O4", "not-O4"])
+def test_a_module_with_row_twins_plays_on_the_row_as_the_pure_engine(
+    options: dict[str, object], *, exclusive: bool
+) -> None:
+    """E3, O4 on the row: the low tiles' ``claims`` twin runs in C in the rules' hook table."""
+    rules = _low_rules(options, exclusive=exclusive)
+    answered = sum(
+        _random_game(rules, {}, players, seed) for players in (2, 4) for seed in range(5)
+    )
+    assert answered > 0
+
+
+@pytest.mark.parametrize("exclusive", [True, False], ids=["O4", "not-O4"])
+def test_the_low_tiles_row_twin_refuses_what_e3_and_o4_refuse(*, exclusive: bool) -> None:
+    """Scripted turns on the row: 13 exactly while holding 11 (O4), 12 (never the tile below,
+    E3), and a steal of 13 (never stolen, E3); each state as the pure engine's."""
+    rules = _low_rules({}, exclusive=exclusive)
+    _rules, start = new_game(rules, players=2)
+    start = start.replace(
+        grill=tuple(tile for tile in start.grill if tile != 11), stacks=((11,), ())
+    )
+    before = _played()
+    for dice, takes, claims in (
+        (("w4411111", "4411111"), (Face.WORM, Face.FOUR), [] if exclusive else [13]),  # 13
+        (("w3311111", "3311111"), (Face.WORM, Face.THREE), []),  # 11 on a stack, 12 below
+    ):
+        state = start
+        for roll, face in zip(dice, takes, strict=True):
+            if state.phase is Phase.DECIDE:
+                state = apply(rules, state, ROLL)
+            state = apply(rules, state, RollOutcome.parse(roll))
+            state = apply(rules, state, Take(face))
+        found = stop_claims(rules, state)
+        assert found == steps.stop_claims(rules, state)
+        assert [claim.tile for claim in found] == claims
+        assert legal_actions(rules, state) == steps.legal_actions(rules, state)
+        assert apply(rules, state, STOP) == steps.apply(rules, state, STOP)
+    # player 1 stops on 13 while player 0 holds 13 on top: no steal of a low tile
+    robbed = start.replace(stacks=((13,), ()), player=1)
+    robbed = robbed.replace(grill=tuple(sorted({*start.grill, 11} - {13})))
+    state = apply(rules, robbed, RollOutcome.parse("w4411111"))
+    state = apply(
+        rules,
+        apply(rules, apply(rules, state, Take(Face.WORM)), ROLL),
+        RollOutcome.parse("4411111"),
+    )
+    state = apply(rules, state, Take(Face.FOUR))
+    assert stop_claims(rules, state) == steps.stop_claims(rules, state) == ()
+    assert legal_actions(rules, state) == steps.legal_actions(rules, state)
+    assert _played() > before  # the row answered them
 
 
 def test_a_written_state_keeps_the_fields_that_did_not_change() -> None:

@@ -10,6 +10,8 @@ variant with and without the twins, state for state; the kernel's whole-turn tes
 every node of whole turns.
 """
 
+from libc.stdint cimport int8_t, int64_t
+
 from pickomino_rules.compiled_plugin cimport (
     GRILL,
     PARTS,
@@ -17,11 +19,20 @@ from pickomino_rules.compiled_plugin cimport (
     ROLL,
     SET_ASIDE,
     STACKS,
+    BustRow,
+    ClaimsRow,
+    Cols,
     HookTwin,
+    Link,
+    RowTwin,
+    highest,
     call,
     call1,
     call2,
     field,
+    run_bust,
+    run_claims,
+    turn_face_down,
     with_part,
 )
 
@@ -395,6 +406,65 @@ cdef class GrilledWormsApplyAction(HookTwin):
         return call1(self.inner, rules, state, action)
 
 
+# -- the classic options O1-O3: row twins (on a state, the module's own hook) --------------
+
+
+cdef void _flip_on_empty_bust(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil:
+    """``classic._flip_on_empty_bust`` (O1): a bust with an empty stack turns one down."""
+    cdef bint empty = c.heights[r * c.players + c.player[r]] == 0
+    run_bust(link.inner, c, r)
+    if empty and c.grill[r] != 0:
+        turn_face_down(c, r)
+
+
+cdef void _short_game(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil:
+    """``classic._short_game`` (O2): the returned tile turned down even when the highest."""
+    cdef Py_ssize_t at = r * c.players + c.player[r]
+    cdef int height = c.heights[at]
+    cdef int64_t top = c.tops[at]
+    cdef int turned = c.face_down_count[r]
+    run_bust(link.inner, c, r)
+    if (
+        height and c.face_down_count[r] == turned and c.grill[r] != 0
+        and c.tiles[highest(c.grill[r])] == top
+    ):  # C10 spared the returned tile
+        turn_face_down(c, r)
+
+
+cdef void _steal_required(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t total, int64_t* claim,
+    int64_t* victim
+) noexcept nogil:
+    """``classic._steal_required`` (O3 off): a possible steal is the only claim."""
+    run_claims(link.inner, c, r, total, claim, victim)
+    if victim[0] >= 0:
+        claim[0] = -1
+
+
+cdef class FlipOnEmptyBust(RowTwin):
+    """``flip_on_empty_bust.bust`` (O1), with its row form."""
+
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
+        self.row.run = <const void*><BustRow>_flip_on_empty_bust
+
+
+cdef class ShortGame(RowTwin):
+    """``short_game.bust`` (O2), with its row form."""
+
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
+        self.row.run = <const void*><BustRow>_short_game
+
+
+cdef class StealRequired(RowTwin):
+    """``optional_steal_off.claims`` (O3 off), with its row form."""
+
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
+        self.row.run = <const void*><ClaimsRow>_steal_required
+
+
 # -- tiles 11 and 13 (E3, O4) ----------------------------------------------------------------
 
 
@@ -406,6 +476,9 @@ cdef class LowTilesClaims(HookTwin):
     def __init__(self, inner, exclusive):
         HookTwin.__init__(self, inner)
         self.exclusive = exclusive
+        self.row.run = <const void*><ClaimsRow>_low_tiles_claims
+        self.row.data[0], self.row.data[1] = _LOW  # the tiles (E1)
+        self.row.data[2] = exclusive
 
     cdef object run1(self, object rules, object state, object total):
         found = call1(self.inner, rules, state, total)
@@ -423,6 +496,34 @@ cdef class LowTilesClaims(HookTwin):
                     continue
             allowed.append(claim)
         return tuple(allowed)
+
+
+cdef void _low_tiles_claims(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t total, int64_t* claim,
+    int64_t* victim
+) noexcept nogil:
+    """``low_tiles.claims`` as a row twin (``link.data``: the low tiles, then ``exclusive``)."""
+    cdef const int64_t* low = link.data
+    cdef int64_t tile
+    cdef Py_ssize_t at, i
+    cdef const int8_t* stack
+    run_claims(link.inner, c, r, total, claim, victim)
+    if victim[0] >= 0 and (total == low[0] or total == low[1]):
+        victim[0] = -1  # E3: never stolen (a steal takes a top tile equal to the total)
+    if claim[0] < 0:
+        return
+    tile = c.tiles[claim[0]]
+    if tile != low[0] and tile != low[1]:
+        return
+    if tile != total:
+        claim[0] = -1  # E3: exact only
+    elif low[2]:  # O4: not both
+        at = r * c.players + c.player[r]
+        stack = c.stacks + at * c.count
+        for i in range(c.heights[at]):
+            if stack[i] == low[0] or stack[i] == low[1]:
+                claim[0] = -1
+                return
 
 
 def low_tiles_twins(exclusive):
@@ -950,6 +1051,9 @@ WEASEL = {
 }
 
 MIRRORS = {
+    "FlipOnEmptyBust": ("flip_on_empty_bust", "bust"),
+    "ShortGame": ("short_game", "bust"),
+    "StealRequired": ("optional_steal_off", "claims"),
     "GrilledWormsSetAside": ("grilled_worms", "set_aside"),
     "GrilledWormsPending": ("grilled_worms", "pending_actions"),
     "GrilledWormsApplyAction": ("grilled_worms", "apply_action"),

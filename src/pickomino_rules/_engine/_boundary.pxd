@@ -2,6 +2,9 @@
 """The compiled engine's boundary (``_boundary.pyx``): which calls it takes, and which it
 hands to the pure engine. Cimported by the kernel, the core hooks' twins and the encoding."""
 
+from pickomino_rules._engine.rows cimport Link
+
+
 cdef enum:
     GUIDE = 256  # stretches of a table's total: a draw bisects only its stretch's bounds
 
@@ -29,7 +32,9 @@ cdef class View:
     cdef readonly bint core_roll_actions, core_set_aside, core_stop_total, core_claims
     cdef readonly bint core_take_tile, core_bust
     cdef bint tidies_turn_end, deals_own_dice, ends_on_total, pending_by_parts
-    cdef readonly bint plain_turn  # no module changes the turn: the kernel may play on a row
+    cdef readonly bint turn_on_row  # the turn's hooks are the core's or row twins: on a row
+    cdef const Link* claims_chain  # the row twins of ``claims`` (NULL: the core's own)
+    cdef const Link* bust_chain  # and of ``bust``
     cdef object row  # the one-row table (``_row.Row``) of these rules, once made
 
     cdef Table table(self, object dice)

@@ -8,7 +8,7 @@ class View:
     core_claims: bool
     core_take_tile: bool
     core_bust: bool
-    plain_turn: bool
+    turn_on_row: bool
 
 def view(rules: Rules) -> View: ...
 def declined() -> int: ...

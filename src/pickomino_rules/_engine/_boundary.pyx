@@ -13,6 +13,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject
 
 from pickomino_rules._engine.states cimport Slots, plain, read_slots
+from pickomino_rules.compiled_plugin cimport row_chain
 
 import warnings
 
@@ -121,6 +122,7 @@ cdef frozenset _TURN_HOOKS = frozenset(
     ("turn_dice", "roll_actions", "pending_actions", "set_aside", "stop_total", "claims",
      "take_tile", "bust", "end_turn", "apply_action")
 )  # the hooks a turn's steps call: the one-row path plays where modules wrap none of them
+cdef frozenset _ROW_HOOKS = frozenset(("claims", "bust"))  # or wrap these with row twins only
 
 
 cpdef View view(object rules):
@@ -157,8 +159,12 @@ cpdef View view(object rules):
     seen.deals_own_dice = rules.deals_own_dice
     seen.ends_on_total = rules.ends_on_total
     seen.pending_by_parts = rules.pending_by_parts
-    seen.plain_turn = not (_TURN_HOOKS & set(wrapped)) and not (
-        seen.tidies_turn_end or seen.deals_own_dice
+    seen.claims_chain = seen.bust_chain = NULL
+    seen.turn_on_row = (
+        _TURN_HOOKS & set(wrapped) <= _ROW_HOOKS
+        and row_chain(rules.claims, len(rules.chains["claims"]) - 1, &seen.claims_chain)
+        and row_chain(rules.bust, len(rules.chains["bust"]) - 1, &seen.bust_chain)
+        and not (seen.tidies_turn_end or seen.deals_own_dice)
     )
     seen.row = None
     _VIEW = seen

@@ -436,7 +436,7 @@ def legal_actions(rules, state):
     cdef View fast = taken(rules, state)
     cdef Py_ssize_t calls = _MODULE_CALLS
     if fast is not None:
-        if fast.plain_turn:  # the state the one-row table stands for (``_row``)
+        if fast.turn_on_row:  # the state the one-row table stands for (``_row``)
             found = row_legal(fast, state)
             if found is not None:
                 return found
@@ -452,7 +452,7 @@ def apply(rules, state, move):
     cdef View fast = taken(rules, state)
     cdef Py_ssize_t calls = _MODULE_CALLS
     if fast is not None:
-        if fast.plain_turn:  # on the one-row table (``_row``), where it takes the call
+        if fast.turn_on_row:  # on the one-row table (``_row``), where it takes the call
             try:
                 after = play(fast, state, move)
             except Exception:  # nothing changed but the row: the object path answers
@@ -486,7 +486,7 @@ def stop_claims(rules, state):
     cdef View fast = taken(rules, state)
     cdef Py_ssize_t calls = _MODULE_CALLS
     if fast is not None:
-        if fast.plain_turn:  # the state the one-row table stands for (``_row``)
+        if fast.turn_on_row:  # the state the one-row table stands for (``_row``)
             found = row_claims(fast, state)
             if found is not None:
                 return found

@@ -1,8 +1,8 @@
 # cython: language_level=3, cdivision=True
-"""One game as a one-row table: the kernel's plain path over the compiled rules' rows.
+"""One game as a one-row table: the kernel's path over the compiled rules' rows.
 
-Where no module changes the turn (every hook of the turn is the core's own: the classic game
-and its options), the kernel plays a game through the row functions of ``rows.pxd``, the
+Where every hook of the turn is the core's own or wrapped by row twins only (the classic game
+and its options; modules whose twins have row forms, as the low tiles'), the kernel plays a game through the row functions of ``rows.pxd``, the
 source the batch's loops compile too (docs page "Maintainers", "The one compiled layer",
 step 2). A state is read into the row at a chance node, where every turn starts, and then
 stays there: each call on the state the row last wrote finds it in place. The row is written
@@ -276,7 +276,7 @@ cdef class Row:
         if c.phase[0] == CHOOSE:
             return takes_of(rows.roll_faces(c, 0))
         if not self.derived:
-            rows.claims(c, 0, rows.stop_total(c, 0), &claim, &victim)
+            rows.run_claims(c.claims_chain, c, 0, rows.stop_total(c, 0), &claim, &victim)
             c.grill_claim[0] = claim
             c.victim[0] = victim
             self.derived = True
@@ -302,6 +302,8 @@ cdef Row _new_row(View fast, int players):
     row.tiles, row.dice = tiles, dice
     row.grills, row.hands, row.asides = {}, {}, {}
     c.players, c.count, c.kinds = players, count, kinds
+    c.claims_chain = fast.claims_chain  # the modules' row twins (held by the view's rules)
+    c.bust_chain = fast.bust_chain
     c.grill = <int64_t*>row.block(8)
     c.face_down = <int8_t*>row.block(count)
     c.face_down_count = <int8_t*>row.block(1)
@@ -359,7 +361,7 @@ cdef Row _new_row(View fast, int players):
 
 cdef object row_legal(View fast, object state):
     """The legal moves of ``state`` if the row stands for it, else None."""
-    if not fast.plain_turn or fast.row is None:
+    if not fast.turn_on_row or fast.row is None:
         return None
     cdef Row row = <Row>fast.row
     if row.state is not state or state is None or row.c.phase[0] == ROLL:
@@ -369,7 +371,7 @@ cdef object row_legal(View fast, object state):
 
 cdef object row_claims(View fast, object state):
     """``steps.stop_claims`` of ``state`` if the row stands for it at a decision, else None."""
-    if not fast.plain_turn or fast.row is None:
+    if not fast.turn_on_row or fast.row is None:
         return None
     cdef Row row = <Row>fast.row
     if row.state is not state or state is None or row.c.phase[0] != DECIDE:
@@ -392,7 +394,7 @@ cdef object play(View fast, object state, object move):
     that comes in then makes a row of its own, and the last one done is kept.
     """
     global _PLAYED
-    if not fast.plain_turn:
+    if not fast.turn_on_row:
         return None
     cdef Row row = <Row?>fast.row if fast.row is not None else None
     if row is None or row.state is not state:
@@ -404,7 +406,7 @@ cdef object play(View fast, object state, object move):
         if row is None or row.players != len(<tuple>stacks):
             row = _new_row(fast, len(<tuple>stacks))
             if row is None:  # tiles or dice no row holds: the object path, from now on
-                fast.plain_turn = False
+                fast.turn_on_row = False
                 return None
         else:
             fast.row = None

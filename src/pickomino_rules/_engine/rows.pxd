@@ -25,6 +25,15 @@ cdef enum:
     WORM = 5
 
 
+cdef struct Link:
+    # one module's row twin of a hook, in the rules' chain of that hook (the hook table):
+    # ``run`` is its row function (of the hook's type below, given this link), ``inner`` what
+    # it wraps (NULL: the core's own row function), ``data`` its constants (options)
+    const void* run
+    const Link* inner
+    int64_t data[4]
+
+
 ctypedef struct Cols:
     # the game's columns (widths: count tiles, players, kinds of dice)
     int64_t* grill            # bit i: tile index i face up on the grill
@@ -53,6 +62,17 @@ ctypedef struct Cols:
     int players, kinds, count
     # the encoding's action numbers: roll 0, take face f at 1 + f, stop, steal victim v
     int stop, steal, actions
+    # the hook table: the modules' row twins of a hook, outermost first (NULL: the core's)
+    const Link* claims_chain
+    const Link* bust_chain
+
+
+ctypedef void (*ClaimsRow)(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t total, int64_t* claim,
+    int64_t* victim
+) noexcept nogil  # a row twin of `turn.claims`: ``claims``' arguments, its link first
+
+ctypedef void (*BustRow)(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil  # `turn.bust`
 
 
 cdef extern from *:
@@ -199,6 +219,17 @@ cdef inline void claims(
             return
 
 
+cdef inline void run_claims(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t total, int64_t* claim,
+    int64_t* victim
+) noexcept nogil:
+    """`Rules.claims`' chain from ``link`` in: a module's row twin, or the core's `claims`."""
+    if link is NULL:
+        claims(c, r, total, claim, victim)
+    else:
+        (<ClaimsRow>link.run)(link, c, r, total, claim, victim)
+
+
 cdef inline void take_tile(Cols* c, Py_ssize_t r, int64_t index, int64_t victim) noexcept nogil:
     """`turn.take_tile` (C8, C9): the claimed tile (grill ``index``, or ``victim``'s top) on
     top of the player's stack."""
@@ -236,6 +267,14 @@ cdef inline void bust(Cols* c, Py_ssize_t r) noexcept nogil:
         turn_face_down(c, r)
 
 
+cdef inline void run_bust(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil:
+    """`Rules.bust`'s chain from ``link`` in: a module's row twin, or the core's `bust`."""
+    if link is NULL:
+        bust(c, r)
+    else:
+        (<BustRow>link.run)(link, c, r)
+
+
 # ------------------------------------------------------------------ the steps (steps.py)
 
 cdef inline bint rolls_again(const Cols* c, Py_ssize_t r) noexcept nogil:
@@ -262,13 +301,14 @@ cdef inline void decide_actions(
 
 
 cdef inline void derive(Cols* c, Py_ssize_t r, int8_t* out) noexcept nogil:
-    """`steps.derive` where no module changes the rules: a roll's takes (C4), or a stop's
-    claims (kept in ``grill_claim`` and ``victim``) and the decisions they allow (C6-C8)."""
+    """`steps.derive` where modules change no hook but through row twins: a roll's takes
+    (C4), or a stop's claims (the chain's, kept in ``grill_claim`` and ``victim``) and the
+    decisions they allow (C6-C8)."""
     cdef int64_t claim, victim
     if c.phase[r] == CHOOSE:
         roll_actions(c, r, out)
     elif c.phase[r] == DECIDE:
-        claims(c, r, stop_total(c, r), &claim, &victim)
+        run_claims(c.claims_chain, c, r, stop_total(c, r), &claim, &victim)
         c.grill_claim[r] = claim
         c.victim[r] = victim
         decide_actions(c, r, victim, out)
@@ -330,7 +370,7 @@ cdef inline bint decide(Cols* c, Py_ssize_t r, int64_t index, int64_t victim) no
     if index >= 0 or victim >= 0:
         take_tile(c, r, index, victim)
     else:
-        bust(c, r)
+        run_bust(c.bust_chain, c, r)
     return finish_turn(c, r)
 
 
@@ -349,5 +389,5 @@ cdef inline bint after_roll(Cols* c, Py_ssize_t r) noexcept nogil:
     c.moves[r] += 1
     if roll_faces(c, r):
         return False
-    bust(c, r)
+    run_bust(c.bust_chain, c, r)
     return finish_turn(c, r)

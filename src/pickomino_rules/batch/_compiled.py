@@ -33,11 +33,21 @@ if ACTIVE.compiled:  # the backend the engine chose at import: the batch plays t
         use_compiled(LOOPS.CORE_TWINS)
 
 
+ROW_HOOKS = frozenset({"claims", "bust"})
+"""The hooks a module may wrap for the compiled loop to play, where its twins have row forms."""
+
+
 def plain(rules: Rules, table: BatchTable) -> bool:
-    """Whether the compiled loop plays these rules: built, chosen, and no module's hooks."""
+    """Whether the compiled loop plays these rules.
+
+    It plays where built and chosen, and where the modules wrap no hook but with row twins
+    (`compiled_plugin.RowTwin`'s row form, which the loop calls in C).
+    """
+    view: Any = table.compiled
     return (
-        table.compiled is not None
-        and not rules.wrapped
+        view is not None
+        and rules.wrapped <= ROW_HOOKS
+        and view.on_rows
         and rules.pending_actions is None
         and not rules.layout.parts
         and table.kinds == 1
@@ -55,4 +65,16 @@ def fused_table(  # noqa: PLR0913 (the arrays the loops write)
 ) -> object:
     """The compiled loops' view of a batch's arrays: its table and the engine's own."""
     encode = encoding.encode
-    return LOOPS.Table(table, moves, turns, grill_claim, victim, encode(STOP), encode(Steal(0)))
+    rules = table.rules
+    return LOOPS.Table(
+        table,
+        moves,
+        turns,
+        grill_claim,
+        victim,
+        encode(STOP),
+        encode(Steal(0)),
+        rules.claims,
+        rules.bust,
+        (len(rules.chains["claims"]) - 1, len(rules.chains["bust"]) - 1),
+    )

@@ -5,8 +5,9 @@ The rules themselves are the row functions of ``_engine/rows.pxd`` (each names i
 ``batch/_mirrors.ROWS`` holds that map); here they run over a batch's rows. Two uses, each
 function a declared twin (``batch/_mirrors.py`` names its reference):
 
-- For rules no module changes (``Rules.wrapped`` is empty, nothing is pending, no parts: the
-  plain classic game), the batch hands a whole step to these loops instead of its numpy step
+- For rules no module changes but through row twins (``Rules.wrapped`` names only hooks
+  whose every twin has a row form, nothing is pending, no parts: the classic game, and the
+  low tiles), the batch hands a whole step to these loops instead of its numpy step
   machine: ``decide`` (the core's decisions in `steps.apply` and `steps.decide`), ``land``
   (`steps.roll` and `steps.after_roll`), ``derive`` (`steps.derive`), the core hooks of
   `turn` inlined.
@@ -22,6 +23,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
 
 cimport pickomino_rules._engine.rows as row
 from pickomino_rules._engine.rows cimport CHOOSE, Cols, DECIDE, ROLL
+from pickomino_rules.compiled_plugin cimport row_chain
 
 import numpy as np
 
@@ -37,8 +39,12 @@ cdef class Table:
 
     cdef Cols c
     cdef object arrays
+    cdef readonly bint on_rows  # every module's ``claims`` a row twin: the loops may play
 
-    def __init__(self, table, moves, turns, grill_claim, victim, int stop, int steal):
+    def __init__(
+        self, table, moves, turns, grill_claim, victim, int stop, int steal, claims, bust,
+        tuple wrappers,
+    ):
         # typed views check each array's type and C order once; the pointers are their data
         cdef int64_t[::1] grill = table.grill
         cdef int8_t[:, ::1] face_down = table.face_down
@@ -72,8 +78,14 @@ cdef class Table:
             table.grill, table.face_down, table.face_down_count, table.stacks, table.heights,
             table.tops, table.player, table.phase, table.in_hand, table.roll, table.set_aside,
             moves, turns, grill_claim, victim, table.tiles, table.index_of, table.below,
-            table.points, table.dice,
+            table.points, table.dice, claims, bust,
         )  # fmt: skip
+        # the modules' row twins of ``claims`` and ``bust`` (the hook table; held by the
+        # hooks, kept here), by the number of modules wrapping each
+        self.on_rows = (
+            row_chain(claims, wrappers[0], &self.c.claims_chain)
+            and row_chain(bust, wrappers[1], &self.c.bust_chain)
+        )
         self.c.grill = &grill[0]
         self.c.face_down = &face_down[0, 0]
         self.c.face_down_count = &face_down_count[0]

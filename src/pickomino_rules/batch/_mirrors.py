@@ -102,8 +102,10 @@ ROWS: dict[str, str] = {
 """The row functions of ``_engine/rows.pxd`` (``cdef inline``: C, not Python objects) and the
 reference twin of each; the compiled loops above call them. ``ROW_PLUMBING`` names the rest."""
 
-ROW_PLUMBING = frozenset({"push", "pop"})
-"""Row functions of ``_engine/rows.pxd`` that are no rule: a stack's top put on, taken off."""
+ROW_PLUMBING = frozenset({"push", "pop", "run_claims", "run_bust"})
+"""Row functions of ``_engine/rows.pxd`` that are no rule: a stack's top put on, taken off;
+a hook's chain of row twins called (the order of ``Rules.claims`` and ``Rules.bust``;
+the twins are named where they are made)."""
 
 UNMIRRORED: dict[str, str] = {
     "steps.sample_chance": "drawn in BatchGames._roll_dice from the same exact roll weights"
