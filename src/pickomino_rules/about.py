@@ -69,6 +69,10 @@ class Installation:
             their twins).
         batch_rows: Decisions the batch engine played per row in this process, by the
             modules without a twin (none where no batch was made).
+        on_rows: The variants (default options) whose turns the engine in use plays on the
+            compiled rules' rows, the one compiled layer the single game and the batch's
+            compiled loop share: every module wrapping a hook of the turn brings a row twin
+            (`compiled_plugin.RowTwin`). None under the pure engine.
     """
 
     version: str
@@ -81,6 +85,7 @@ class Installation:
     bots: dict[str, str]
     batch_per_row: dict[str, list[str]] = attrs.field(factory=dict)
     batch_rows: dict[str, int] = attrs.field(factory=dict)
+    on_rows: list[str] = attrs.field(factory=list)
 
     def lines(self) -> list[str]:
         """The report as text lines, as ``pickomino info`` prints it."""
@@ -90,6 +95,7 @@ class Installation:
             f"python {self.python}",
             f"engine: {self.engine} ({self.engine_reason})",
             f"fallbacks to the pure engine: {_listing(self.fallbacks)}",
+            f"on compiled rows (single game and batch): {', '.join(self.on_rows) or 'none'}",
             f"batch engine per row (no batch twin): {_per_row(self.batch_per_row)}",
             f"decisions the batch played per row: {_counts(self.batch_rows)}",
             f"extras: {extras or 'unknown (not installed as a distribution)'}",
@@ -136,6 +142,19 @@ def _untwinned() -> dict[str, list[str]]:
     return found
 
 
+def _on_rows() -> list[str]:
+    """The variants (default options) the engine in use plays on compiled rows."""
+    found = []
+    for variant in available_variants():
+        try:
+            rules = get_rules(variant)
+        except Exception:  # noqa: BLE001, S112 (a broken third-party variant: not this report's)
+            continue
+        if ACTIVE.on_rows(rules):
+            found.append(variant)
+    return found
+
+
 def _batch_rows() -> dict[str, int]:
     """The per-row path's count, where a batch was made in this process.
 
@@ -179,6 +198,7 @@ def installation() -> Installation:
         bots=_sources(available_bots(), BOT_GROUP, BOTS),
         batch_per_row=_untwinned(),
         batch_rows=_batch_rows(),
+        on_rows=_on_rows(),
     )
 
 

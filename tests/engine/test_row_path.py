@@ -27,7 +27,7 @@ from pickomino_rules import (
     stop_claims,
 )
 from pickomino_rules import sample_chance as sample
-from pickomino_rules._engine import ACTIVE, steps
+from pickomino_rules._engine import ACTIVE, PURE, steps
 from pickomino_rules.actions import ROLL, STOP, Take
 from pickomino_rules.dice import Face
 from pickomino_rules.errors import PickominoError
@@ -309,3 +309,13 @@ def test_rules_no_row_holds_play_on_the_object_path_exactly() -> None:
         assert after == steps.apply(rules, state, move)
         state = after
     assert _played() == before
+
+
+def test_the_engine_says_which_rules_play_on_rows() -> None:
+    """``Backend.on_rows`` (``pickomino info``'s line): classic with any options, and the low
+    tiles with it; not extended (its modules bring no row twins yet), never the pure engine."""
+    assert all(ACTIVE.on_rows(get_rules("classic", options)) for options in CLASSIC_SETS)
+    assert ACTIVE.on_rows(_low_rules({}, exclusive=True))
+    assert not ACTIVE.on_rows(get_rules("extended"))
+    assert ACTIVE.on_rows(COUNTED.rules({}))  # scores only: the turn is the core's
+    assert not PURE.on_rows(get_rules("classic"))

@@ -53,6 +53,9 @@ class Backend:
         observe_into: ``observe_into(layout, rules, state, me, out)``, the encoding's
             observation (`observation.observe_into`).
         mask_into: ``mask_into(layout, rules, state, out)``, its legal-action mask.
+        on_rows: ``on_rows(rules)``: whether it plays the turns of ``rules`` on the compiled
+            rules' rows (the one compiled layer: every module wrapping a hook of the turn
+            brings a row twin). The pure backend never does.
     """
 
     name: str
@@ -66,6 +69,7 @@ class Backend:
     fallbacks: Callable[[], dict[str, int]] = attrs.field(default=dict, kw_only=True)
     observe_into: Callable[..., None] = attrs.field(default=observation.observe_into, kw_only=True)
     mask_into: Callable[..., None] = attrs.field(default=observation.mask_into, kw_only=True)
+    on_rows: Callable[[Any], bool] = attrs.field(default=lambda _rules: False, kw_only=True)
 
     @property
     def compiled(self) -> bool:
@@ -109,6 +113,7 @@ def compiled_backend() -> Backend | None:
         fallbacks=_boundary.fallbacks,
         observe_into=_observe.observe_into,
         mask_into=_observe.mask_into,
+        on_rows=_boundary.on_rows,
     )
 
 

@@ -171,6 +171,13 @@ cpdef View view(object rules):
     return seen
 
 
+def on_rows(rules):
+    """Whether the kernel plays the turns of ``rules`` on a one-row table (``_row``)."""
+    if type(rules) is not Rules:
+        return False
+    return view(rules).turn_on_row
+
+
 cdef View taken(object rules, object state):
     """The view of ``rules`` when the kernel may take a call on ``state``, else None."""
     if not plain(&S, state) or type(rules) is not Rules:
