@@ -16,6 +16,7 @@ import inspect
 import re
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import numpy as np
 import pytest
 from batch_replay import EXTENDED_SETS
@@ -32,7 +33,7 @@ from pickomino_rules.batch_plugin import BatchTwin
 from pickomino_rules.dice import NO_DICE_SET_ASIDE
 from pickomino_rules.plugin import RuleModule, compose
 from pickomino_rules.state import Claim, GameState, Phase
-from pickomino_rules.variants.classic import classic_components, classic_modules
+from pickomino_rules.variants.classic import classic_components, classic_modules, short_game
 from pickomino_rules.variants.low_tiles import low_tiles
 from support import ROOT, turn_starts
 
@@ -208,6 +209,33 @@ def test_a_module_whose_twin_has_a_row_form_plays_in_the_compiled_loop(*, exclus
             replay.check_rows()
             low += sum(11 in stack or 13 in stack for s in replay.states for stack in s.stacks)
     assert low > 0  # the low tiles were taken
+
+
+@pytest.mark.filterwarnings("ignore::pickomino_rules.batch.BatchPerRowWarning")
+def test_a_module_with_row_twins_and_no_batch_twin_plays_in_the_compiled_loop() -> None:
+    """Its row twin is the one way to make it fast everywhere: the loop needs no numpy twin."""
+    mine = attrs.evolve(short_game(), name="my_short_game", batch=None)
+    rules = compose(classic_components(), mine, name="mine", options={})
+    replay = Replay(32, 3, {}, seed=5, variant=rules)
+    if LOOPS is None:  # no compiled loop: the module plays per row
+        assert replay.batch.path == "per row"
+        return
+    assert replay.batch.path == "twins"
+    assert "row twins" in replay.batch.path_reason
+    rng = np.random.default_rng(5)
+    while replay.finished < 40:
+        mask = replay.batch.legal_mask()
+        keys = rng.random(mask.shape)
+        keys[~mask] = -1
+        replay.step(np.argmax(keys, axis=1))
+        replay.check_rows()
+    # a compiled twin without a row form: per row after all
+    from pickomino_rules.compiled_plugin import RowTwin  # noqa: PLC0415 (built: LOOPS is)
+
+    hook = mine.bust
+    plain = attrs.evolve(mine, compiled=lambda: {"bust": lambda inner: RowTwin(inner, hook)})
+    games = BatchGames(4, variant=compose(classic_components(), plain, name="plain"))
+    assert games.path == "per row"
 
 
 @pytest.mark.filterwarnings("ignore::pickomino_rules.batch.BatchPerRowWarning")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pickomino_rules._engine import ACTIVE
 from pickomino_rules.actions import STOP, Steal
 from pickomino_rules.batch._compose import use_compiled
+from pickomino_rules.plugin import HOOKS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,6 +36,31 @@ if ACTIVE.compiled:  # the backend the engine chose at import: the batch plays t
 
 ROW_HOOKS = frozenset({"claims", "bust"})
 """The hooks a module may wrap for the compiled loop to play, where its twins have row forms."""
+
+
+def row_only(rules: Rules, names: tuple[str, ...]) -> bool:
+    """Whether the compiled loop may play ``names``' modules (no batch twin) by row twins.
+
+    Each must wrap only hooks that have row forms, with compiled twins, and have no part,
+    extension point or action of its own: nothing the batch's numpy paths would run. Whether
+    its twins do have row forms is known once the loop's view links them (`plain`).
+    """
+    if LOOPS is None:
+        return False
+    for module in rules.modules:
+        if module.name not in names:
+            continue
+        hooks = {hook for hook in HOOKS if getattr(module, hook) is not None}
+        if (
+            module.compiled is None
+            or not hooks <= ROW_HOOKS
+            or module.part is not None
+            or module.provides
+            or module.extends
+            or module.action_types
+        ):
+            return False
+    return True
 
 
 def plain(rules: Rules, table: BatchTable) -> bool:

@@ -58,13 +58,19 @@ class Twins:
 
 
 @lru_cache(maxsize=64)  # per rules: bounded, as rules of many options come and go
-def twins_of(rules: Rules) -> Twins:
+def twins_of(rules: Rules, row_only: tuple[str, ...] = ()) -> Twins:
     """The composed twins of ``rules`` (built once per rules).
+
+    The modules named in ``row_only`` bring no batch twin: the compiled loop plays their
+    hooks through their row twins (`_compiled.row_only`), and they stand empty here.
 
     Raises:
         BatchRulesError: A module brings no twin, or one that does not match its hooks.
     """
-    twins = [(module, check_twin(module)) for module in rules.modules]
+    twins = [
+        (module, BatchTwin() if module.name in row_only else check_twin(module))
+        for module in rules.modules
+    ]
     hooks: dict[str, Callable[..., Any]] = {}
     chains: dict[str, tuple[str, ...]] = {}
     for hook in BATCH_HOOKS:

@@ -19,7 +19,7 @@ from pickomino_rules.batch._arguments import (
     row_index,
     selected_rows,
 )
-from pickomino_rules.batch._compiled import LOOPS, fused_table, plain
+from pickomino_rules.batch._compiled import LOOPS, fused_table, plain, row_only
 from pickomino_rules.batch._compose import twins_of
 from pickomino_rules.batch._conversion import state_of, write_row
 from pickomino_rules.batch._results import BatchArrays, BatchStep, _winners, step_results
@@ -133,10 +133,10 @@ class BatchGames(StepMachine):
         self._victim = np.full(games, -1, dtype=np.int64)  # player a steal robs
         self._rows: RowGames | None = None
         missing = untwinned(rules)
-        if missing:
+        if missing and not row_only(rules, missing):
             self._per_row(missing)
             return
-        self._twins = twins_of(rules)
+        self._twins = twins_of(rules, missing)
         table.extensions.update(self._twins.extensions)
         for key, part in self._twins.parts:
             table.parts[key.name] = part.arrays(table)
@@ -154,6 +154,10 @@ class BatchGames(StepMachine):
         )
         table.compiled = view
         self._fused = view if plain(rules, table) else None
+        if missing and self._fused is None:  # a hook of theirs without a row form after all
+            table.compiled = None
+            self._per_row(missing)
+            return
         self.reset()
 
     def _per_row(self, missing: tuple[str, ...]) -> None:
@@ -188,9 +192,14 @@ class BatchGames(StepMachine):
     @property
     def path_reason(self) -> str:
         """Why the batch plays its rules the way `path` says, naming any module without a twin."""
-        if self._rows is None:
-            return "every rule module brings a batch twin"
         names = ", ".join(repr(name) for name in untwinned(self.rules))
+        if self._rows is None:
+            if names:
+                return (
+                    f"rule module {names} brings no batch twin: the compiled loop plays its "
+                    "row twins"
+                )
+            return "every rule module brings a batch twin"
         return (
             f"rule module {names} brings no batch twin: every row plays through the "
             "reference engine"
