@@ -175,17 +175,8 @@ def test_a_users_variant_with_twins_plays_in_the_batch_as_in_the_reference() -> 
     rules = _users_rules()
     for players in (2, 4):
         replay = Replay(32, players, {}, seed=players, variant=rules)
-        rng = np.random.default_rng(players)
-        replay.check_rows()
-        taken_21 = False
-        while replay.finished < 60:
-            mask = replay.batch.legal_mask()
-            keys = rng.random(mask.shape)
-            keys[~mask] = -1
-            replay.step(np.argmax(keys, axis=1))
-            replay.check_rows()
-            taken_21 |= any(21 in stack for s in replay.states for stack in s.stacks)
-        assert not taken_21
+        for states in replay.play_randomly(players, 60):
+            assert not any(21 in stack for s in states for stack in s.stacks)
 
 
 @pytest.mark.parametrize("exclusive", [True, False], ids=["O4", "not-O4"])
@@ -199,15 +190,8 @@ def test_a_module_whose_twin_has_a_row_form_plays_in_the_compiled_loop(*, exclus
     for players in (2, 4):
         replay = Replay(32, players, {}, seed=players, variant=rules)
         assert (replay.batch._fused is not None) == (LOOPS is not None)  # noqa: SLF001
-        rng = np.random.default_rng(players)
-        replay.check_rows()
-        while replay.finished < 40:
-            mask = replay.batch.legal_mask()
-            keys = rng.random(mask.shape)
-            keys[~mask] = -1
-            replay.step(np.argmax(keys, axis=1))
-            replay.check_rows()
-            low += sum(11 in stack or 13 in stack for s in replay.states for stack in s.stacks)
+        for states in replay.play_randomly(players, 40):
+            low += sum(11 in stack or 13 in stack for s in states for stack in s.stacks)
     assert low > 0  # the low tiles were taken
 
 
@@ -222,13 +206,8 @@ def test_a_module_with_row_twins_and_no_batch_twin_plays_in_the_compiled_loop() 
         return
     assert replay.batch.path == "twins"
     assert "row twins" in replay.batch.path_reason
-    rng = np.random.default_rng(5)
-    while replay.finished < 40:
-        mask = replay.batch.legal_mask()
-        keys = rng.random(mask.shape)
-        keys[~mask] = -1
-        replay.step(np.argmax(keys, axis=1))
-        replay.check_rows()
+    for _states in replay.play_randomly(5, 40):
+        pass
     # a compiled twin without a row form: per row after all
     from pickomino_rules.compiled_plugin import RowTwin  # noqa: PLC0415 (built: LOOPS is)
 

@@ -29,7 +29,7 @@ except ImportError:  # an extra; tests/package/test_extras.py runs without it
     raise MissingExtraError("the batch engine", "batch") from None
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
 
     from numpy.typing import NDArray
 
@@ -172,6 +172,21 @@ class Replay:
             if self.rolls[row]:
                 self._fail(row, "the batch rolled more than was replayed", state)
 
+    def play_randomly(self, seed: int, games: int) -> Iterator[list[GameState]]:
+        """Random legal moves until ``games`` games finished, every row checked after each step.
+
+        Yields the reference's states after each step.
+        """
+        rng = np.random.default_rng(seed)
+        self.check_rows()
+        while self.finished < games:
+            mask = self.batch.legal_mask()
+            keys = rng.random(mask.shape)
+            keys[~mask] = -1
+            self.step(np.argmax(keys, axis=1))
+            self.check_rows()
+            yield self.states
+
     def _check_end(
         self, row: int, state: GameState, scores: NDArray[np.int16], winners: NDArray[np.bool_]
     ) -> None:
@@ -223,12 +238,6 @@ def check_twins(
     """
     rules = batch_rules(variant, options)
     replay = Replay(min(32, games), players, seed=seed, variant=rules)
-    rng = np.random.default_rng(seed)
-    replay.check_rows()
-    while replay.finished < games:
-        mask = replay.batch.legal_mask()
-        keys = rng.random(mask.shape)
-        keys[~mask] = -1
-        replay.step(np.argmax(keys, axis=1))
-        replay.check_rows()
+    for _states in replay.play_randomly(seed, games):
+        pass
     return replay.finished
