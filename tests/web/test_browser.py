@@ -191,10 +191,12 @@ def test_the_advisor_reads_a_line_and_says_which_dice_are_wrong(page: Page) -> N
     page.click("#advisor summary")
     page.fill("#line", EXTENDED_WAITING_FOR_DICE)
     page.click("#ed-read")
-    expect(page.locator("#ed-variant")).to_have_value("extended")
+    # the server's answer sets the table up: its first extended table may take seconds on a
+    # loaded machine (CI's ran past the default 5 s once), so the wait is a server's
+    expect(page.locator("#ed-variant")).to_have_value("extended", timeout=30_000)
     page.fill("#dice", "11x")
     page.click("#advisor button[type=submit]")
-    expect(page.locator("#problem-dice")).to_contain_text("'x' is not a face")
+    expect(page.locator("#problem-dice")).to_contain_text("'x' is not a face", timeout=30_000)
     expect(page.locator("#advice-error")).to_contain_text("marked in red")
     page.fill("#dice", "1134455w")
     page.click("#advisor button[type=submit]")
@@ -214,7 +216,7 @@ def test_a_line_typed_while_a_table_is_on_its_way_is_not_overwritten(page: Page)
     expect(page.locator("#line")).to_have_value(EXTENDED_WAITING_FOR_DICE)  # the typed line kept
     expect(page.locator("#line")).to_be_focused()  # and the focus, where the user left it
     page.click("#ed-read")
-    expect(page.locator("#ed-variant")).to_have_value("extended")
+    expect(page.locator("#ed-variant")).to_have_value("extended", timeout=30_000)
 
 
 def test_any_option_of_a_variant_is_set_and_a_bad_one_refused(page: Page) -> None:
