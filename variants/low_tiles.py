@@ -23,6 +23,8 @@ from pickomino_rules.errors import InvalidOptionError
 from pickomino_rules.plugin import Components, IntRange, RuleModule, TupleRange
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import (
         Claim,
@@ -106,13 +108,13 @@ def low_tiles(*, worms: tuple[int, int] = (1, 1), exclusive: bool = True) -> Rul
         configure=configure,
         claims=claims,
         batch=lambda: _twin(exclusive=exclusive),
-        compiled=lambda: _compiled_twins(exclusive=exclusive),
+        compiled=lambda: _compiled_twins(claims, exclusive=exclusive),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
     )
 
 
-def _compiled_twins(*, exclusive: bool) -> CompiledTwins:
-    """The compiled twins of its busiest hooks (where they were built)."""
+def _compiled_twins(claims: Callable[..., tuple[Claim, ...]], *, exclusive: bool) -> CompiledTwins:
+    """The row twin of its ``claims`` (where it was built): ``claims`` itself on a state."""
     from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
 
-    return _compiled.low_tiles_twins(exclusive)
+    return _compiled.low_tiles_twins(claims, exclusive)

@@ -468,34 +468,14 @@ cdef class StealRequired(RowTwin):
 # -- tiles 11 and 13 (E3, O4) ----------------------------------------------------------------
 
 
-cdef class LowTilesClaims(HookTwin):
-    """``low_tiles.claims``: 11 and 13 exactly only, never stolen; not both (O4)."""
+cdef class LowTilesClaims(RowTwin):
+    """``low_tiles.claims`` (E3, O4), with its row form; on a state, the module's own hook."""
 
-    cdef bint exclusive
-
-    def __init__(self, inner, exclusive):
-        HookTwin.__init__(self, inner)
-        self.exclusive = exclusive
+    def __init__(self, inner, hook, exclusive):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <const void*><ClaimsRow>_low_tiles_claims
         self.row.data[0], self.row.data[1] = _LOW  # the tiles (E1)
         self.row.data[2] = exclusive
-
-    cdef object run1(self, object rules, object state, object total):
-        found = call1(self.inner, rules, state, total)
-        for claim in found:
-            if claim.tile in _LOW:
-                break
-        else:
-            return found
-        allowed = []
-        for claim in found:
-            if claim.tile in _LOW:
-                if claim.victim is not None or claim.tile != total:
-                    continue
-                if self.exclusive and any(tile in _LOW for tile in field(state, STACKS)[field(state, PLAYER)]):
-                    continue
-            allowed.append(claim)
-        return tuple(allowed)
 
 
 cdef void _low_tiles_claims(
@@ -526,9 +506,9 @@ cdef void _low_tiles_claims(
                 return
 
 
-def low_tiles_twins(exclusive):
-    """The low tiles' twins for option O4."""
-    return {"claims": lambda inner: LowTilesClaims(inner, exclusive)}
+def low_tiles_twins(hook, exclusive):
+    """The low tiles' twins: ``hook``, its ``claims`` for option O4 (``exclusive``)."""
+    return {"claims": lambda inner: LowTilesClaims(inner, hook, exclusive)}
 
 
 # -- the specialists' places (E5, E6, E13) ---------------------------------------------------
