@@ -58,7 +58,11 @@ with the twins (compiled engine) and without (pure engine), as
 
 from typing import Any
 
-__all__ = ["HookTwin", "RowTwin"]
+__all__ = ["ROW_HOOKS", "HookTwin", "RowTwin"]
+
+ROW_HOOKS: frozenset[str]
+"""The hooks that have row forms: the one-row table and the batch's compiled loop play rules
+whose modules wrap no other hook of the turn, each with a row twin."""
 
 class HookTwin:
     """A compiled twin of one module's hook (or extension), wrapping ``inner``.

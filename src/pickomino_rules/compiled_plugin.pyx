@@ -6,7 +6,7 @@ implements ``run``, ``run1`` or ``run2`` and calls what it wraps with ``call``, 
 ``call2`` (``compiled_plugin.pxd``), which stay in C when that is a twin too.
 """
 
-__all__ = ["HookTwin", "RowTwin"]
+__all__ = ["ROW_HOOKS", "HookTwin", "RowTwin"]
 
 from cpython.object cimport PyObject
 from cpython cimport array
@@ -130,6 +130,11 @@ cdef class HookTwin:
             if count <= room:
                 return list(values[:count])
             room = count
+
+
+ROW_HOOKS = frozenset(("claims", "bust"))
+"""The hooks that have row forms: the one-row table and the batch's compiled loop play rules
+whose modules wrap no other hook of the turn, each with a row twin (``row_chain``)."""
 
 
 cdef class RowTwin(HookTwin):

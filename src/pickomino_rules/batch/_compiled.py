@@ -25,17 +25,16 @@ if TYPE_CHECKING:
 
 LOOPS: Any = None
 """The compiled loops' module, where built and chosen; else None (the numpy twins play)."""
+ROW_HOOKS: frozenset[str] = frozenset()
+"""The hooks a module may wrap for the compiled loop to play (`compiled_plugin.ROW_HOOKS`)."""
 if ACTIVE.compiled:  # the backend the engine chose at import: the batch plays the same one
     try:
         LOOPS = importlib.import_module("pickomino_rules.batch._fused")
+        ROW_HOOKS = importlib.import_module("pickomino_rules.compiled_plugin").ROW_HOOKS
     except ImportError:  # built without a C compiler: the numpy twins play
         LOOPS = None
     else:
         use_compiled(LOOPS.CORE_TWINS)
-
-
-ROW_HOOKS = frozenset({"claims", "bust"})
-"""The hooks a module may wrap for the compiled loop to play, where its twins have row forms."""
 
 
 def row_only(rules: Rules, names: tuple[str, ...]) -> bool:
