@@ -39,7 +39,7 @@ cdef class Table:
 
     cdef Cols c
     cdef object arrays
-    cdef readonly bint on_rows  # every module's ``claims`` a row twin: the loops may play
+    cdef readonly bint on_rows  # every module's twin of ``claims`` and ``bust`` has a row form
 
     def __init__(
         self, table, moves, turns, grill_claim, victim, int stop, int steal, claims, bust,
