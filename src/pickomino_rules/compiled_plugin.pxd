@@ -1,21 +1,42 @@
 # cython: language_level=3
 # The compiled plug-in contract: see compiled_plugin.pyx.
 
+from libc.stdint cimport int16_t
+
 from pickomino_rules._engine.rows cimport (  # a row twin's types and helpers
+    ApplyRow,
     BustRow,
     ClaimsRow,
     Cols,
     Link,
+    PendingRow,
+    PointRow,
+    SetAsideRow,
     highest,
+    part_at,
+    run_apply,
     run_bust,
     run_claims,
+    run_pending,
+    run_point,
+    run_set_aside,
     turn_face_down,
 )
+
+
+cdef class PartSlots:
+    cdef readonly object key
+    cpdef Py_ssize_t width(self, int players)
+    cdef int encode(self, object part, int16_t* slots, int players) except -1
+    cdef object decode(self, const int16_t* slots, int players)
 
 
 cdef class HookTwin:
     cdef readonly object inner
     cdef Link row  # its row twin, if it has one (``row.run`` set): rows.pxd's ``Link``
+    cdef readonly PartSlots slots  # its module's part on a row, if its row form reads one
+    cdef readonly object point  # the extension point its row form calls, if one
+    cdef readonly object action  # its module's action class its row form numbers, if one
     cdef object run(self, object rules, object state)
     cdef object run1(self, object rules, object state, object first)
     cdef object run2(self, object rules, object state, object first, object second)
@@ -57,25 +78,15 @@ cdef inline object call2(object hook, object rules, object state, object first, 
     return hook(rules, state, first, second)
 
 
-cdef inline bint row_chain(object hook, Py_ssize_t wrappers, const Link** chain) except -1:
-    """Whether the ``wrappers`` outermost functions of ``hook``'s chain (the modules' twins)
-    all have row twins. If so, each twin's link is set to the one it wraps, the innermost's
-    to NULL (the core's own row function), and ``chain`` to the outermost's (NULL for none).
-    The links live in the twins: whoever keeps ``chain`` keeps the hook."""
-    cdef Link* outer = NULL
-    cdef HookTwin twin
-    cdef Py_ssize_t at
-    chain[0] = NULL
-    for at in range(wrappers):
-        if not isinstance(hook, HookTwin) or (<HookTwin>hook).row.run is NULL:
-            return False
-        twin = <HookTwin>hook
-        if outer is NULL:
-            chain[0] = &twin.row
-        else:
-            outer.inner = &twin.row
-        outer = &twin.row
-        hook = twin.inner
-    if outer is not NULL:
-        outer.inner = NULL
-    return True
+cdef class RowTable:
+    cdef readonly bint complete  # every module's twin of a turn's hook has a row form
+    cdef readonly str missing  # else what lacks one
+    cdef readonly tuple codecs  # each part's ``PartSlots`` by part index (None: not read)
+    cdef const Link* claims_chain
+    cdef const Link* bust_chain
+    cdef const Link* set_aside_chain
+    cdef const Link* pending_chain
+    cdef const Link* apply_chain
+    cdef object hooks, points  # the composed hooks and points whose twins hold the links
+
+    cdef void chains_into(self, Cols* c) noexcept

@@ -48,6 +48,20 @@ cdef class NoBustOn21(RowTwin):
 ```
 
 A module hands it as ``compiled=lambda: {"bust": lambda inner: NoBustOn21(inner, my_bust)}``.
+
+The hooks with row forms are `ROW_HOOKS`, each with its function type in the ``pxd``:
+``claims`` (``ClaimsRow``), ``bust`` (``BustRow``), ``set_aside`` (``SetAsideRow``, the face
+index), ``pending_actions`` (``PendingRow``: whether a decision is pending, its actions set
+in a mask row by action number) and ``apply_action`` (``ApplyRow``: whether the twin took an
+action number), called with ``run_claims``, ``run_bust``, ``run_set_aside``, ``run_pending``
+and ``run_apply``. A row twin whose module keeps a part sets ``self.slots`` to the part's
+`PartSlots` (its slots on a row and their codec) and finds them with
+``part_at(link, c, r)``; one that offers or takes its module's actions sets
+``self.action`` to their class and numbers them from ``c.actions_at[link.action]`` (the
+encodings' numbers); one that calls an extension point sets ``self.point`` and calls
+``run_point(link.uses, c, r, x)`` (``PointRow``: one number in, one out, such as players as
+bits), where the point's default and its extensions are row twins too. `row_table` links a
+rules' twins into their table and says what lacks a row form.
 Where every module wrapping a hook of the turn has a row twin of it (and changes no other hook
 of the turn), games play on rows in both engines; `pickomino info`'s batch path says which.
 
@@ -58,7 +72,7 @@ with the twins (compiled engine) and without (pure engine), as
 
 from typing import Any
 
-__all__ = ["ROW_HOOKS", "HookTwin", "RowTwin"]
+__all__ = ["ROW_HOOKS", "HookTwin", "PartSlots", "RowTable", "RowTwin", "row_table"]
 
 ROW_HOOKS: frozenset[str]
 """The hooks that have row forms: the one-row table and the batch's compiled loop play rules
@@ -72,6 +86,9 @@ class HookTwin:
     """
 
     inner: Any
+    slots: PartSlots | None
+    point: Any
+    action: type | None
     def __init__(self, inner: Any) -> None: ...  # noqa: ANN401
     def __call__(self, rules: Any, state: Any, *more: Any) -> Any: ...  # noqa: ANN401
     def features(self, rules: Any, state: Any, value: Any, me: int) -> list[float]:  # noqa: ANN401
@@ -86,3 +103,45 @@ class RowTwin(HookTwin):
 
     hook: Any
     def __init__(self, inner: Any, hook: Any) -> None: ...  # noqa: ANN401
+
+class PartSlots:
+    """How a module's part lives on a row: ``width(players)`` int16 slots, and its codec.
+
+    A subclass implements ``width`` and the C methods ``encode(part, slots, players)`` (a
+    part into its slots; ValueError where it does not fit) and ``decode(slots, players)``
+    (the part back), so that ``decode(encode(part)) == part`` for every part a game can
+    reach. The rules' table lays the parts' slots side by side; ``encode`` runs on a part
+    object the row has not seen, ``decode`` when the part's slots changed.
+
+    Attributes:
+        key: The part's ``PartKey``.
+    """
+
+    key: Any
+    def __init__(self, key: Any) -> None: ...  # noqa: ANN401
+    def width(self, players: int) -> int:
+        """How many slots the part takes in a game of ``players`` players."""
+    def round_trip(self, part: Any, players: int) -> Any:  # noqa: ANN401
+        """``decode(encode(part))``: what a row makes of ``part``."""
+
+class RowTable:
+    """The rules' hook table on rows: the modules' row twins linked into one chain per hook.
+
+    Attributes:
+        complete: Whether every module's twin of a hook in `ROW_HOOKS` has a row form (with
+            its part's slots, extension points and actions resolved).
+        missing: Else what lacks one, in words.
+        codecs: Each part's `PartSlots` by part index (None: no row twin reads the part,
+            which rides along unchanged).
+    """
+
+    complete: bool
+    missing: str | None
+    codecs: tuple[PartSlots | None, ...]
+    def slot_layout(self, players: int) -> tuple[int, list[int]]:
+        """The slots of a row of ``players`` players: their count, each part's first."""
+    def action_layout(self, rules: Any, players: int) -> list[int]:  # noqa: ANN401
+        """The first action number of each of ``rules.action_types`` (the encodings')."""
+
+def row_table(rules: Any) -> RowTable:  # noqa: ANN401
+    """The hook table of ``rules`` on rows (see `RowTable`)."""

@@ -6,11 +6,13 @@ implements ``run``, ``run1`` or ``run2`` and calls what it wraps with ``call``, 
 ``call2`` (``compiled_plugin.pxd``), which stay in C when that is a twin too.
 """
 
-__all__ = ["ROW_HOOKS", "HookTwin", "RowTwin"]
+__all__ = ["ROW_HOOKS", "HookTwin", "PartSlots", "RowTable", "RowTwin", "row_table"]
 
 from cpython.object cimport PyObject
 from cpython cimport array
+from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.ref cimport Py_INCREF
+from libc.stdint cimport int16_t
 
 from pickomino_rules._engine.states cimport PyType_GenericAlloc, Py_TYPE, Slots, read_slots
 
@@ -132,9 +134,181 @@ cdef class HookTwin:
             room = count
 
 
-ROW_HOOKS = frozenset(("claims", "bust"))
+ROW_HOOKS = frozenset(("claims", "bust", "set_aside", "pending_actions", "apply_action"))
 """The hooks that have row forms: the one-row table and the batch's compiled loop play rules
-whose modules wrap no other hook of the turn, each with a row twin (``row_chain``)."""
+whose modules wrap no other hook of the turn, each with a row twin (``row_table``)."""
+
+
+cdef class PartSlots:
+    """How a module's part lives on a row: ``width(players)`` int16 slots, and its codec.
+
+    A module whose row twins read or change its part gives each of them the same
+    ``PartSlots`` (their ``slots``); the rules' table lays the parts' slots side by side
+    (``Cols.slots``, each part's first at ``Cols.firsts``), and a row twin finds its own
+    with ``part_at``. ``encode`` runs on a part object the row has not seen (a state read
+    into the row), ``decode`` when the part's slots changed (a state written back), so
+    ``decode(encode(part)) == part`` for every part a game can reach.
+
+    Attributes:
+        key: The part's ``PartKey``.
+    """
+
+    def __init__(self, key):
+        self.key = key
+
+    cpdef Py_ssize_t width(self, int players):
+        """How many slots the part takes in a game of ``players`` players."""
+        raise NotImplementedError(f"{type(self).__name__} does not say its width")
+
+    cdef int encode(self, object part, int16_t* slots, int players) except -1:
+        """``part`` into its ``slots``; ValueError (or TypeError) where it does not fit."""
+        raise NotImplementedError(f"{type(self).__name__} does not encode its part")
+
+    cdef object decode(self, const int16_t* slots, int players):
+        """The part its ``slots`` hold."""
+        raise NotImplementedError(f"{type(self).__name__} does not decode its part")
+
+    def round_trip(self, part, int players):
+        """``decode(encode(part))``: what a row makes of ``part`` (the tests' check)."""
+        cdef Py_ssize_t width = self.width(players)
+        cdef bytearray held = bytearray(2 * max(1, width))
+        cdef int16_t* slots = <int16_t*>PyByteArray_AS_STRING(held)
+        self.encode(part, slots, players)
+        return self.decode(slots, players)
+
+
+cdef class RowTable:
+    """The rules' hook table on rows: the modules' row twins linked into one chain per hook.
+
+    Made by ``row_table``. ``complete`` says whether every module's twin of the hooks in
+    ``ROW_HOOKS`` has a row form (with its part's slots, extension points and actions
+    resolved); if so, ``chains_into`` puts the chains into a table's ``Cols``. The links
+    live in the twins, so whoever keeps the chains keeps this object.
+
+    Attributes:
+        complete: Whether the rules' hooks of ``ROW_HOOKS`` all play on rows.
+        missing: Else the first module's twin that lacks a row form, in words.
+        codecs: Each part's ``PartSlots`` by part index (None: no row twin reads it; the
+            part rides along unchanged).
+    """
+
+    cdef void chains_into(self, Cols* c) noexcept:
+        c.claims_chain = self.claims_chain
+        c.bust_chain = self.bust_chain
+        c.set_aside_chain = self.set_aside_chain
+        c.pending_chain = self.pending_chain
+        c.apply_chain = self.apply_chain
+
+    def slot_layout(self, int players):
+        """The slots of a row of ``players`` players: their count, each part's first."""
+        firsts, width = [], 0
+        for codec in self.codecs:
+            firsts.append(width)
+            if codec is not None:
+                width += (<PartSlots>codec).width(players)
+        return width, firsts
+
+    def action_layout(self, rules, int players):
+        """The first action number of each of ``rules.action_types`` (the encodings')."""
+        firsts, number = [], 0
+        for kind in rules.action_types:
+            firsts.append(number)
+            number += len(kind.instances(rules, players))
+        return firsts
+
+
+cdef tuple _CHAINED = ("claims", "bust", "set_aside", "pending_actions", "apply_action")
+
+
+cdef object _resolve(HookTwin twin, object rules, list codecs, dict points):
+    """Set ``twin``'s link's part, action and extension point for ``rules``; what lacks a
+    row form (None: nothing)."""
+    if twin.slots is not None:
+        at = rules.part_index.get(twin.slots.key.name)
+        if at is None:
+            return f"{type(twin).__name__}'s part {twin.slots.key.name!r}, not in the rules"
+        twin.row.part = at
+        if codecs[at] is None:
+            codecs[at] = twin.slots
+    if twin.action is not None:
+        if twin.action not in rules.action_types:
+            return f"{type(twin).__name__}'s actions {twin.action.__name__}, not in the rules"
+        twin.row.action = rules.action_types.index(twin.action)
+    if twin.point is not None:
+        found = points.get(twin.point)
+        if found is None:
+            found = points[twin.point] = _link_point(twin.point, rules, codecs, points)
+        if isinstance(found, str):
+            return found
+        twin.row.uses = &(<HookTwin>found).row
+    return None
+
+
+cdef object _link_point(object point, object rules, list codecs, dict points):
+    """The outermost twin of ``point``'s chain, linked; or what lacks a row form."""
+    hook = rules.extension(point)
+    outermost = hook
+    cdef HookTwin twin, outer = None
+    while True:
+        if not isinstance(hook, HookTwin) or (<HookTwin>hook).row.run is NULL:
+            return f"the extension point {point.name!r}: a module's extension without a row form"
+        twin = <HookTwin>hook
+        missing = _resolve(twin, rules, codecs, points)
+        if missing is not None:
+            return missing
+        if outer is not None:
+            outer.row.inner = &twin.row
+        outer = twin
+        if twin.inner is point.default:  # the provider's default: the innermost
+            twin.row.inner = NULL
+            return outermost
+        hook = twin.inner
+
+
+def row_table(rules):
+    """The hook table of ``rules`` on rows (see ``RowTable``)."""
+    cdef RowTable table = RowTable()
+    cdef list codecs = [None] * len(rules.layout.parts)
+    cdef dict points = {}
+    cdef HookTwin twin, outer
+    cdef const Link* chains[5]
+    cdef Py_ssize_t at, wrappers, index
+    table.hooks = tuple([getattr(rules, name) for name in _CHAINED])
+    table.complete = True
+    for index in range(5):
+        chains[index] = NULL
+        hook = getattr(rules, _CHAINED[index])
+        wrappers = len(rules.chains[_CHAINED[index]]) - 1
+        outer = None
+        for at in range(wrappers):
+            if not isinstance(hook, HookTwin) or (<HookTwin>hook).row.run is NULL:
+                table.complete = False
+                table.missing = f"a module's twin of {_CHAINED[index]} without a row form"
+                break
+            twin = <HookTwin>hook
+            missing = _resolve(twin, rules, codecs, points)
+            if missing is not None:
+                table.complete = False
+                table.missing = missing
+                break
+            if outer is None:
+                chains[index] = &twin.row
+            else:
+                outer.row.inner = &twin.row
+            outer = twin
+            hook = twin.inner
+        if not table.complete:
+            break
+        if outer is not None:
+            outer.row.inner = NULL
+    if not table.complete:
+        for index in range(5):
+            chains[index] = NULL
+    table.claims_chain, table.bust_chain, table.set_aside_chain = chains[0], chains[1], chains[2]
+    table.pending_chain, table.apply_chain = chains[3], chains[4]
+    table.codecs = tuple(codecs)
+    table.points = points  # (their twins hold the links the chains use)
+    return table
 
 
 cdef class RowTwin(HookTwin):

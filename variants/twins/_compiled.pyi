@@ -1,7 +1,7 @@
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
-from pickomino_rules.compiled_plugin import HookTwin, RowTwin
+from pickomino_rules.compiled_plugin import HookTwin, PartSlots, RowTwin
 from pickomino_rules.plugin import CompiledTwins
 
 _Twins: TypeAlias = CompiledTwins
@@ -19,6 +19,7 @@ UNMIRRORED: Mapping[tuple[str, str], str]
 def low_tiles_twins(hook: Any, exclusive: bool) -> _Twins: ...  # noqa: ANN401
 def golden_die_twins(kind: Any) -> _Twins: ...  # noqa: ANN401
 
+class GrilledWormSlots(PartSlots): ...
 class GrilledWormsSetAside(HookTwin): ...
 class Holders(HookTwin): ...
 class HenVictims(HookTwin): ...

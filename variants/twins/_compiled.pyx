@@ -10,7 +10,7 @@ variant with and without the twins, state for state; the kernel's whole-turn tes
 every node of whole turns.
 """
 
-from libc.stdint cimport int8_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int64_t
 
 from pickomino_rules.compiled_plugin cimport (
     GRILL,
@@ -24,14 +24,20 @@ from pickomino_rules.compiled_plugin cimport (
     Cols,
     HookTwin,
     Link,
+    PartSlots,
     RowTwin,
     highest,
+    part_at,
     call,
     call1,
     call2,
     field,
+    run_apply,
     run_bust,
     run_claims,
+    run_pending,
+    run_point,
+    run_set_aside,
     turn_face_down,
     with_part,
 )
@@ -299,6 +305,150 @@ cdef object _award(object rules, object state, object taker, _Seat seat, _Extens
     return seat.set(rules, state, chosen)
 
 
+# On a row the tokens are ``GrilledWormSlots``: the supply, the chooser (-1: none), then
+# each player's tokens, then whether each player may be robbed (the pending choice).
+
+cdef enum:
+    _SUPPLY = 0
+    _CHOOSER = 1
+    _HELD = 2
+
+
+cdef class GrilledWormSlots(PartSlots):
+    """``GrilledWorms`` on a row: supply, chooser, tokens held and victims, by player."""
+
+    cpdef Py_ssize_t width(self, int players):
+        return _HELD + 2 * players
+
+    cdef int encode(self, object part, int16_t* slots, int players) except -1:
+        if type(part) is not _GRILLED_WORMS_KIND:
+            raise ValueError("not the grilled worms' part")
+        held, chooser, victims = part.held, part.chooser, part.victims
+        if type(held) is not tuple or len(<tuple>held) != players or type(victims) is not tuple:
+            raise ValueError("not the tokens of this game")
+        cdef Py_ssize_t p
+        slots[_SUPPLY] = _small(part.supply)
+        slots[_CHOOSER] = -1 if chooser is None else _seat(chooser, players)
+        for p in range(players):
+            slots[_HELD + p] = _small((<tuple>held)[p])
+            slots[_HELD + players + p] = 0
+        for victim in <tuple>victims:
+            slots[_HELD + players + _seat(victim, players)] = 1
+        return 0
+
+    cdef object decode(self, const int16_t* slots, int players):
+        cdef Py_ssize_t p
+        held = tuple([slots[_HELD + p] for p in range(players)])
+        chooser = None if slots[_CHOOSER] < 0 else slots[_CHOOSER]
+        victims = tuple([p for p in range(players) if slots[_HELD + players + p]])
+        return _value(_GRILLED_WORMS_KIND, (slots[_SUPPLY], held, chooser, victims))
+
+
+cdef int16_t _small(object value) except? -1:
+    """A count that fits a slot (ValueError otherwise)."""
+    if type(value) is not int or not 0 <= value < 32768:
+        raise ValueError("not a count of tokens")
+    return <int16_t>value
+
+
+cdef int16_t _seat(object value, int players) except? -1:
+    """A player of the game (ValueError otherwise)."""
+    if type(value) is not int or not 0 <= value < players:
+        raise ValueError("no such player")
+    return <int16_t>value
+
+
+cdef GrilledWormSlots _TOKEN_SLOTS = GrilledWormSlots(_TOKENS)
+
+
+cdef void _move_token_row(int16_t* tokens, int players, int giver, int taker) noexcept nogil:
+    """``grilled_worms._move_token``: one token to ``taker``, from ``giver`` (-1: the supply);
+    no choice pending after it."""
+    cdef int p
+    tokens[_HELD + taker] += 1
+    if giver < 0:
+        tokens[_SUPPLY] -= 1
+    else:
+        tokens[_HELD + giver] -= 1
+    tokens[_CHOOSER] = -1
+    for p in range(players):
+        tokens[_HELD + players + p] = 0
+
+
+cdef void _award_row(const Link* link, Cols* c, Py_ssize_t r, int taker) noexcept nogil:
+    """``grilled_worms.award`` on a row: from the supply, else from the one opponent who may
+    be robbed (``GRILLED_WORM_VICTIMS``' chain), else his choice among them (E4)."""
+    cdef int16_t* tokens = part_at(link, c, r)
+    cdef int64_t victims
+    cdef int p, found = 0, last = -1
+    if tokens[_SUPPLY] > 0:
+        _move_token_row(tokens, c.players, -1, taker)
+        return
+    victims = run_point(link.uses, c, r, taker)
+    for p in range(c.players):
+        if (victims >> p) & 1:
+            found += 1
+            last = p
+    if found == 1:
+        _move_token_row(tokens, c.players, last, taker)
+    elif found > 1:
+        tokens[_CHOOSER] = taker
+        for p in range(c.players):
+            tokens[_HELD + c.players + p] = (victims >> p) & 1
+
+
+cdef void _grilled_worms_set_aside(const Link* link, Cols* c, Py_ssize_t r, int f) noexcept nogil:
+    """``grilled_worms._set_aside``: a token for two or more 1s set aside at once."""
+    cdef int k, ones = 0
+    if f == 0:
+        for k in range(c.kinds):
+            ones += c.roll[(r * c.kinds + k) * 6]
+    run_set_aside(link.inner, c, r, f)
+    if ones >= link.data[0]:
+        _award_row(link, c, r, c.player[r])
+
+
+cdef bint _grilled_worms_pending(
+    const Link* link, const Cols* c, Py_ssize_t r, int8_t* out
+) noexcept nogil:
+    """``grilled_worms._pending_actions``: whom to rob, while that choice is pending."""
+    cdef const int16_t* tokens = part_at(link, c, r)
+    cdef int p
+    cdef int64_t first
+    if tokens[_CHOOSER] < 0:
+        return run_pending(link.inner, c, r, out)
+    if out is not NULL:
+        first = c.actions_at[link.action]
+        for p in range(c.players):
+            out[first + p] = <int8_t>tokens[_HELD + c.players + p]
+    return True
+
+
+cdef bint _grilled_worms_apply(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t action
+) noexcept nogil:
+    """``grilled_worms._apply_action``: rob the chosen opponent of a token."""
+    cdef int16_t* tokens = part_at(link, c, r)
+    cdef int64_t victim = action - c.actions_at[link.action]
+    if tokens[_CHOOSER] < 0 or not 0 <= victim < c.players:
+        return run_apply(link.inner, c, r, action)
+    _move_token_row(tokens, c.players, <int>victim, tokens[_CHOOSER])
+    return True
+
+
+cdef int64_t _holders_row(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t taker
+) noexcept nogil:
+    """``grilled_worms._holders``: every opponent holding a token, as bits."""
+    cdef const int16_t* tokens = part_at(link, c, r)
+    cdef int64_t bits = 0
+    cdef int p
+    for p in range(c.players):
+        if tokens[_HELD + p] > 0 and p != taker:
+            bits |= (<int64_t>1) << p
+    return bits
+
+
 cdef class GrilledWormsSetAside(HookTwin):
     """``grilled_worms._set_aside``: a token for two or more 1s set aside at once."""
 
@@ -309,6 +459,10 @@ cdef class GrilledWormsSetAside(HookTwin):
         HookTwin.__init__(self, inner)
         self.tokens = _Seat(_TOKENS)
         self.victims = _Extension(_VICTIMS)
+        self.row.run = <void*>_grilled_worms_set_aside
+        self.row.data[0] = _ONES_FOR_A_TOKEN
+        self.slots = _TOKEN_SLOTS
+        self.point = _VICTIMS
 
     cdef object run1(self, object rules, object state, object face):
         ones = field(state, ROLL).faces[0] if face is _ONE else 0
@@ -343,6 +497,8 @@ cdef class Holders(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.tokens = _Seat(_TOKENS)
+        self.row.run = <void*>_holders_row
+        self.slots = _TOKEN_SLOTS
 
     cdef object run1(self, object rules, object state, object taker):
         held = self.tokens.get(rules, state).held
@@ -371,6 +527,9 @@ cdef class GrilledWormsPending(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.tokens = _Seat(_TOKENS)
+        self.row.run = <void*>_grilled_worms_pending
+        self.slots = _TOKEN_SLOTS
+        self.action = _ROB
 
     cdef object run(self, object rules, object state):
         tokens = self.tokens.get(rules, state)
@@ -397,6 +556,9 @@ cdef class GrilledWormsApplyAction(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.tokens = _Seat(_TOKENS)
+        self.row.run = <void*>_grilled_worms_apply
+        self.slots = _TOKEN_SLOTS
+        self.action = _ROB
 
     cdef object run1(self, object rules, object state, object action):
         tokens = self.tokens.get(rules, state)

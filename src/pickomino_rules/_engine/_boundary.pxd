@@ -2,7 +2,7 @@
 """The compiled engine's boundary (``_boundary.pyx``): which calls it takes, and which it
 hands to the pure engine. Cimported by the kernel, the core hooks' twins and the encoding."""
 
-from pickomino_rules._engine.rows cimport Link
+from pickomino_rules.compiled_plugin cimport RowTable
 
 
 cdef enum:
@@ -33,8 +33,7 @@ cdef class View:
     cdef readonly bint core_take_tile, core_bust
     cdef bint tidies_turn_end, deals_own_dice, ends_on_total, pending_by_parts
     cdef readonly bint turn_on_row  # the turn's hooks are the core's or row twins: on a row
-    cdef const Link* claims_chain  # the row twins of ``claims`` (NULL: the core's own)
-    cdef const Link* bust_chain  # and of ``bust``
+    cdef RowTable row_table  # the modules' row twins linked (``compiled_plugin.row_table``)
     cdef object row  # the one-row table (``_row.Row``) of these rules, once made
 
     cdef Table table(self, object dice)

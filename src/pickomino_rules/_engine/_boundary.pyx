@@ -13,12 +13,12 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject
 
 from pickomino_rules._engine.states cimport Slots, plain, read_slots
-from pickomino_rules.compiled_plugin cimport row_chain
+from pickomino_rules.compiled_plugin cimport RowTable
 
 import warnings
 
 from pickomino_rules._engine.guards import ODD, check_arguments, failure
-from pickomino_rules.compiled_plugin import ROW_HOOKS
+from pickomino_rules.compiled_plugin import ROW_HOOKS, row_table
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.rules import Rules
 
@@ -160,12 +160,11 @@ cpdef View view(object rules):
     seen.deals_own_dice = rules.deals_own_dice
     seen.ends_on_total = rules.ends_on_total
     seen.pending_by_parts = rules.pending_by_parts
-    seen.claims_chain = seen.bust_chain = NULL
+    seen.row_table = row_table(rules)
     seen.turn_on_row = (
         _TURN_HOOKS & set(wrapped) <= _ROW_HOOKS
-        and row_chain(rules.claims, len(rules.chains["claims"]) - 1, &seen.claims_chain)
-        and row_chain(rules.bust, len(rules.chains["bust"]) - 1, &seen.bust_chain)
-        and not (seen.tidies_turn_end or seen.deals_own_dice)
+        and seen.row_table.complete
+        and not seen.deals_own_dice
     )
     seen.row = None
     _VIEW = seen

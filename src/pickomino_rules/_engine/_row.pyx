@@ -18,12 +18,14 @@ the tiles) hold any game the rules can reach.
 """
 
 from cpython.bytearray cimport PyByteArray_AS_STRING
-from libc.stdint cimport int8_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+from libc.string cimport memcmp, memcpy
 
 cimport pickomino_rules._engine.rows as rows
 from pickomino_rules._engine._boundary cimport Table, View
 from pickomino_rules._engine._hooks cimport takes_of
 from pickomino_rules._engine.rows cimport CHOOSE, DECIDE, GAME_OVER, ROLL, Cols
+from pickomino_rules.compiled_plugin cimport PartSlots, RowTable
 from pickomino_rules._engine.states cimport Slots, get, new_state, read_slots, with_phase
 
 from pickomino_rules._engine import steps
@@ -62,6 +64,12 @@ cdef class Row:
     cdef Cols c
     cdef list held  # the bytearrays behind the columns
     cdef int players, count, kinds
+    cdef RowTable hooks  # the modules' row twins (their links; kept alive here)
+    cdef tuple codecs  # each part's PartSlots (None: the part rides along unread)
+    cdef int16_t* slots_of  # the slots of the parts object ``parts_of`` (to see changes)
+    cdef tuple actions  # every action by its number (the encodings' numbering)
+    cdef dict numbers  # and each one's number
+    cdef int8_t* mask  # a mask row for the decisions pending
     cdef tuple tiles  # the tile numbers as Python ints, by index
     cdef object dice  # the rules' dice (the turn's start: the same object as the pure engine's)
     cdef tuple decisions  # steps.decide_actions' tuples, by can roll and victim
@@ -189,11 +197,49 @@ cdef class Row:
         c.player[0] = <int8_t>(<long>player)
         c.phase[0] = ROLL
         self.roll_of = None
-        self.parts_of = get(state, S.parts)
+        parts = get(state, S.parts)
+        if parts is not self.parts_of:
+            self.parts_of = None
+            self.read_parts(parts)
+            self.parts_of = parts
         self.layout_of = get(state, S.layout)
         self.state = state
         self.derived = False
         return 0
+
+    cdef int read_parts(self, object parts) except -1:
+        """The parts that row twins read into their slots (each by its codec)."""
+        cdef Cols* c = &self.c
+        cdef Py_ssize_t at
+        if type(parts) is not tuple or len(<tuple>parts) != len(self.codecs):
+            raise ValueError("not the parts of these rules")
+        for at in range(len(self.codecs)):
+            codec = self.codecs[at]
+            if codec is not None:
+                (<PartSlots>codec).encode(
+                    (<tuple>parts)[at], c.slots + c.firsts[at], self.players
+                )
+        memcpy(self.slots_of, c.slots, c.slot_width * sizeof(int16_t))
+        return 0
+
+    cdef object write_parts(self):
+        """The parts object of the row's slots: the last one where no slot changed."""
+        cdef Cols* c = &self.c
+        cdef Py_ssize_t at, first, width
+        if memcmp(self.slots_of, c.slots, c.slot_width * sizeof(int16_t)) == 0:
+            return self.parts_of
+        parts = list(self.parts_of)
+        for at in range(len(self.codecs)):
+            codec = self.codecs[at]
+            if codec is None:
+                continue
+            first = c.firsts[at]
+            width = (<PartSlots>codec).width(self.players)
+            if memcmp(self.slots_of + first, c.slots + first, width * sizeof(int16_t)) != 0:
+                parts[at] = (<PartSlots>codec).decode(c.slots + first, self.players)
+        memcpy(self.slots_of, c.slots, c.slot_width * sizeof(int16_t))
+        self.parts_of = tuple(parts)
+        return self.parts_of
 
     # -- writing the row back ---------------------------------------------------------------
 
@@ -255,10 +301,11 @@ cdef class Row:
             in_hand, set_aside = self.in_hand_of, self.set_aside_of
         if phase != CHOOSE:
             self.roll_of = None
+        parts = self.write_parts() if c.slot_width else self.parts_of
         state = new_state(
             &S,
             self.grill_of, self.face_down_of, self.stacks_of, c.player[0], _PHASES[phase],
-            in_hand, self.roll_of, set_aside, self.parts_of, self.layout_of,
+            in_hand, self.roll_of, set_aside, parts, self.layout_of,
         )
         if phase == GAME_OVER:
             self.reset()  # the game is over: the kernel's object path answers from here
@@ -269,10 +316,24 @@ cdef class Row:
 
     # -- the decisions ------------------------------------------------------------------------
 
+    cdef object pending(self):
+        """The decisions a module made pending (``steps.pending``), else None."""
+        cdef Cols* c = &self.c
+        cdef Py_ssize_t i
+        if c.pending_chain is NULL:
+            return None
+        for i in range(c.actions):
+            self.mask[i] = 0
+        if not rows.run_pending(c.pending_chain, c, 0, self.mask):
+            return None
+        return tuple([self.actions[i] for i in range(c.actions) if self.mask[i]])
+
     cdef object legal(self):
         """``steps.legal_actions`` for the state the row stands for (not a chance node)."""
         cdef Cols* c = &self.c
         cdef int64_t claim, victim
+        if c.pending_chain is not NULL and rows.run_pending(c.pending_chain, c, 0, NULL):
+            return self.pending()
         if c.phase[0] == CHOOSE:
             return takes_of(rows.roll_faces(c, 0))
         if not self.derived:
@@ -302,8 +363,9 @@ cdef Row _new_row(View fast, int players):
     row.tiles, row.dice = tiles, dice
     row.grills, row.hands, row.asides = {}, {}, {}
     c.players, c.count, c.kinds = players, count, kinds
-    c.claims_chain = fast.claims_chain  # the modules' row twins (held by the view's rules)
-    c.bust_chain = fast.bust_chain
+    row.hooks = fast.row_table  # the modules' row twins
+    row.hooks.chains_into(c)
+    c.tidies = fast.tidies_turn_end
     c.grill = <int64_t*>row.block(8)
     c.face_down = <int8_t*>row.block(count)
     c.face_down_count = <int8_t*>row.block(1)
@@ -352,6 +414,30 @@ cdef Row _new_row(View fast, int players):
     row.grill_claims = tuple([Claim.grill_tile(tile) for tile in tiles])
     row.grill_bits = -1
     row.hand_key = row.aside_key = -1
+    # the parts' slots, and the action numbers (what the modules' row twins read and offer)
+    width, firsts = row.hooks.slot_layout(players)
+    row.codecs = row.hooks.codecs
+    c.slot_width = width
+    c.slots = <int16_t*>row.block(2 * width)
+    row.slots_of = <int16_t*>row.block(2 * width)
+    cdef int64_t* first_slots = <int64_t*>row.block(8 * len(firsts))
+    for i in range(len(firsts)):
+        first_slots[i] = firsts[i]
+    c.firsts = first_slots
+    starts = row.hooks.action_layout(fast.rules, players)
+    cdef int64_t* actions_at = <int64_t*>row.block(8 * len(starts))
+    for i in range(len(starts)):
+        actions_at[i] = starts[i]
+    c.actions_at = actions_at
+    row.actions = tuple(
+        [action for kind in fast.rules.action_types for action in kind.instances(fast.rules, players)]
+    )
+    row.numbers = {action: number for number, action in enumerate(row.actions)}
+    c.actions = len(row.actions)
+    c.stop = row.numbers[STOP]
+    c.steal = row.numbers[_STEAL(0)]
+    row.mask = <int8_t*>row.block(c.actions)
+    row.parts_of = None
     row.hands[row.key_of(start_dice, kinds)] = dice  # the turn's dice: the rules' own tuple
     row.asides[0] = _NO_DICE
     row.face_down_count_of = -1
@@ -376,9 +462,9 @@ cdef object row_claims(View fast, object state):
     cdef Row row = <Row>fast.row
     if row.state is not state or state is None or row.c.phase[0] != DECIDE:
         return None
-    row.legal()  # the stop's claims, derived once (no Python runs until they are read)
-    cdef int64_t claim = row.c.grill_claim[0], victim = row.c.victim[0]
+    cdef int64_t claim, victim
     cdef int64_t total = rows.stop_total(&row.c, 0)
+    rows.run_claims(row.c.claims_chain, &row.c, 0, total, &claim, &victim)
     if claim < 0 and victim < 0:
         return ()
     if victim < 0:
@@ -459,6 +545,19 @@ cdef object _play(View fast, Row row, object state, object move):
                 return after
             return row.write()  # a bust: the next player's turn, or the game's end
         legal = row.legal()
+        if c.pending_chain is not NULL and rows.run_pending(c.pending_chain, c, 0, NULL):
+            # steps.apply on a module's action: ``apply_action``, then steps.settle
+            for action in legal:
+                if action is move:
+                    break
+            else:
+                if move not in legal:
+                    return None  # not offered: the object path raises the error
+            number = row.numbers.get(move)
+            if number is None or not rows.run_apply(c.apply_chain, c, 0, number):
+                return None
+            rows.settle(c, 0)
+            return row.write()
         kind = type(move)
         if phase == CHOOSE:
             if kind is not _TAKE:
@@ -466,7 +565,9 @@ cdef object _play(View fast, Row row, object state, object move):
             face = move.face
             if not 1 <= face <= 6 or not (rows.roll_faces(c, 0) >> (face - 1)) & 1:
                 return None  # not offered: the object path raises the error
-            rows.set_aside(c, 0, face - 1)
+            rows.run_set_aside(c.set_aside_chain, c, 0, face - 1)
+            if c.phase[0] != DECIDE:  # steps.apply: a set-aside that left DECIDE settles
+                rows.settle(c, 0)
             return row.write()
         if kind is _ROLL_KIND:
             if legal[0] is not ROLL_AGAIN:

@@ -12,7 +12,7 @@
 # when they run); `batch/_mirrors.py` holds the map (`ROWS`), checked against this file by
 # tests/batch/test_batch_mirror.py. Bounds are not checked: callers pass rows of the table.
 
-from libc.stdint cimport int8_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
 
 cdef enum:
     # the phase codes (`batch_plugin.PHASE_*`)
@@ -28,9 +28,16 @@ cdef enum:
 cdef struct Link:
     # one module's row twin of a hook, in the rules' chain of that hook (the hook table):
     # ``run`` is its row function (of the hook's type below, given this link), ``inner`` what
-    # it wraps (NULL: the core's own row function), ``data`` its constants (options)
+    # it wraps (NULL: the core's own row function), ``data`` its constants (options). Set
+    # when the rules' table is linked (``compiled_plugin.link_rows``): ``uses``, the chain
+    # of the extension point its module calls; ``part``, its module's part (the index of
+    # its first slot in ``Cols.firsts``); ``action``, its module's action class (the index
+    # of its first action number in ``Cols.actions_at``).
     const void* run
     const Link* inner
+    const Link* uses
+    int64_t part
+    int64_t action
     int64_t data[4]
 
 
@@ -60,11 +67,21 @@ ctypedef struct Cols:
     const int8_t* start_dice      # [kinds] the turn's dice (C3)
     Py_ssize_t index_of_size, below_size
     int players, kinds, count
+    bint tidies  # `Rules.tidies_turn_end`: a turn's end is shown over (phase TURN_OVER)
     # the encoding's action numbers: roll 0, take face f at 1 + f, stop, steal victim v
     int stop, steal, actions
+    # the modules' parts: ``slot_width`` int16 slots a row, each part's first at ``firsts``
+    # (by part index); the first action number of each action class (by its index)
+    int16_t* slots
+    const int64_t* firsts
+    const int64_t* actions_at
+    int slot_width
     # the hook table: the modules' row twins of a hook, outermost first (NULL: the core's)
     const Link* claims_chain
     const Link* bust_chain
+    const Link* set_aside_chain
+    const Link* pending_chain
+    const Link* apply_chain
 
 
 ctypedef void (*ClaimsRow)(
@@ -73,6 +90,24 @@ ctypedef void (*ClaimsRow)(
 ) noexcept nogil  # a row twin of `turn.claims`: ``claims``' arguments, its link first
 
 ctypedef void (*BustRow)(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil  # `turn.bust`
+
+ctypedef void (*SetAsideRow)(
+    const Link* link, Cols* c, Py_ssize_t r, int f
+) noexcept nogil  # a row twin of `turn.set_aside`: face index ``f``
+
+ctypedef bint (*PendingRow)(
+    const Link* link, const Cols* c, Py_ssize_t r, int8_t* out
+) noexcept nogil  # of ``pending_actions``: whether a decision is pending; if so, and ``out``
+                  # is not NULL, its actions set in the mask row ``out``
+
+ctypedef bint (*ApplyRow)(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t action
+) noexcept nogil  # of ``apply_action``: whether it took action number ``action``
+
+ctypedef int64_t (*PointRow)(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t first
+) noexcept nogil  # of an extension point of one number that answers a number (players as
+                  # bits, say): innermost the point's default, which has no ``inner``
 
 
 cdef extern from *:
@@ -90,6 +125,11 @@ cdef extern from *:
     }
     """
     int highest "pickomino_highest" (int64_t bits) noexcept nogil
+
+
+cdef inline int16_t* part_at(const Link* link, const Cols* c, Py_ssize_t r) noexcept nogil:
+    """The slots of ``link``'s module's part in row ``r``."""
+    return c.slots + r * c.slot_width + c.firsts[link.part]
 
 
 # ------------------------------------------------------------------ the rules on C numbers
@@ -275,6 +315,38 @@ cdef inline void run_bust(const Link* link, Cols* c, Py_ssize_t r) noexcept nogi
         (<BustRow>link.run)(link, c, r)
 
 
+cdef inline void run_set_aside(const Link* link, Cols* c, Py_ssize_t r, int f) noexcept nogil:
+    """`Rules.set_aside`'s chain from ``link`` in: a module's row twin, or the core's."""
+    if link is NULL:
+        set_aside(c, r, f)
+    else:
+        (<SetAsideRow>link.run)(link, c, r, f)
+
+
+cdef inline bint run_pending(
+    const Link* link, const Cols* c, Py_ssize_t r, int8_t* out
+) noexcept nogil:
+    """`Rules.pending_actions`' chain from ``link`` in (the core has none pending)."""
+    if link is NULL:
+        return False
+    return (<PendingRow>link.run)(link, c, r, out)
+
+
+cdef inline bint run_apply(const Link* link, Cols* c, Py_ssize_t r, int64_t action) noexcept nogil:
+    """`Rules.apply_action`'s chain from ``link`` in: whether a module took the action (the
+    core takes none of its own this way)."""
+    if link is NULL:
+        return False
+    return (<ApplyRow>link.run)(link, c, r, action)
+
+
+cdef inline int64_t run_point(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t first
+) noexcept nogil:
+    """An extension point's chain from ``link`` in (never NULL: the default is a link)."""
+    return (<PointRow>link.run)(link, c, r, first)
+
+
 # ------------------------------------------------------------------ the steps (steps.py)
 
 cdef inline bint rolls_again(const Cols* c, Py_ssize_t r) noexcept nogil:
@@ -301,10 +373,12 @@ cdef inline void decide_actions(
 
 
 cdef inline void derive(Cols* c, Py_ssize_t r, int8_t* out) noexcept nogil:
-    """`steps.derive` where modules change no hook but through row twins: a roll's takes
-    (C4), or a stop's claims (the chain's, kept in ``grill_claim`` and ``victim``) and the
+    """`steps.derive` where modules change no hook but through row twins: a decision made
+    pending, a roll's takes (C4), or a stop's claims (the chain's, kept in ``grill_claim`` and ``victim``) and the
     decisions they allow (C6-C8)."""
     cdef int64_t claim, victim
+    if run_pending(c.pending_chain, c, r, out):
+        return
     if c.phase[r] == CHOOSE:
         roll_actions(c, r, out)
     elif c.phase[r] == DECIDE:
@@ -328,9 +402,11 @@ cdef inline void start_turn(Cols* c, Py_ssize_t r) noexcept nogil:
 
 
 cdef inline bint pass_dice(Cols* c, Py_ssize_t r) noexcept nogil:
-    """`steps.pass_dice` with nothing pending (C11, C12): the game ends on an empty grill,
-    else the next player starts a turn. Whether the row rolls next."""
+    """`steps.pass_dice` (C11, C12): a decision pending waits; the game ends on an empty
+    grill, else the next player starts a turn. Whether the row rolls next."""
     cdef int k, f
+    if run_pending(c.pending_chain, c, r, NULL):
+        return False
     if c.grill[r] == 0:
         c.phase[r] = GAME_OVER
         for f in range(6):
@@ -358,9 +434,10 @@ cdef inline void turn_over(Cols* c, Py_ssize_t r, bint tidies) noexcept nogil:
 
 
 cdef inline bint finish_turn(Cols* c, Py_ssize_t r) noexcept nogil:
-    """`steps.finish_turn` where no module tidies a turn's end: count it, pass the dice.
+    """`steps.finish_turn` where no module wraps ``end_turn``: count the turn, show it over
+    where the rules tidy a turn's end (a decision may be left pending), pass the dice.
     Whether the row rolls next."""
-    turn_over(c, r, False)
+    turn_over(c, r, c.tidies)
     return pass_dice(c, r)
 
 
@@ -381,13 +458,29 @@ cdef inline void show(Cols* c, Py_ssize_t r, int kind, const int8_t* counts) noe
         c.roll[(r * c.kinds + kind) * 6 + f] = counts[f]
 
 
-cdef inline bint after_roll(Cols* c, Py_ssize_t r) noexcept nogil:
-    """`steps.roll` once the dice show, then `steps.after_roll` where no module changes the
-    rules (C5): the roll is counted as a move; one that offers nothing busts. Whether the
-    row rolls next (the next player's turn)."""
-    c.phase[r] = CHOOSE
-    c.moves[r] += 1
-    if roll_faces(c, r):
+cdef inline bint busts(Cols* c, Py_ssize_t r) noexcept nogil:
+    """`steps.after_roll`'s test and its bust (C5): a roll that offers nothing (no decision
+    pending, no face to take) busts and finishes the turn. Whether the row rolls next."""
+    if run_pending(c.pending_chain, c, r, NULL) or roll_faces(c, r):
         return False
     run_bust(c.bust_chain, c, r)
     return finish_turn(c, r)
+
+
+cdef inline bint after_roll(Cols* c, Py_ssize_t r) noexcept nogil:
+    """`steps.roll` once the dice show, then `steps.after_roll` (C5): the roll is counted as
+    a move; one that offers nothing busts. Whether the row rolls next (the next player's
+    turn)."""
+    c.phase[r] = CHOOSE
+    c.moves[r] += 1
+    return busts(c, r)
+
+
+cdef inline bint settle(Cols* c, Py_ssize_t r) noexcept nogil:
+    """`steps.settle` after a module's action or a set-aside that left the phase DECIDE: a
+    turn it resolved passes the dice, a roll is checked again. Whether the row rolls next."""
+    if c.phase[r] == TURN_OVER:
+        return pass_dice(c, r)
+    if c.phase[r] == CHOOSE:
+        return busts(c, r)
+    return False

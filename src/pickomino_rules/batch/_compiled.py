@@ -25,12 +25,15 @@ if TYPE_CHECKING:
 
 LOOPS: Any = None
 """The compiled loops' module, where built and chosen; else None (the numpy twins play)."""
+PLUGIN: Any = None
+"""The compiled plug-in contract's module, with them."""
 ROW_HOOKS: frozenset[str] = frozenset()
 """The hooks a module may wrap for the compiled loop to play (`compiled_plugin.ROW_HOOKS`)."""
 if ACTIVE.compiled:  # the backend the engine chose at import: the batch plays the same one
     try:
         LOOPS = importlib.import_module("pickomino_rules.batch._fused")
-        ROW_HOOKS = importlib.import_module("pickomino_rules.compiled_plugin").ROW_HOOKS
+        PLUGIN = importlib.import_module("pickomino_rules.compiled_plugin")
+        ROW_HOOKS = PLUGIN.ROW_HOOKS
     except ImportError:  # built without a C compiler: the numpy twins play
         LOOPS = None
     else:
@@ -99,7 +102,5 @@ def fused_table(  # noqa: PLR0913 (the arrays the loops write)
         victim,
         encode(STOP),
         encode(Steal(0)),
-        rules.claims,
-        rules.bust,
-        (len(rules.chains["claims"]) - 1, len(rules.chains["bust"]) - 1),
+        PLUGIN.row_table(rules),
     )

@@ -23,7 +23,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
 
 cimport pickomino_rules._engine.rows as row
 from pickomino_rules._engine.rows cimport CHOOSE, Cols, DECIDE, ROLL
-from pickomino_rules.compiled_plugin cimport row_chain
+from pickomino_rules.compiled_plugin cimport RowTable
 
 import numpy as np
 
@@ -39,11 +39,11 @@ cdef class Table:
 
     cdef Cols c
     cdef object arrays
-    cdef readonly bint on_rows  # every module's twin of ``claims`` and ``bust`` has a row form
+    cdef readonly bint on_rows  # every module's twin of a hook of ROW_HOOKS has a row form
+                               # (and none reads a part: the batch has no slots yet)
 
     def __init__(
-        self, table, moves, turns, grill_claim, victim, int stop, int steal, claims, bust,
-        tuple wrappers,
+        self, table, moves, turns, grill_claim, victim, int stop, int steal, RowTable hooks,
     ):
         # typed views check each array's type and C order once; the pointers are their data
         cdef int64_t[::1] grill = table.grill
@@ -78,14 +78,13 @@ cdef class Table:
             table.grill, table.face_down, table.face_down_count, table.stacks, table.heights,
             table.tops, table.player, table.phase, table.in_hand, table.roll, table.set_aside,
             moves, turns, grill_claim, victim, table.tiles, table.index_of, table.below,
-            table.points, table.dice, claims, bust,
+            table.points, table.dice, hooks,
         )  # fmt: skip
-        # the modules' row twins of ``claims`` and ``bust`` (the hook table; held by the
-        # hooks, kept here), by the number of modules wrapping each
-        self.on_rows = (
-            row_chain(claims, wrappers[0], &self.c.claims_chain)
-            and row_chain(bust, wrappers[1], &self.c.bust_chain)
-        )
+        # the modules' row twins (the hook table; their links kept alive by ``hooks``)
+        self.on_rows = hooks.complete and not any(codec is not None for codec in hooks.codecs)
+        if self.on_rows:
+            hooks.chains_into(&self.c)
+        self.c.tidies = table.rules.tidies_turn_end
         self.c.grill = &grill[0]
         self.c.face_down = &face_down[0, 0]
         self.c.face_down_count = &face_down_count[0]
@@ -135,7 +134,10 @@ def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:]
                 a = chosen[i]
                 if pass_ == 0:
                     if c.phase[r] == CHOOSE:  # a take (C4)
-                        row.set_aside(c, r, <int>(a - 1))
+                        row.run_set_aside(c.set_aside_chain, c, r, <int>(a - 1))
+                        if c.phase[r] != DECIDE and row.settle(c, r):
+                            rolling[out] = r
+                            out += 1
                     elif a == 0:  # roll again (C6)
                         c.phase[r] = ROLL
                         rolling[out] = r

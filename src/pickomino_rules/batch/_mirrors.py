@@ -98,14 +98,28 @@ ROWS: dict[str, str] = {
     "decide": "steps.decide",
     "show": "steps.roll",  # the dice shown
     "after_roll": "steps.after_roll",  # with steps.roll's phase and count
+    "busts": "steps.after_roll",  # its test and bust, without steps.roll's part
+    "settle": "steps.settle",
 }
 """The row functions of ``_engine/rows.pxd`` (``cdef inline``: C, not Python objects) and the
 reference twin of each; the compiled loops above call them. ``ROW_PLUMBING`` names the rest."""
 
-ROW_PLUMBING = frozenset({"push", "pop", "run_claims", "run_bust"})
+ROW_PLUMBING = frozenset(
+    {
+        "push",
+        "pop",
+        "part_at",
+        "run_claims",
+        "run_bust",
+        "run_set_aside",
+        "run_pending",
+        "run_apply",
+        "run_point",
+    }
+)
 """Row functions of ``_engine/rows.pxd`` that are no rule: a stack's top put on, taken off;
-a hook's chain of row twins called (the order of ``Rules.claims`` and ``Rules.bust``;
-the twins are named where they are made)."""
+a module's slots found; a hook's chain of row twins called (the order of ``Rules``' composed
+hooks and extension points; the twins are named where they are made)."""
 
 UNMIRRORED: dict[str, str] = {
     "steps.sample_chance": "drawn in BatchGames._roll_dice from the same exact roll weights"
