@@ -72,7 +72,10 @@ with the twins (compiled engine) and without (pure engine), as
 
 from typing import Any
 
-__all__ = ["ROW_HOOKS", "HookTwin", "PartSlots", "RowTable", "RowTwin", "row_table"]
+__all__ = ["ROW_HOOKS", "TURN_HOOKS", "HookTwin", "PartSlots", "RowTable", "RowTwin", "row_table"]
+
+TURN_HOOKS: frozenset[str]
+"""The hooks a turn's steps call (a game's set-up and its scores are not played on rows)."""
 
 ROW_HOOKS: frozenset[str]
 """The hooks that have row forms: the one-row table and the batch's compiled loop play rules
@@ -121,6 +124,13 @@ class PartSlots:
     def __init__(self, key: Any) -> None: ...  # noqa: ANN401
     def width(self, players: int) -> int:
         """How many slots the part takes in a game of ``players`` players."""
+    def columns(self, players: int) -> dict[str, tuple[int, int | None]]:
+        """The part's slots by name, for the batch's arrays of it: ``(first, count)``.
+
+        Count None is one slot a row (a column), else that many slots (one per player,
+        say); the names and shapes are the module's batch twin's arrays (``PartTwin``),
+        which become views of the slots where the batch's compiled loop plays.
+        """
     def round_trip(self, part: Any, players: int) -> Any:  # noqa: ANN401
         """``decode(encode(part))``: what a row makes of ``part``."""
 

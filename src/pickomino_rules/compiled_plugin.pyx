@@ -6,7 +6,9 @@ implements ``run``, ``run1`` or ``run2`` and calls what it wraps with ``call``, 
 ``call2`` (``compiled_plugin.pxd``), which stay in C when that is a twin too.
 """
 
-__all__ = ["ROW_HOOKS", "HookTwin", "PartSlots", "RowTable", "RowTwin", "row_table"]
+__all__ = [
+    "ROW_HOOKS", "TURN_HOOKS", "HookTwin", "PartSlots", "RowTable", "RowTwin", "row_table"
+]
 
 from cpython.object cimport PyObject
 from cpython cimport array
@@ -21,6 +23,7 @@ import array as _array
 import attrs
 
 from pickomino_rules.state import GameState
+from pickomino_rules.turn import HOOKS
 
 cdef Slots S  # a state's layout by offset: the engine's, read once (``_engine/states.pxd``)
 read_slots(&S)
@@ -134,6 +137,9 @@ cdef class HookTwin:
             room = count
 
 
+TURN_HOOKS = frozenset(HOOKS) - {"setup", "scores"}
+"""The hooks a turn's steps call (a game's set-up and its scores are not played on rows)."""
+
 ROW_HOOKS = frozenset(("claims", "bust", "set_aside", "pending_actions", "apply_action"))
 """The hooks that have row forms: the one-row table and the batch's compiled loop play rules
 whose modules wrap no other hook of the turn, each with a row twin (``row_table``)."""
@@ -167,6 +173,11 @@ cdef class PartSlots:
     cdef object decode(self, const int16_t* slots, int players):
         """The part its ``slots`` hold."""
         raise NotImplementedError(f"{type(self).__name__} does not decode its part")
+
+    def columns(self, int players):
+        """The part's slots by name, for the batch's arrays of it: ``(first, count)``, count
+        None for one slot a row (a column), else that many slots (one per player, say)."""
+        raise NotImplementedError(f"{type(self).__name__} does not name its slots")
 
     def round_trip(self, part, int players):
         """``decode(encode(part))``: what a row makes of ``part`` (the tests' check)."""

@@ -320,6 +320,14 @@ cdef class GrilledWormSlots(PartSlots):
     cpdef Py_ssize_t width(self, int players):
         return _HELD + 2 * players
 
+    def columns(self, int players):
+        return {
+            "supply": (_SUPPLY, None),
+            "chooser": (_CHOOSER, None),
+            "held": (_HELD, players),
+            "victims": (_HELD + players, players),
+        }
+
     cdef int encode(self, object part, int16_t* slots, int players) except -1:
         if type(part) is not _GRILLED_WORMS_KIND:
             raise ValueError("not the grilled worms' part")

@@ -18,7 +18,7 @@ from pickomino_rules.compiled_plugin cimport RowTable
 import warnings
 
 from pickomino_rules._engine.guards import ODD, check_arguments, failure
-from pickomino_rules.compiled_plugin import ROW_HOOKS, row_table
+from pickomino_rules.compiled_plugin import ROW_HOOKS, TURN_HOOKS, row_table
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.rules import Rules
 
@@ -119,10 +119,8 @@ cdef class View:
 
 
 cdef View _VIEW = None
-cdef frozenset _TURN_HOOKS = frozenset(
-    ("turn_dice", "roll_actions", "pending_actions", "set_aside", "stop_total", "claims",
-     "take_tile", "bust", "end_turn", "apply_action")
-)  # the hooks a turn's steps call: the one-row path plays where modules wrap none of them
+cdef frozenset _TURN_HOOKS = TURN_HOOKS  # the hooks a turn's steps call: the one-row path
+                                       # plays where modules wrap none of them
 cdef frozenset _ROW_HOOKS = ROW_HOOKS  # or wrap these with row twins only
 
 

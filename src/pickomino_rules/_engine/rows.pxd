@@ -372,20 +372,23 @@ cdef inline void decide_actions(
         out[c.steal + victim] = True
 
 
-cdef inline void derive(Cols* c, Py_ssize_t r, int8_t* out) noexcept nogil:
+cdef inline bint derive(Cols* c, Py_ssize_t r, int8_t* out) noexcept nogil:
     """`steps.derive` where modules change no hook but through row twins: a decision made
-    pending, a roll's takes (C4), or a stop's claims (the chain's, kept in ``grill_claim`` and ``victim``) and the
-    decisions they allow (C6-C8)."""
+    pending, a roll's takes (C4), or a stop's decisions (C6-C8). A stop's claims (the
+    chain's, kept in ``grill_claim`` and ``victim``) are worked out in phase DECIDE even
+    while a decision is pending, as `steps.stop_claims` gives them. Whether one is pending."""
     cdef int64_t claim, victim
-    if run_pending(c.pending_chain, c, r, out):
-        return
-    if c.phase[r] == CHOOSE:
-        roll_actions(c, r, out)
-    elif c.phase[r] == DECIDE:
+    if c.phase[r] == DECIDE:
         run_claims(c.claims_chain, c, r, stop_total(c, r), &claim, &victim)
         c.grill_claim[r] = claim
         c.victim[r] = victim
-        decide_actions(c, r, victim, out)
+    if run_pending(c.pending_chain, c, r, out):
+        return True
+    if c.phase[r] == CHOOSE:
+        roll_actions(c, r, out)
+    elif c.phase[r] == DECIDE:
+        decide_actions(c, r, c.victim[r], out)
+    return False
 
 
 cdef inline void start_turn(Cols* c, Py_ssize_t r) noexcept nogil:

@@ -13,15 +13,21 @@ from typing import TYPE_CHECKING, Any
 from pickomino_rules._engine import ACTIVE
 from pickomino_rules.actions import STOP, Steal
 from pickomino_rules.batch._compose import use_compiled
+from pickomino_rules.errors import MissingExtraError
 from pickomino_rules.plugin import HOOKS
 
-if TYPE_CHECKING:
+try:
     import numpy as np
+except ImportError:  # an extra; tests/package/test_extras.py runs without it
+    raise MissingExtraError("the batch engine", "batch") from None
+
+if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from pickomino_rules.batch_plugin import BatchTable
+    from pickomino_rules.batch_plugin import BatchTable, PartTwin
     from pickomino_rules.encoding import Encoding
     from pickomino_rules.rules import Rules
+    from pickomino_rules.state import PartKey
 
 LOOPS: Any = None
 """The compiled loops' module, where built and chosen; else None (the numpy twins play)."""
@@ -68,18 +74,58 @@ def row_only(rules: Rules, names: tuple[str, ...]) -> bool:
 def plain(rules: Rules, table: BatchTable) -> bool:
     """Whether the compiled loop plays these rules.
 
-    It plays where built and chosen, and where the modules wrap no hook but with row twins
-    (`compiled_plugin.RowTwin`'s row form, which the loop calls in C).
+    It plays where built and chosen, and where the modules wrap no hook of the turn but
+    with row twins (`compiled_plugin.RowTwin`'s row form, which the loop calls in C), the
+    parts those read in their slots (`part_columns`); a game's set-up and its scores stay
+    with the batch twins.
     """
     view: Any = table.compiled
     return (
         view is not None
-        and rules.wrapped <= ROW_HOOKS
+        and rules.wrapped & PLUGIN.TURN_HOOKS <= ROW_HOOKS
         and view.on_rows
-        and rules.pending_actions is None
-        and not rules.layout.parts
         and table.kinds == 1
     )
+
+
+def part_columns(
+    rules: Rules, table: BatchTable, parts: tuple[tuple[PartKey[Any], PartTwin | None], ...]
+) -> tuple[NDArray[np.int16], dict[str, dict[str, NDArray[Any]]] | None]:
+    """The parts' slots of a table (``Cols.slots``), and the twins' arrays as views of them.
+
+    A part that modules' row twins read (its `compiled_plugin.PartSlots` in the rules' row
+    table) lives in the slots, so the compiled loop's row twins and the batch twins (set-up,
+    scores, observation, conversion) read one copy: each array its twin declares is a view
+    of the slots its codec names (``columns``). The views are None where a name or shape does
+    not match the twin's own arrays: then the loop does not play (the twins keep their arrays).
+    """
+    hooks = PLUGIN.row_table(rules)
+    if not hooks.complete:  # the loop does not play: the twins keep their own arrays
+        return np.zeros((table.size, 1), dtype=np.int16), None
+    width, firsts = hooks.slot_layout(table.players)
+    slots = np.zeros((table.size, max(width, 1)), dtype=np.int16)
+    twins = {key.name: twin for key, twin in parts}
+    views: dict[str, dict[str, NDArray[Any]]] = {}
+    for first, codec in zip(firsts, hooks.codecs, strict=True):
+        if codec is None:
+            continue
+        twin = twins.get(codec.key.name)
+        own = twin.arrays(table) if twin is not None else {}
+        columns = codec.columns(table.players)
+        arrays = {
+            name: slots[:, first + at]
+            if count is None
+            else slots[:, first + at : first + at + count]
+            for name, (at, count) in columns.items()
+        }
+        if (
+            twin is None
+            or set(arrays) != set(own)
+            or any(arrays[name].shape != own[name].shape for name in own)
+        ):
+            return slots, None
+        views[codec.key.name] = arrays
+    return slots, views
 
 
 def fused_table(  # noqa: PLR0913 (the arrays the loops write)
@@ -89,11 +135,15 @@ def fused_table(  # noqa: PLR0913 (the arrays the loops write)
     turns: NDArray[np.int32],
     grill_claim: NDArray[np.int64],
     victim: NDArray[np.int64],
+    slots: NDArray[np.int16],
+    slotted: bool,
     encoding: Encoding,
 ) -> object:
     """The compiled loops' view of a batch's arrays: its table and the engine's own."""
     encode = encoding.encode
     rules = table.rules
+    hooks = PLUGIN.row_table(rules)
+    _width, firsts = hooks.slot_layout(table.players)
     return LOOPS.Table(
         table,
         moves,
@@ -102,5 +152,9 @@ def fused_table(  # noqa: PLR0913 (the arrays the loops write)
         victim,
         encode(STOP),
         encode(Steal(0)),
-        PLUGIN.row_table(rules),
+        hooks,
+        slots,
+        slotted,
+        np.array(firsts, dtype=np.int64),
+        np.array(hooks.action_layout(rules, table.players), dtype=np.int64),
     )

@@ -19,7 +19,7 @@ from pickomino_rules.batch._arguments import (
     row_index,
     selected_rows,
 )
-from pickomino_rules.batch._compiled import LOOPS, fused_table, plain, row_only
+from pickomino_rules.batch._compiled import LOOPS, fused_table, part_columns, plain, row_only
 from pickomino_rules.batch._compose import twins_of
 from pickomino_rules.batch._conversion import state_of, write_row
 from pickomino_rules.batch._results import BatchArrays, BatchStep, _winners, step_results
@@ -138,8 +138,11 @@ class BatchGames(StepMachine):
             return
         self._twins = twins_of(rules, missing)
         table.extensions.update(self._twins.extensions)
+        slots, in_slots = (
+            part_columns(rules, table, self._twins.parts) if LOOPS is not None else (None, None)
+        )
         for key, part in self._twins.parts:
-            table.parts[key.name] = part.arrays(table)
+            table.parts[key.name] = (in_slots or {}).get(key.name) or part.arrays(table)
         view = (
             fused_table(
                 table,
@@ -147,11 +150,14 @@ class BatchGames(StepMachine):
                 turns=self._turns,
                 grill_claim=self._grill_claim,
                 victim=self._victim,
+                slots=slots,
+                slotted=in_slots is not None,
                 encoding=self.encoding,
             )
-            if LOOPS is not None
+            if slots is not None
             else None
         )
+        self._slots = slots  # (a move changes them: `scores_after` restores them)
         table.compiled = view
         self._fused = view if plain(rules, table) else None
         if missing and self._fused is None:  # a hook of theirs without a row form after all

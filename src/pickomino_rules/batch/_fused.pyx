@@ -44,6 +44,7 @@ cdef class Table:
 
     def __init__(
         self, table, moves, turns, grill_claim, victim, int stop, int steal, RowTable hooks,
+        slots, bint slotted, firsts, actions_at,
     ):
         # typed views check each array's type and C order once; the pointers are their data
         cdef int64_t[::1] grill = table.grill
@@ -66,6 +67,9 @@ cdef class Table:
         cdef const int64_t[::1] below = table.below
         cdef const int64_t[::1] points = table.points
         cdef const int8_t[::1] start_dice = table.dice
+        cdef int16_t[:, ::1] slots_ = slots  # the parts' slots (``_compiled.part_columns``)
+        cdef const int64_t[::1] firsts_ = firsts
+        cdef const int64_t[::1] actions_at_ = actions_at
         count = len(table.tiles)
         if (
             stacks.shape[1] != table.players or stacks.shape[2] != count
@@ -78,13 +82,22 @@ cdef class Table:
             table.grill, table.face_down, table.face_down_count, table.stacks, table.heights,
             table.tops, table.player, table.phase, table.in_hand, table.roll, table.set_aside,
             moves, turns, grill_claim, victim, table.tiles, table.index_of, table.below,
-            table.points, table.dice, hooks,
+            table.points, table.dice, hooks, slots, firsts, actions_at,
         )  # fmt: skip
-        # the modules' row twins (the hook table; their links kept alive by ``hooks``)
-        self.on_rows = hooks.complete and not any(codec is not None for codec in hooks.codecs)
+        if slots_.shape[0] != table.size or firsts_.shape[0] != len(hooks.codecs):
+            raise ValueError("the parts' slots do not have the table's shapes")
+        # the modules' row twins (the hook table; their links kept alive by ``hooks``), where
+        # every part they read has its slots here (``slotted``)
+        self.on_rows = hooks.complete and slotted and (
+            slots_.shape[1] >= hooks.slot_layout(table.players)[0]
+        )
         if self.on_rows:
             hooks.chains_into(&self.c)
         self.c.tidies = table.rules.tidies_turn_end
+        self.c.slots = &slots_[0, 0]
+        self.c.slot_width = slots_.shape[1]
+        self.c.firsts = &firsts_[0] if firsts_.shape[0] else NULL
+        self.c.actions_at = &actions_at_[0]
         self.c.grill = &grill[0]
         self.c.face_down = &face_down[0, 0]
         self.c.face_down_count = &face_down_count[0]
@@ -116,15 +129,19 @@ cdef class Table:
 
 
 def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:] rolling):
-    """`steps.apply` on the core's decisions: take, roll, stop, steal (each counted as a move).
+    """`steps.apply` on every decision: a module's action (pending, or its own number), a
+    take, a roll, a stop, a steal (each counted as a move).
 
     The rows that roll next go to ``rolling``, in the numpy step machine's order (rolls,
-    stops, steals), so that the same seed draws the same dice; returns how many.
+    stops, steals, then takes and modules' actions), so that the same seed draws the same
+    dice; returns how many.
     """
     cdef Cols* c = &t.c
-    cdef Py_ssize_t i, r, n = moving.shape[0], out = 0
+    cdef Py_ssize_t i, r, n = moving.shape[0], out = 0, late = 0
     cdef int64_t a, grill
     cdef int pass_
+    later = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] settled = later
     with nogil:
         for i in range(n):
             c.moves[moving[i]] += 1
@@ -133,11 +150,15 @@ def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:]
                 r = moving[i]
                 a = chosen[i]
                 if pass_ == 0:
-                    if c.phase[r] == CHOOSE:  # a take (C4)
+                    if a >= c.steal + c.players or row.run_pending(c.pending_chain, c, r, NULL):
+                        if row.run_apply(c.apply_chain, c, r, a) and row.settle(c, r):
+                            settled[late] = r
+                            late += 1
+                    elif c.phase[r] == CHOOSE:  # a take (C4)
                         row.run_set_aside(c.set_aside_chain, c, r, <int>(a - 1))
                         if c.phase[r] != DECIDE and row.settle(c, r):
-                            rolling[out] = r
-                            out += 1
+                            settled[late] = r
+                            late += 1
                     elif a == 0:  # roll again (C6)
                         c.phase[r] = ROLL
                         rolling[out] = r
@@ -147,10 +168,13 @@ def decide(Table t, const int64_t[:] moving, const int64_t[:] chosen, int64_t[:]
                     if row.decide(c, r, grill, -1 if grill >= 0 else c.victim[r]):
                         rolling[out] = r
                         out += 1
-                elif pass_ == 2 and a >= c.steal and c.phase[r] == DECIDE:
+                elif pass_ == 2 and c.steal <= a < c.steal + c.players and c.phase[r] == DECIDE:
                     if row.decide(c, r, -1, a - c.steal):
                         rolling[out] = r
                         out += 1
+        for i in range(late):
+            rolling[out] = settled[i]
+            out += 1
     return out
 
 
@@ -195,15 +219,16 @@ def land(Table t, const int64_t[:] rows, const int8_t[:, ::1] rolls, const int16
     return out
 
 
-def derive(Table t, int8_t[:, ::1] mask):
-    """`steps.derive` for every game: a roll's takes (C4), or a stop's claims and the
-    decisions they allow (C6-C8), kept in ``grill_claim`` and ``victim``."""
+def derive(Table t, int8_t[:, ::1] mask, int8_t[::1] pending):
+    """`steps.derive` for every game: a decision made pending, a roll's takes (C4), or a
+    stop's decisions (C6-C8), its claims kept in ``grill_claim`` and ``victim``; the rows
+    waiting on a pending decision in ``pending``."""
     cdef Cols* c = &t.c
     cdef Py_ssize_t r, width = mask.shape[1]
     cdef int8_t* out = &mask[0, 0]
     with nogil:
         for r in range(mask.shape[0]):
-            row.derive(c, r, out + r * width)
+            pending[r] = row.derive(c, r, out + r * width)
 
 
 # ---------------------------------------------------------------- the core turn's twins

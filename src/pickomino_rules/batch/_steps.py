@@ -97,7 +97,7 @@ class StepMachine:
         table, twins = self.table, self._twins
         mask = np.zeros((self.size, self.encoding.num_actions), dtype=np.bool_)
         if self._fused is not None:
-            LOOPS.derive(self._fused, mask.view(np.int8))
+            LOOPS.derive(self._fused, mask.view(np.int8), self._pending.view(np.int8))
             return mask
         live = np.flatnonzero(table.phase != PHASE_GAME_OVER)
         if self._pending_hook:
