@@ -241,6 +241,8 @@ cdef object _resolve(HookTwin twin, object rules, list codecs, dict points):
         twin.row.part = at
         if codecs[at] is None:
             codecs[at] = twin.slots
+        elif type(codecs[at]) is not type(twin.slots):  # one layout of a part's slots
+            return f"two codecs of the part {twin.slots.key.name!r}"
     if twin.action is not None:
         if twin.action not in rules.action_types:
             return f"{type(twin).__name__}'s actions {twin.action.__name__}, not in the rules"
@@ -256,13 +258,24 @@ cdef object _resolve(HookTwin twin, object rules, list codecs, dict points):
 
 
 cdef object _link_point(object point, object rules, list codecs, dict points):
-    """The outermost twin of ``point``'s chain, linked; or what lacks a row form."""
-    hook = rules.extension(point)
+    """The outermost twin of ``point``'s chain, linked; or what lacks a row form.
+
+    The chain is the provider's twin of the point's default, innermost, wrapped by one twin
+    per module extending it: each must be a twin with a row form (the default's has no
+    ``inner`` to call on a row).
+    """
+    if point not in rules.extensions:
+        return f"the extension point {point.name!r}, which no composed module provides"
+    cdef Py_ssize_t wrappers = sum(
+        [1 for module in rules.modules for extension in module.extends if extension.point is point]
+    )
+    hook = rules.extensions[point]
     outermost = hook
     cdef HookTwin twin, outer = None
-    while True:
+    cdef Py_ssize_t at
+    for at in range(wrappers + 1):
         if not isinstance(hook, HookTwin) or (<HookTwin>hook).row.run is NULL:
-            return f"the extension point {point.name!r}: a module's extension without a row form"
+            return f"the extension point {point.name!r}: a module's twin without a row form"
         twin = <HookTwin>hook
         missing = _resolve(twin, rules, codecs, points)
         if missing is not None:
@@ -270,14 +283,30 @@ cdef object _link_point(object point, object rules, list codecs, dict points):
         if outer is not None:
             outer.row.inner = &twin.row
         outer = twin
-        if twin.inner is point.default:  # the provider's default: the innermost
-            twin.row.inner = NULL
-            return outermost
         hook = twin.inner
+    if hook is not point.default:  # (a chain the composition did not make)
+        return f"the extension point {point.name!r}: a chain of another length"
+    twin.row.inner = NULL  # the provider's default: the innermost
+    return outermost
+
+
+cdef dict _TABLES = {}  # the row tables of recent rules, by their identity (bounded)
 
 
 def row_table(rules):
-    """The hook table of ``rules`` on rows (see ``RowTable``)."""
+    """The hook table of ``rules`` on rows (see ``RowTable``), linked once per rules."""
+    found = _TABLES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    table = _linked(rules)
+    if len(_TABLES) >= 64:
+        _TABLES.clear()
+    _TABLES[id(rules)] = (rules, table)
+    return table
+
+
+cdef RowTable _linked(object rules):
+    """``row_table``'s work: the rules' twins linked into one table."""
     cdef RowTable table = RowTable()
     cdef list codecs = [None] * len(rules.layout.parts)
     cdef dict points = {}

@@ -231,3 +231,29 @@ def test_the_row_table_names_each_part_s_slots() -> None:
     extended = compiled_plugin.row_table(get_rules("extended"))
     assert not extended.complete  # the specialists' twins have no row forms yet
     assert not ACTIVE.on_rows(get_rules("extended"))
+
+
+def test_a_point_whose_default_has_no_row_form_keeps_the_rules_off_the_row() -> None:
+    """The grilled worms' set-aside calls ``GRILLED_WORM_VICTIMS`` on the row: without a row
+    twin of the point's default (the provider's), nothing may be linked to it."""
+    import attrs  # noqa: PLC0415
+
+    base = grilled_worms()
+    twins = {
+        key: make
+        for key, make in _compiled.GRILLED_WORMS.items()
+        if key is not GRILLED_WORM_VICTIMS
+    }
+    module = attrs.evolve(base, compiled=lambda: twins)
+    resolved = {option.name: option.default for option in CLASSIC_OPTIONS}
+    rules = compose(*classic_modules(resolved), module, name="no default twin")
+    table = compiled_plugin.row_table(rules)
+    assert not table.complete
+    assert "grilled_worm_victims" in str(table.missing)
+    assert not ACTIVE.on_rows(rules)
+    assert _random_game(rules, 3, seed=2)[0] == 0  # the object path, move for move
+
+
+def test_the_row_table_is_linked_once_per_rules() -> None:
+    rules = _worm_rules({})
+    assert compiled_plugin.row_table(rules) is compiled_plugin.row_table(rules)

@@ -29,7 +29,7 @@ cdef struct Link:
     # one module's row twin of a hook, in the rules' chain of that hook (the hook table):
     # ``run`` is its row function (of the hook's type below, given this link), ``inner`` what
     # it wraps (NULL: the core's own row function), ``data`` its constants (options). Set
-    # when the rules' table is linked (``compiled_plugin.link_rows``): ``uses``, the chain
+    # when the rules' table is linked (``compiled_plugin.row_table``): ``uses``, the chain
     # of the extension point its module calls; ``part``, its module's part (the index of
     # its first slot in ``Cols.firsts``); ``action``, its module's action class (the index
     # of its first action number in ``Cols.actions_at``).
@@ -486,4 +486,4 @@ cdef inline bint settle(Cols* c, Py_ssize_t r) noexcept nogil:
         return pass_dice(c, r)
     if c.phase[r] == CHOOSE:
         return busts(c, r)
-    return False
+    return c.phase[r] == ROLL  # (a module's action that rolls again)

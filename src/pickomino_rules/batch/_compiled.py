@@ -98,10 +98,13 @@ def part_columns(
     scores, observation, conversion) read one copy: each array its twin declares is a view
     of the slots its codec names (``columns``). The views are None where a name or shape does
     not match the twin's own arrays: then the loop does not play (the twins keep their arrays).
+    A twin's arrays of integers and booleans become ``int16`` views: its functions must treat
+    them as numbers (a boolean as 0 or 1). The slots are laid only where the loop can play.
     """
     hooks = PLUGIN.row_table(rules)
-    if not hooks.complete:  # the loop does not play: the twins keep their own arrays
-        return np.zeros((table.size, 1), dtype=np.int16), None
+    playable = rules.wrapped & PLUGIN.TURN_HOOKS <= ROW_HOOKS and table.kinds == 1
+    if not (hooks.complete and playable):
+        return np.zeros((table.size, 1), dtype=np.int16), None  # the twins keep their arrays
     width, firsts = hooks.slot_layout(table.players)
     slots = np.zeros((table.size, max(width, 1)), dtype=np.int16)
     twins = {key.name: twin for key, twin in parts}
@@ -121,7 +124,10 @@ def part_columns(
         if (
             twin is None
             or set(arrays) != set(own)
-            or any(arrays[name].shape != own[name].shape for name in own)
+            or any(
+                arrays[name].shape != own[name].shape or own[name].dtype.kind not in "bi"
+                for name in own
+            )
         ):
             return slots, None
         views[codec.key.name] = arrays
@@ -155,6 +161,6 @@ def fused_table(  # noqa: PLR0913 (the arrays the loops write)
         hooks,
         slots,
         slotted,
-        np.array(firsts, dtype=np.int64),
+        np.array(firsts or [0], dtype=np.int64),  # (never empty: a C array to point at)
         np.array(hooks.action_layout(rules, table.players), dtype=np.int64),
     )

@@ -5,9 +5,9 @@ The rules themselves are the row functions of ``_engine/rows.pxd`` (each names i
 ``batch/_mirrors.ROWS`` holds that map); here they run over a batch's rows. Two uses, each
 function a declared twin (``batch/_mirrors.py`` names its reference):
 
-- For rules no module changes but through row twins (``Rules.wrapped`` names only hooks
-  whose every twin has a row form, nothing is pending, no parts: the classic game, and the
-  low tiles), the batch hands a whole step to these loops instead of its numpy step
+- For rules no module changes but through row twins (the hooks of the turn ``Rules.wrapped``
+  names have row twins, whose parts live in the table's slots: the classic game, the low
+  tiles, the grilled worms), the batch hands a whole step to these loops instead of its numpy step
   machine: ``decide`` (the core's decisions in `steps.apply` and `steps.decide`), ``land``
   (`steps.roll` and `steps.after_roll`), ``derive`` (`steps.derive`), the core hooks of
   `turn` inlined.
@@ -39,8 +39,8 @@ cdef class Table:
 
     cdef Cols c
     cdef object arrays
-    cdef readonly bint on_rows  # every module's twin of a hook of ROW_HOOKS has a row form
-                               # (and none reads a part: the batch has no slots yet)
+    cdef readonly bint on_rows  # every module's twin of a hook of ROW_HOOKS has a row form,
+                               # the parts they read in ``slots``
 
     def __init__(
         self, table, moves, turns, grill_claim, victim, int stop, int steal, RowTable hooks,
@@ -84,7 +84,7 @@ cdef class Table:
             moves, turns, grill_claim, victim, table.tiles, table.index_of, table.below,
             table.points, table.dice, hooks, slots, firsts, actions_at,
         )  # fmt: skip
-        if slots_.shape[0] != table.size or firsts_.shape[0] != len(hooks.codecs):
+        if slots_.shape[0] != table.size or firsts_.shape[0] < max(1, len(hooks.codecs)):
             raise ValueError("the parts' slots do not have the table's shapes")
         # the modules' row twins (the hook table; their links kept alive by ``hooks``), where
         # every part they read has its slots here (``slotted``)
@@ -96,7 +96,7 @@ cdef class Table:
         self.c.tidies = table.rules.tidies_turn_end
         self.c.slots = &slots_[0, 0]
         self.c.slot_width = slots_.shape[1]
-        self.c.firsts = &firsts_[0] if firsts_.shape[0] else NULL
+        self.c.firsts = &firsts_[0]
         self.c.actions_at = &actions_at_[0]
         self.c.grill = &grill[0]
         self.c.face_down = &face_down[0, 0]
