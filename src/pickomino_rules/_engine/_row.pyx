@@ -95,6 +95,7 @@ cdef class Row:
     cdef void reset(self):
         """Forget the state: the next call reads one afresh."""
         self.state = None
+        self.parts_of = None  # (the slots may be part-way: the parts are read afresh)
         self.grill_of = self.face_down_of = self.stacks_of = None
         self.in_hand_of = self.set_aside_of = self.roll_of = None
 
