@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import attrs
 import numpy as np
 import pytest
+from batch_replay import LIGHT, THOROUGH
 
 from pickomino_rules.batch import BatchGames, check_twins
 from pickomino_rules.batch._compiled import LOOPS
@@ -57,8 +58,9 @@ def test_the_grilled_worms_play_in_the_compiled_loop_as_the_reference(
     assert games._fused is not None  # noqa: SLF001 (the path under test)
     tokens = games.table.parts["grilled_worms"]
     assert all(np.shares_memory(array, games._slots) for array in tokens.values())  # noqa: SLF001
+    games_each = 100 if THOROUGH else 3 if LIGHT else 10
     for players in (2, 5):
-        assert check_twins(rules, games=10, players=players, seed=players) == 10
+        assert check_twins(rules, games=games_each, players=players, seed=players) == games_each
 
 
 def _robs(rules: Rules, players: int) -> set[int]:
@@ -72,8 +74,9 @@ def test_the_compiled_loop_plays_as_the_numpy_step_machine(players: int) -> None
     pending rows, claims and scores, step after step, with robberies among the moves."""
     rules = _worm_rules((False, False, True), low=True)
     rolls: dict[str, list[tuple[list[int], list[list[int]]]]] = {"loop": [], "numpy": []}
-    fused = BatchGames(300, players, variant=rules, seed=7)
-    numpy_ = BatchGames(300, players, variant=rules, seed=7)
+    size, steps = (60, 120) if LIGHT else (300, 400)
+    fused = BatchGames(size, players, variant=rules, seed=7)
+    numpy_ = BatchGames(size, players, variant=rules, seed=7)
     numpy_._fused = None  # noqa: SLF001 (the numpy step machine, from the first decision on)
     for name, games in (("loop", fused), ("numpy", numpy_)):
         games.on_roll = lambda rows, counts, log=rolls[name]: log.append(
@@ -81,7 +84,7 @@ def test_the_compiled_loop_plays_as_the_numpy_step_machine(players: int) -> None
         )
     robs, robbed = _robs(rules, players), 0
     rng = np.random.default_rng(3)
-    for _ in range(400):
+    for _ in range(steps):
         mask = fused.legal_mask()
         assert np.array_equal(mask, numpy_.legal_mask())
         assert np.array_equal(fused._pending, numpy_._pending)  # noqa: SLF001
