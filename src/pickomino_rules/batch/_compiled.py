@@ -80,12 +80,15 @@ def plain(rules: Rules, table: BatchTable) -> bool:
     with the batch twins.
     """
     view: Any = table.compiled
-    return (
-        view is not None
-        and rules.wrapped & PLUGIN.TURN_HOOKS <= ROW_HOOKS
-        and view.on_rows
-        and table.kinds == 1
-    )
+    return view is not None and view.on_rows and _loop_can_play(rules, table)
+
+
+def _loop_can_play(rules: Rules, table: BatchTable) -> bool:
+    """Whether the turn's wrapped hooks all have row forms, on one kind of dice.
+
+    What the loop asks of the rules before the twins' row forms are linked.
+    """
+    return rules.wrapped & PLUGIN.TURN_HOOKS <= ROW_HOOKS and table.kinds == 1
 
 
 def part_columns(
@@ -102,8 +105,7 @@ def part_columns(
     them as numbers (a boolean as 0 or 1). The slots are laid only where the loop can play.
     """
     hooks = PLUGIN.row_table(rules)
-    playable = rules.wrapped & PLUGIN.TURN_HOOKS <= ROW_HOOKS and table.kinds == 1
-    if not (hooks.complete and playable):
+    if not (hooks.complete and _loop_can_play(rules, table)):
         return np.zeros((table.size, 1), dtype=np.int16), None  # the twins keep their arrays
     width, firsts = hooks.slot_layout(table.players)
     slots = np.zeros((table.size, max(width, 1)), dtype=np.int16)
