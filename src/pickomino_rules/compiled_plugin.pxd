@@ -6,20 +6,32 @@ from libc.stdint cimport int16_t
 from pickomino_rules._engine.rows cimport (  # a row twin's types and helpers
     ApplyRow,
     BustRow,
+    ChangeRow,
     ClaimsRow,
     Cols,
     Link,
     PendingRow,
     PointRow,
+    RollActionsRow,
     SetAsideRow,
+    StateRow,
+    TakeTileRow,
+    TotalRow,
     highest,
+    other_part_at,
     part_at,
+    return_tile,
     run_apply,
     run_bust,
+    run_change,
     run_claims,
     run_pending,
     run_point,
+    run_roll_actions,
     run_set_aside,
+    run_state,
+    run_stop_total,
+    run_take_tile,
     turn_face_down,
 )
 
@@ -27,6 +39,7 @@ from pickomino_rules._engine.rows cimport (  # a row twin's types and helpers
 cdef class PartSlots:
     cdef readonly object key
     cpdef Py_ssize_t width(self, int players)
+    cpdef PartSlots bound(self, object rules)
     cdef int encode(self, object part, int16_t* slots, int players) except -1
     cdef object decode(self, const int16_t* slots, int players)
 
@@ -35,11 +48,13 @@ cdef class HookTwin:
     cdef readonly object inner
     cdef Link row  # its row twin, if it has one (``row.run`` set): rows.pxd's ``Link``
     cdef readonly PartSlots slots  # its module's part on a row, if its row form reads one
+    cdef readonly PartSlots other_slots  # a second part its row form reads, if one
     cdef readonly object point  # the extension point its row form calls, if one
     cdef readonly object action  # its module's action class its row form numbers, if one
     cdef object run(self, object rules, object state)
     cdef object run1(self, object rules, object state, object first)
     cdef object run2(self, object rules, object state, object first, object second)
+    cdef int bind(self, object rules) except -1
     cdef Py_ssize_t fill(
         self, object rules, object state, object value, Py_ssize_t me, float* out, Py_ssize_t room
     ) except -1
@@ -87,6 +102,11 @@ cdef class RowTable:
     cdef const Link* set_aside_chain
     cdef const Link* pending_chain
     cdef const Link* apply_chain
+    cdef const Link* stop_total_chain
+    cdef const Link* take_tile_chain
+    cdef const Link* roll_actions_chain
+    cdef const Link* end_turn_chain
+    cdef const Link* turn_dice_chain
     cdef object hooks, points  # the composed hooks and points whose twins hold the links
 
     cdef void chains_into(self, Cols* c) noexcept

@@ -49,19 +49,29 @@ cdef class NoBustOn21(RowTwin):
 
 A module hands it as ``compiled=lambda: {"bust": lambda inner: NoBustOn21(inner, my_bust)}``.
 
-The hooks with row forms are `ROW_HOOKS`, each with its function type in the ``pxd``:
-``claims`` (``ClaimsRow``), ``bust`` (``BustRow``), ``set_aside`` (``SetAsideRow``, the face
-index), ``pending_actions`` (``PendingRow``: whether a decision is pending, its actions set
-in a mask row by action number) and ``apply_action`` (``ApplyRow``: whether the twin took an
-action number), called with ``run_claims``, ``run_bust``, ``run_set_aside``, ``run_pending``
-and ``run_apply``. A row twin whose module keeps a part sets ``self.slots`` to the part's
+The hooks with row forms are `ROW_HOOKS` (every hook of the turn), each with its function
+type in the ``pxd`` and its ``run_...`` caller: ``claims`` (``ClaimsRow``, ``run_claims``),
+``bust``, ``end_turn`` and ``turn_dice`` (``StateRow``: the row changed in place; ``run_bust``,
+``run_state``; a ``turn_dice`` twin changes ``c.in_hand``, the rules' dice already there),
+``set_aside`` (``SetAsideRow``, the face index), ``stop_total`` (``TotalRow``: the points, -1
+for None), ``take_tile`` (``TakeTileRow``: a grill index or a victim, -1 for none),
+``roll_actions`` (``RollActionsRow``: whether the roll offers anything, what it offers set in
+a mask row by action number), ``pending_actions`` (``PendingRow``: whether a decision is
+pending, its actions set in a mask row) and ``apply_action`` (``ApplyRow``: whether the twin
+took an action number). A row twin whose module keeps a part sets ``self.slots`` to the part's
 `PartSlots` (its slots on a row and their codec) and finds them with
-``part_at(link, c, r)``; one that offers or takes its module's actions sets
-``self.action`` to their class and numbers them from ``c.actions_at[link.action]`` (the
-encodings' numbers); one that calls an extension point sets ``self.point`` and calls
-``run_point(link.uses, c, r, x)`` (``PointRow``: one number in, one out, such as players as
-bits), where the point's default and its extensions are row twins too. `row_table` links a
-rules' twins into their table and says what lacks a row form.
+``part_at(link, c, r)``; one that reads a second part (another module's) sets
+``self.other_slots`` and finds them with ``other_part_at``; one that offers or takes its
+module's actions sets ``self.action`` to their class and numbers them from
+``c.actions_at[link.action]`` (the encodings' numbers); one that calls an extension point sets
+``self.point`` and calls ``run_point(link.uses, c, r, x)`` (``PointRow``: one number in, one
+out, such as players as bits) or, for a point that changes the row, ``run_change(link.uses, c,
+r, x, y)`` (``ChangeRow``), where the point's default and its extensions are row twins too. A
+twin whose row form needs constants of the rules (where its specialist sits in a table, say)
+overrides the C method ``bind(rules)``, which sets them in ``self.row.data`` when the rules'
+table is linked; a part whose layout depends on the rules answers a codec that knows them from
+`PartSlots.bound`. `row_table` links a rules' twins into their table and says what lacks a
+row form.
 Where every module wrapping a hook of the turn has a row twin of it (and changes no other hook
 of the turn), games play on rows in both engines; `pickomino info`'s batch path says which.
 
@@ -78,8 +88,8 @@ TURN_HOOKS: frozenset[str]
 """The hooks a turn's steps call (a game's set-up and its scores are not played on rows)."""
 
 ROW_HOOKS: frozenset[str]
-"""The hooks that have row forms: the one-row table and the batch's compiled loop play rules
-whose modules wrap no other hook of the turn, each with a row twin."""
+"""The hooks that have row forms (every hook of the turn): the one-row table and the batch's
+compiled loop play rules whose modules' twins of them all have row forms."""
 
 class HookTwin:
     """A compiled twin of one module's hook (or extension), wrapping ``inner``.
@@ -90,6 +100,7 @@ class HookTwin:
 
     inner: Any
     slots: PartSlots | None
+    other_slots: PartSlots | None
     point: Any
     action: type | None
     def __init__(self, inner: Any) -> None: ...  # noqa: ANN401
@@ -124,6 +135,12 @@ class PartSlots:
     def __init__(self, key: Any) -> None: ...  # noqa: ANN401
     def width(self, players: int) -> int:
         """How many slots the part takes in a game of ``players`` players."""
+    def bound(self, rules: Any) -> PartSlots:  # noqa: ANN401
+        """The codec for a game of ``rules``.
+
+        Itself, unless its layout depends on the rules (one slot per specialist declared,
+        say), when it answers a copy that knows them.
+        """
     def columns(self, players: int) -> dict[str, tuple[int, int | None]]:
         """The part's slots by name, for the batch's arrays of it: ``(first, count)``.
 

@@ -110,6 +110,11 @@ cdef class HookTwin:
     cdef object run2(self, object rules, object state, object first, object second):
         raise TypeError(f"{type(self).__name__} is not a twin of a hook of four arguments")
 
+    cdef int bind(self, object rules) except -1:
+        """Set the row form's constants that depend on ``rules`` (in ``row.data``), when the
+        rules' table is linked; a ValueError says the row form cannot play them."""
+        return 0
+
     cdef Py_ssize_t fill(
         self, object rules, object state, object value, Py_ssize_t me, float* out, Py_ssize_t room
     ) except -1:
@@ -140,9 +145,10 @@ cdef class HookTwin:
 TURN_HOOKS = frozenset(HOOKS) - {"setup", "scores"}
 """The hooks a turn's steps call (a game's set-up and its scores are not played on rows)."""
 
-ROW_HOOKS = frozenset(("claims", "bust", "set_aside", "pending_actions", "apply_action"))
-"""The hooks that have row forms: the one-row table and the batch's compiled loop play rules
-whose modules wrap no other hook of the turn, each with a row twin (``row_table``)."""
+ROW_HOOKS = TURN_HOOKS
+"""The hooks that have row forms (every hook a turn's steps call): the one-row table and the
+batch's compiled loop play rules whose modules' twins of them all have row forms
+(``row_table``)."""
 
 
 cdef class PartSlots:
@@ -165,6 +171,11 @@ cdef class PartSlots:
     cpdef Py_ssize_t width(self, int players):
         """How many slots the part takes in a game of ``players`` players."""
         raise NotImplementedError(f"{type(self).__name__} does not say its width")
+
+    cpdef PartSlots bound(self, object rules):
+        """The codec for a game of ``rules``: itself, unless its layout depends on the rules
+        (one slot per specialist declared, say), when it answers a copy that knows them."""
+        return self
 
     cdef int encode(self, object part, int16_t* slots, int players) except -1:
         """``part`` into its ``slots``; ValueError (or TypeError) where it does not fit."""
@@ -209,6 +220,11 @@ cdef class RowTable:
         c.set_aside_chain = self.set_aside_chain
         c.pending_chain = self.pending_chain
         c.apply_chain = self.apply_chain
+        c.stop_total_chain = self.stop_total_chain
+        c.take_tile_chain = self.take_tile_chain
+        c.roll_actions_chain = self.roll_actions_chain
+        c.end_turn_chain = self.end_turn_chain
+        c.turn_dice_chain = self.turn_dice_chain
 
     def slot_layout(self, int players):
         """The slots of a row of ``players`` players: their count, each part's first."""
@@ -228,21 +244,33 @@ cdef class RowTable:
         return firsts
 
 
-cdef tuple _CHAINED = ("claims", "bust", "set_aside", "pending_actions", "apply_action")
+cdef tuple _CHAINED = (
+    "claims", "bust", "set_aside", "pending_actions", "apply_action",
+    "stop_total", "take_tile", "roll_actions", "end_turn", "turn_dice",
+)  # the order of ``RowTable``'s chains
 
 
 cdef object _resolve(HookTwin twin, object rules, list codecs, dict points):
     """Set ``twin``'s link's part, action and extension point for ``rules``; what lacks a
     row form (None: nothing)."""
-    if twin.slots is not None:
-        at = rules.part_index.get(twin.slots.key.name)
+    for slots in (twin.slots, twin.other_slots):
+        if slots is None:
+            continue
+        at = rules.part_index.get(slots.key.name)
         if at is None:
-            return f"{type(twin).__name__}'s part {twin.slots.key.name!r}, not in the rules"
-        twin.row.part = at
+            return f"{type(twin).__name__}'s part {slots.key.name!r}, not in the rules"
+        if slots is twin.slots:
+            twin.row.part = at
+        else:
+            twin.row.other = at
         if codecs[at] is None:
-            codecs[at] = twin.slots
-        elif type(codecs[at]) is not type(twin.slots):  # one layout of a part's slots
-            return f"two codecs of the part {twin.slots.key.name!r}"
+            codecs[at] = (<PartSlots>slots).bound(rules)
+        elif type(codecs[at]) is not type(slots):  # one layout of a part's slots
+            return f"two codecs of the part {slots.key.name!r}"
+    try:
+        twin.bind(rules)
+    except ValueError as error:
+        return f"{type(twin).__name__}: {error}"
     if twin.action is not None:
         if twin.action not in rules.action_types:
             return f"{type(twin).__name__}'s actions {twin.action.__name__}, not in the rules"
@@ -290,7 +318,7 @@ cdef object _link_point(object point, object rules, list codecs, dict points):
     return outermost
 
 
-cdef dict _TABLES = {}  # the row tables of recent rules, by their identity (bounded)
+cdef dict _TABLES = {}  # the row tables of recent rules, by their identity (a few)
 
 
 def row_table(rules):
@@ -299,7 +327,7 @@ def row_table(rules):
     if found is not None and found[0] is rules:
         return found[1]
     table = _linked(rules)
-    if len(_TABLES) >= 64:
+    if len(_TABLES) >= 8:  # (a table keeps its rules: few, or rules of many options pile up)
         _TABLES.clear()
     _TABLES[id(rules)] = (rules, table)
     return table
@@ -311,11 +339,11 @@ cdef RowTable _linked(object rules):
     cdef list codecs = [None] * len(rules.layout.parts)
     cdef dict points = {}
     cdef HookTwin twin, outer
-    cdef const Link* chains[5]
+    cdef const Link* chains[10]
     cdef Py_ssize_t at, wrappers, index
     table.hooks = tuple([getattr(rules, name) for name in _CHAINED])
     table.complete = True
-    for index in range(5):
+    for index in range(10):
         chains[index] = NULL
         hook = getattr(rules, _CHAINED[index])
         wrappers = len(rules.chains[_CHAINED[index]]) - 1
@@ -342,10 +370,13 @@ cdef RowTable _linked(object rules):
         if outer is not None:
             outer.row.inner = NULL
     if not table.complete:
-        for index in range(5):
+        for index in range(10):
             chains[index] = NULL
     table.claims_chain, table.bust_chain, table.set_aside_chain = chains[0], chains[1], chains[2]
     table.pending_chain, table.apply_chain = chains[3], chains[4]
+    table.stop_total_chain, table.take_tile_chain = chains[5], chains[6]
+    table.roll_actions_chain, table.end_turn_chain = chains[7], chains[8]
+    table.turn_dice_chain = chains[9]
     table.codecs = tuple(codecs)
     table.points = points  # (their twins hold the links the chains use)
     return table

@@ -1,11 +1,13 @@
-"""A module's part and pending decision in the batch's compiled loop (E4, the grilled worms).
+"""Modules' parts and pending decisions in the batch's compiled loop (E4-E13).
 
-The grilled worms' twins have row forms and their part a codec (``GrilledWormSlots``), so
-rules made of the classic modules, the grilled worms and the low tiles play in the batch's
-compiled loop: the tokens in the table's slots, which the numpy twins (set-up, scores,
-observation, conversion) read as views. Here those rules play against the reference engine
-(``check_twins``: every state, legal mask and observation) and against the numpy step machine
-with the same seed and actions (the same dice, in the same order).
+The grilled worms' and the specialists' twins have row forms and their parts codecs
+(``GrilledWormSlots``, ``SpecialistSlots``, ``WeaselSlots``), so the classic modules with the
+grilled worms, the low tiles and the specialists (the extended game; the golden die adds a
+second kind of dice) play in the batch's compiled loop: the parts in the table's slots, which
+the numpy twins (set-up, scores, observation, conversion) read as views. Here those rules play
+against the reference engine (``check_twins``: every state, legal mask and observation) and
+against the numpy step machine with the same seed and actions (the same dice, in the same
+order).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 import pytest
 from batch_replay import LIGHT, THOROUGH
 
+from pickomino_rules import get_rules
 from pickomino_rules.batch import BatchGames, check_twins
 from pickomino_rules.batch._compiled import LOOPS
 from pickomino_rules.batch_bots import random_actions
@@ -26,6 +29,7 @@ from pickomino_rules.plugin import compose
 from pickomino_rules.variants.classic import CLASSIC_OPTIONS, classic_modules
 from pickomino_rules.variants.grilled_worms import RobGrilledWorm, grilled_worms
 from pickomino_rules.variants.low_tiles import low_tiles
+from pickomino_rules.variants.specialists import apple, can, crow, hen, specialists, weasel
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -42,6 +46,35 @@ def _worm_rules(values: tuple[bool, ...], *, low: bool) -> Rules:
     if low:
         modules.append(low_tiles(worms=(1, 2), exclusive=True))
     return compose(*modules, name="worms", options=options)
+
+
+def _specialist_rules(values: tuple[bool, ...]) -> Rules:
+    """The extended game's modules but the golden die: one kind of dice."""
+    options = {option.name: option.default for option in CLASSIC_OPTIONS}
+    options |= dict(zip(_O1_O3, values, strict=True))
+    modules = [
+        *classic_modules(options),
+        grilled_worms(),
+        low_tiles(worms=(1, 2), exclusive=True),
+        specialists(),
+        *(make() for make in (can, hen, crow, weasel, apple)),
+    ]
+    return compose(*modules, name="specialists", options=options)
+
+
+@pytest.mark.parametrize("values", list(itertools.product((False, True), repeat=3)), ids=str)
+def test_the_specialists_play_in_the_compiled_loop_as_the_reference(
+    values: tuple[bool, ...],
+) -> None:
+    rules = _specialist_rules(values)
+    games = BatchGames(4, 3, variant=rules, seed=1)
+    assert games._fused is not None  # noqa: SLF001 (the path under test)
+    for name in ("specialists", "weasel", "grilled_worms"):
+        part = games.table.parts[name]
+        assert all(np.shares_memory(a, games._slots) for a in part.values())  # noqa: SLF001
+    games_each = 100 if THOROUGH else 3 if LIGHT else 10
+    for players in (2, 5):
+        assert check_twins(rules, games=games_each, players=players, seed=players) == games_each
 
 
 CASES = [
@@ -69,10 +102,17 @@ def _robs(rules: Rules, players: int) -> set[int]:
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_the_compiled_loop_plays_as_the_numpy_step_machine(players: int) -> None:
-    """Same seed, same actions: the same dice in the same order, the same table, masks,
-    pending rows, claims and scores, step after step, with robberies among the moves."""
-    rules = _worm_rules((False, False, True), low=True)
+@pytest.mark.parametrize("kind", ["worms", "specialists", "extended"])
+def test_the_compiled_loop_plays_as_the_numpy_step_machine(players: int, kind: str) -> None:
+    """Same seed, same actions: the same dice in the same order (the golden die's drawn after
+    the white ones, as the numpy step machine draws them), the same table, masks, pending
+    rows, claims and scores, step after step, with robberies among the moves."""
+    if kind == "worms":
+        rules = _worm_rules((False, False, True), low=True)
+    elif kind == "specialists":
+        rules = _specialist_rules((False, False, True))
+    else:
+        rules = get_rules("extended")
     rolls: dict[str, list[tuple[list[int], list[list[int]]]]] = {"loop": [], "numpy": []}
     size, steps = (60, 120) if LIGHT else (300, 400)
     fused = BatchGames(size, players, variant=rules, seed=7)

@@ -591,7 +591,7 @@ def test_info_says_which_engine_runs_and_what_is_installed(
     assert lines[0] == f"pickomino_rules {pickomino_rules.__version__}"
     assert lines[2] == f"engine: {ACTIVE.name} ({ACTIVE.reason})"
     assert lines[3] == "fallbacks to the pure engine: none (after a game of each variant)"
-    rows = "classic" if ACTIVE.compiled else "none"  # (extended's modules bring no row twins yet)
+    rows = "classic, extended, extrawurm" if ACTIVE.compiled else "none"
     assert lines[4] == f"on compiled rows (single game and batch): {rows}"
     assert "  classic: entry point of pickomino_rules" in lines
     assert "  greedy: registered by pickomino_rules.bots" in lines
@@ -601,7 +601,7 @@ def test_info_says_which_engine_runs_and_what_is_installed(
     assert report["fallbacks"] == {}
     assert report["extras"]["cli"] is True  # this command runs, so its extra is there
     assert set(report["variants"]) >= {"classic", "extended", "extrawurm"}
-    assert report["on_rows"] == (["classic"] if ACTIVE.compiled else [])
+    assert report["on_rows"] == (["classic", "extended", "extrawurm"] if ACTIVE.compiled else [])
 
 
 def test_info_names_the_pure_engine_and_why() -> None:

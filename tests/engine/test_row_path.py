@@ -236,6 +236,23 @@ COUNTED = Variant(
 )
 
 
+def _plain_bust() -> RuleModule:
+    """A module wrapping ``bust`` in Python alone (no row twin): the turn leaves the row."""
+
+    def bust(inner: object, rules: object, state: GameState) -> GameState:
+        return inner(rules, state)  # type: ignore[operator,no-any-return]
+
+    return RuleModule(name="plain_bust", bust=bust)
+
+
+PLAIN_BUST = Variant(
+    name="plain_bust",
+    doc="Classic; a bust hook in Python alone (a module inside the turn, no row twin).",
+    options=CLASSIC_OPTIONS,
+    build=lambda options: [*classic_modules(options), _plain_bust()],
+)
+
+
 def test_a_module_outside_the_turn_plays_on_the_row_and_one_inside_does_not() -> None:
     rules, state = new_game(COUNTED.rules({}), players=2)
     rng = random.Random(2)
@@ -248,7 +265,7 @@ def test_a_module_outside_the_turn_plays_on_the_row_and_one_inside_does_not() ->
         state = after
     assert _played() > before
     before = _played()
-    _random_game("extended", {}, 3, seed=1)  # its modules wrap the turn's hooks
+    _random_game(PLAIN_BUST.rules({}), {}, 3, seed=1)  # a hook of the turn in Python alone
     assert _played() == before
 
 
@@ -313,9 +330,12 @@ def test_rules_no_row_holds_play_on_the_object_path_exactly() -> None:
 
 def test_the_engine_says_which_rules_play_on_rows() -> None:
     """``Backend.on_rows`` (``pickomino info``'s line): classic with any options, and the low
-    tiles with it; not extended (its modules bring no row twins yet), never the pure engine."""
+    tiles with it, extended and Extrawurm (every module's twin has a row form); not a module
+    with a hook of the turn in Python alone; never the pure engine."""
     assert all(ACTIVE.on_rows(get_rules("classic", options)) for options in CLASSIC_SETS)
     assert ACTIVE.on_rows(_low_rules({}, exclusive=True))
-    assert not ACTIVE.on_rows(get_rules("extended"))
+    assert ACTIVE.on_rows(get_rules("extended"))
+    assert ACTIVE.on_rows(get_rules("extrawurm"))
+    assert not ACTIVE.on_rows(PLAIN_BUST.rules({}))
     assert ACTIVE.on_rows(COUNTED.rules({}))  # scores only: the turn is the core's
     assert not PURE.on_rows(get_rules("classic"))

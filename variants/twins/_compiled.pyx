@@ -27,6 +27,7 @@ from pickomino_rules.compiled_plugin cimport (
     PartSlots,
     RowTwin,
     highest,
+    other_part_at,
     part_at,
     call,
     call1,
@@ -34,13 +35,20 @@ from pickomino_rules.compiled_plugin cimport (
     field,
     run_apply,
     run_bust,
+    run_change,
     run_claims,
     run_pending,
     run_point,
+    run_roll_actions,
     run_set_aside,
+    run_state,
+    run_stop_total,
+    run_take_tile,
     turn_face_down,
     with_part,
 )
+
+from pickomino_rules._engine.rows cimport ROLL as PHASE_ROLL, WORM
 
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
@@ -69,6 +77,8 @@ cdef object _HEN = _hen.HEN
 cdef object _USE = _weasel.USE
 cdef object _SKIP = _weasel.SKIP
 cdef object _WEASEL_PART = _weasel.WEASEL_PART
+cdef object _USE_KIND = _weasel.UseWeasel
+cdef object _SKIP_KIND = _weasel.SkipWeasel
 cdef object _FRESH_WEASEL = _weasel.WeaselState()
 cdef object _USED_WEASEL = _weasel.WeaselState(used=True)
 cdef object _PHASE_ROLL = import_module("pickomino_rules.state").Phase.ROLL
@@ -521,6 +531,12 @@ cdef class HenVictims(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.hen = _Owner(_HEN)
+        self.row.run = <void*>_hen_victims_row
+        self.slots = _SPEC_SLOTS
+
+    cdef int bind(self, object rules) except -1:
+        _bind_specs(&self.row, rules, _HEN)
+        return 0
 
     cdef object run1(self, object rules, object state, object taker):
         protected = self.hen.of(rules, state)
@@ -694,6 +710,12 @@ cdef class SpecialistsTakeTile(HookTwin):
         HookTwin.__init__(self, inner)
         self.table = _Seat(_SPECIALISTS)
         self.gain = _Extension(_GAIN)
+        self.row.run = <void*>_specialists_take_tile
+        self.slots = _SPEC_SLOTS
+        self.point = _GAIN
+
+    cdef int bind(self, object rules) except -1:
+        return _bind_specs(&self.row, rules, None)
 
     cdef object run1(self, object rules, object state, object claim):
         table = self.table.get(rules, state)
@@ -768,6 +790,12 @@ cdef class SpecialistsBust(HookTwin):
         HookTwin.__init__(self, inner)
         self.table = _Seat(_SPECIALISTS)
         self.returned = _Extension(_RETURNED_ON_BUST)
+        self.row.run = <void*>_specialists_bust
+        self.slots = _SPEC_SLOTS
+        self.point = _RETURNED_ON_BUST
+
+    cdef int bind(self, object rules) except -1:
+        return _bind_specs(&self.row, rules, None)
 
     cdef object run(self, object rules, object state):
         returned = call(self.returned.of(rules), rules, state)
@@ -803,6 +831,12 @@ cdef class SpecialistsApplyAction(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.table = _Seat(_SPECIALISTS)
+        self.row.run = <void*>_specialists_apply
+        self.slots = _SPEC_SLOTS
+        self.action = _KEEP
+
+    cdef int bind(self, object rules) except -1:
+        return _bind_specs(&self.row, rules, None)
 
     cdef object run1(self, object rules, object state, object action):
         table = self.table.get(rules, state)
@@ -819,6 +853,12 @@ cdef class SpecialistsPending(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.table = _Seat(_SPECIALISTS)
+        self.row.run = <void*>_specialists_pending
+        self.slots = _SPEC_SLOTS
+        self.action = _KEEP
+
+    cdef int bind(self, object rules) except -1:
+        return _bind_specs(&self.row, rules, None)
 
     cdef object run(self, object rules, object state):
         table = self.table.get(rules, state)
@@ -835,6 +875,11 @@ cdef class ReturnedOnBust(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.table = _Seat(_SPECIALISTS)
+        self.row.run = <void*>_owned_row
+        self.slots = _SPEC_SLOTS
+
+    cdef int bind(self, object rules) except -1:
+        return _bind_specs(&self.row, rules, None)
 
     cdef object run(self, object rules, object state):
         table = self.table.get(rules, state)
@@ -857,6 +902,11 @@ cdef class Owns(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.table = _Seat(_SPECIALISTS)
+        self.row.run = <void*>_owns_row
+        self.slots = _SPEC_SLOTS
+
+    cdef int bind(self, object rules) except -1:
+        return _bind_specs(&self.row, rules, None)
 
     cdef object run2(self, object rules, object state, object spec, object player):
         table = self.table.get(rules, state)
@@ -868,6 +918,351 @@ cdef class Owns(HookTwin):
                 owned += 1
         chooser = player if owned > 1 else table.chooser
         return self.table.set(rules, state, _moved(table, at, _with_owner(player), chooser))
+
+
+
+# On a row the specialists are ``SpecialistSlots``: the chooser (-1: none), then each one's
+# tile number (0: none), then each one's owner (-1: none), in the order of ``specs`` (by
+# starting tile), as the batch twin's arrays ``chooser``, ``tile`` and ``owner`` hold them.
+# A row twin's ``row.data[0]`` is how many are in play and ``row.data[1]`` the index of the
+# one it is about (``bind``).
+
+cdef int _bind_specs(Link* row, object rules, object spec) except -1:
+    """``row.data[0]``: the specialists in play; ``row.data[1]``: where ``spec`` is (if one)."""
+    specs = _placement._declared(rules)
+    if len(specs) > _MOST:
+        raise ValueError(f"{len(specs)} specialists: a row holds {_MOST} at most")
+    row.data[0] = len(specs)
+    if spec is not None:
+        if spec not in specs:
+            raise ValueError(f"the specialist {spec.name!r} is not in play")
+        row.data[1] = specs.index(spec)
+    return 0
+
+
+cdef class SpecialistSlots(PartSlots):
+    """``Specialists`` on a row: the chooser, then each one's tile and owner."""
+
+    cdef tuple specs
+    cdef frozenset tiles
+
+    cpdef Py_ssize_t width(self, int players):
+        if self.specs is None:
+            raise ValueError("the specialists' slots of no rules (see ``bound``)")
+        return 1 + 2 * len(self.specs)
+
+    cpdef PartSlots bound(self, object rules):
+        cdef SpecialistSlots bound = SpecialistSlots(self.key)
+        bound.specs = _placement._declared(rules)
+        bound.tiles = frozenset(rules.tiles)
+        return bound
+
+    def columns(self, int players):
+        cdef Py_ssize_t count = len(self.specs)
+        return {"chooser": (0, None), "tile": (1, count), "owner": (1 + count, count)}
+
+    cdef int encode(self, object part, int16_t* slots, int players) except -1:
+        if type(part) is not _TABLE_KIND:
+            raise ValueError("not the specialists' part")
+        specs, places, chooser = part.specs, part.places, part.chooser
+        cdef Py_ssize_t at, count = len(self.specs)
+        if (specs is not self.specs and specs != self.specs) or type(places) is not tuple or (
+            len(<tuple>places) != count
+        ):
+            raise ValueError("not the specialists of these rules")
+        slots[0] = -1 if chooser is None else _seat(chooser, players)
+        for at in range(count):
+            place = (<tuple>places)[at]
+            if type(place) is not _PLACE:
+                raise ValueError("not a specialist's place")
+            tile, owner = place.tile, place.owner
+            if tile is not None and owner is not None:
+                raise ValueError("a specialist in two places")
+            if tile is not None and (type(tile) is not int or tile not in self.tiles):
+                raise ValueError("not a tile of these rules")
+            slots[1 + at] = 0 if tile is None else <int16_t>(<long>tile)
+            slots[1 + count + at] = -1 if owner is None else _seat(owner, players)
+        return 0
+
+    cdef object decode(self, const int16_t* slots, int players):
+        cdef Py_ssize_t at, count = len(self.specs)
+        places = []
+        for at in range(count):
+            if slots[1 + at] > 0:
+                places.append(_on_tile(slots[1 + at]))
+            elif slots[1 + count + at] >= 0:
+                places.append(_with_owner(slots[1 + count + at]))
+            else:
+                places.append(_OUT)
+        chooser = None if slots[0] < 0 else slots[0]
+        return _value(_TABLE_KIND, (self.specs, tuple(places), chooser))
+
+
+cdef SpecialistSlots _SPEC_SLOTS = SpecialistSlots(_SPECIALISTS)
+
+
+cdef inline int _owner_row(const int16_t* places, int64_t count, int64_t at) noexcept nogil:
+    """``placement.owner`` on a row: who owns specialist ``at`` (-1: nobody)."""
+    return places[1 + count + at]
+
+
+cdef void _place_on_grill_row(Cols* c, Py_ssize_t r, int16_t* places, int64_t count, int64_t at) noexcept nogil:
+    """``placement.place_on_grill`` on a row (E6): the lowest free face-up tile, or out."""
+    cdef int64_t taken = 0, free
+    cdef int64_t other
+    for other in range(count):
+        if other != at and places[1 + other] > 0:
+            taken |= (<int64_t>1) << c.index_of[places[1 + other]]
+    free = c.grill[r] & ~taken
+    places[1 + at] = <int16_t>c.tiles[highest(free & -free)] if free != 0 else 0
+    places[1 + count + at] = -1
+
+
+cdef int64_t _owns_row(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t at, int64_t player
+) noexcept nogil:
+    """``placement._owns`` on a row (the default of ``GAIN``): he owns specialist ``at``;
+    with two, he chooses."""
+    cdef int16_t* places = part_at(link, c, r)
+    cdef int64_t count = link.data[0], other, owned = 0
+    places[1 + at] = 0
+    places[1 + count + at] = <int16_t>player
+    for other in range(count):
+        if places[1 + count + other] == player:
+            owned += 1
+    if owned > 1:
+        places[0] = <int16_t>player
+    return 0
+
+
+cdef int64_t _owned_bits(const int16_t* places, int64_t count, int player) noexcept nogil:
+    """``Specialists.owned_by`` on a row: the specialists ``player`` owns, as bits."""
+    cdef int64_t at, bits = 0
+    for at in range(count):
+        if places[1 + count + at] == player:
+            bits |= (<int64_t>1) << at
+    return bits
+
+
+cdef int64_t _owned_row(const Link* link, const Cols* c, Py_ssize_t r, int64_t first) noexcept nogil:
+    """``placement._owned`` on a row (the default of ``RETURNED_ON_BUST``), as bits."""
+    return _owned_bits(part_at(link, c, r), link.data[0], c.player[r])
+
+
+cdef void _specialists_take_tile(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t index, int64_t victim
+) noexcept nogil:
+    """``placement._take_tile`` on a row: gain the taken tile's specialist, or the robbed
+    player's (E5)."""
+    cdef int16_t* places = part_at(link, c, r)
+    cdef int64_t count = link.data[0], at, gained = 0
+    if victim < 0:
+        for at in range(count):
+            if places[1 + at] == c.tiles[index]:
+                gained = (<int64_t>1) << at
+                break
+    else:
+        gained = _owned_bits(places, count, <int>victim)
+    run_take_tile(link.inner, c, r, index, victim)
+    for at in range(count):
+        if (gained >> at) & 1:
+            run_change(link.uses, c, r, at, c.player[r])
+
+
+cdef void _specialists_bust(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil:
+    """``placement._bust`` on a row: E13 for turned tiles, then E6 for the buster's."""
+    cdef int64_t returned = run_point(link.uses, c, r, 0)
+    cdef int16_t* places
+    cdef int64_t count = link.data[0], at
+    run_bust(link.inner, c, r)
+    places = part_at(link, c, r)
+    for at in range(count):  # E13 (``_settle_tiles``): its tile left the grill
+        if places[1 + at] > 0 and not (c.grill[r] >> c.index_of[places[1 + at]]) & 1:
+            _place_on_grill_row(c, r, places, count, at)
+    for at in range(count):
+        if (returned >> at) & 1:
+            _place_on_grill_row(c, r, places, count, at)
+
+
+cdef bint _specialists_pending(
+    const Link* link, const Cols* c, Py_ssize_t r, int8_t* out
+) noexcept nogil:
+    """``placement._pending_actions`` on a row: keeping one of two, while pending."""
+    cdef const int16_t* places = part_at(link, c, r)
+    cdef int64_t count = link.data[0], at, first
+    if places[0] < 0:
+        return run_pending(link.inner, c, r, out)
+    if out is not NULL:
+        first = c.actions_at[link.action]
+        for at in range(count):
+            if places[1 + count + at] == places[0]:
+                out[first + at] = True
+    return True
+
+
+cdef bint _specialists_apply(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t action
+) noexcept nogil:
+    """``placement._apply_action`` on a row: keep one; the other returns to the grill."""
+    cdef int16_t* places = part_at(link, c, r)
+    cdef int64_t count = link.data[0], at, kept = action - c.actions_at[link.action]
+    cdef int chooser = places[0]
+    if chooser < 0 or not 0 <= kept < count:
+        return run_apply(link.inner, c, r, action)
+    for at in range(count):
+        if at != kept and places[1 + count + at] == chooser:
+            _place_on_grill_row(c, r, places, count, at)
+    places[0] = -1
+    return True
+
+
+cdef int64_t _hen_returned_row(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t first
+) noexcept nogil:
+    """``hen._returned_on_bust`` on a row: kept by an owner busting with no tile."""
+    cdef int64_t returned = run_point(link.inner, c, r, first)
+    if returned == 0 or c.heights[r * c.players + c.player[r]] > 0:
+        return returned
+    return returned & ~((<int64_t>1) << link.data[1])
+
+
+cdef void _hen_take_tile(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t index, int64_t victim
+) noexcept nogil:
+    """``hen._take_tile`` on a row: stealing from her owner takes her instead."""
+    cdef const int16_t* places = part_at(link, c, r)
+    if victim >= 0 and _owner_row(places, link.data[0], link.data[1]) == victim:
+        run_change(link.uses, c, r, link.data[1], c.player[r])
+    else:
+        run_take_tile(link.inner, c, r, index, victim)
+
+
+cdef void _hen_bust(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil:
+    """``hen._bust`` on a row: her owner with a tile returns her instead; nothing turns."""
+    cdef int16_t* places = part_at(link, c, r)
+    cdef int player = c.player[r]
+    if c.heights[r * c.players + player] > 0 and (
+        _owner_row(places, link.data[0], link.data[1]) == player
+    ):
+        _place_on_grill_row(c, r, places, link.data[0], link.data[1])
+    else:
+        run_bust(link.inner, c, r)
+
+
+cdef int64_t _hen_victims_row(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t taker
+) noexcept nogil:
+    """``hen._victims`` on a row: her owner's grilled worms cannot be taken."""
+    cdef int64_t victims = run_point(link.inner, c, r, taker)
+    cdef int protected = _owner_row(part_at(link, c, r), link.data[0], link.data[1])
+    if protected >= 0:
+        victims &= ~((<int64_t>1) << protected)
+    return victims
+
+
+cdef int64_t _crow_gain_row(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t at, int64_t player
+) noexcept nogil:
+    """``crow._gain`` on a row: the crow flies on (E6 placement); a grilled worm for the
+    taker."""
+    if at != link.data[1]:
+        return run_change(link.inner, c, r, at, player)
+    _place_on_grill_row(c, r, other_part_at(link, c, r), link.data[0], at)
+    _award_row(link, c, r, <int>player)
+    return 0
+
+
+cdef int64_t _can_stop_total_row(const Link* link, const Cols* c, Py_ssize_t r) noexcept nogil:
+    """``can._stop_total`` on a row: the missing worm of its owner's stop, 5 points."""
+    cdef int64_t total = run_stop_total(link.inner, c, r)
+    cdef int f
+    if (
+        total < 0
+        and c.set_aside[r * 6 + WORM] == 0
+        and _owner_row(part_at(link, c, r), link.data[0], link.data[1]) == c.player[r]
+    ):
+        total = 0
+        for f in range(6):
+            total += c.set_aside[r * 6 + f] * c.points[f]
+        return total + c.points[WORM]
+    return total
+
+
+cdef void _golden_turn_dice_row(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil:
+    """``golden_die``'s ``turn_dice`` on a row: its owner rolls it as one more die."""
+    run_state(link.inner, c, r)
+    if _owner_row(part_at(link, c, r), link.data[0], link.data[1]) == c.player[r]:
+        c.in_hand[r * c.kinds + link.data[2]] += 1
+
+
+cdef Py_ssize_t _skip_index(object rules) except -1:
+    """The index of the weasel's skip among the rules' action classes (its number's)."""
+    if _SKIP_KIND not in rules.action_types:
+        raise ValueError("the weasel's skip is not among the rules' actions")
+    return rules.action_types.index(_SKIP_KIND)
+
+
+# On a row the weasel's part is one slot: whether it was used this turn.
+
+cdef class WeaselSlots(PartSlots):
+    """``WeaselState`` on a row: whether it was used this turn."""
+
+    cpdef Py_ssize_t width(self, int players):
+        return 1
+
+    def columns(self, int players):
+        return {"used": (0, None)}
+
+    cdef int encode(self, object part, int16_t* slots, int players) except -1:
+        if type(part) is not type(_FRESH_WEASEL) or type(part.used) is not bool:
+            raise ValueError("not the weasel's part")
+        slots[0] = 1 if part.used else 0
+        return 0
+
+    cdef object decode(self, const int16_t* slots, int players):
+        return _USED_WEASEL if slots[0] else _FRESH_WEASEL
+
+
+cdef WeaselSlots _WEASEL_SLOTS = WeaselSlots(_WEASEL_PART)
+
+
+cdef bint _weasel_roll_actions_row(
+    const Link* link, const Cols* c, Py_ssize_t r, int8_t* out
+) noexcept nogil:
+    """The weasel's ``roll_actions`` on a row: re-roll (or accept a bust) once a turn."""
+    cdef bint takes = run_roll_actions(link.inner, c, r, out)
+    if part_at(link, c, r)[0] or (
+        _owner_row(other_part_at(link, c, r), link.data[0], link.data[1]) != c.player[r]
+    ):
+        return takes
+    if out is not NULL:
+        out[c.actions_at[link.action]] = True
+        if not takes:
+            out[c.actions_at[link.data[2]]] = True
+    return True
+
+
+cdef bint _weasel_apply_row(const Link* link, Cols* c, Py_ssize_t r, int64_t action) noexcept nogil:
+    """The weasel's ``apply_action`` on a row: roll the whole roll again, or accept the
+    bust."""
+    cdef int k, f
+    if action == c.actions_at[link.action]:
+        part_at(link, c, r)[0] = 1
+        c.phase[r] = PHASE_ROLL
+        for k in range(c.kinds):
+            for f in range(6):
+                c.roll[(r * c.kinds + k) * 6 + f] = 0
+        return True
+    if action == c.actions_at[link.data[2]]:
+        part_at(link, c, r)[0] = 1  # the roll now busts
+        return True
+    return run_apply(link.inner, c, r, action)
+
+
+cdef void _weasel_end_turn_row(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil:
+    """The weasel's ``end_turn`` on a row: ready again next turn."""
+    run_state(link.inner, c, r)
+    part_at(link, c, r)[0] = 0
 
 
 # -- the hen (E11) ---------------------------------------------------------------------------
@@ -883,6 +1278,13 @@ cdef class HenTakeTile(HookTwin):
         HookTwin.__init__(self, inner)
         self.hen = _Owner(_HEN)
         self.gain = _Extension(_GAIN)
+        self.row.run = <void*>_hen_take_tile
+        self.slots = _SPEC_SLOTS
+        self.point = _GAIN
+
+    cdef int bind(self, object rules) except -1:
+        _bind_specs(&self.row, rules, _HEN)
+        return 0
 
     cdef object run1(self, object rules, object state, object claim):
         victim = claim.victim
@@ -901,6 +1303,12 @@ cdef class HenBust(HookTwin):
         HookTwin.__init__(self, inner)
         self.hen = _Owner(_HEN)
         self.table = _Seat(_SPECIALISTS)
+        self.row.run = <void*>_hen_bust
+        self.slots = _SPEC_SLOTS
+
+    cdef int bind(self, object rules) except -1:
+        _bind_specs(&self.row, rules, _HEN)
+        return 0
 
     cdef object run(self, object rules, object state):
         player = field(state, PLAYER)
@@ -912,6 +1320,14 @@ cdef class HenBust(HookTwin):
 
 cdef class HenReturnedOnBust(HookTwin):
     """``hen._returned_on_bust``: kept by an owner busting with no tile."""
+
+    def __init__(self, inner):
+        HookTwin.__init__(self, inner)
+        self.row.run = <void*>_hen_returned_row
+
+    cdef int bind(self, object rules) except -1:
+        _bind_specs(&self.row, rules, _HEN)
+        return 0
 
     cdef object run(self, object rules, object state):
         returned = call(self.inner, rules, state)
@@ -934,6 +1350,14 @@ cdef class CrowGain(HookTwin):
         self.table = _Seat(_SPECIALISTS)
         self.tokens = _Seat(_TOKENS)
         self.victims = _Extension(_VICTIMS)
+        self.row.run = <void*>_crow_gain_row
+        self.slots = _TOKEN_SLOTS  # (``_award_row`` reads its own part: the tokens)
+        self.other_slots = _SPEC_SLOTS
+        self.point = _VICTIMS
+
+    cdef int bind(self, object rules) except -1:
+        _bind_specs(&self.row, rules, _CROW)
+        return 0
 
     cdef object run2(self, object rules, object state, object spec, object player):
         if not _same(spec, _CROW):
@@ -954,6 +1378,12 @@ cdef class CanStopTotal(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.can = _Owner(_can.CAN)
+        self.row.run = <void*>_can_stop_total_row
+        self.slots = _SPEC_SLOTS
+
+    cdef int bind(self, object rules) except -1:
+        _bind_specs(&self.row, rules, _can.CAN)
+        return 0
 
     cdef object run(self, object rules, object state):
         total = call(self.inner, rules, state)
@@ -1083,6 +1513,15 @@ cdef class GoldenTurnDice(HookTwin):
         HookTwin.__init__(self, inner)
         self.golden = _Owner(_golden.GOLDEN_DIE)
         self.kind = kind
+        self.row.run = <void*>_golden_turn_dice_row
+        self.slots = _SPEC_SLOTS
+
+    cdef int bind(self, object rules) except -1:
+        _bind_specs(&self.row, rules, _golden.GOLDEN_DIE)
+        if self.kind not in rules.die_kinds:
+            raise ValueError("the golden die is not among the rules' dice")
+        self.row.data[2] = rules.die_kinds.index(self.kind)
+        return 0
 
     cdef object run(self, object rules, object state):
         dice = call(self.inner, rules, state)
@@ -1115,6 +1554,15 @@ cdef class WeaselRollActions(HookTwin):
         HookTwin.__init__(self, inner)
         self.weasel = _Owner(_weasel.WEASEL)
         self.part = _Seat(_WEASEL_PART)
+        self.row.run = <void*>_weasel_roll_actions_row
+        self.slots = _WEASEL_SLOTS
+        self.other_slots = _SPEC_SLOTS
+        self.action = _USE_KIND
+
+    cdef int bind(self, object rules) except -1:
+        _bind_specs(&self.row, rules, _weasel.WEASEL)
+        self.row.data[2] = _skip_index(rules)
+        return 0
 
     cdef object run(self, object rules, object state):
         takes = call(self.inner, rules, state)
@@ -1138,6 +1586,8 @@ cdef class WeaselEndTurn(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.part = _Seat(_WEASEL_PART)
+        self.row.run = <void*>_weasel_end_turn_row
+        self.slots = _WEASEL_SLOTS
 
     cdef object run(self, object rules, object state):
         state = call(self.inner, rules, state)
@@ -1154,6 +1604,13 @@ cdef class WeaselApplyAction(HookTwin):
     def __init__(self, inner):
         HookTwin.__init__(self, inner)
         self.part = _Seat(_WEASEL_PART)
+        self.row.run = <void*>_weasel_apply_row
+        self.slots = _WEASEL_SLOTS
+        self.action = _USE_KIND
+
+    cdef int bind(self, object rules) except -1:
+        self.row.data[2] = _skip_index(rules)
+        return 0
 
     cdef object run1(self, object rules, object state, object action):
         # (``action == USE``: attrs compares only objects of the same class)

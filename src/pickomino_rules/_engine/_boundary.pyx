@@ -120,8 +120,7 @@ cdef class View:
 
 cdef View _VIEW = None
 cdef frozenset _TURN_HOOKS = TURN_HOOKS  # the hooks a turn's steps call: the one-row path
-                                       # plays where modules wrap none of them
-cdef frozenset _ROW_HOOKS = ROW_HOOKS  # or wrap these with row twins only
+cdef frozenset _ROW_HOOKS = ROW_HOOKS  # plays where the modules wrap them with row twins only
 
 
 cpdef View view(object rules):
@@ -159,11 +158,7 @@ cpdef View view(object rules):
     seen.ends_on_total = rules.ends_on_total
     seen.pending_by_parts = rules.pending_by_parts
     seen.row_table = row_table(rules)
-    seen.turn_on_row = (
-        _TURN_HOOKS & set(wrapped) <= _ROW_HOOKS
-        and seen.row_table.complete
-        and not seen.deals_own_dice
-    )
+    seen.turn_on_row = _TURN_HOOKS & set(wrapped) <= _ROW_HOOKS and seen.row_table.complete
     seen.row = None
     _VIEW = seen
     return seen

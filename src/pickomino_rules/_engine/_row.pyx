@@ -327,7 +327,20 @@ cdef class Row:
             self.mask[i] = 0
         if not rows.run_pending(c.pending_chain, c, 0, self.mask):
             return None
-        return tuple([self.actions[i] for i in range(c.actions) if self.mask[i]])
+        return self.masked()
+
+    cdef object masked(self):
+        """The actions set in the row's mask, by number (as the modules' rules offer them)."""
+        return tuple([self.actions[i] for i in range(self.c.actions) if self.mask[i]])
+
+    cdef bint offers(self, Py_ssize_t number):
+        """Whether the roll shown offers action ``number`` (``roll_actions``' chain)."""
+        cdef Cols* c = &self.c
+        cdef Py_ssize_t i
+        for i in range(c.actions):
+            self.mask[i] = 0
+        rows.run_roll_actions(c.roll_actions_chain, c, 0, self.mask)
+        return 0 <= number < c.actions and self.mask[number]
 
     cdef object legal(self):
         """``steps.legal_actions`` for the state the row stands for (not a chance node)."""
@@ -336,9 +349,14 @@ cdef class Row:
         if c.pending_chain is not NULL and rows.run_pending(c.pending_chain, c, 0, NULL):
             return self.pending()
         if c.phase[0] == CHOOSE:
-            return takes_of(rows.roll_faces(c, 0))
+            if c.roll_actions_chain is NULL:
+                return takes_of(rows.roll_faces(c, 0))
+            self.offers(-1)
+            return self.masked()
         if not self.derived:
-            rows.run_claims(c.claims_chain, c, 0, rows.stop_total(c, 0), &claim, &victim)
+            rows.run_claims(
+                c.claims_chain, c, 0, rows.run_stop_total(c.stop_total_chain, c, 0), &claim, &victim
+            )
             c.grill_claim[0] = claim
             c.victim[0] = victim
             self.derived = True
@@ -464,7 +482,7 @@ cdef object row_claims(View fast, object state):
     if row.state is not state or state is None or row.c.phase[0] != DECIDE:
         return None
     cdef int64_t claim, victim
-    cdef int64_t total = rows.stop_total(&row.c, 0)
+    cdef int64_t total = rows.run_stop_total(row.c.stop_total_chain, &row.c, 0)
     rows.run_claims(row.c.claims_chain, &row.c, 0, total, &claim, &victim)
     if claim < 0 and victim < 0:
         return ()
@@ -561,10 +579,19 @@ cdef object _play(View fast, Row row, object state, object move):
             return row.write()
         kind = type(move)
         if phase == CHOOSE:
-            if kind is not _TAKE:
-                return None
+            if kind is not _TAKE:  # a module's action on the roll (``roll_actions``' chain)
+                number = row.numbers.get(move) if c.roll_actions_chain is not NULL else None
+                if number is None or not row.offers(number):
+                    return None  # not offered: the object path raises the error
+                if not rows.run_apply(c.apply_chain, c, 0, number):
+                    return None
+                rows.settle(c, 0)
+                return row.write()
             face = move.face
-            if not 1 <= face <= 6 or not (rows.roll_faces(c, 0) >> (face - 1)) & 1:
+            if not 1 <= face <= 6 or not (
+                row.offers(row.numbers[move]) if c.roll_actions_chain is not NULL
+                else (rows.roll_faces(c, 0) >> (face - 1)) & 1
+            ):
                 return None  # not offered: the object path raises the error
             rows.run_set_aside(c.set_aside_chain, c, 0, face - 1)
             if c.phase[0] != DECIDE:  # steps.apply: a set-aside that left DECIDE settles

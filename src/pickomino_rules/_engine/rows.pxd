@@ -32,11 +32,13 @@ cdef struct Link:
     # when the rules' table is linked (``compiled_plugin.row_table``): ``uses``, the chain
     # of the extension point its module calls; ``part``, its module's part (the index of
     # its first slot in ``Cols.firsts``); ``action``, its module's action class (the index
-    # of its first action number in ``Cols.actions_at``).
+    # of its first action number in ``Cols.actions_at``); ``other``, a second part it reads
+    # (another module's; 0 where it reads none).
     const void* run
     const Link* inner
     const Link* uses
     int64_t part
+    int64_t other
     int64_t action
     int64_t data[4]
 
@@ -82,6 +84,11 @@ ctypedef struct Cols:
     const Link* set_aside_chain
     const Link* pending_chain
     const Link* apply_chain
+    const Link* stop_total_chain
+    const Link* take_tile_chain
+    const Link* roll_actions_chain
+    const Link* end_turn_chain
+    const Link* turn_dice_chain
 
 
 ctypedef void (*ClaimsRow)(
@@ -89,7 +96,26 @@ ctypedef void (*ClaimsRow)(
     int64_t* victim
 ) noexcept nogil  # a row twin of `turn.claims`: ``claims``' arguments, its link first
 
+ctypedef void (*StateRow)(
+    const Link* link, Cols* c, Py_ssize_t r
+) noexcept nogil  # a row twin of a hook of (rules, state) that answers a state: `turn.bust`,
+                  # ``end_turn`` (the row shown over), ``turn_dice`` (the turn's dice set in
+                  # ``in_hand``, the core's already there)
+
 ctypedef void (*BustRow)(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil  # `turn.bust`
+
+ctypedef int64_t (*TotalRow)(
+    const Link* link, const Cols* c, Py_ssize_t r
+) noexcept nogil  # of `turn.stop_total`: the points, -1 for None
+
+ctypedef void (*TakeTileRow)(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t index, int64_t victim
+) noexcept nogil  # of `turn.take_tile`: the claim as grill ``index`` or ``victim`` (-1: none)
+
+ctypedef bint (*RollActionsRow)(
+    const Link* link, const Cols* c, Py_ssize_t r, int8_t* out
+) noexcept nogil  # of `turn.roll_actions`: whether the roll offers anything; if ``out`` is
+                  # not NULL, what it offers set in the mask row ``out``
 
 ctypedef void (*SetAsideRow)(
     const Link* link, Cols* c, Py_ssize_t r, int f
@@ -108,6 +134,11 @@ ctypedef int64_t (*PointRow)(
     const Link* link, const Cols* c, Py_ssize_t r, int64_t first
 ) noexcept nogil  # of an extension point of one number that answers a number (players as
                   # bits, say): innermost the point's default, which has no ``inner``
+
+ctypedef int64_t (*ChangeRow)(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t first, int64_t second
+) noexcept nogil  # of an extension point of two numbers that changes the row (a specialist
+                  # gained by a player, say); its answer is the point's own (0 for none)
 
 
 cdef extern from *:
@@ -130,6 +161,11 @@ cdef extern from *:
 cdef inline int16_t* part_at(const Link* link, const Cols* c, Py_ssize_t r) noexcept nogil:
     """The slots of ``link``'s module's part in row ``r``."""
     return c.slots + r * c.slot_width + c.firsts[link.part]
+
+
+cdef inline int16_t* other_part_at(const Link* link, const Cols* c, Py_ssize_t r) noexcept nogil:
+    """The slots of the second part ``link`` reads in row ``r``."""
+    return c.slots + r * c.slot_width + c.firsts[link.other]
 
 
 # ------------------------------------------------------------------ the rules on C numbers
@@ -210,6 +246,20 @@ cdef inline void roll_actions(const Cols* c, Py_ssize_t r, int8_t* out) noexcept
         out[1 + f] = (bits >> f) & 1
 
 
+cdef inline bint run_roll_actions(
+    const Link* link, const Cols* c, Py_ssize_t r, int8_t* out
+) noexcept nogil:
+    """`Rules.roll_actions`' chain from ``link`` in: whether the roll offers anything (and
+    if ``out`` is not NULL, what, in the mask row ``out``)."""
+    cdef int bits
+    if link is not NULL:
+        return (<RollActionsRow>link.run)(link, c, r, out)
+    bits = roll_faces(c, r)
+    if out is not NULL:
+        roll_actions(c, r, out)
+    return bits != 0
+
+
 cdef inline void set_aside(Cols* c, Py_ssize_t r, int f) noexcept nogil:
     """`turn.set_aside` (C4): every die of the roll showing face index ``f`` is set aside."""
     cdef int k, g, shown, total = 0
@@ -232,6 +282,13 @@ cdef inline int64_t stop_total(const Cols* c, Py_ssize_t r) noexcept nogil:
     for f in range(6):
         counts[f] = c.set_aside[r * 6 + f]
     return total if stop_points(counts, c.points, &total) else -1
+
+
+cdef inline int64_t run_stop_total(const Link* link, const Cols* c, Py_ssize_t r) noexcept nogil:
+    """`Rules.stop_total`'s chain from ``link`` in: a module's row twin, or the core's."""
+    if link is NULL:
+        return stop_total(c, r)
+    return (<TotalRow>link.run)(link, c, r)
 
 
 cdef inline void claims(
@@ -281,6 +338,16 @@ cdef inline void take_tile(Cols* c, Py_ssize_t r, int64_t index, int64_t victim)
         push(c, r, p, c.tiles[index])
 
 
+cdef inline void run_take_tile(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t index, int64_t victim
+) noexcept nogil:
+    """`Rules.take_tile`'s chain from ``link`` in: a module's row twin, or the core's."""
+    if link is NULL:
+        take_tile(c, r, index, victim)
+    else:
+        (<TakeTileRow>link.run)(link, c, r, index, victim)
+
+
 cdef inline int64_t return_tile(Cols* c, Py_ssize_t r, int p) noexcept nogil:
     """`turn.return_tile` (C10): player ``p``'s top tile back on the grill; its number."""
     cdef int64_t tile = pop(c, r, p)
@@ -323,6 +390,13 @@ cdef inline void run_set_aside(const Link* link, Cols* c, Py_ssize_t r, int f) n
         (<SetAsideRow>link.run)(link, c, r, f)
 
 
+cdef inline void run_state(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil:
+    """The chain of ``end_turn`` or ``turn_dice`` from ``link`` in (the core's changes
+    nothing: the turn's dice are already in hand)."""
+    if link is not NULL:
+        (<StateRow>link.run)(link, c, r)
+
+
 cdef inline bint run_pending(
     const Link* link, const Cols* c, Py_ssize_t r, int8_t* out
 ) noexcept nogil:
@@ -345,6 +419,13 @@ cdef inline int64_t run_point(
 ) noexcept nogil:
     """An extension point's chain from ``link`` in (never NULL: the default is a link)."""
     return (<PointRow>link.run)(link, c, r, first)
+
+
+cdef inline int64_t run_change(
+    const Link* link, Cols* c, Py_ssize_t r, int64_t first, int64_t second
+) noexcept nogil:
+    """An extension point's chain that changes the row, from ``link`` in (never NULL)."""
+    return (<ChangeRow>link.run)(link, c, r, first, second)
 
 
 # ------------------------------------------------------------------ the steps (steps.py)
@@ -379,21 +460,21 @@ cdef inline bint derive(Cols* c, Py_ssize_t r, int8_t* out) noexcept nogil:
     while a decision is pending, as `steps.stop_claims` gives them. Whether one is pending."""
     cdef int64_t claim, victim
     if c.phase[r] == DECIDE:
-        run_claims(c.claims_chain, c, r, stop_total(c, r), &claim, &victim)
+        run_claims(c.claims_chain, c, r, run_stop_total(c.stop_total_chain, c, r), &claim, &victim)
         c.grill_claim[r] = claim
         c.victim[r] = victim
     if run_pending(c.pending_chain, c, r, out):
         return True
     if c.phase[r] == CHOOSE:
-        roll_actions(c, r, out)
+        run_roll_actions(c.roll_actions_chain, c, r, out)
     elif c.phase[r] == DECIDE:
         decide_actions(c, r, c.victim[r], out)
     return False
 
 
 cdef inline void start_turn(Cols* c, Py_ssize_t r) noexcept nogil:
-    """`steps.start_turn` before ``turn_dice`` (C3, C11): the player to move takes the
-    turn's dice."""
+    """`steps.start_turn` (C3, C11): the player to move takes the turn's dice (the rules'
+    dice, as ``turn_dice``'s chain deals them)."""
     cdef int k, f
     c.phase[r] = ROLL
     for f in range(6):
@@ -402,6 +483,7 @@ cdef inline void start_turn(Cols* c, Py_ssize_t r) noexcept nogil:
         c.in_hand[r * c.kinds + k] = c.start_dice[k]
         for f in range(6):
             c.roll[(r * c.kinds + k) * 6 + f] = 0
+    run_state(c.turn_dice_chain, c, r)
 
 
 cdef inline bint pass_dice(Cols* c, Py_ssize_t r) noexcept nogil:
@@ -437,10 +519,12 @@ cdef inline void turn_over(Cols* c, Py_ssize_t r, bint tidies) noexcept nogil:
 
 
 cdef inline bint finish_turn(Cols* c, Py_ssize_t r) noexcept nogil:
-    """`steps.finish_turn` where no module wraps ``end_turn``: count the turn, show it over
-    where the rules tidy a turn's end (a decision may be left pending), pass the dice.
-    Whether the row rolls next."""
+    """`steps.finish_turn`: count the turn; where the rules tidy a turn's end, show it over
+    and run ``end_turn`` (a decision may be left pending); pass the dice. Whether the row
+    rolls next."""
     turn_over(c, r, c.tidies)
+    if c.tidies:
+        run_state(c.end_turn_chain, c, r)
     return pass_dice(c, r)
 
 
@@ -448,7 +532,7 @@ cdef inline bint decide(Cols* c, Py_ssize_t r, int64_t index, int64_t victim) no
     """`steps.decide` on a stop or a steal (C8-C10): take the claim (grill ``index``, or
     ``victim``'s top), or bust without one; finish the turn. Whether the row rolls next."""
     if index >= 0 or victim >= 0:
-        take_tile(c, r, index, victim)
+        run_take_tile(c.take_tile_chain, c, r, index, victim)
     else:
         run_bust(c.bust_chain, c, r)
     return finish_turn(c, r)
@@ -464,7 +548,9 @@ cdef inline void show(Cols* c, Py_ssize_t r, int kind, const int8_t* counts) noe
 cdef inline bint busts(Cols* c, Py_ssize_t r) noexcept nogil:
     """`steps.after_roll`'s test and its bust (C5): a roll that offers nothing (no decision
     pending, no face to take) busts and finishes the turn. Whether the row rolls next."""
-    if run_pending(c.pending_chain, c, r, NULL) or roll_faces(c, r):
+    if run_pending(c.pending_chain, c, r, NULL) or run_roll_actions(
+        c.roll_actions_chain, c, r, NULL
+    ):
         return False
     run_bust(c.bust_chain, c, r)
     return finish_turn(c, r)

@@ -71,24 +71,15 @@ def row_only(rules: Rules, names: tuple[str, ...]) -> bool:
     return True
 
 
-def plain(rules: Rules, table: BatchTable) -> bool:
-    """Whether the compiled loop plays these rules.
+def plain(table: BatchTable) -> bool:
+    """Whether the compiled loop plays the table's rules.
 
-    It plays where built and chosen, and where the modules wrap no hook of the turn but
-    with row twins (`compiled_plugin.RowTwin`'s row form, which the loop calls in C), the
-    parts those read in their slots (`part_columns`); a game's set-up and its scores stay
-    with the batch twins.
+    It plays where built and chosen, and where every module's twin of a hook of the turn has a
+    row form (`compiled_plugin.row_table`: the loop calls them in C), the parts those read in
+    their slots (`part_columns`); a game's set-up and its scores stay with the batch twins.
     """
     view: Any = table.compiled
-    return view is not None and view.on_rows and _loop_can_play(rules, table)
-
-
-def _loop_can_play(rules: Rules, table: BatchTable) -> bool:
-    """Whether the turn's wrapped hooks all have row forms, on one kind of dice.
-
-    What the loop asks of the rules before the twins' row forms are linked.
-    """
-    return rules.wrapped & PLUGIN.TURN_HOOKS <= ROW_HOOKS and table.kinds == 1
+    return view is not None and bool(view.on_rows)
 
 
 def part_columns(
@@ -105,7 +96,7 @@ def part_columns(
     them as numbers (a boolean as 0 or 1). The slots are laid only where the loop can play.
     """
     hooks = PLUGIN.row_table(rules)
-    if not (hooks.complete and _loop_can_play(rules, table)):
+    if not hooks.complete:
         return np.zeros((table.size, 1), dtype=np.int16), None  # the twins keep their arrays
     width, firsts = hooks.slot_layout(table.players)
     slots = np.zeros((table.size, max(width, 1)), dtype=np.int16)

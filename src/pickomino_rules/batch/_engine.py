@@ -159,7 +159,7 @@ class BatchGames(StepMachine):
         )
         self._slots = slots  # (a move changes them: `scores_after` restores them)
         table.compiled = view
-        self._fused = view if plain(rules, table) else None
+        self._fused = view if plain(table) else None
         if missing and self._fused is None:  # a hook of theirs without a row form after all
             table.compiled = None
             self._per_row(missing)

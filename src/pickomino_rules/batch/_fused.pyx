@@ -219,6 +219,20 @@ def land(Table t, const int64_t[:] rows, const int8_t[:, ::1] rolls, const int16
     return out
 
 
+def landed(Table t, const int64_t[:] rows, int64_t[:] rolling):
+    """`steps.after_roll` once every kind's dice show (``show``): a roll that offers nothing
+    busts (C5). The rows that roll next go to ``rolling``; returns how many."""
+    cdef Cols* c = &t.c
+    cdef Py_ssize_t i, r, out = 0
+    with nogil:
+        for i in range(rows.shape[0]):
+            r = rows[i]
+            if row.after_roll(c, r):
+                rolling[out] = r
+                out += 1
+    return out
+
+
 def derive(Table t, int8_t[:, ::1] mask, int8_t[::1] pending):
     """`steps.derive` for every game: a decision made pending, a roll's takes (C4), or a
     stop's decisions (C6-C8), its claims kept in ``grill_claim`` and ``victim``; the rows

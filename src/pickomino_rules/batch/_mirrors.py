@@ -40,6 +40,7 @@ MIRRORS: dict[Callable[..., Any], str] = {
     BatchGames._pass_dice: "steps.pass_dice",  # noqa: SLF001
     BatchGames._start_turn: "steps.start_turn",  # noqa: SLF001
     BatchGames._roll_dice: "steps.roll",  # noqa: SLF001 (and sample_chance: the draw)
+    BatchGames._roll_kinds: "steps.roll",  # noqa: SLF001 (several kinds of dice, in the loop)
     BatchGames.scores: "result.scores",
     BatchGames.scores_after: "result.scores",  # of steps.apply's state, the games unchanged
     _winners: "result.result",
@@ -61,6 +62,7 @@ else:
             # the compiled loop for rules no module changes
             _fused.decide: "steps.apply",  # and steps.decide, the core's hooks inlined
             _fused.land: "steps.after_roll",  # steps.roll, then a bust (C5)
+            _fused.landed: "steps.after_roll",  # a bust (C5), every kind's dice shown
             _fused.derive: "steps.derive",  # steps.decide_actions and the claims inlined
             _fused.bounds: "steps.sample_chance",  # where a pool's rolls start, how many
             _fused.show: "steps.roll",
@@ -109,12 +111,18 @@ ROW_PLUMBING = frozenset(
         "push",
         "pop",
         "part_at",
+        "other_part_at",
         "run_claims",
         "run_bust",
         "run_set_aside",
         "run_pending",
         "run_apply",
         "run_point",
+        "run_change",
+        "run_stop_total",
+        "run_take_tile",
+        "run_roll_actions",
+        "run_state",
     }
 )
 """Row functions of ``_engine/rows.pxd`` that are no rule: a stack's top put on, taken off;

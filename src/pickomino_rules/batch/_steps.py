@@ -243,10 +243,32 @@ class StepMachine:
         if self.rules.deals_own_dice and rows.size:
             table.in_hand[rows] = self._twins.turn_dice(table, rows)
 
+    def _roll_kinds(self, rows: NDArray[np.int64]) -> None:
+        """`_roll_dice` in the compiled loop with several kinds of dice (the golden die).
+
+        Each kind's dice are drawn as the numpy path draws them (the same seed, the same
+        dice), then `steps.after_roll` runs on the rows, until none busts.
+        """
+        table = self.table
+        while rows.size:
+            for kind, (start, lookup, rolls) in enumerate(table.roll_tables):
+                some = rows[table.in_hand[:, kind][rows] > 0]
+                first, high = np.empty(len(some), np.int64), np.empty(len(some), np.int64)
+                LOOPS.bounds(self._fused, some, kind, start, table.sides, first, high)
+                drawn = lookup[first + self._rng.integers(0, high)]
+                LOOPS.show(self._fused, some, kind, rolls, drawn)
+            if self.on_roll is not None:
+                self.on_roll(rows, table.roll[rows])
+            rolling = np.empty(len(rows), dtype=np.int64)
+            rows = rolling[: LOOPS.landed(self._fused, rows, rolling)]
+
     def _roll_dice(self, rows: NDArray[np.int64]) -> None:
         """`steps.roll` then `after_roll` in ``rows`` (phase ROLL), until none busts."""
         self._mask = None
         table = self.table
+        if self._fused is not None and table.kinds > 1:
+            self._roll_kinds(rows)
+            return
         if self._fused is not None:
             start, lookup, rolls = table.roll_tables[0]
             while rows.size:
