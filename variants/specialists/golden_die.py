@@ -18,7 +18,7 @@ from pickomino_rules.variants.specialists.placement import Specialist, declare, 
 
 if TYPE_CHECKING:
     from pickomino_rules.batch_plugin import BatchTwin
-    from pickomino_rules.plugin import CompiledTwins, DiceFn, GameState, Rules
+    from pickomino_rules.plugin import CompiledTwins, DiceFn, DiceHook, GameState, Rules
 
 __all__ = ["GOLDEN_DIE", "GOLDEN_FACES", "golden_die"]
 
@@ -66,7 +66,7 @@ def golden_die(faces: tuple[Face, ...] = GOLDEN_FACES) -> RuleModule:
         configure=configure,
         turn_dice=turn_dice,
         batch=lambda: _twin(kind),
-        compiled=lambda: _compiled_twins(kind),
+        compiled=lambda: _compiled_twins(kind, turn_dice),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # nothing of it reads the dice while they are rolled
     )
@@ -79,8 +79,11 @@ def _twin(kind: DieKind) -> BatchTwin:
     return golden_die_twin(kind)
 
 
-def _compiled_twins(kind: DieKind) -> CompiledTwins:
-    """The compiled twins of its busiest hooks (where they were built)."""
+def _compiled_twins(kind: DieKind, turn_dice: DiceHook) -> CompiledTwins:
+    """The compiled twins of its hooks, where they were built.
+
+    Their row forms; on a state, the hooks themselves.
+    """
     from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
 
-    return _compiled.golden_die_twins(kind)
+    return _compiled.golden_die_twins(kind, turn_dice)

@@ -22,12 +22,15 @@ if TYPE_CHECKING:
     from pickomino_rules.batch_plugin import BatchTwin
     from pickomino_rules.plugin import (
         ActionsFn,
+        ActionsHook,
         ApplyFn,
+        ApplyHook,
         CompiledTwins,
         GameState,
         PlayerName,
         Rules,
         StateFn,
+        StateHook,
     )
 
 __all__ = ["WEASEL", "WEASEL_PART", "SkipWeasel", "UseWeasel", "WeaselState", "weasel"]
@@ -138,7 +141,7 @@ def weasel() -> RuleModule:
         apply_action=apply_action,
         end_turn=end_turn,
         batch=_twin,
-        compiled=_compiled_twins,
+        compiled=lambda: _compiled_twins(roll_actions, apply_action, end_turn),
         ends_on_total=True,  # sees the dice only as their total at a turn's end
         mid_turn_by_count=True,  # re-rolls a whole roll, once a turn
     )
@@ -151,8 +154,13 @@ def _twin() -> BatchTwin:
     return specialists.WEASEL_TWIN
 
 
-def _compiled_twins() -> CompiledTwins:
-    """The compiled twins of its busiest hooks (where they were built)."""
+def _compiled_twins(
+    roll_actions: ActionsHook, apply_action: ApplyHook, end_turn: StateHook
+) -> CompiledTwins:
+    """The compiled twins of its hooks, where they were built.
+
+    Their row forms; on a state, the hooks themselves.
+    """
     from pickomino_rules.variants.twins import _compiled  # noqa: PLC0415 (built where possible)
 
-    return _compiled.WEASEL
+    return _compiled.weasel_twins(roll_actions, apply_action, end_turn)

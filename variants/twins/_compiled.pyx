@@ -1,13 +1,17 @@
 # cython: language_level=3
-"""Compiled twins of the extended game's busiest hooks: a declared mirror.
+"""Compiled twins of the extended game's hooks: a declared mirror.
 
 Each class here mirrors one hook or extension of one module, named in ``MIRRORS``; each
 module's ``compiled`` factory hands its twins to ``compose`` (``pickomino_rules.compiled_plugin``
-is the contract). A twin decides what its hook decides and nothing else; what a hook does
-rarely (award a token, move a specialist) it leaves to the module's own Python functions.
-``tests/engine/test_compiled_twins.py`` checks the map against the modules and plays every
-variant with and without the twins, state for state; the kernel's whole-turn test compares
-every node of whole turns.
+is the contract). The twins of the turn's hooks are row twins (``RowTwin``): their rule is
+written once more, as a C function over the compiled rules' rows, which the single game's
+one-row table and the batch's compiled loop call; on a state the row does not hold, a row twin
+runs its module's own hook. The parts they read live on a row through their codecs
+(``GrilledWormSlots``, ``SpecialistSlots``, ``WeaselSlots``). The twins of the scores and of
+the parts' features stay object-level (a game's end and the numeric encoding are not played
+on rows). ``tests/engine/test_compiled_twins.py`` checks the map against the modules and plays
+every variant with and without the twins, state for state; ``tests/engine/test_row_specialists.py``
+and ``test_row_parts.py`` play the rows against the pure engine move for move.
 """
 
 from libc.stdint cimport int8_t, int16_t, int64_t
@@ -65,23 +69,18 @@ _golden = import_module("pickomino_rules.variants.specialists.golden_die")
 _hen = import_module("pickomino_rules.variants.specialists.hen")
 _placement = import_module("pickomino_rules.variants.specialists.placement")
 _weasel = import_module("pickomino_rules.variants.specialists.weasel")
+_crow = import_module("pickomino_rules.variants.specialists.crow")
 
-cdef object _ONE = Face.ONE
-cdef Py_ssize_t _WORM_INDEX = Face.WORM - 1
-cdef long _WORM_POINTS = Face.WORM.points
 cdef object _LOW = _low.LOW_TILES
 cdef object _SPECIALISTS = _placement.SPECIALISTS
 cdef object _GAIN = _placement.GAIN
 cdef object _RETURNED_ON_BUST = _placement.RETURNED_ON_BUST
 cdef object _HEN = _hen.HEN
-cdef object _USE = _weasel.USE
-cdef object _SKIP = _weasel.SKIP
 cdef object _WEASEL_PART = _weasel.WEASEL_PART
 cdef object _USE_KIND = _weasel.UseWeasel
 cdef object _SKIP_KIND = _weasel.SkipWeasel
 cdef object _FRESH_WEASEL = _weasel.WeaselState()
 cdef object _USED_WEASEL = _weasel.WeaselState(used=True)
-cdef object _PHASE_ROLL = import_module("pickomino_rules.state").Phase.ROLL
 cdef object _TOKENS = _worms.GRILLED_WORMS
 cdef object _ONES_FOR_A_TOKEN = _worms.ONES_FOR_A_TOKEN
 cdef object _GRILLED_WORMS_KIND = _worms.GrilledWorms
@@ -89,11 +88,10 @@ cdef object _VICTIMS = _worms.GRILLED_WORM_VICTIMS
 cdef object _ROB = _worms.RobGrilledWorm
 cdef object _KEEP = _placement.KeepSpecialist
 cdef object _PLACE = _placement.Place
-cdef object _SPEC_KIND = _placement.Specialist
 cdef object _OUT = _placement.OUT
 cdef object _TABLE_KIND = _placement.Specialists
 cdef object _APPLE_WORMS = _apple.APPLE_WORMS
-cdef object _CROW = import_module("pickomino_rules.variants.specialists.crow").CROW
+cdef object _CROW = _crow.CROW
 
 
 cdef class _Seat:
@@ -173,20 +171,6 @@ cdef _Places _places(object table):
     return seen
 
 
-cdef inline bint _is(object owner, object player) except -1:
-    """``owner == player`` for an owner (a player, or None) and a player."""
-    return owner is player or (owner is not None and owner == player)
-
-
-cdef inline bint _same(object spec, object other) except -1:
-    """``spec == other`` for two specialists (attrs compares name and start)."""
-    if spec is other:
-        return True
-    if type(spec) is not _SPEC_KIND or type(other) is not _SPEC_KIND:
-        return spec == other
-    return spec.name == other.name and spec.start == other.start
-
-
 cdef dict _PLACES_ON = {}  # Place(tile=t) and Place(owner=p): equal values, made once
 
 
@@ -202,33 +186,6 @@ cdef object _with_owner(object player):
     if found is None:
         found = _PLACES_ON[("owner", player)] = _PLACE(owner=player)
     return found
-
-
-cdef Py_ssize_t _index_of(object table, object spec) except -1:
-    """``Specialists._index_of``: where ``spec`` is in the table (raises when not in play)."""
-    cdef tuple specs = table.specs
-    cdef Py_ssize_t at
-    for at in range(len(specs)):
-        if specs[at] is spec:
-            return at
-    return table._index_of(spec)  # equal, or not in play: its own answer or error
-
-
-cdef object _moved(object table, Py_ssize_t at, object place, object chooser):
-    """``Specialists.moved`` (and a chooser): the table with the one at ``at`` at ``place``."""
-    places = table.places
-    return _value(_TABLE_KIND, (table.specs, (*places[:at], place, *places[at + 1 :]), chooser))
-
-
-cdef object _placed(object table, object grill, object spec):
-    """``placement.place_on_grill``: on the lowest free face-up grill tile, or out (E6)."""
-    cdef Py_ssize_t at = _index_of(table, spec)
-    places = table.places
-    taken = {places[index].tile for index in range(len(places)) if index != at}
-    for tile in grill:
-        if tile not in taken:
-            return _moved(table, at, _on_tile(tile), table.chooser)
-    return _moved(table, at, _OUT, table.chooser)
 
 
 cdef class _Owner:
@@ -256,21 +213,6 @@ cdef class _Owner:
         return self.owner
 
 
-cdef class _Extension:
-    """The composed extension ``point`` of the last rules seen (``rules.extension``)."""
-
-    cdef object point, rules, found
-
-    def __init__(self, point):
-        self.point = point
-
-    cdef inline object of(self, object rules):
-        if rules is not self.rules:
-            self.found = rules.extension(self.point)
-            self.rules = rules
-        return self.found
-
-
 # -- grilled worms (E4) ---------------------------------------------------------------------
 
 
@@ -286,33 +228,6 @@ cdef object _value(object kind, tuple fields):
             _VALUES.clear()
         found = _VALUES[key] = kind(*fields)
     return found
-
-
-cdef object _moved_token(object tokens, object giver, object taker):
-    """``grilled_worms._move_token``: one token to ``taker``, from ``giver`` or the supply."""
-    held = list(tokens.held)
-    held[taker] += 1
-    supply = tokens.supply
-    if giver is None:
-        supply -= 1
-    else:
-        held[giver] -= 1
-    return _value(_GRILLED_WORMS_KIND, (supply, tuple(held)))
-
-
-cdef object _award(object rules, object state, object taker, _Seat seat, _Extension victims):
-    """``grilled_worms.award``: a token from the supply, else from the one opponent who may
-    be robbed, else his choice among them (E4)."""
-    tokens = seat.get(rules, state)
-    if tokens.supply:
-        return seat.set(rules, state, _moved_token(tokens, None, taker))
-    found = call1(victims.of(rules), rules, state, taker)
-    if not found:
-        return state
-    if len(found) == 1:
-        return seat.set(rules, state, _moved_token(tokens, found[0], taker))
-    chosen = _GRILLED_WORMS_KIND(tokens.supply, tokens.held, taker, found)
-    return seat.set(rules, state, chosen)
 
 
 # On a row the tokens are ``GrilledWormSlots``: the supply, the chooser (-1: none), then
@@ -467,27 +382,15 @@ cdef int64_t _holders_row(
     return bits
 
 
-cdef class GrilledWormsSetAside(HookTwin):
+cdef class GrilledWormsSetAside(RowTwin):
     """``grilled_worms._set_aside``: a token for two or more 1s set aside at once."""
 
-    cdef _Seat tokens
-    cdef _Extension victims
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.tokens = _Seat(_TOKENS)
-        self.victims = _Extension(_VICTIMS)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_grilled_worms_set_aside
         self.row.data[0] = _ONES_FOR_A_TOKEN
         self.slots = _TOKEN_SLOTS
         self.point = _VICTIMS
-
-    cdef object run1(self, object rules, object state, object face):
-        ones = field(state, ROLL).faces[0] if face is _ONE else 0
-        state = call1(self.inner, rules, state, face)
-        if ones < _ONES_FOR_A_TOKEN:
-            return state
-        return _award(rules, state, field(state, PLAYER), self.tokens, self.victims)
 
 
 cdef class GrilledWormsScores(HookTwin):
@@ -507,30 +410,20 @@ cdef class GrilledWormsScores(HookTwin):
         return tuple([worms[at] + held[at] for at in range(len(worms))])
 
 
-cdef class Holders(HookTwin):
+cdef class Holders(RowTwin):
     """``grilled_worms._holders`` (the default of ``GRILLED_WORM_VICTIMS``)."""
 
-    cdef _Seat tokens
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.tokens = _Seat(_TOKENS)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_holders_row
         self.slots = _TOKEN_SLOTS
 
-    cdef object run1(self, object rules, object state, object taker):
-        held = self.tokens.get(rules, state).held
-        return tuple([player for player in range(len(held)) if held[player] and player != taker])
 
-
-cdef class HenVictims(HookTwin):
+cdef class HenVictims(RowTwin):
     """``hen._victims``: her owner's grilled worms cannot be taken."""
 
-    cdef _Owner hen
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.hen = _Owner(_HEN)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_hen_victims_row
         self.slots = _SPEC_SLOTS
 
@@ -538,58 +431,25 @@ cdef class HenVictims(HookTwin):
         _bind_specs(&self.row, rules, _HEN)
         return 0
 
-    cdef object run1(self, object rules, object state, object taker):
-        protected = self.hen.of(rules, state)
-        return tuple([p for p in call1(self.inner, rules, state, taker) if p != protected])
 
-
-cdef class GrilledWormsPending(HookTwin):
+cdef class GrilledWormsPending(RowTwin):
     """``grilled_worms._pending_actions``: whom to rob, while that choice is pending."""
 
-    cdef _Seat tokens
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.tokens = _Seat(_TOKENS)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_grilled_worms_pending
         self.slots = _TOKEN_SLOTS
         self.action = _ROB
 
-    cdef object run(self, object rules, object state):
-        tokens = self.tokens.get(rules, state)
-        if tokens.chooser is not None:
-            return tuple([_rob(victim) for victim in tokens.victims])
-        return call(self.inner, rules, state)
 
-
-cdef dict _ROBS = {}  # RobGrilledWorm(p): equal values, made once
-
-
-cdef object _rob(object victim):
-    found = _ROBS.get(victim)
-    if found is None:
-        found = _ROBS[victim] = _ROB(victim)
-    return found
-
-
-cdef class GrilledWormsApplyAction(HookTwin):
+cdef class GrilledWormsApplyAction(RowTwin):
     """``grilled_worms._apply_action``: rob the chosen opponent of a token."""
 
-    cdef _Seat tokens
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.tokens = _Seat(_TOKENS)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_grilled_worms_apply
         self.slots = _TOKEN_SLOTS
         self.action = _ROB
-
-    cdef object run1(self, object rules, object state, object action):
-        tokens = self.tokens.get(rules, state)
-        if isinstance(action, _ROB) and tokens.chooser is not None:
-            moved = _moved_token(tokens, action.victim, tokens.chooser)
-            return self.tokens.set(rules, state, moved)
-        return call1(self.inner, rules, state, action)
 
 
 # -- the classic options O1-O3: row twins (on a state, the module's own hook) --------------
@@ -700,16 +560,11 @@ def low_tiles_twins(hook, exclusive):
 # -- the specialists' places (E5, E6, E13) ---------------------------------------------------
 
 
-cdef class SpecialistsTakeTile(HookTwin):
+cdef class SpecialistsTakeTile(RowTwin):
     """``placement._take_tile``: gain the taken tile's specialist, or the robbed player's."""
 
-    cdef _Seat table
-    cdef _Extension gain
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.table = _Seat(_SPECIALISTS)
-        self.gain = _Extension(_GAIN)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_specialists_take_tile
         self.slots = _SPEC_SLOTS
         self.point = _GAIN
@@ -717,79 +572,12 @@ cdef class SpecialistsTakeTile(HookTwin):
     cdef int bind(self, object rules) except -1:
         return _bind_specs(&self.row, rules, None)
 
-    cdef object run1(self, object rules, object state, object claim):
-        table = self.table.get(rules, state)
-        cdef _Places places = _places(table)
-        victim = claim.victim
-        if places.plain:
-            gained = _gained(places, claim.tile, victim)
-        elif victim is None:  # ``on_tile``: the one on the tile taken
-            sitting = table.on_tile(claim.tile)
-            gained = [] if sitting is None else [sitting]
-        else:  # ``owned_by``: all the victim owns
-            gained = list(table.owned_by(victim))
-        state = call1(self.inner, rules, state, claim)
-        if gained:
-            gain = self.gain.of(rules)
-            for spec in gained:
-                state = call2(gain, rules, state, spec, field(state, PLAYER))
-        return state
 
-
-cdef list _gained(_Places places, object tile, object victim):
-    """``on_tile(tile)`` (victim None) or ``owned_by(victim)``, as a list, from the numbers."""
-    cdef Py_ssize_t at
-    found = []
-    if victim is None:
-        if type(tile) is not int:
-            sitting = places.table.on_tile(tile)
-            return [] if sitting is None else [sitting]
-        for at in range(places.count):
-            if places.tile[at] == <long>tile:
-                found.append(places.specs[at])
-                break
-    else:
-        if type(victim) is not int:
-            return list(places.table.owned_by(victim))
-        for at in range(places.count):
-            if places.owner[at] == <long>victim:
-                found.append(places.specs[at])
-    return found
-
-
-cdef object _BITS_OF = None  # the last tiles read as bits, and their bits (a grill lasts turns)
-cdef unsigned long long _BITS = 0
-cdef bint _BITS_PLAIN = False
-
-
-cdef inline bint _tiles_as_bits(object tiles, unsigned long long* bits):
-    """``tiles`` as bits (tile t: bit t) when every one is a number below 64, else False."""
-    global _BITS_OF, _BITS, _BITS_PLAIN
-    if tiles is not _BITS_OF:
-        _BITS_PLAIN = False
-        _BITS = 0
-        _BITS_OF = tiles
-        if type(tiles) is tuple:
-            _BITS_PLAIN = True
-            for number in <tuple>tiles:
-                if type(number) is not int or not 0 <= <long>number < 64:
-                    _BITS_PLAIN = False
-                    break
-                _BITS |= 1ULL << <long>number
-    bits[0] = _BITS
-    return _BITS_PLAIN
-
-
-cdef class SpecialistsBust(HookTwin):
+cdef class SpecialistsBust(RowTwin):
     """``placement._bust``: E13 for turned tiles, then E6 for the buster's specialists."""
 
-    cdef _Seat table
-    cdef _Extension returned
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.table = _Seat(_SPECIALISTS)
-        self.returned = _Extension(_RETURNED_ON_BUST)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_specialists_bust
         self.slots = _SPEC_SLOTS
         self.point = _RETURNED_ON_BUST
@@ -797,40 +585,12 @@ cdef class SpecialistsBust(HookTwin):
     cdef int bind(self, object rules) except -1:
         return _bind_specs(&self.row, rules, None)
 
-    cdef object run(self, object rules, object state):
-        returned = call(self.returned.of(rules), rules, state)
-        state = call(self.inner, rules, state)
-        before = self.table.get(rules, state)
-        grill = field(state, GRILL)
-        table = before
-        cdef _Places places = _places(before)
-        cdef Py_ssize_t at
-        cdef unsigned long long face_up = 0
-        cdef bint as_bits = places.plain and _tiles_as_bits(grill, &face_up)
-        cdef long number
-        for at in range(places.count):  # E13 (``_settle_tiles``): its tile left the grill
-            if as_bits:
-                number = places.tile[at]
-                if number < 0 or (number < 64 and face_up >> number & 1):
-                    continue
-            else:
-                tile = before.places[at].tile
-                if tile is None or tile in grill:
-                    continue
-            table = _placed(table, grill, before.specs[at])
-        for spec in returned:
-            table = _placed(table, grill, spec)
-        return state if table is before else self.table.set(rules, state, table)
 
-
-cdef class SpecialistsApplyAction(HookTwin):
+cdef class SpecialistsApplyAction(RowTwin):
     """``placement._apply_action``: keep one specialist; the other returns to the grill."""
 
-    cdef _Seat table
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.table = _Seat(_SPECIALISTS)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_specialists_apply
         self.slots = _SPEC_SLOTS
         self.action = _KEEP
@@ -838,21 +598,12 @@ cdef class SpecialistsApplyAction(HookTwin):
     cdef int bind(self, object rules) except -1:
         return _bind_specs(&self.row, rules, None)
 
-    cdef object run1(self, object rules, object state, object action):
-        table = self.table.get(rules, state)
-        if isinstance(action, _KEEP) and table.chooser is not None:
-            return _placement._apply_action(self.inner, rules, state, action)  # rare: Python
-        return call1(self.inner, rules, state, action)
 
-
-cdef class SpecialistsPending(HookTwin):
+cdef class SpecialistsPending(RowTwin):
     """``placement._pending_actions``: keeping one of two specialists, while pending."""
 
-    cdef _Seat table
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.table = _Seat(_SPECIALISTS)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_specialists_pending
         self.slots = _SPEC_SLOTS
         self.action = _KEEP
@@ -860,65 +611,29 @@ cdef class SpecialistsPending(HookTwin):
     cdef int bind(self, object rules) except -1:
         return _bind_specs(&self.row, rules, None)
 
-    cdef object run(self, object rules, object state):
-        table = self.table.get(rules, state)
-        if table.chooser is not None:
-            return tuple([_KEEP(spec.name) for spec in table.owned_by(table.chooser)])
-        return call(self.inner, rules, state)
 
-
-cdef class ReturnedOnBust(HookTwin):
+cdef class ReturnedOnBust(RowTwin):
     """``placement._owned`` (the default of ``RETURNED_ON_BUST``): all the buster owns."""
 
-    cdef _Seat table
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.table = _Seat(_SPECIALISTS)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_owned_row
         self.slots = _SPEC_SLOTS
 
     cdef int bind(self, object rules) except -1:
         return _bind_specs(&self.row, rules, None)
 
-    cdef object run(self, object rules, object state):
-        table = self.table.get(rules, state)
-        cdef _Places places = _places(table)
-        player = field(state, PLAYER)
-        if not places.plain or type(player) is not int:
-            return table.owned_by(player)
-        cdef Py_ssize_t at
-        for at in range(places.count):
-            if places.owner[at] == <long>player:
-                return tuple(_gained(places, None, player))
-        return ()
 
-
-cdef class Owns(HookTwin):
+cdef class Owns(RowTwin):
     """``placement._owns`` (the default of ``GAIN``): he owns it; with two, he chooses."""
 
-    cdef _Seat table
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.table = _Seat(_SPECIALISTS)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_owns_row
         self.slots = _SPEC_SLOTS
 
     cdef int bind(self, object rules) except -1:
         return _bind_specs(&self.row, rules, None)
-
-    cdef object run2(self, object rules, object state, object spec, object player):
-        table = self.table.get(rules, state)
-        cdef Py_ssize_t at = _index_of(table, spec)
-        places = table.places
-        cdef Py_ssize_t index, owned = 1  # (``owned_by(player)`` after the move)
-        for index in range(len(places)):
-            if index != at and places[index].owner == player:
-                owned += 1
-        chooser = player if owned > 1 else table.chooser
-        return self.table.set(rules, state, _moved(table, at, _with_owner(player), chooser))
-
 
 
 # On a row the specialists are ``SpecialistSlots``: the chooser (-1: none), then each one's
@@ -1268,16 +983,11 @@ cdef void _weasel_end_turn_row(const Link* link, Cols* c, Py_ssize_t r) noexcept
 # -- the hen (E11) ---------------------------------------------------------------------------
 
 
-cdef class HenTakeTile(HookTwin):
+cdef class HenTakeTile(RowTwin):
     """``hen._take_tile``: stealing from her owner takes the hen instead; the tile stays."""
 
-    cdef _Owner hen
-    cdef _Extension gain
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.hen = _Owner(_HEN)
-        self.gain = _Extension(_GAIN)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_hen_take_tile
         self.slots = _SPEC_SLOTS
         self.point = _GAIN
@@ -1286,23 +996,12 @@ cdef class HenTakeTile(HookTwin):
         _bind_specs(&self.row, rules, _HEN)
         return 0
 
-    cdef object run1(self, object rules, object state, object claim):
-        victim = claim.victim
-        if victim is not None and _is(self.hen.of(rules, state), victim):
-            return call2(self.gain.of(rules), rules, state, _HEN, field(state, PLAYER))
-        return call1(self.inner, rules, state, claim)
 
-
-cdef class HenBust(HookTwin):
+cdef class HenBust(RowTwin):
     """``hen._bust``: her owner with a tile returns her instead; nothing is turned."""
 
-    cdef _Owner hen
-    cdef _Seat table
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.hen = _Owner(_HEN)
-        self.table = _Seat(_SPECIALISTS)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_hen_bust
         self.slots = _SPEC_SLOTS
 
@@ -1310,46 +1009,27 @@ cdef class HenBust(HookTwin):
         _bind_specs(&self.row, rules, _HEN)
         return 0
 
-    cdef object run(self, object rules, object state):
-        player = field(state, PLAYER)
-        if field(state, STACKS)[player] and _is(self.hen.of(rules, state), player):
-            table = self.table.get(rules, state)  # ``return_to_grill``
-            return self.table.set(rules, state, _placed(table, field(state, GRILL), _HEN))
-        return call(self.inner, rules, state)
 
-
-cdef class HenReturnedOnBust(HookTwin):
+cdef class HenReturnedOnBust(RowTwin):
     """``hen._returned_on_bust``: kept by an owner busting with no tile."""
 
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_hen_returned_row
 
     cdef int bind(self, object rules) except -1:
         _bind_specs(&self.row, rules, _HEN)
         return 0
 
-    cdef object run(self, object rules, object state):
-        returned = call(self.inner, rules, state)
-        if not returned or field(state, STACKS)[field(state, PLAYER)]:
-            return returned
-        return tuple([spec for spec in returned if not _same(spec, _HEN)])
-
 
 # -- the crow (E12) -------------------------------------------------------------------------
 
 
-cdef class CrowGain(HookTwin):
+cdef class CrowGain(RowTwin):
     """``crow._gain``: taking its tile moves the crow and earns a grilled worm."""
 
-    cdef _Seat table, tokens
-    cdef _Extension victims
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.table = _Seat(_SPECIALISTS)
-        self.tokens = _Seat(_TOKENS)
-        self.victims = _Extension(_VICTIMS)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_crow_gain_row
         self.slots = _TOKEN_SLOTS  # (``_award_row`` reads its own part: the tokens)
         self.other_slots = _SPEC_SLOTS
@@ -1359,41 +1039,21 @@ cdef class CrowGain(HookTwin):
         _bind_specs(&self.row, rules, _CROW)
         return 0
 
-    cdef object run2(self, object rules, object state, object spec, object player):
-        if not _same(spec, _CROW):
-            return call2(self.inner, rules, state, spec, player)
-        table = _placed(self.table.get(rules, state), field(state, GRILL), _CROW)  # ``return_to_grill``
-        state = self.table.set(rules, state, table)
-        return _award(rules, state, player, self.tokens, self.victims)
-
 
 # -- the worm in a can (E9) -----------------------------------------------------------------
 
 
-cdef class CanStopTotal(HookTwin):
+cdef class CanStopTotal(RowTwin):
     """``can._stop_total``: the can is the missing worm of its owner's stop, 5 points."""
 
-    cdef _Owner can
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.can = _Owner(_can.CAN)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_can_stop_total_row
         self.slots = _SPEC_SLOTS
 
     cdef int bind(self, object rules) except -1:
         _bind_specs(&self.row, rules, _can.CAN)
         return 0
-
-    cdef object run(self, object rules, object state):
-        total = call(self.inner, rules, state)
-        if (
-            total is None
-            and not field(state, SET_ASIDE)[_WORM_INDEX]
-            and _is(self.can.of(rules, state), field(state, PLAYER))
-        ):
-            return state.total + _WORM_POINTS
-        return total
 
 
 cdef class AppleScores(HookTwin):
@@ -1502,16 +1162,13 @@ cdef class WeaselObserve(_Observer):
 # -- the golden die (E8) ---------------------------------------------------------------------
 
 
-cdef class GoldenTurnDice(HookTwin):
+cdef class GoldenTurnDice(RowTwin):
     """``golden_die``'s ``turn_dice``: its owner rolls it as one more die."""
 
-    cdef _Owner golden
-    cdef object kind, rules
-    cdef Py_ssize_t index
+    cdef object kind
 
-    def __init__(self, inner, kind):
-        HookTwin.__init__(self, inner)
-        self.golden = _Owner(_golden.GOLDEN_DIE)
+    def __init__(self, inner, hook, kind):
+        RowTwin.__init__(self, inner, hook)
         self.kind = kind
         self.row.run = <void*>_golden_turn_dice_row
         self.slots = _SPEC_SLOTS
@@ -1523,37 +1180,20 @@ cdef class GoldenTurnDice(HookTwin):
         self.row.data[2] = rules.die_kinds.index(self.kind)
         return 0
 
-    cdef object run(self, object rules, object state):
-        dice = call(self.inner, rules, state)
-        if not _is(self.golden.of(rules, state), field(state, PLAYER)):
-            return dice
-        if rules is not self.rules:
-            self.index = rules.die_kinds.index(self.kind)
-            self.rules = rules
-        index = self.index
-        return (*dice[:index], dice[index] + 1, *dice[index + 1 :])
 
-
-def golden_die_twins(kind):
-    """The golden die's twins for its kind of die (O6)."""
-    return {"turn_dice": lambda inner: GoldenTurnDice(inner, kind)}
+def golden_die_twins(kind, turn_dice):
+    """The golden die's twins for its kind of die (O6), its ``turn_dice`` hook on a state."""
+    return {"turn_dice": lambda inner: GoldenTurnDice(inner, turn_dice, kind)}
 
 
 # -- the weasel (E10) ------------------------------------------------------------------------
 
 
-cdef class WeaselRollActions(HookTwin):
+cdef class WeaselRollActions(RowTwin):
     """The weasel's ``roll_actions``: re-roll (or accept a bust) once a turn."""
 
-    cdef _Owner weasel
-    cdef _Seat part
-    cdef object parts, player, rules
-    cdef bint ready
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.weasel = _Owner(_weasel.WEASEL)
-        self.part = _Seat(_WEASEL_PART)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_weasel_roll_actions_row
         self.slots = _WEASEL_SLOTS
         self.other_slots = _SPEC_SLOTS
@@ -1564,46 +1204,21 @@ cdef class WeaselRollActions(HookTwin):
         self.row.data[2] = _skip_index(rules)
         return 0
 
-    cdef object run(self, object rules, object state):
-        takes = call(self.inner, rules, state)
-        parts = field(state, PARTS)
-        player = field(state, PLAYER)
-        if parts is not self.parts or player is not self.player or rules is not self.rules:
-            self.ready = (
-                _is(self.weasel.of(rules, state), player) and not self.part.get(rules, state).used
-            )
-            self.parts, self.player, self.rules = parts, player, rules
-        if not self.ready:
-            return takes
-        return (*takes, _USE) if takes else (_USE, _SKIP)
 
-
-cdef class WeaselEndTurn(HookTwin):
+cdef class WeaselEndTurn(RowTwin):
     """The weasel's ``end_turn``: ready again next turn."""
 
-    cdef _Seat part
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.part = _Seat(_WEASEL_PART)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_weasel_end_turn_row
         self.slots = _WEASEL_SLOTS
 
-    cdef object run(self, object rules, object state):
-        state = call(self.inner, rules, state)
-        if self.part.get(rules, state).used:
-            state = self.part.set(rules, state, _FRESH_WEASEL)
-        return state
 
-
-cdef class WeaselApplyAction(HookTwin):
+cdef class WeaselApplyAction(RowTwin):
     """The weasel's ``apply_action``: roll the whole roll again, or accept the bust."""
 
-    cdef _Seat part
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.part = _Seat(_WEASEL_PART)
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
         self.row.run = <void*>_weasel_apply_row
         self.slots = _WEASEL_SLOTS
         self.action = _USE_KIND
@@ -1612,50 +1227,51 @@ cdef class WeaselApplyAction(HookTwin):
         self.row.data[2] = _skip_index(rules)
         return 0
 
-    cdef object run1(self, object rules, object state, object action):
-        # (``action == USE``: attrs compares only objects of the same class)
-        if action is _USE or (type(action) is type(_USE) and action == _USE):
-            state = self.part.set(rules, state, _USED_WEASEL)
-            return state.replace(phase=_PHASE_ROLL, roll=None)
-        if action is _SKIP or (type(action) is type(_SKIP) and action == _SKIP):
-            return self.part.set(rules, state, _USED_WEASEL)  # the roll now busts
-        return call1(self.inner, rules, state, action)
-
 
 # -- each module's twins, as its ``compiled`` factory hands them to ``compose`` --------------
 
+def _the_default(inner, rules, state, *arguments):
+    """A point's default on a state: the twin of a default wraps the default itself."""
+    return inner(rules, state, *arguments)
+
+
 GRILLED_WORMS = {
-    "set_aside": GrilledWormsSetAside,
-    "pending_actions": GrilledWormsPending,
-    "apply_action": GrilledWormsApplyAction,
-    _VICTIMS: Holders,
+    "set_aside": lambda inner: GrilledWormsSetAside(inner, _worms._set_aside),
+    "pending_actions": lambda inner: GrilledWormsPending(inner, _worms._pending_actions),
+    "apply_action": lambda inner: GrilledWormsApplyAction(inner, _worms._apply_action),
+    _VICTIMS: lambda inner: Holders(inner, _the_default),
     "scores": GrilledWormsScores,
     _TOKENS: GrilledWormsObserve,
 }
 SPECIALISTS = {
-    "take_tile": SpecialistsTakeTile,
-    "bust": SpecialistsBust,
-    "pending_actions": SpecialistsPending,
-    "apply_action": SpecialistsApplyAction,
-    _RETURNED_ON_BUST: ReturnedOnBust,
-    _GAIN: Owns,
+    "take_tile": lambda inner: SpecialistsTakeTile(inner, _placement._take_tile),
+    "bust": lambda inner: SpecialistsBust(inner, _placement._bust),
+    "pending_actions": lambda inner: SpecialistsPending(inner, _placement._pending_actions),
+    "apply_action": lambda inner: SpecialistsApplyAction(inner, _placement._apply_action),
+    _RETURNED_ON_BUST: lambda inner: ReturnedOnBust(inner, _the_default),
+    _GAIN: lambda inner: Owns(inner, _the_default),
     _SPECIALISTS: SpecialistsObserve,
 }
-CROW = {_GAIN: CrowGain}
+CROW = {_GAIN: lambda inner: CrowGain(inner, _crow._gain)}
 HEN = {
-    "take_tile": HenTakeTile,
-    "bust": HenBust,
-    _RETURNED_ON_BUST: HenReturnedOnBust,
-    _VICTIMS: HenVictims,
+    "take_tile": lambda inner: HenTakeTile(inner, _hen._take_tile),
+    "bust": lambda inner: HenBust(inner, _hen._bust),
+    _RETURNED_ON_BUST: lambda inner: HenReturnedOnBust(inner, _hen._returned_on_bust),
+    _VICTIMS: lambda inner: HenVictims(inner, _hen._victims),
 }
-CAN = {"stop_total": CanStopTotal}
+CAN = {"stop_total": lambda inner: CanStopTotal(inner, _can._stop_total)}
 APPLE = {"scores": AppleScores}
-WEASEL = {
-    "roll_actions": WeaselRollActions,
-    "end_turn": WeaselEndTurn,
-    "apply_action": WeaselApplyAction,
-    _WEASEL_PART: WeaselObserve,
-}
+
+
+def weasel_twins(roll_actions, apply_action, end_turn):
+    """The weasel's twins, its hooks (made in ``weasel()``) on a state."""
+    return {
+        "roll_actions": lambda inner: WeaselRollActions(inner, roll_actions),
+        "end_turn": lambda inner: WeaselEndTurn(inner, end_turn),
+        "apply_action": lambda inner: WeaselApplyAction(inner, apply_action),
+        _WEASEL_PART: WeaselObserve,
+    }
+
 
 MIRRORS = {
     "FlipOnEmptyBust": ("flip_on_empty_bust", "bust"),
