@@ -236,12 +236,11 @@ cdef class RowTable:
         return width, firsts
 
     def action_layout(self, rules, int players):
-        """The first action number of each of ``rules.action_types`` (the encodings')."""
-        firsts, number = [], 0
-        for kind in rules.action_types:
-            firsts.append(number)
-            number += len(kind.instances(rules, players))
-        return firsts
+        """The first action number of each of ``rules.action_types`` (the encodings', as
+        ``info.game_info`` numbers them)."""
+        from pickomino_rules.info import game_info  # (the rules' facts: read when linked)
+
+        return list(game_info(rules, players).action_starts)
 
 
 cdef tuple _CHAINED = (

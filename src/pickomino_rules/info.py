@@ -47,6 +47,8 @@ class GameInfo:
         players: Number of players.
         actions: Every action a state of the game can offer, in the order of the action
             numbers (the core's, then each module's, as ``Rules.action_types`` lists them).
+        action_starts: The number of the first action of each class of
+            ``Rules.action_types`` (its actions follow it in order).
         max_chance_outcomes: The most distinct outcomes of one roll (of any dice a turn can
             hold).
         min_utility: The lowest zero-sum result of a game (``encoding.returns``).
@@ -65,6 +67,7 @@ class GameInfo:
     max_utility: float = 1.0
     utility_sum: float = 0.0
     max_game_length: int = MAX_GAME_MOVES
+    action_starts: tuple[int, ...] = ()
 
     @property
     def num_actions(self) -> int:
@@ -131,15 +134,18 @@ def game_info(rules: Rules, players: int) -> GameInfo:
     return _info(rules, players)
 
 
-@lru_cache(maxsize=64)  # per rules: bounded, as rules of many options come and go
+@lru_cache(maxsize=16)  # per rules: as many as get_rules keeps (rules of many options come
+# and go; the engine's one-row table asks it too)
 def _info(rules: Rules, players: int) -> GameInfo:
     new_game(rules, players=players)  # checks the number of players
     actions: list[Action] = []
+    starts: list[int] = []
     for kind in rules.action_types:
+        starts.append(len(actions))
         actions.extend(kind.instances(rules, players))
     if len(set(actions)) != len(actions):
         msg = f"{rules.name}: two action classes list the same action"
         raise TypeError(msg)
     pools = product(*(range(most + 1) for most in rules.most_dice))
     outcomes = max(len(rules.chance_table(pool).outcomes) for pool in pools if any(pool))
-    return GameInfo(rules, players, tuple(actions), outcomes)
+    return GameInfo(rules, players, tuple(actions), outcomes, action_starts=tuple(starts))

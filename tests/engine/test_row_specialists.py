@@ -225,3 +225,23 @@ def test_a_specialist_module_with_a_python_hook_keeps_the_rules_off_the_row() ->
     assert not ACTIVE.on_rows(rules)
     seen: dict[type, int] = {}
     assert _random_game(rules, 3, 1, seen) == 0
+
+
+@pytest.mark.parametrize("variant", ["classic", "extended", "extrawurm"])
+def test_the_row_numbers_actions_as_the_encoding_does(variant: str) -> None:
+    """The rows' action numbers are `info.game_info`'s (the encodings' too), read, not
+    restated: each class's first number (``action_starts``) starts its own actions."""
+    from pickomino_rules.encoding import Encoding  # noqa: PLC0415 (numpy, an extra)
+    from pickomino_rules.info import game_info  # noqa: PLC0415
+
+    rules = get_rules(variant)
+    for players in (2, 5):
+        info = game_info(rules, players)
+        layout = compiled_plugin.row_table(rules).action_layout(rules, players)
+        assert layout == list(info.action_starts)
+        assert len(layout) == len(rules.action_types)
+        encoding = Encoding.of(rules, players)
+        for kind, start in zip(rules.action_types, layout, strict=True):
+            first = kind.instances(rules, players)[0]
+            assert info.actions[start] == first
+            assert encoding.encode(first) == start

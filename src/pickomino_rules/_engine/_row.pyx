@@ -448,9 +448,9 @@ cdef Row _new_row(View fast, int players):
     for i in range(len(starts)):
         actions_at[i] = starts[i]
     c.actions_at = actions_at
-    row.actions = tuple(
-        [action for kind in fast.rules.action_types for action in kind.instances(fast.rules, players)]
-    )
+    from pickomino_rules.info import game_info  # (the rules' facts: read once a row is made)
+
+    row.actions = game_info(fast.rules, players).actions  # every action by its number
     row.numbers = {action: number for number, action in enumerate(row.actions)}
     c.actions = len(row.actions)
     c.stop = row.numbers[STOP]
@@ -509,7 +509,10 @@ cdef object play(View fast, object state, object move):
         if type(stacks) is not tuple:
             return None
         if row is None or row.players != len(<tuple>stacks):
-            row = _new_row(fast, len(<tuple>stacks))
+            try:
+                row = _new_row(fast, len(<tuple>stacks))
+            except ValueError:  # players the rules do not allow: the object path says so
+                return None
             if row is None:  # tiles or dice no row holds: the object path, from now on
                 fast.turn_on_row = False
                 return None
