@@ -74,7 +74,7 @@ def test_the_specialists_play_in_the_compiled_loop_as_the_reference(
         assert all(np.shares_memory(a, games._slots) for a in part.values())  # noqa: SLF001
     games_each = 100 if THOROUGH else 3 if LIGHT else 10
     for players in (2, 5):
-        assert check_twins(rules, games=games_each, players=players, seed=players) == games_each
+        assert check_twins(rules, games=games_each, players=players, seed=players) >= games_each
 
 
 CASES = [
@@ -93,7 +93,7 @@ def test_the_grilled_worms_play_in_the_compiled_loop_as_the_reference(
     assert all(np.shares_memory(array, games._slots) for array in tokens.values())  # noqa: SLF001
     games_each = 100 if THOROUGH else 3 if LIGHT else 10
     for players in (2, 5):
-        assert check_twins(rules, games=games_each, players=players, seed=players) == games_each
+        assert check_twins(rules, games=games_each, players=players, seed=players) >= games_each
 
 
 def _robs(rules: Rules, players: int) -> set[int]:
