@@ -247,6 +247,8 @@ cdef tuple _CHAINED = (
     "claims", "bust", "set_aside", "pending_actions", "apply_action",
     "stop_total", "take_tile", "roll_actions", "end_turn", "turn_dice",
 )  # the order of ``RowTable``'s chains
+if frozenset(_CHAINED) != ROW_HOOKS:  # (a hook of the turn added without its chain)
+    raise ImportError(f"the row table chains {sorted(_CHAINED)}, not the turn's hooks")
 
 
 cdef object _resolve(HookTwin twin, object rules, list codecs, dict points):

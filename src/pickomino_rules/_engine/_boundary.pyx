@@ -18,7 +18,7 @@ from pickomino_rules.compiled_plugin cimport RowTable
 import warnings
 
 from pickomino_rules._engine.guards import ODD, check_arguments, failure
-from pickomino_rules.compiled_plugin import ROW_HOOKS, TURN_HOOKS, row_table
+from pickomino_rules.compiled_plugin import row_table
 from pickomino_rules.errors import PickominoError
 from pickomino_rules.rules import Rules
 
@@ -119,8 +119,6 @@ cdef class View:
 
 
 cdef View _VIEW = None
-cdef frozenset _TURN_HOOKS = TURN_HOOKS  # the hooks a turn's steps call: the one-row path
-cdef frozenset _ROW_HOOKS = ROW_HOOKS  # plays where the modules wrap them with row twins only
 
 
 cpdef View view(object rules):
@@ -158,7 +156,7 @@ cpdef View view(object rules):
     seen.ends_on_total = rules.ends_on_total
     seen.pending_by_parts = rules.pending_by_parts
     seen.row_table = row_table(rules)
-    seen.turn_on_row = _TURN_HOOKS & set(wrapped) <= _ROW_HOOKS and seen.row_table.complete
+    seen.turn_on_row = seen.row_table.complete  # every module's twin of a turn's hook is a row twin
     seen.row = None
     _VIEW = seen
     return seen
