@@ -1,13 +1,13 @@
 """The compiled kernel is a declared mirror: its map of twins, its declines, whole turns.
 
 ``MIRRORS`` of each compiled module of the engine names the pure twin of each compiled
-function: the kernel's the step machine (``pickomino_rules._engine.steps``), ``_hooks``' the
-core's turn hooks (``pickomino_rules.turn``), ``_observe``'s the encoding.
-Here the map is checked both ways (every pure step and compiled core hook named, every name
-present in the kernel), the kernel is shown to decline nothing over legal play, and every
-node of whole turns on several boards (as OpenSpiel's ``test_consistent``) gives the same
-legal moves and the same next states on both backends, each with rules composed from its own
-core hooks.
+function: the kernel's the public steps (``pickomino_rules._engine.steps``), ``_observe``'s
+the encoding. The kernel plays the other steps on the rules' row (``ON_ROWS`` says where:
+``rows.pxd``'s row functions, named in the batch's ``ROWS``). Here the map is checked both
+ways (every pure step named, every name present), the kernel is shown to decline nothing
+over legal play, and every node of whole turns on several boards (as OpenSpiel's
+``test_consistent``), each read into the row afresh, gives the same legal moves, claims,
+stop outcomes and next states on both backends.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import pytest
 
 from pickomino_rules import Phase, available_variants, get_rules, new_game, turn
 from pickomino_rules._engine import PURE, compiled_backend, observation, steps
+from pickomino_rules.batch._mirrors import ROW_PLUMBING, ROWS
 from pickomino_rules.dice import NO_DICE_SET_ASIDE
 from pickomino_rules.plugin import _compose
 from support import option_sets, turn_starts
@@ -30,9 +31,9 @@ if TYPE_CHECKING:
     from pickomino_rules._engine import Backend
 
 try:
-    from pickomino_rules._engine import _boundary, _hooks, _kernel, _observe
+    from pickomino_rules._engine import _boundary, _kernel, _observe
 except ImportError:  # built without a C compiler: nothing to mirror
-    _boundary = _hooks = _kernel = _observe = None  # type: ignore[assignment]
+    _boundary = _kernel = _observe = None  # type: ignore[assignment]
 
 COMPILED = compiled_backend()
 needs_kernel = pytest.mark.skipif(COMPILED is None, reason="the compiled kernel was not built")
@@ -47,12 +48,13 @@ BOARDS: list[tuple[str, dict[str, object]]] = [
 
 @needs_kernel
 def test_the_map_of_twins_is_complete() -> None:
-    """Every step of ``steps`` is mirrored or declared shared; every twin exists both ways.
+    """Every step of ``steps`` is mirrored, played on the row or declared; both ways.
 
-    Each compiled module of the engine maps its own twins: the kernel the steps, ``_hooks``
-    the core hooks, ``_observe`` the encoding; each name is found in its module.
+    Each compiled module of the engine maps its own twins: the kernel the public steps,
+    ``_observe`` the encoding; each name is found in its module. The kernel's ``ON_ROWS``
+    names the row function playing each other step, one the batch's ``ROWS`` maps to it.
     """
-    maps = {_kernel: steps, _hooks: turn, _observe: observation}
+    maps = {_kernel: steps, _observe: observation}
     for module, reference in maps.items():
         for name, twin in module.MIRRORS.items():
             assert hasattr(module, name), (module.__name__, name)
@@ -65,18 +67,18 @@ def test_the_map_of_twins_is_complete() -> None:
         and not name.startswith("_")
     }
     twins = {twin.__name__ for twin in _kernel.MIRRORS.values()}
-    assert own - twins - set(_kernel.SHARED) == set(), "a step without a compiled twin"
-    assert twins | set(_kernel.SHARED) <= own
+    assert own - twins == set(_kernel.ON_ROWS), "a step without a twin, or a twin of nothing"
+    for name, where in _kernel.ON_ROWS.items():
+        function = where.split(":")[0].split(",")[0].removeprefix("rows.")
+        if function in ROWS:  # a row function: one mirroring this step (or plumbing)
+            assert ROWS[function] == f"steps.{name}", (name, where)
+        else:
+            assert function in ROW_PLUMBING or not where.startswith("rows."), (name, where)
     # the encoding's observation and mask: each function of ``observation`` has its twin
     filled = {
         name for name in observation.__all__ if inspect.isfunction(getattr(observation, name))
     }
     assert filled == set(_observe.MIRRORS)
-    assert set(_hooks.CORE_HOOKS) <= set(turn.HOOKS)
-    for name, hook in _hooks.CORE_HOOKS.items():
-        assert _hooks.MIRRORS[name] is getattr(turn, name)
-        assert _hooks.MIRRORS[f"core_{name}"] is getattr(turn, name)
-        assert getattr(hook, "__wrapped__", None) is getattr(turn, name)
     for name in ("legal_actions", "apply", "sample_chance", "stop_claims", "stop_outcomes"):
         assert getattr(_kernel, name).__wrapped__ is getattr(steps, name)
 
@@ -155,9 +157,8 @@ def test_every_node_of_whole_turns_is_the_same_on_both_backends(
     pure_rules = _rules(variant, options, PURE)
     compiled_rules = _rules(variant, options, compiled)
     assert pure_rules.wrapped == compiled_rules.wrapped
-    for hook in set(_hooks.CORE_HOOKS) - pure_rules.wrapped - {"pending_actions"}:
-        assert getattr(pure_rules, hook) is getattr(turn, hook)
-        assert getattr(compiled_rules, hook) is _hooks.CORE_HOOKS[hook]
+    for hook in set(turn.HOOKS) - pure_rules.wrapped - {"pending_actions"}:
+        assert getattr(pure_rules, hook) is getattr(compiled_rules, hook) is getattr(turn, hook)
     # (with no module's pending_actions the rules hold None: nothing to call)
     _boundary.reset_declined()
     nodes = 0

@@ -4,9 +4,10 @@ The compiled modules let Cython own every reference but two: the kernel's ``_put
 ``compiled_plugin.with_part`` fill the slots of a state they have just allocated (attrs'
 frozen slots have no C setter). These tests keep states whose fields nothing else holds and
 read them again after the garbage around them is gone and its memory reused: a missing
-reference shows as a crash or as a changed field. ``core_scores`` once handed its tuple a
-boxed integer that Cython freed at once (a score above 256, past Python's small integers):
-that case runs in a subprocess, since a use-after-free ends the process. CI runs this file,
+reference shows as a crash or as a changed field. The kernel's compiled scores (retired
+since) once handed its tuple a boxed integer that Cython freed at once (a score above 256,
+past Python's small integers): that case, now in the compiled scores that remain (a
+module's twin), runs in a subprocess, since a use-after-free ends the process. CI runs this file,
 and the engine, batch and hostile suites, with the modules built with AddressSanitizer too
 (``.ci/memcheck``; docs page "Guarantees").
 """
@@ -32,18 +33,19 @@ needs_kernel = pytest.mark.skipif(COMPILED is None, reason="the compiled kernel 
 SCORES_ABOVE_SMALL_INTS = textwrap.dedent(
     """
     import gc
-    from pickomino_rules import GameState, Phase
-    from pickomino_rules._engine import _hooks
-    from pickomino_rules.dice import NO_DICE_SET_ASIDE
+    from pickomino_rules import new_game
+    from variants.twins._compiled import GrilledWormsScores
 
+    rules, state = new_game("extended", players=3)
     stacks = ((21, 22, 23), (24,), ())
-    state = GameState(
-        grill=(25, 26), face_down=(), stacks=stacks, player=0, phase=Phase.ROLL,
-        in_hand=(8,), roll=None, set_aside=NO_DICE_SET_ASIDE, parts=(), layout=None,
-    )
     worms = {tile: 1000 + tile for tile in range(21, 37)}
     expected = tuple(sum(worms[tile] for tile in stack) for stack in stacks)
-    kept = [_hooks.core_scores(worms, state) for _ in range(2000)]
+
+    def scores(rules, state):  # the scores a module inside might give, past the small ints
+        return tuple([sum(worms[tile] for tile in stack) for stack in stacks])
+
+    twin = GrilledWormsScores(scores)  # no tokens held yet: the scores inside, unchanged
+    kept = [twin(rules, state) for _ in range(2000)]
     gc.collect()
     churn = [tuple(range(n, n + 40)) for n in range(20000)]  # reuses freed memory
     assert all(found == expected for found in kept), (kept[0], expected)
@@ -54,7 +56,7 @@ SCORES_ABOVE_SMALL_INTS = textwrap.dedent(
 
 @needs_kernel
 def test_c13_scores_above_256_are_counted_without_ending_the_process() -> None:
-    """C13 in the kernel: totals past Python's cached small integers stay alive and right."""
+    """C13 in compiled code: totals past Python's cached small integers stay alive and right."""
     done = subprocess.run(  # noqa: S603 (this interpreter, this file's own script)
         [sys.executable, "-X", "dev", "-c", SCORES_ABOVE_SMALL_INTS],
         capture_output=True,

@@ -110,12 +110,12 @@ def _declared_mirrors() -> set[Path]:
 def test_the_twins_are_found_without_the_map() -> None:
     """The search itself finds what it must: else an empty search would pass the test below."""
     mirrors = {_named(path) for path in _declared_mirrors()}
-    assert {"_engine/_kernel.pyx", "_engine/_hooks.pyx", "_engine/explain.py"} <= mirrors
+    assert {"_engine/_kernel.pyx", "_engine/explain.py"} <= mirrors
     assert "solver/_nodes.py" in mirrors
     assert {"batch/_mirrors.py", "batch/_core.py", "batch_plugin.py"} <= mirrors
     assert {_named(path) for path in _cython_sources()} >= {
         "_engine/_kernel.pyx",
-        "_engine/_hooks.pyx",
+        "_engine/_row.pyx",
         "_engine/states.pxd",
         "batch/_fused.pyx",
         "_engine/rows.pxd",

@@ -1,12 +1,11 @@
 """The compiled kernel (``pickomino_rules._engine._kernel``) against the pure-Python engine.
 
-Where the kernel was built, ``game`` offers its ``legal_actions``, ``apply``, ``sample_chance``
-and ``stop_claims``, and ``compose`` puts its twins of ``turn``'s ``roll_actions``,
-``set_aside``, ``stop_total``, ``claims``, ``take_tile`` and ``bust`` innermost in every chain.
-They take the plain calls and hand every other call to their pure twins, which stay the
-reference. Here both play the same games: at every state visited, every legal move is applied
-by both and the states must be equal, and each compiled core hook must answer as its pure
-one; bad input must raise the same error with the same message.
+Where the kernel was built, ``game`` offers its ``legal_actions``, ``apply``, ``sample_chance``,
+``stop_claims`` and ``stop_outcomes``: they play the rules on a one-row table where the rules
+play on rows, and hand every other call to their pure twins, which stay the reference. Here
+both play the same games: at every state visited, every legal move is applied by both and the
+states must be equal; bad input and states built by hand must raise the same error with the
+same message or give the same answer.
 
 CI sets ``PICKOMINO_SPEEDUPS=required``, so that a build that lost the extension fails here
 rather than skips. ``PICKOMINO_PURE=1`` keeps the pure functions (CI runs the suite so too).
@@ -40,10 +39,7 @@ from pickomino_rules import (
     turn,
 )
 from pickomino_rules.actions import ROLL, STOP, Roll, Steal, Stop
-from pickomino_rules.compiled_plugin import HookTwin
-from pickomino_rules.errors import InvalidStateError
 from pickomino_rules.plugin import RuleModule, compose
-from pickomino_rules.state import Claim
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -51,9 +47,9 @@ if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
 
 try:
-    from pickomino_rules._engine import _boundary, _hooks, _kernel
+    from pickomino_rules._engine import _boundary, _kernel
 except ImportError:  # built without a C compiler: the pure functions run
-    _boundary = _hooks = _kernel = None  # type: ignore[assignment]
+    _boundary = _kernel = None  # type: ignore[assignment]
 
 PURE = os.environ.get("PICKOMINO_PURE", "") not in ("", "0")
 COMPILED = _kernel is not None and not PURE
@@ -64,7 +60,7 @@ if not COMPILED and os.environ.get("PICKOMINO_SPEEDUPS") == "required" and not P
 needs_compiled = pytest.mark.skipif(not COMPILED, reason="the compiled hot path is not in use")
 
 HOOKS = ("roll_actions", "set_aside", "stop_total", "claims", "take_tile", "bust")
-"""The core hooks of ``turn`` that the kernel has twins of."""
+"""Core hooks of ``turn``: innermost in every chain, on either backend."""
 
 # The rules' names and options played here: the core's hooks alone (the whole turn in C) and
 # rules with modules (their turn through their hooks).
@@ -99,13 +95,9 @@ def test_the_compiled_functions_stand_in_for_the_pure_ones() -> None:
         assert compiled.__doc__ == compiled.__wrapped__.__doc__
         assert compiled.__name__ == name
     for name in HOOKS:
-        compiled = _hooks.CORE_HOOKS[name]
-        assert not isinstance(compiled, types.FunctionType), name
-        assert getattr(compiled, "__wrapped__", None) is getattr(turn, name)
-        assert isinstance(compiled, HookTwin)  # a module's compiled twin calls it in C
         assert isinstance(getattr(turn, name), types.FunctionType), "turn is never rewritten"
-    # Every rules object's chains end in the compiled hooks, whatever was imported first.
-    assert get_rules("classic").set_aside is _hooks.set_aside
+        # the chains of rules no module changes are the core's own hooks, on either backend
+        assert getattr(get_rules("classic"), name) is getattr(turn, name)
     assert get_rules("extended").chains["claims"][0] == "turn"
 
 
@@ -128,9 +120,6 @@ def test_pickomino_pure_keeps_the_pure_functions() -> None:
     assert "PICKOMINO_PURE=1" in shown.stdout
 
 
-_MISBEHAVED = "a hook returned something other than a GameState"
-
-
 def _same(rules: Rules, state: GameState, move: object) -> GameState | None:
     """``apply`` both ways: the same state, or the same error; the state reached, if any."""
     outcomes = []
@@ -140,13 +129,7 @@ def _same(rules: Rules, state: GameState, move: object) -> GameState | None:
         except Exception as error:  # noqa: BLE001 (any error must be the same both ways)
             outcomes.append(("error", (type(error), str(error))))
     (kind, compiled), pure = outcomes
-    if kind == "error" and _MISBEHAVED in compiled[1]:
-        # A hook gave back something other than a state: the kernel says so where the pure
-        # engine trips over it later (it cannot hand the call over: the hook ran).
-        assert compiled[0] is pure[1][0] is InvalidStateError, (state, move)
-        assert "the rules cannot read this state" in pure[1][1], (state, move)
-    else:
-        assert (kind, compiled) == pure, (state, move)
+    assert (kind, compiled) == pure, (state, move)
     if kind != "state":
         return None
     assert type(compiled) is GameState
@@ -156,7 +139,6 @@ def _same(rules: Rules, state: GameState, move: object) -> GameState | None:
 
 def _check_state(rules: Rules, state: GameState, rng: random.Random) -> None:
     """Every call at ``state``, both ways: offers, claims, each legal move, a chance draw."""
-    _check_hooks(rules, state)
     offered = _compiled("legal_actions")(rules, state)
     assert offered == _pure("legal_actions")(rules, state)
     assert _compiled("stop_claims")(rules, state) == _pure("stop_claims")(rules, state)
@@ -186,48 +168,6 @@ def test_c3_c13_both_paths_give_the_same_states_in_random_games(
     name, options = which
     rules, state = new_game(name, players=players, options=options)
     _play_both_ways(rules, state, random.Random(seed))
-
-
-def _check_hooks(rules: Rules, state: GameState, *, any_phase: bool = False) -> None:
-    """Each compiled core hook at ``state`` against its pure one: the same value or error.
-
-    Only the hooks the engine calls in the state's phase, or all of them (``any_phase``).
-    """
-    phase = getattr(state, "phase", None)
-    if any_phase or phase is Phase.CHOOSE:
-        _same_hook("roll_actions", rules, state)
-        for face in Face:
-            _same_hook("set_aside", rules, state, face)
-    if any_phase or phase is not Phase.ROLL:
-        _same_hook("stop_total", rules, state)
-        for total in range(5, 45, 3):
-            _same_hook("claims", rules, state, total)
-        _same_hook("bust", rules, state)
-        for claim in _claims_to_try(state):
-            _same_hook("take_tile", rules, state, claim)
-    _same_hook("scores", rules, state)  # the solver values every end of a turn by it
-
-
-def _claims_to_try(state: GameState) -> list[Claim]:
-    """A claim of each kind the state could hold: the lowest grill tile, each top tile."""
-    grill = getattr(state, "grill", ())
-    stacks = getattr(state, "stacks", ())
-    try:
-        found = [Claim.grill_tile(grill[0])] if grill else []
-        found.extend(Claim(stack[-1], victim) for victim, stack in enumerate(stacks) if stack)
-    except (TypeError, IndexError, KeyError):
-        return []
-    return found
-
-
-def _same_hook(name: str, *args: object) -> None:
-    outcomes = []
-    for function in (_hooks.CORE_HOOKS[name], getattr(turn, name)):
-        try:
-            outcomes.append(("value", function(*args)))
-        except Exception as error:  # noqa: BLE001 (any error must be the same both ways)
-            outcomes.append(("error", (type(error), str(error))))
-    assert outcomes[0] == outcomes[1], (name, args)
 
 
 def _play_both_ways(rules: Rules, state: GameState, rng: random.Random) -> GameState:
@@ -345,9 +285,7 @@ def test_c4_c8_bad_moves_are_refused_alike_and_equal_moves_are_taken_alike(seed:
             _same_call("legal_actions", rules, state)
             _same_call("stop_claims", rules, state)
             _same_call("sample_chance", rules, state, rng)
-            _check_hooks(rules, state, any_phase=True)
-            _same_hook("set_aside", rules, state, 0)
-            _same_hook("claims", rules, state, "21")
+            _same_call("stop_outcomes", rules, state)
     assert _boundary.declined() > 0
 
 
@@ -380,14 +318,13 @@ def _own_rules(**hooks: Any) -> Rules:
 
 
 @needs_compiled
-def test_the_kernel_calls_the_compiled_twin_of_each_hook_no_module_wraps() -> None:
-    flags = [f"core_{hook}" for hook in HOOKS]
-    assert all(getattr(_boundary.view(get_rules("classic")), flag) for flag in flags)
-    assert all(getattr(_boundary.view(_own_rules(scores=_double_scores)), flag) for flag in flags)
+def test_a_module_wrapping_a_hook_of_the_turn_in_python_alone_takes_its_rules_off_the_row() -> None:
+    """Such rules play on the pure engine (its hooks as they are); the others on the row."""
+    assert _boundary.on_rows(get_rules("classic"))
+    assert _boundary.on_rows(get_rules("classic", {"short_game": True}))  # O2's row twin
+    assert _boundary.on_rows(_own_rules(scores=_double_scores))  # not a hook of the turn
     for hook in HOOKS:
-        seen = _boundary.view(_own_rules(**{hook: _through}))
-        assert [getattr(seen, flag) for flag in flags] == [other != hook for other in HOOKS]
-    assert not _boundary.view(get_rules("classic", {"short_game": True})).core_bust  # O2
+        assert not _boundary.on_rows(_own_rules(**{hook: _through})), hook
 
 
 def _through(inner: Any, *args: Any) -> Any:
@@ -466,11 +403,10 @@ def test_a_fallback_is_counted_and_warned_of_once_naming_the_function() -> None:
         second = _compiled("legal_actions")(rules, odd)
     assert all(warning.category is RuntimeWarning for warning in caught)
     assert first == second == _pure("legal_actions")(rules, odd)
-    named = sorted(str(warning.message).split(" of ")[1].split()[0] for warning in caught)
-    assert named == ["claims", "legal_actions"]  # once each, though asked twice
-    # (the second time the pure engine answers from its cache, not asking the claims again)
-    assert _boundary.fallbacks() == {"claims": 1, "legal_actions": 2}
-    assert _boundary.declined() == 3
+    named = [str(warning.message).split(" of ")[1].split()[0] for warning in caught]
+    assert named == ["legal_actions"]  # once, though asked twice
+    assert _boundary.fallbacks() == {"legal_actions": 2}
+    assert _boundary.declined() == 2
 
 
 _CALLS: list[GameState] = []  # the states a hook was called on
@@ -486,7 +422,7 @@ def _counted_failing_set_aside(inner: Any, rules: Rules, state: GameState, face:
 
 @needs_compiled
 def test_a_module_s_hook_never_runs_twice_when_the_call_fails() -> None:
-    """Once a module's hook has run the kernel hands nothing over: the error comes once."""
+    """A module's hook in Python alone: its rules play on the pure engine, the error once."""
     rules = _own_rules(set_aside=_counted_failing_set_aside)
     state = new_game(rules, players=2)[1]
     state = _compiled("apply")(rules, state, RollOutcome.parse("11234ww5"))

@@ -2,10 +2,12 @@
 
 Two backends play the same rules. The *pure* one is the reference: the step machine in
 [`steps`][pickomino_rules._engine.steps] and the core's hooks in
-[`turn`][pickomino_rules.turn]. The *compiled* one (``_kernel`` with ``_hooks``,
-``_boundary``, ``_row`` and ``_observe``, built with the package where a C compiler was
-found) mirrors both function for function and hands every call it does not take to its pure
-twin.
+[`turn`][pickomino_rules.turn]. The *compiled* one (``_kernel`` with ``_boundary``,
+``_row`` and ``_observe``, built with the package where a C compiler was found) plays the
+rules on a one-row table through the compiled rules' row functions (``rows.pxd``, the batch's
+too) and hands every call it does not take to the pure engine. Both put the same core hooks
+(``turn``'s) innermost in every chain; a module's compiled twins are folded in under the
+compiled backend only.
 
 The backend is chosen here, once, when the package is first imported: the compiled one when
 it was built, unless ``PICKOMINO_PURE=1`` is set. Nothing is rewritten afterwards:
@@ -95,7 +97,6 @@ def compiled_backend() -> Backend | None:
     try:  # (built where possible; all or none: they cimport each other)
         from pickomino_rules._engine import (  # noqa: PLC0415
             _boundary,
-            _hooks,
             _kernel,
             _observe,
         )
@@ -109,7 +110,7 @@ def compiled_backend() -> Backend | None:
         sample_chance=_kernel.sample_chance,
         stop_claims=_kernel.stop_claims,
         stop_outcomes=_kernel.stop_outcomes,
-        core_hooks={**PURE.core_hooks, **_hooks.CORE_HOOKS},
+        core_hooks=PURE.core_hooks,
         fallbacks=_boundary.fallbacks,
         observe_into=_observe.observe_into,
         mask_into=_observe.mask_into,

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The compiled engine's boundary (``_boundary.pyx``): which calls it takes, and which it
-hands to the pure engine. Cimported by the kernel, the core hooks' twins and the encoding."""
+hands to the pure engine. Cimported by the kernel and the one-row table."""
 
 from pickomino_rules.compiled_plugin cimport RowTable
 
@@ -24,14 +24,8 @@ cdef class View:
     cdef readonly object rules
     cdef object layout
     cdef object chance_table
-    cdef object dice
     cdef dict tables
-    cdef object roll_actions, pending, set_aside, stop_total, claims
-    cdef object take_tile, bust, end_turn, turn_dice, apply_action
-    cdef object worms
-    cdef readonly bint core_roll_actions, core_set_aside, core_stop_total, core_claims
-    cdef readonly bint core_take_tile, core_bust
-    cdef bint tidies_turn_end, deals_own_dice, ends_on_total, pending_by_parts
+    cdef bint tidies_turn_end
     cdef readonly bint turn_on_row  # the turn's hooks are the core's or row twins: on a row
     cdef RowTable row_table  # the modules' row twins linked (``compiled_plugin.row_table``)
     cdef object row  # the one-row table (``_row.Row``) of these rules, once made
@@ -42,4 +36,3 @@ cdef class View:
 cpdef View view(object rules)
 cdef View taken(object rules, object state)
 cdef object fell_back(str name, object pure, tuple arguments)
-cdef object raise_as_pure(object rules, object state, object error, object move=*)

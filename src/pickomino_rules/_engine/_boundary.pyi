@@ -2,12 +2,6 @@ from pickomino_rules.rules import Rules
 
 class View:
     rules: Rules
-    core_roll_actions: bool
-    core_set_aside: bool
-    core_stop_total: bool
-    core_claims: bool
-    core_take_tile: bool
-    core_bust: bool
     turn_on_row: bool
 
 def view(rules: Rules) -> View: ...

@@ -1,12 +1,12 @@
 # cython: language_level=3
 """The compiled engine's boundary with the rules and with the pure engine.
 
-Which calls the compiled engine takes: its view of one rules object (the hooks, which of them
-are the core's own, the chance tables in C) and whether a state may be read by offset
-(``taken``). Which it hands back: a declined call is answered by the pure twin, counted by
-function (``fallbacks()``) and warned about once per function (``RuntimeWarning``), so a
-kernel bug shows as a warning, never as a silent slow answer; over legal play the count stays
-zero. What a hook raised is raised as the pure engine raises it (``raise_as_pure``).
+Which calls the compiled engine takes: its view of one rules object (the chance tables in C,
+the modules' row twins linked, whether the rules play on rows) and whether a state may be read
+by offset (``taken``). Which it hands back: a declined call is answered by the pure twin,
+counted by function (``fallbacks()``) and warned about once per function
+(``RuntimeWarning``), so a kernel bug shows as a warning, never as a silent slow answer; over
+legal play the count stays zero.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -17,9 +17,7 @@ from pickomino_rules.compiled_plugin cimport RowTable
 
 import warnings
 
-from pickomino_rules._engine.guards import ODD, check_arguments, failure
 from pickomino_rules.compiled_plugin import row_table
-from pickomino_rules.errors import PickominoError
 from pickomino_rules.rules import Rules
 
 cdef Slots S
@@ -52,15 +50,6 @@ cdef object fell_back(str name, object pure, tuple arguments):
     return answer
 
 
-cdef object raise_as_pure(object rules, object state, object error, object move=None):
-    """Raise what the pure twin raises for ``error`` (a hook failing, a state it cannot read)."""
-    if isinstance(error, PickominoError) or not isinstance(error, ODD):
-        raise error
-    if move is not None:
-        check_arguments(rules, state, move)
-    raise failure(rules, state, error) from error
-
-
 def declined():
     """How many calls the kernel has handed to a pure twin that answered them (fallbacks)."""
     return _DECLINED
@@ -90,7 +79,8 @@ cdef class Table:
 
 
 cdef class View:
-    """The kernel's view of one rules object: its hooks, and which are the core's own."""
+    """The kernel's view of one rules object: its chance tables in C, its row twins linked,
+    whether it plays on rows, and its one-row table once made."""
 
     cdef Table table(self, object dice):
         found = self.tables.get(dice)
@@ -131,30 +121,8 @@ cpdef View view(object rules):
     seen.rules = rules
     seen.tables = {}
     seen.layout = rules.layout
-    seen.dice = rules.components.dice
-    seen.worms = rules.worms
     seen.chance_table = rules.chance_table
-    seen.roll_actions = rules.roll_actions
-    seen.pending = rules.pending_actions
-    seen.set_aside = rules.set_aside
-    seen.stop_total = rules.stop_total
-    seen.claims = rules.claims
-    seen.take_tile = rules.take_tile
-    seen.bust = rules.bust
-    seen.end_turn = rules.end_turn
-    seen.turn_dice = rules.turn_dice
-    seen.apply_action = rules.apply_action
-    wrapped = rules.wrapped
-    seen.core_roll_actions = "roll_actions" not in wrapped
-    seen.core_set_aside = "set_aside" not in wrapped
-    seen.core_stop_total = "stop_total" not in wrapped
-    seen.core_claims = "claims" not in wrapped
-    seen.core_take_tile = "take_tile" not in wrapped
-    seen.core_bust = "bust" not in wrapped
     seen.tidies_turn_end = rules.tidies_turn_end
-    seen.deals_own_dice = rules.deals_own_dice
-    seen.ends_on_total = rules.ends_on_total
-    seen.pending_by_parts = rules.pending_by_parts
     seen.row_table = row_table(rules)
     seen.turn_on_row = seen.row_table.complete  # every module's twin of a turn's hook is a row twin
     seen.row = None

@@ -1,5 +1,5 @@
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from pickomino_rules._engine.steps import Move
@@ -15,4 +15,4 @@ def stop_claims(rules: Rules, state: GameState) -> tuple[Claim, ...]: ...
 def stop_outcomes(rules: Rules, state: GameState) -> tuple[tuple[Action, GameState], ...]: ...
 
 MIRRORS: Mapping[str, Any]
-SHARED: Mapping[str, Callable[..., Any]]
+ON_ROWS: Mapping[str, str]

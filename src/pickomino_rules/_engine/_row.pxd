@@ -6,3 +6,4 @@ from pickomino_rules._engine._boundary cimport View
 cdef object play(View fast, object state, object move)
 cdef object row_legal(View fast, object state)
 cdef object row_claims(View fast, object state)
+cdef object row_outcomes(View fast, object state)

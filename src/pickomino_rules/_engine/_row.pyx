@@ -1,20 +1,21 @@
 # cython: language_level=3, cdivision=True
-"""One game as a one-row table: the kernel's path over the compiled rules' rows.
+"""One game as a one-row table: the compiled engine's path over the compiled rules' rows.
 
-Where every hook of the turn is the core's own or wrapped by row twins only (the classic game
-and its options; modules whose twins have row forms, as the low tiles'), the kernel plays a game through the row functions of ``rows.pxd``, the
-source the batch's loops compile too (docs page "Maintainers", "The one compiled layer",
-step 2). A state is read into the row at a chance node, where every turn starts, and then
-stays there: each call on the state the row last wrote finds it in place. The row is written
-back as a GameState that keeps every field that did not change (the same objects), so the
-states are the pure engine's, field for field. Any other call (a state in the middle of a
-turn the row does not hold, a move that is not a legal one's own kind) takes the kernel's
-object path, which answers it as before.
+Where every hook of the turn is the core's own or wrapped by row twins only (every built-in
+variant and option set, and any module whose twins have row forms), the compiled engine
+plays a game through the row functions of ``rows.pxd``, the source the batch's loops compile
+too (docs page "Maintainers", "The one compiled layer"). A state is read into the row (any
+phase but a game's end) and then stays there: each call on the state the row last wrote finds
+it in place, and a call on another state reads that one. The row is written back as a
+GameState that keeps every field that did not change (the same objects), so the states are
+the pure engine's, field for field. A call the row cannot take (a state it cannot hold, a
+move that is not offered) returns None: the pure engine answers it (``_kernel``).
 
 Nothing here is a rule: the rules are ``rows.pxd``'s (each names its reference); the moves
 and actions are the shared objects of ``actions`` and ``steps``. A state is read only when
-every tile in it is one of the rules' and in one place at most, so the row's arrays (sized by
-the tiles) hold any game the rules can reach.
+every tile in it is one of the rules' and in one place at most, and a roll shown only when it
+is one of the chance table's, so the row's arrays (sized by the tiles) hold any game the rules
+can reach.
 """
 
 from cpython.bytearray cimport PyByteArray_AS_STRING
@@ -23,14 +24,13 @@ from libc.string cimport memcmp, memcpy
 
 cimport pickomino_rules._engine.rows as rows
 from pickomino_rules._engine._boundary cimport Table, View
-from pickomino_rules._engine._hooks cimport takes_of
 from pickomino_rules._engine.rows cimport CHOOSE, DECIDE, GAME_OVER, ROLL, Cols
 from pickomino_rules.compiled_plugin cimport PartSlots, RowTable
 from pickomino_rules._engine.states cimport Slots, get, new_state, read_slots, with_phase
 
 from pickomino_rules._engine import steps
 from pickomino_rules.actions import ROLL as ROLL_AGAIN
-from pickomino_rules.actions import STOP, Roll, Steal, Stop, Take
+from pickomino_rules.actions import STOP, TAKE, Roll, Steal, Stop, Take
 from pickomino_rules.dice import FACES, NO_DICE_SET_ASIDE, RollOutcome
 from pickomino_rules.state import Claim, Phase
 
@@ -47,6 +47,10 @@ cdef object _ROLL_KIND = Roll
 cdef object _STOP_KIND = Stop
 cdef object _STEAL_KIND = Steal
 cdef object _STEAL = steps.steal
+cdef object _GAME_OVER_PHASE = Phase.GAME_OVER
+cdef tuple _OFFERED = tuple(
+    tuple(TAKE[face] for face in FACES if mask >> (face - 1) & 1) for mask in range(64)
+)  # the takes of each set of faces (as bits, like ``RollOutcome.shown``), in face order
 
 cdef Py_ssize_t _PLAYED = 0  # the calls of apply this path answered (``played``)
 
@@ -166,13 +170,19 @@ cdef class Row:
             key = (key << 7) | <long>value
         return key
 
-    cdef int read(self, object state) except -1:
-        """Make the row stand for ``state``, a chance node (ValueError where it cannot)."""
+    cdef int read(self, View fast, object state) except -1:
+        """Make the row stand for ``state``, at any phase but the game's end (ValueError where
+        it cannot: a roll shown must be one of the chance table's for the dice in hand)."""
         cdef Cols* c = &self.c
-        cdef Py_ssize_t i
+        cdef Py_ssize_t i, k, f
+        cdef Table table
         self.state = None
-        if get(state, S.roll) is not None:
-            raise ValueError("a roll shown at a chance node")
+        phase = get(state, S.phase)
+        for i in range(GAME_OVER):
+            if _PHASES[i] is phase:
+                break
+        else:
+            raise ValueError("a phase the row does not play")
         if (
             get(state, S.grill) is not self.grill_of
             or get(state, S.face_down) is not self.face_down_of
@@ -193,11 +203,24 @@ cdef class Row:
             self.set_aside_of = None
             self.aside_key = self.read_counts(set_aside, 6, c.set_aside)
             self.set_aside_of = set_aside
-        for i in range(self.kinds * 6):
-            c.roll[i] = 0
+        roll = get(state, S.roll)
+        for k in range(self.kinds * 6):
+            c.roll[k] = 0
+        if i == CHOOSE:  # the dice in hand show ``roll``, one of their chance table's
+            table = fast.table(in_hand)
+            if table.by_id.get(id(roll)) is not roll and (
+                type(roll) is not _ROLL_OUTCOME or not table.has(roll)
+            ):
+                raise ValueError("not a roll of the dice in hand")
+            counts = roll.counts
+            for k in range(min(self.kinds, len(counts))):
+                for f in range(6):
+                    c.roll[k * 6 + f] = <int8_t>(<long>counts[k][f])
+        elif roll is not None:
+            raise ValueError("a roll shown outside the phase CHOOSE")
         c.player[0] = <int8_t>(<long>player)
-        c.phase[0] = ROLL
-        self.roll_of = None
+        c.phase[0] = <int8_t>i
+        self.roll_of = roll
         parts = get(state, S.parts)
         if parts is not self.parts_of:
             self.parts_of = None
@@ -309,7 +332,7 @@ cdef class Row:
             in_hand, self.roll_of, set_aside, parts, self.layout_of,
         )
         if phase == GAME_OVER:
-            self.reset()  # the game is over: the kernel's object path answers from here
+            self.reset()  # the game is over: the pure engine answers from here
         else:
             self.state = state
             self.derived = False
@@ -342,17 +365,21 @@ cdef class Row:
         rows.run_roll_actions(c.roll_actions_chain, c, 0, self.mask)
         return 0 <= number < c.actions and self.mask[number]
 
-    cdef object legal(self):
-        """``steps.legal_actions`` for the state the row stands for (not a chance node)."""
+    cdef object legal(self, View fast):
+        """``steps.legal_actions`` for the state the row stands for."""
         cdef Cols* c = &self.c
         cdef int64_t claim, victim
+        if c.phase[0] == ROLL:
+            return fast.table(self.in_hand_of).outcomes
         if c.pending_chain is not NULL and rows.run_pending(c.pending_chain, c, 0, NULL):
             return self.pending()
         if c.phase[0] == CHOOSE:
             if c.roll_actions_chain is NULL:
-                return takes_of(rows.roll_faces(c, 0))
+                return _OFFERED[rows.roll_faces(c, 0)]
             self.offers(-1)
             return self.masked()
+        if c.phase[0] != DECIDE:
+            return ()  # (a turn shown over with nothing pending offers nothing)
         if not self.derived:
             rows.run_claims(
                 c.claims_chain, c, 0, rows.run_stop_total(c.stop_total_chain, c, 0), &claim, &victim
@@ -464,23 +491,59 @@ cdef Row _new_row(View fast, int players):
     return row
 
 
+cdef Row _taken(View fast, object state):
+    """The rules' row, standing for ``state`` and taken by this call, else None (a state the
+    row cannot hold, a game over, players the rules do not allow).
+
+    A call owns the row while it runs (``fast.row`` is None meanwhile) and gives it back with
+    ``_give``: a thread that comes in then makes a row of its own, and the last one given
+    back is kept.
+    """
+    cdef Row row = <Row?>fast.row if fast.row is not None else None
+    if row is not None and row.state is state:
+        fast.row = None
+        return row
+    if get(state, S.phase) is _GAME_OVER_PHASE:
+        return None
+    stacks = get(state, S.stacks)
+    if type(stacks) is not tuple:
+        return None
+    if row is None or row.players != len(<tuple>stacks):
+        try:
+            row = _new_row(fast, len(<tuple>stacks))
+        except ValueError:  # players the rules do not allow: the pure engine says so
+            return None
+        if row is None:  # tiles or dice no row holds: the pure engine, from now on
+            fast.turn_on_row = False
+            return None
+    else:
+        fast.row = None
+    try:
+        row.read(fast, state)
+    except Exception:  # a state the row cannot hold (the pure engine answers or explains)
+        row.reset()
+        fast.row = row
+        return None
+    return row
+
+
+cdef inline void _give(View fast, Row row):
+    fast.row = row
+
+
 cdef object row_legal(View fast, object state):
-    """The legal moves of ``state`` if the row stands for it, else None."""
-    if not fast.turn_on_row or fast.row is None:
+    """``steps.legal_actions`` of ``state`` on the row, else None."""
+    cdef Row row = _taken(fast, state)
+    if row is None:
         return None
-    cdef Row row = <Row>fast.row
-    if row.state is not state or state is None or row.c.phase[0] == ROLL:
-        return None  # (at a chance node the kernel gives the chance table's rolls)
-    return row.legal()
+    try:
+        return row.legal(fast)
+    finally:
+        _give(fast, row)
 
 
-cdef object row_claims(View fast, object state):
-    """``steps.stop_claims`` of ``state`` if the row stands for it at a decision, else None."""
-    if not fast.turn_on_row or fast.row is None:
-        return None
-    cdef Row row = <Row>fast.row
-    if row.state is not state or state is None or row.c.phase[0] != DECIDE:
-        return None
+cdef object _claims(Row row):
+    """``steps.stop_claims`` of the state the row stands for."""
     cdef int64_t claim, victim
     cdef int64_t total = rows.run_stop_total(row.c.stop_total_chain, &row.c, 0)
     rows.run_claims(row.c.claims_chain, &row.c, 0, total, &claim, &victim)
@@ -492,44 +555,66 @@ cdef object row_claims(View fast, object state):
     return (row.grill_claims[claim], steal) if claim >= 0 else (steal,)
 
 
-cdef object play(View fast, object state, object move):
-    """``steps.apply`` on the row, or None where the kernel's object path is to answer.
-
-    The call owns the rules' row while it plays (``fast.row`` is None meanwhile): a thread
-    that comes in then makes a row of its own, and the last one done is kept.
-    """
-    global _PLAYED
-    if not fast.turn_on_row:
+cdef object row_claims(View fast, object state):
+    """``steps.stop_claims`` of ``state`` on the row, else None."""
+    cdef Row row = _taken(fast, state)
+    if row is None:
         return None
-    cdef Row row = <Row?>fast.row if fast.row is not None else None
-    if row is None or row.state is not state:
-        if get(state, S.phase) is not _ROLL_PHASE:
-            return None  # a state in the middle of a turn the row does not hold
-        stacks = get(state, S.stacks)
-        if type(stacks) is not tuple:
+    try:
+        return _claims(row)
+    finally:
+        _give(fast, row)
+
+
+cdef object row_outcomes(View fast, object state):
+    """``steps.stop_outcomes`` of ``state`` on the row (each way to end the turn, read afresh
+    from ``state``), else None: outside a stop's decision the pure engine explains."""
+    cdef Row row = _taken(fast, state)
+    if row is None:
+        return None
+    cdef Cols* c = &row.c
+    cdef int64_t claim, victim
+    try:
+        if c.phase[0] != DECIDE or (
+            c.pending_chain is not NULL and rows.run_pending(c.pending_chain, c, 0, NULL)
+        ):
             return None
-        if row is None or row.players != len(<tuple>stacks):
-            try:
-                row = _new_row(fast, len(<tuple>stacks))
-            except ValueError:  # players the rules do not allow: the object path says so
-                return None
-            if row is None:  # tiles or dice no row holds: the object path, from now on
-                fast.turn_on_row = False
-                return None
-        else:
-            fast.row = None
-        try:
-            row.read(state)
-        except (ValueError, TypeError, OverflowError):  # a state the row cannot hold
-            row.reset()
-            fast.row = row
-            return None
-    else:
-        fast.row = None
+        rows.run_claims(
+            c.claims_chain, c, 0, rows.run_stop_total(c.stop_total_chain, c, 0), &claim, &victim
+        )
+        if claim < 0 and victim < 0:  # a bust (C9)
+            rows.decide(c, 0, -1, -1)
+            return ((STOP, row.write()),)
+        ends = []
+        if claim >= 0:  # steps.claim_of_stop: the grill's tile where there is one
+            rows.decide(c, 0, claim, -1)
+            ends.append((STOP, row.write()))
+        if victim >= 0:
+            if claim >= 0:
+                row.read(fast, state)
+            rows.decide(c, 0, -1, victim)
+            end = row.write()
+            if claim < 0:
+                ends.append((STOP, end))
+            ends.append((_STEAL(victim), end))
+        return tuple(ends)
+    except BaseException:
+        row.reset()
+        raise
+    finally:
+        _give(fast, row)
+
+
+cdef object play(View fast, object state, object move):
+    """``steps.apply`` on the row, else None: the pure engine answers (or explains)."""
+    global _PLAYED
+    cdef Row row = _taken(fast, state)
+    if row is None:
+        return None
     try:
         after = _play(fast, row, state, move)
     finally:
-        fast.row = row
+        _give(fast, row)
     if after is not None:
         _PLAYED += 1
     return after
@@ -553,7 +638,7 @@ cdef object _play(View fast, Row row, object state, object move):
             table = fast.table(row.in_hand_of)
             known = table.by_id.get(id(move))
             if known is not move and (type(move) is not _ROLL_OUTCOME or not table.has(move)):
-                return None  # not a roll of these dice: the object path raises the error
+                return None  # not a roll of these dice: the pure engine raises the error
             counts = move.counts
             for k in range(row.kinds):
                 for f in range(6):
@@ -566,7 +651,7 @@ cdef object _play(View fast, Row row, object state, object move):
                 row.derived = False
                 return after
             return row.write()  # a bust: the next player's turn, or the game's end
-        legal = row.legal()
+        legal = row.legal(fast)
         if c.pending_chain is not NULL and rows.run_pending(c.pending_chain, c, 0, NULL):
             # steps.apply on a module's action: ``apply_action``, then steps.settle
             for action in legal:
@@ -574,7 +659,7 @@ cdef object _play(View fast, Row row, object state, object move):
                     break
             else:
                 if move not in legal:
-                    return None  # not offered: the object path raises the error
+                    return None  # not offered: the pure engine raises the error
             number = row.numbers.get(move)
             if number is None or not rows.run_apply(c.apply_chain, c, 0, number):
                 return None
@@ -585,7 +670,7 @@ cdef object _play(View fast, Row row, object state, object move):
             if kind is not _TAKE:  # a module's action on the roll (``roll_actions``' chain)
                 number = row.numbers.get(move) if c.roll_actions_chain is not NULL else None
                 if number is None or not row.offers(number):
-                    return None  # not offered: the object path raises the error
+                    return None  # not offered: the pure engine raises the error
                 if not rows.run_apply(c.apply_chain, c, 0, number):
                     return None
                 rows.settle(c, 0)
@@ -595,7 +680,7 @@ cdef object _play(View fast, Row row, object state, object move):
                 row.offers(row.numbers[move]) if c.roll_actions_chain is not NULL
                 else (rows.roll_faces(c, 0) >> (face - 1)) & 1
             ):
-                return None  # not offered: the object path raises the error
+                return None  # not offered: the pure engine raises the error
             rows.run_set_aside(c.set_aside_chain, c, 0, face - 1)
             if c.phase[0] != DECIDE:  # steps.apply: a set-aside that left DECIDE settles
                 rows.settle(c, 0)

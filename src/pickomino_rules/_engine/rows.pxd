@@ -169,8 +169,7 @@ cdef inline int16_t* other_part_at(const Link* link, const Cols* c, Py_ssize_t r
 
 
 # ------------------------------------------------------------------ the rules on C numbers
-# Shared with the kernel's twins of the core hooks (`_engine/_hooks.pyx`, `_kernel.pyx`), which
-# read a state's tuples into these numbers: C4, C6 and C7 are written once in compiled form.
+# The core hooks and steps below call them: C4, C6 and C7 are written once in compiled form.
 
 cdef inline int offered_faces(int shown, int used) noexcept nogil:
     """`turn.offered_faces` (C4): of the faces a roll shows (bits, bit f for face index f),
