@@ -238,9 +238,9 @@ cdef class RowTable:
     def action_layout(self, rules, int players):
         """The first action number of each of ``rules.action_types`` (the encodings', as
         ``info.game_info`` numbers them)."""
-        from pickomino_rules.info import game_info  # (the rules' facts: read when linked)
+        from pickomino_rules.info import _numbered_actions  # (the rules' facts: when linked)
 
-        return list(game_info(rules, players).action_starts)
+        return list(_numbered_actions(rules, players)[1])
 
 
 cdef tuple _CHAINED = (

@@ -135,8 +135,17 @@ def game_info(rules: Rules, players: int) -> GameInfo:
 
 
 @lru_cache(maxsize=16)  # per rules: as many as get_rules keeps (rules of many options come
-# and go; the engine's one-row table asks it too)
+# and go)
 def _info(rules: Rules, players: int) -> GameInfo:
+    actions, starts = _numbered_actions(rules, players)
+    pools = product(*(range(most + 1) for most in rules.most_dice))
+    outcomes = max(len(rules.chance_table(pool).outcomes) for pool in pools if any(pool))
+    return GameInfo(rules, players, actions, outcomes, action_starts=starts)
+
+
+@lru_cache(maxsize=16)  # (the engine's one-row table asks it too, without the chance tables)
+def _numbered_actions(rules: Rules, players: int) -> tuple[tuple[Action, ...], tuple[int, ...]]:
+    """`GameInfo.actions` and `GameInfo.action_starts` alone, without every chance table."""
     new_game(rules, players=players)  # checks the number of players
     actions: list[Action] = []
     starts: list[int] = []
@@ -146,6 +155,4 @@ def _info(rules: Rules, players: int) -> GameInfo:
     if len(set(actions)) != len(actions):
         msg = f"{rules.name}: two action classes list the same action"
         raise TypeError(msg)
-    pools = product(*(range(most + 1) for most in rules.most_dice))
-    outcomes = max(len(rules.chance_table(pool).outcomes) for pool in pools if any(pool))
-    return GameInfo(rules, players, tuple(actions), outcomes, action_starts=tuple(starts))
+    return tuple(actions), tuple(starts)

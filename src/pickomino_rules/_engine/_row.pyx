@@ -475,9 +475,9 @@ cdef Row _new_row(View fast, int players):
     for i in range(len(starts)):
         actions_at[i] = starts[i]
     c.actions_at = actions_at
-    from pickomino_rules.info import game_info  # (the rules' facts: read once a row is made)
+    from pickomino_rules.info import _numbered_actions  # (the rules' facts: once a row is made)
 
-    row.actions = game_info(fast.rules, players).actions  # every action by its number
+    row.actions = _numbered_actions(fast.rules, players)[0]  # every action by its number
     row.numbers = {action: number for number, action in enumerate(row.actions)}
     c.actions = len(row.actions)
     c.stop = row.numbers[STOP]
