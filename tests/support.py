@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import re
 import signal
 import sys
@@ -12,12 +13,26 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pickomino_rules import GameState, Rules, apply, parse_move, registry
+from pickomino_rules import (
+    GameState,
+    Phase,
+    RollOutcome,
+    Rules,
+    apply,
+    legal_actions,
+    new_game,
+    parse_move,
+    registry,
+    sample_chance,
+    stop_claims,
+    stop_outcomes,
+)
+from pickomino_rules._engine import steps
 from pickomino_rules.testing import check_state
 
 if TYPE_CHECKING:
     import subprocess
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
 
 __all__ = [
     "FENCE",
@@ -28,6 +43,7 @@ __all__ = [
     "as_in_a_terminal",
     "blocks",
     "check_invariants",
+    "checked_game",
     "installed_plugin",
     "is_python",
     "reaped",
@@ -96,6 +112,60 @@ def turn_starts(variant: str, options: Mapping[str, object], seed: int) -> list[
 def check_invariants(rules: Rules, state: GameState) -> None:
     """Invariants of every reachable state: the conformance kit's own check."""
     check_state(rules, state)
+
+
+def checked_game(
+    rules: Rules,
+    players: int,
+    seed: int,
+    *,
+    moved: Callable[[object, bool], None] | None = None,
+    copies: bool = False,
+) -> int:
+    """A random game on the engine in use, each call checked against the pure engine's: the
+    legal moves, a decision's claims and ways to end the turn, each next state. How many
+    moves the compiled one-row table answered (``_row.played()``; 0 on the pure engine).
+
+    ``moved(move, answered)`` sees each move, and whether the row answered it; ``copies``
+    plays each roll as an equal new object rather than the chance table's own.
+    """
+    try:
+        from pickomino_rules._engine._row import played  # noqa: PLC0415 (built or not)
+    except ImportError:
+
+        def played() -> int:
+            return 0
+
+    _rules, state = new_game(rules, players=players)
+    rng = random.Random(seed)
+    answered = 0
+    while state.phase is not Phase.GAME_OVER:
+        legal = legal_actions(rules, state)
+        assert legal == steps.legal_actions(rules, state), state
+        if state.phase is Phase.DECIDE:  # the claims a stop or steal takes, as the API gives
+            assert stop_claims(rules, state) == steps.stop_claims(rules, state), state
+            assert _answer(stop_outcomes, rules, state) == _answer(
+                steps.stop_outcomes, rules, state
+            ), state
+        move = sample_chance(rules, state, rng) if state.phase is Phase.ROLL else rng.choice(legal)
+        if copies and isinstance(move, RollOutcome):
+            move = RollOutcome(move.kinds, move.counts)
+        before = played()
+        after = apply(rules, state, move)
+        assert after == steps.apply(rules, state, move), (state, move)
+        answered += played() > before
+        if moved is not None:
+            moved(move, played() > before)
+        state = after
+    return answered
+
+
+def _answer(function: Callable[..., object], *args: object) -> object:
+    """What ``function`` gives, or the type and message of what it raises."""
+    try:
+        return function(*args)
+    except Exception as error:  # noqa: BLE001 (any error must be the same both ways)
+        return type(error), str(error)
 
 
 TINY_VARIANT = """

@@ -9,7 +9,6 @@ Here that path plays random and scripted games against the pure engine, move for
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
 import pytest
@@ -25,7 +24,6 @@ from pickomino_rules import (
     new_game,
     stop_claims,
 )
-from pickomino_rules import sample_chance as sample
 from pickomino_rules._engine import ACTIVE, steps
 from pickomino_rules.actions import Take
 from pickomino_rules.dice import Face
@@ -40,7 +38,7 @@ from pickomino_rules.variants.grilled_worms import (
     grilled_worms,
 )
 from pickomino_rules.variants.low_tiles import low_tiles
-from support import option_sets
+from support import checked_game, option_sets
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -77,16 +75,14 @@ def _check_move(rules: Rules, state: GameState, move: object) -> GameState:
 
 
 def _random_game(rules: Rules, players: int, seed: int) -> tuple[int, int]:
-    """A random game, each move checked; the moves the row answered, and the robberies."""
-    _rules, state = new_game(rules, players=players)
-    rng = random.Random(seed)
-    before, robs = _row.played(), 0
-    while state.phase is not Phase.GAME_OVER:
-        legal = legal_actions(rules, state)
-        move = sample(rules, state, rng) if state.phase is Phase.ROLL else rng.choice(legal)
-        robs += isinstance(move, RobGrilledWorm)
-        state = _check_move(rules, state, move)
-    return _row.played() - before, robs
+    """A random game checked against the pure engine (``checked_game``); the moves the row
+    answered, and the robberies."""
+    robs = []
+
+    def moved(move: object, _answered: bool) -> None:
+        robs.append(isinstance(move, RobGrilledWorm))
+
+    return checked_game(rules, players, seed, moved=moved), sum(robs)
 
 
 @pytest.mark.parametrize("options", option_sets("classic"), ids=str)

@@ -34,7 +34,7 @@ from pickomino_rules.errors import PickominoError
 from pickomino_rules.plugin import RuleModule, Variant, compose
 from pickomino_rules.variants.classic import CLASSIC_OPTIONS, classic_modules
 from pickomino_rules.variants.low_tiles import low_tiles
-from support import option_sets
+from support import checked_game, option_sets
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Components, Rules
@@ -63,23 +63,10 @@ def _random_game(
     *,
     copies: bool = False,
 ) -> int:
-    """Play a random game with the compiled engine, each move checked against the pure one;
+    """A random game on the compiled engine checked against the pure one (``checked_game``);
     the moves the row answered. ``copies``: each roll an equal new object, not the table's."""
-    rules, state = new_game(rules_name, players=players, options=options)
-    rng = random.Random(seed)
-    before = _played()
-    while state.phase is not Phase.GAME_OVER:
-        legal = legal_actions(rules, state)
-        assert legal == steps.legal_actions(rules, state)
-        if state.phase is Phase.DECIDE:  # the claims a stop or steal takes, as the API gives
-            assert stop_claims(rules, state) == steps.stop_claims(rules, state)
-        move = sample(rules, state, rng) if state.phase is Phase.ROLL else rng.choice(legal)
-        if copies and isinstance(move, RollOutcome):
-            move = RollOutcome(move.kinds, move.counts)
-        after = apply(rules, state, move)
-        assert after == steps.apply(rules, state, move), (state, move)
-        state = after
-    return _played() - before
+    rules, _state = new_game(rules_name, players=players, options=options)
+    return checked_game(rules, players, seed, copies=copies)
 
 
 CLASSIC_SETS = [

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import attrs
 import pytest
 
-from pickomino_rules import Phase, apply, get_rules, legal_actions, new_game, stop_claims
+from pickomino_rules import Phase, apply, get_rules, legal_actions, new_game
 from pickomino_rules import sample_chance as sample
 from pickomino_rules._engine import ACTIVE, steps
 from pickomino_rules.plugin import RuleModule, compose
@@ -35,7 +35,7 @@ from pickomino_rules.variants.specialists import (
     specialists,
     weasel,
 )
-from support import option_sets
+from support import checked_game, option_sets
 
 if TYPE_CHECKING:
     from pickomino_rules.rules import Rules
@@ -55,28 +55,14 @@ _SEEN = (UseWeasel, SkipWeasel, KeepSpecialist, RobGrilledWorm)
 
 
 def _random_game(rules: Rules, players: int, seed: int, seen: dict[type, int]) -> int:
-    """A random game, each move checked against the pure engine; the moves the row answered.
+    """A random game checked against the pure engine (``checked_game``); the moves the row
+    answered. ``seen`` counts the modules' actions the row answered, by class."""
 
-    ``seen`` counts the modules' actions the row answered, by class.
-    """
-    _rules, state = new_game(rules, players=players)
-    rng = random.Random(seed)
-    answered = 0
-    while state.phase is not Phase.GAME_OVER:
-        legal = legal_actions(rules, state)
-        assert legal == steps.legal_actions(rules, state), state
-        if state.phase is Phase.DECIDE:
-            assert stop_claims(rules, state) == steps.stop_claims(rules, state)
-        move = sample(rules, state, rng) if state.phase is Phase.ROLL else rng.choice(legal)
-        before = _row.played()
-        after = apply(rules, state, move)
-        assert after == steps.apply(rules, state, move), (state, move)
-        if _row.played() > before:
-            answered += 1
-            if isinstance(move, _SEEN):
-                seen[type(move)] = seen.get(type(move), 0) + 1
-        state = after
-    return answered
+    def moved(move: object, answered: bool) -> None:
+        if answered and isinstance(move, _SEEN):
+            seen[type(move)] = seen.get(type(move), 0) + 1
+
+    return checked_game(rules, players, seed, moved=moved)
 
 
 @pytest.mark.parametrize("variant", ["extended", "extrawurm"])
