@@ -13,6 +13,7 @@ from pickomino_rules._engine.rows cimport (  # a row twin's types and helpers
     PendingRow,
     PointRow,
     RollActionsRow,
+    ScoresRow,
     SetAsideRow,
     StateRow,
     TakeTileRow,
@@ -28,6 +29,7 @@ from pickomino_rules._engine.rows cimport (  # a row twin's types and helpers
     run_pending,
     run_point,
     run_roll_actions,
+    run_scores,
     run_set_aside,
     run_state,
     run_stop_total,
@@ -107,6 +109,8 @@ cdef class RowTable:
     cdef const Link* roll_actions_chain
     cdef const Link* end_turn_chain
     cdef const Link* turn_dice_chain
+    cdef const Link* scores_chain
+    cdef readonly bint scores_on_rows  # and every module's twin of ``scores`` has one too
     cdef object hooks, points  # the composed hooks and points whose twins hold the links
 
     cdef void chains_into(self, Cols* c) noexcept

@@ -210,6 +210,8 @@ cdef class RowTable:
     Attributes:
         complete: Whether the rules' hooks of ``ROW_HOOKS`` all play on rows.
         missing: Else the first module's twin that lacks a row form, in words.
+        scores_on_rows: Whether ``scores`` (C13, no hook of the turn) plays on rows too:
+            the batch's compiled loop then scores its games in C.
         codecs: Each part's ``PartSlots`` by part index (None: no row twin reads it; the
             part rides along unchanged).
     """
@@ -225,6 +227,7 @@ cdef class RowTable:
         c.roll_actions_chain = self.roll_actions_chain
         c.end_turn_chain = self.end_turn_chain
         c.turn_dice_chain = self.turn_dice_chain
+        c.scores_chain = self.scores_chain
 
     def slot_layout(self, int players):
         """The slots of a row of ``players`` players: their count, each part's first."""
@@ -334,50 +337,62 @@ def row_table(rules):
     return table
 
 
+cdef object _link_chain(
+    object rules, str name, list codecs, dict points, const Link** first
+):
+    """Link the modules' twins of hook ``name`` into one chain, outermost at ``first`` (NULL:
+    the core's own); what lacks a row form (None: nothing)."""
+    cdef HookTwin twin, outer = None
+    cdef Py_ssize_t at
+    first[0] = NULL
+    hook = getattr(rules, name)
+    for at in range(len(rules.chains[name]) - 1):  # (the chain's modules, then the core)
+        if not isinstance(hook, HookTwin) or (<HookTwin>hook).row.run is NULL:
+            return f"a module's twin of {name} without a row form"
+        twin = <HookTwin>hook
+        missing = _resolve(twin, rules, codecs, points)
+        if missing is not None:
+            return missing
+        if outer is None:
+            first[0] = &twin.row
+        else:
+            outer.row.inner = &twin.row
+        outer = twin
+        hook = twin.inner
+    if outer is not None:
+        outer.row.inner = NULL
+    return None
+
+
 cdef RowTable _linked(object rules):
     """``row_table``'s work: the rules' twins linked into one table."""
     cdef RowTable table = RowTable()
     cdef list codecs = [None] * len(rules.layout.parts)
     cdef dict points = {}
-    cdef HookTwin twin, outer
     cdef const Link* chains[10]
-    cdef Py_ssize_t at, wrappers, index
-    table.hooks = tuple([getattr(rules, name) for name in _CHAINED])
+    cdef const Link* scores_chain = NULL
+    cdef Py_ssize_t index
+    table.hooks = tuple([getattr(rules, name) for name in (*_CHAINED, "scores")])
     table.complete = True
     for index in range(10):
-        chains[index] = NULL
-        hook = getattr(rules, _CHAINED[index])
-        wrappers = len(rules.chains[_CHAINED[index]]) - 1
-        outer = None
-        for at in range(wrappers):
-            if not isinstance(hook, HookTwin) or (<HookTwin>hook).row.run is NULL:
-                table.complete = False
-                table.missing = f"a module's twin of {_CHAINED[index]} without a row form"
-                break
-            twin = <HookTwin>hook
-            missing = _resolve(twin, rules, codecs, points)
-            if missing is not None:
-                table.complete = False
-                table.missing = missing
-                break
-            if outer is None:
-                chains[index] = &twin.row
-            else:
-                outer.row.inner = &twin.row
-            outer = twin
-            hook = twin.inner
-        if not table.complete:
+        missing = _link_chain(rules, _CHAINED[index], codecs, points, &chains[index])
+        if missing is not None:
+            table.complete = False
+            table.missing = missing
             break
-        if outer is not None:
-            outer.row.inner = NULL
     if not table.complete:
         for index in range(10):
             chains[index] = NULL
+    else:  # the scores too, where they have row forms (the batch's loop then scores in C)
+        table.scores_on_rows = _link_chain(rules, "scores", codecs, points, &scores_chain) is None
+        if not table.scores_on_rows:
+            scores_chain = NULL
     table.claims_chain, table.bust_chain, table.set_aside_chain = chains[0], chains[1], chains[2]
     table.pending_chain, table.apply_chain = chains[3], chains[4]
     table.stop_total_chain, table.take_tile_chain = chains[5], chains[6]
     table.roll_actions_chain, table.end_turn_chain = chains[7], chains[8]
     table.turn_dice_chain = chains[9]
+    table.scores_chain = scores_chain
     table.codecs = tuple(codecs)
     table.points = points  # (their twins hold the links the chains use)
     return table

@@ -34,7 +34,8 @@ SCORES_ABOVE_SMALL_INTS = textwrap.dedent(
     """
     import gc
     from pickomino_rules import new_game
-    from variants.twins._compiled import GrilledWormsScores
+    from pickomino_rules.variants import grilled_worms
+    from pickomino_rules.variants.twins._compiled import GrilledWormsScores
 
     rules, state = new_game("extended", players=3)
     stacks = ((21, 22, 23), (24,), ())
@@ -44,7 +45,7 @@ SCORES_ABOVE_SMALL_INTS = textwrap.dedent(
     def scores(rules, state):  # the scores a module inside might give, past the small ints
         return tuple([sum(worms[tile] for tile in stack) for stack in stacks])
 
-    twin = GrilledWormsScores(scores)  # no tokens held yet: the scores inside, unchanged
+    twin = GrilledWormsScores(scores, grilled_worms._scores)  # no tokens held: unchanged
     kept = [twin(rules, state) for _ in range(2000)]
     gc.collect()
     churn = [tuple(range(n, n + 40)) for n in range(20000)]  # reuses freed memory

@@ -44,6 +44,7 @@ from pickomino_rules.compiled_plugin cimport (
     run_pending,
     run_point,
     run_roll_actions,
+    run_scores,
     run_set_aside,
     run_state,
     run_stop_total,
@@ -393,21 +394,24 @@ cdef class GrilledWormsSetAside(RowTwin):
         self.point = _VICTIMS
 
 
-cdef class GrilledWormsScores(HookTwin):
+cdef void _grilled_worms_scores_row(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t* out
+) noexcept nogil:
+    """``grilled_worms._scores`` on a row: each token held is one worm more."""
+    run_scores(link.inner, c, r, out)
+    cdef const int16_t* tokens = part_at(link, c, r)
+    cdef int p
+    for p in range(c.players):
+        out[p] += tokens[_HELD + p]
+
+
+cdef class GrilledWormsScores(RowTwin):
     """``grilled_worms._scores``: each token held is one worm."""
 
-    cdef _Seat tokens
-
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.tokens = _Seat(_TOKENS)
-
-    cdef object run(self, object rules, object state):
-        worms = call(self.inner, rules, state)
-        held = self.tokens.get(rules, state).held
-        if type(worms) is not tuple or type(held) is not tuple or len(held) != len(worms):
-            return tuple([w + n for w, n in zip(worms, held, strict=True)])  # its own error
-        return tuple([worms[at] + held[at] for at in range(len(worms))])
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
+        self.row.run = <void*>_grilled_worms_scores_row
+        self.slots = _TOKEN_SLOTS
 
 
 cdef class Holders(RowTwin):
@@ -1056,21 +1060,28 @@ cdef class CanStopTotal(RowTwin):
         return 0
 
 
-cdef class AppleScores(HookTwin):
+cdef void _apple_scores_row(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t* out
+) noexcept nogil:
+    """``apple._scores`` on a row: three worms more for the apple's owner (E7)."""
+    run_scores(link.inner, c, r, out)
+    cdef int holder = _owner_row(part_at(link, c, r), link.data[0], link.data[1])
+    if holder >= 0:
+        out[holder] += link.data[2]
+
+
+cdef class AppleScores(RowTwin):
     """``apple._scores``: three worms more for the apple's owner (E7)."""
 
-    cdef _Owner apple
+    def __init__(self, inner, hook):
+        RowTwin.__init__(self, inner, hook)
+        self.row.run = <void*>_apple_scores_row
+        self.slots = _SPEC_SLOTS
 
-    def __init__(self, inner):
-        HookTwin.__init__(self, inner)
-        self.apple = _Owner(_apple.APPLE)
-
-    cdef object run(self, object rules, object state):
-        worms = call(self.inner, rules, state)
-        holder = self.apple.of(rules, state)
-        if holder is None:
-            return worms
-        return tuple([w + _APPLE_WORMS * (p == holder) for p, w in enumerate(worms)])
+    cdef int bind(self, object rules) except -1:
+        _bind_specs(&self.row, rules, _apple.APPLE)
+        self.row.data[2] = _APPLE_WORMS
+        return 0
 
 
 # -- the parts' features for the numeric encoding (their ``observe``) ------------------------
@@ -1240,7 +1251,7 @@ GRILLED_WORMS = {
     "pending_actions": lambda inner: GrilledWormsPending(inner, _worms._pending_actions),
     "apply_action": lambda inner: GrilledWormsApplyAction(inner, _worms._apply_action),
     _VICTIMS: lambda inner: Holders(inner, _the_default),
-    "scores": GrilledWormsScores,
+    "scores": lambda inner: GrilledWormsScores(inner, _worms._scores),
     _TOKENS: GrilledWormsObserve,
 }
 SPECIALISTS = {
@@ -1260,7 +1271,7 @@ HEN = {
     _VICTIMS: lambda inner: HenVictims(inner, _hen._victims),
 }
 CAN = {"stop_total": lambda inner: CanStopTotal(inner, _can._stop_total)}
-APPLE = {"scores": AppleScores}
+APPLE = {"scores": lambda inner: AppleScores(inner, _apple._scores)}
 
 
 def weasel_twins(roll_actions, apply_action, end_turn):

@@ -435,6 +435,7 @@ cdef Row _new_row(View fast, int players):
     c.below_size = tiles[-1] + 2
     cdef int64_t* below = <int64_t*>row.block(8 * c.below_size)
     cdef int64_t* points = <int64_t*>row.block(8 * 6)
+    cdef int64_t* worms = <int64_t*>row.block(8 * count)
     cdef int8_t* start_dice = <int8_t*>row.block(kinds)
     for i in range(c.index_of_size):
         index_of[i] = -1
@@ -445,10 +446,12 @@ cdef Row _new_row(View fast, int players):
         below[total] = sum(1 << i for i in range(count) if tiles[i] < total)
     for i in range(6):
         points[i] = FACES[i].points
+    for i in range(count):
+        worms[i] = fast.rules.worms[tiles[i]]
     for i in range(kinds):
         start_dice[i] = dice[i]
-    c.tiles, c.index_of, c.below, c.points, c.start_dice = (
-        tile_numbers, index_of, below, points, start_dice
+    c.tiles, c.index_of, c.below, c.points, c.worms, c.start_dice = (
+        tile_numbers, index_of, below, points, worms, start_dice
     )
     # steps.decide_actions' tuples: roll again or not, then no steal or a steal from a victim
     decisions = []

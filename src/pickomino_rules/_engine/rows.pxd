@@ -66,6 +66,7 @@ ctypedef struct Cols:
     const int64_t* index_of       # [index_of_size] tile number -> index, -1
     const int64_t* below          # [below_size] grill bits of the tiles below a total
     const int64_t* points         # [6] points of each face (C7)
+    const int64_t* worms          # [count] worms of each tile, by index (C13)
     const int8_t* start_dice      # [kinds] the turn's dice (C3)
     Py_ssize_t index_of_size, below_size
     int players, kinds, count
@@ -89,6 +90,7 @@ ctypedef struct Cols:
     const Link* roll_actions_chain
     const Link* end_turn_chain
     const Link* turn_dice_chain
+    const Link* scores_chain  # not a hook of the turn (`RowTable.scores_on_rows`)
 
 
 ctypedef void (*ClaimsRow)(
@@ -129,6 +131,10 @@ ctypedef bint (*PendingRow)(
 ctypedef bint (*ApplyRow)(
     const Link* link, Cols* c, Py_ssize_t r, int64_t action
 ) noexcept nogil  # of ``apply_action``: whether it took action number ``action``
+
+ctypedef void (*ScoresRow)(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t* out
+) noexcept nogil  # of `turn.scores`: each player's worms into ``out`` (``players`` numbers)
 
 ctypedef int64_t (*PointRow)(
     const Link* link, const Cols* c, Py_ssize_t r, int64_t first
@@ -371,6 +377,31 @@ cdef inline void bust(Cols* c, Py_ssize_t r) noexcept nogil:
     tile = return_tile(c, r, p)
     if c.tiles[highest(c.grill[r])] != tile:
         turn_face_down(c, r)
+
+
+cdef inline void scores(const Cols* c, Py_ssize_t r, int64_t* out) noexcept nogil:
+    """`turn.scores` (C13): the worms on the tiles of each player's stack."""
+    cdef Py_ssize_t at, i
+    cdef const int8_t* stack
+    cdef int64_t total
+    cdef int p
+    for p in range(c.players):
+        at = r * c.players + p
+        stack = c.stacks + at * c.count
+        total = 0
+        for i in range(c.heights[at]):
+            total += c.worms[c.index_of[stack[i]]]
+        out[p] = total
+
+
+cdef inline void run_scores(
+    const Link* link, const Cols* c, Py_ssize_t r, int64_t* out
+) noexcept nogil:
+    """`Rules.scores`' chain from ``link`` in: a module's row twin, or the core's."""
+    if link is NULL:
+        scores(c, r, out)
+    else:
+        (<ScoresRow>link.run)(link, c, r, out)
 
 
 cdef inline void run_bust(const Link* link, Cols* c, Py_ssize_t r) noexcept nogil:

@@ -298,7 +298,11 @@ class BatchGames(StepMachine):
     def _scores_of(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
         if self._rows is not None:
             return self._rows.scores(rows)
-        scores: NDArray[np.int64] = self._twins.hooks["scores"](self.table, rows)
+        scores: NDArray[np.int64]
+        if self._fused is not None and self._fused.scores_on_rows:  # C13 on the rows, in C
+            scores = LOOPS.scores(self._fused, rows)
+        else:
+            scores = self._twins.hooks["scores"](self.table, rows)
         return scores
 
     def winners(self) -> NDArray[np.bool_]:

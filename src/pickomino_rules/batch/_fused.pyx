@@ -41,6 +41,7 @@ cdef class Table:
     cdef object arrays
     cdef readonly bint on_rows  # every module's twin of a hook of ROW_HOOKS has a row form,
                                # the parts they read in ``slots``
+    cdef readonly bint scores_on_rows  # and every module's twin of ``scores`` has one too
 
     def __init__(
         self, table, moves, turns, grill_claim, victim, int stop, int steal, RowTable hooks,
@@ -66,6 +67,7 @@ cdef class Table:
         cdef const int64_t[::1] index_of = table.index_of
         cdef const int64_t[::1] below = table.below
         cdef const int64_t[::1] points = table.points
+        cdef const int64_t[::1] worms = table.worms
         cdef const int8_t[::1] start_dice = table.dice
         cdef int16_t[:, ::1] slots_ = slots  # the parts' slots (``_compiled.part_columns``)
         cdef const int64_t[::1] firsts_ = firsts
@@ -75,14 +77,14 @@ cdef class Table:
             stacks.shape[1] != table.players or stacks.shape[2] != count
             or face_down.shape[1] != count or roll.shape[1] != table.kinds
             or in_hand.shape[1] != table.kinds or start_dice.shape[0] != table.kinds
-            or points.shape[0] != 6
+            or points.shape[0] != 6 or worms.shape[0] != count
         ):
             raise ValueError("the batch's arrays do not have the table's shapes")
         self.arrays = (
             table.grill, table.face_down, table.face_down_count, table.stacks, table.heights,
             table.tops, table.player, table.phase, table.in_hand, table.roll, table.set_aside,
             moves, turns, grill_claim, victim, table.tiles, table.index_of, table.below,
-            table.points, table.dice, hooks, slots, firsts, actions_at,
+            table.points, table.worms, table.dice, hooks, slots, firsts, actions_at,
         )  # fmt: skip
         if slots_.shape[0] != table.size or firsts_.shape[0] < max(1, len(hooks.codecs)):
             raise ValueError("the parts' slots do not have the table's shapes")
@@ -93,6 +95,7 @@ cdef class Table:
         )
         if self.on_rows:
             hooks.chains_into(&self.c)
+        self.scores_on_rows = self.on_rows and hooks.scores_on_rows
         self.c.tidies = table.rules.tidies_turn_end
         self.c.slots = &slots_[0, 0]
         self.c.slot_width = slots_.shape[1]
@@ -119,6 +122,7 @@ cdef class Table:
         self.c.below = &below[0]
         self.c.below_size = below.shape[0]
         self.c.points = &points[0]
+        self.c.worms = &worms[0]
         self.c.start_dice = &start_dice[0]
         self.c.players = table.players
         self.c.kinds = table.kinds
@@ -243,6 +247,23 @@ def derive(Table t, int8_t[:, ::1] mask, int8_t[::1] pending):
     with nogil:
         for r in range(mask.shape[0]):
             pending[r] = row.derive(c, r, out + r * width)
+
+
+def scores(Table t, const int64_t[:] rows):
+    """`turn.scores` and the modules' row twins of it (C13): each player's worms in each of
+    ``rows``, shape (rows, players). Only where ``scores_on_rows``."""
+    if not t.scores_on_rows:
+        raise ValueError("a module's twin of scores has no row form")
+    cdef Cols* c = &t.c
+    worms = np.zeros((rows.shape[0], c.players), dtype=np.int64)
+    cdef int64_t[:, ::1] out = worms
+    cdef Py_ssize_t i
+    if rows.shape[0] == 0:
+        return worms
+    with nogil:
+        for i in range(rows.shape[0]):
+            row.run_scores(c.scores_chain, c, rows[i], &out[i, 0])
+    return worms
 
 
 # ---------------------------------------------------------------- the core turn's twins

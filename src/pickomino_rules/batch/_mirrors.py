@@ -69,6 +69,7 @@ else:
             _fused.turn_over: "steps.finish_turn",
             _fused.pass_on: "steps.pass_dice",  # and steps.start_turn
             _fused.decide_actions: "steps.decide_actions",
+            _fused.scores: "turn.scores",  # and the modules' row twins of it (C13)
             # the compiled core twins, innermost in every batch's chains
             **{twin: f"turn.{hook}" for hook, twin in _fused.CORE_TWINS.items()},
         }
@@ -89,6 +90,7 @@ ROWS: dict[str, str] = {
     "return_tile": "turn.return_tile",
     "turn_face_down": "turn.turn_face_down",
     "bust": "turn.bust",
+    "scores": "turn.scores",
     # the steps
     "rolls_again": "steps.decide_actions",  # its roll: C6, as turn.can_roll says
     "decide_actions": "steps.decide_actions",
@@ -123,6 +125,7 @@ ROW_PLUMBING = frozenset(
         "run_take_tile",
         "run_roll_actions",
         "run_state",
+        "run_scores",
     }
 )
 """Row functions of ``_engine/rows.pxd`` that are no rule: a stack's top put on, taken off;

@@ -7,7 +7,7 @@ compiled loops (`_compiled.LOOPS`) take the whole core turn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pickomino_rules.batch._compiled import LOOPS
 from pickomino_rules.batch._core import BITS, CAN_ROLL
@@ -57,7 +57,7 @@ class StepMachine:
     _pending: NDArray[np.bool_]
     _grill_claim: NDArray[np.int64]
     _victim: NDArray[np.int64]
-    _fused: object
+    _fused: Any  # the compiled loops' view (`_fused.Table`), or None
 
     def _play(self, moving: NDArray[np.int64], chosen: NDArray[np.int64]) -> NDArray[np.int64]:
         """`steps.apply` for decisions in rows ``moving``: the rows that roll next."""
