@@ -148,6 +148,10 @@ class PartSlots:
         say); the names and shapes are the module's batch twin's arrays (``PartTwin``),
         which become views of the slots where the batch's compiled loop plays.
         """
+    def read(self, slots: Any, players: int) -> Any:  # noqa: ANN401
+        """The part that ``slots`` hold (its ``width`` int16 slots of a row, contiguous)."""
+    def write(self, part: Any, slots: Any, players: int) -> None:  # noqa: ANN401
+        """``part`` into ``slots`` (its ``width`` slots of a row); nothing changes on error."""
     def round_trip(self, part: Any, players: int) -> Any:  # noqa: ANN401
         """``decode(encode(part))``: what a row makes of ``part``."""
 
@@ -160,9 +164,12 @@ class RowTable:
         missing: Else what lacks one, in words.
         codecs: Each part's `PartSlots` by part index (None: no row twin reads the part,
             which rides along unchanged).
+        scores_on_rows: Whether every module's twin of ``scores`` has a row form too (the
+            batch's compiled loop then scores its games in C).
     """
 
     complete: bool
+    scores_on_rows: bool
     missing: str | None
     codecs: tuple[PartSlots | None, ...]
     def slot_layout(self, players: int) -> tuple[int, list[int]]:

@@ -190,6 +190,24 @@ cdef class PartSlots:
         None for one slot a row (a column), else that many slots (one per player, say)."""
         raise NotImplementedError(f"{type(self).__name__} does not name its slots")
 
+    def read(self, int16_t[::1] slots, int players):
+        """The part that ``slots`` hold (its ``width`` slots of a row: a batch's conversion)."""
+        if slots.shape[0] != self.width(players):
+            raise ValueError(f"{slots.shape[0]} slots, not the part's {self.width(players)}")
+        return self.decode(&slots[0], players) if slots.shape[0] else self.decode(NULL, players)
+
+    def write(self, part, int16_t[::1] slots, int players):
+        """``part`` into ``slots`` (its ``width`` slots of a row); nothing changes on error."""
+        cdef Py_ssize_t width = self.width(players)
+        if slots.shape[0] != width:
+            raise ValueError(f"{slots.shape[0]} slots, not the part's {width}")
+        cdef bytearray held = bytearray(2 * max(1, width))
+        cdef int16_t* staged = <int16_t*>PyByteArray_AS_STRING(held)
+        self.encode(part, staged, players)  # (raises before the row is touched)
+        cdef Py_ssize_t at
+        for at in range(width):
+            slots[at] = staged[at]
+
     def round_trip(self, part, int players):
         """``decode(encode(part))``: what a row makes of ``part`` (the tests' check)."""
         cdef Py_ssize_t width = self.width(players)

@@ -127,6 +127,49 @@ def part_columns(
     return slots, views
 
 
+class SlotPart:
+    """A part read and written through its codec (`compiled_plugin.PartSlots`).
+
+    Its slots are the table's (``Cols.slots``): `state_of` and `write_row` read and write it
+    as they would a batch twin's arrays.
+    """
+
+    def __init__(
+        self,
+        codec: Any,  # noqa: ANN401 (a compiled_plugin.PartSlots)
+        slots: NDArray[np.int16],
+        first: int,
+        players: int,
+    ) -> None:
+        self.codec, self.slots, self.players = codec, slots, players
+        self.columns = slice(first, first + codec.width(players))
+
+    def read(self, _table: BatchTable, row: int) -> Any:  # noqa: ANN401 (a module's part)
+        """The part in ``row``."""
+        return self.codec.read(self.slots[row, self.columns], self.players)
+
+    def write(self, _table: BatchTable, row: int, value: object) -> None:
+        """``value`` into ``row`` (nothing changes where it does not fit)."""
+        self.codec.write(value, self.slots[row, self.columns], self.players)
+
+
+def slot_parts(
+    rules: Rules, table: BatchTable, slots: NDArray[np.int16]
+) -> tuple[tuple[PartKey[Any], SlotPart], ...] | None:
+    """Every part of the rules as a `SlotPart`, in the layout's order.
+
+    None where a part has no codec (no row twin reads it: its batch twin keeps it).
+    """
+    hooks = PLUGIN.row_table(rules)
+    _width, firsts = hooks.slot_layout(table.players)
+    if any(codec is None for codec in hooks.codecs):
+        return None
+    return tuple(
+        (codec.key, SlotPart(codec, slots, first, table.players))
+        for first, codec in zip(firsts, hooks.codecs, strict=True)
+    )
+
+
 def fused_table(  # noqa: PLR0913 (the arrays the loops write)
     table: BatchTable,
     *,

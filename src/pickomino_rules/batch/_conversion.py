@@ -10,7 +10,7 @@ and back; the engine only moves the arrays.
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pickomino_rules.batch_plugin import (
     PHASE_CHOOSE,
@@ -30,7 +30,7 @@ except ImportError:  # an extra; tests/package/test_extras.py runs without it
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from pickomino_rules.batch_plugin import BatchTable, PartTwin
+    from pickomino_rules.batch_plugin import BatchTable
     from pickomino_rules.dice import RollOutcome
 
 PHASE_CODES = {
@@ -43,7 +43,21 @@ PHASE_CODES = {
 """The batch's code of each reference phase."""
 PHASES = {code: phase for phase, code in PHASE_CODES.items()}
 
-Parts = tuple[tuple[Any, "PartTwin"], ...]
+
+class PartColumns(Protocol):
+    """How a part is read from a row and written to one.
+
+    A batch twin's `PartTwin`, or the part's codec in the table's slots (`_compiled.SlotPart`).
+    """
+
+    def read(self, table: BatchTable, row: int) -> Any:  # noqa: ANN401 (a module's part)
+        ...
+
+    def write(self, table: BatchTable, row: int, value: Any) -> None:  # noqa: ANN401
+        ...
+
+
+Parts = tuple[tuple[Any, PartColumns], ...]
 
 
 def write_row(table: BatchTable, parts: Parts, row: int, state: GameState) -> None:

@@ -19,9 +19,16 @@ from pickomino_rules.batch._arguments import (
     row_index,
     selected_rows,
 )
-from pickomino_rules.batch._compiled import LOOPS, fused_table, part_columns, plain, row_only
+from pickomino_rules.batch._compiled import (
+    LOOPS,
+    fused_table,
+    part_columns,
+    plain,
+    row_only,
+    slot_parts,
+)
 from pickomino_rules.batch._compose import twins_of
-from pickomino_rules.batch._conversion import state_of, write_row
+from pickomino_rules.batch._conversion import Parts, state_of, write_row
 from pickomino_rules.batch._results import BatchArrays, BatchStep, _winners, step_results
 from pickomino_rules.batch._rowwise import RowGames
 from pickomino_rules.batch._rules import batch_rules, untwinned
@@ -164,7 +171,26 @@ class BatchGames(StepMachine):
             table.compiled = None
             self._per_row(missing)
             return
+        self._through_codecs(slots if self._fused is not None else None)
         self.reset()
+
+    def _through_codecs(self, slots: NDArray[np.int16] | None) -> None:
+        """Convert and set up the parts through their codecs, where that can be.
+
+        That is where the compiled loop plays (``slots`` given) and every part has its codec;
+        else the parts' twins do it.
+        """
+        self._parts: Parts = self._twins.parts
+        self._start: tuple[GameState, NDArray[np.int16]] | None = None
+        in_codecs = slot_parts(self.rules, self.table, slots) if slots is not None else None
+        if in_codecs is None or slots is None:
+            return
+        self._parts = in_codecs
+        start = new_game(self.rules, players=self.players)[1]  # C2: set up, its turn begun
+        first = np.zeros(slots.shape[1], dtype=np.int16)
+        for (_key, part), value in zip(in_codecs, start.parts, strict=True):
+            part.codec.write(value, first[part.columns], self.players)
+        self._start = (start, first)
 
     def _per_row(self, missing: tuple[str, ...]) -> None:
         """Set up the per-row path (`_rowwise`): every row a reference state."""
@@ -385,7 +411,7 @@ class BatchGames(StepMachine):
         chosen = self.table.rows if rows is None else selected_rows(rows, self.size)
         if self._rows is not None:
             return [self._rows.states[row] for row in chosen.tolist()]
-        return [state_of(self.table, self._twins.parts, int(row), self._outcome) for row in chosen]
+        return [state_of(self.table, self._parts, int(row), self._outcome) for row in chosen]
 
     def _outcome(self, counts: tuple[tuple[int, ...], ...]) -> RollOutcome:
         """The rules' own (shared) roll showing ``counts``: building one costs far more."""
@@ -425,8 +451,13 @@ class BatchGames(StepMachine):
         self._pending[chosen] = False
         self._moves[chosen] = 0
         self._turns[chosen] = 0
-        self._twins.setup(table, chosen)
-        self._start_turn(chosen)
+        if self._start is not None and self._slots is not None:  # as new_game made them
+            start, first = self._start
+            table.in_hand[chosen] = start.in_hand
+            self._slots[chosen] = first
+        else:
+            self._twins.setup(table, chosen)
+            self._start_turn(chosen)
         self._roll_dice(chosen)
 
     def set_state(self, row: int, state: GameState) -> None:
@@ -450,7 +481,7 @@ class BatchGames(StepMachine):
             self._rows.load(row, state)
             self._mask = None
             return
-        write_row(self.table, self._twins.parts, row, state)
+        write_row(self.table, self._parts, row, state)
         self._moves[row] = 0
         self._turns[row] = 0
         self._mask = None

@@ -160,6 +160,7 @@ PLUMBING = frozenset(
         "_per_row",
         "_rolled",
         "_scores_of",
+        "_through_codecs",
     }
 )
 """``BatchGames``' own methods that are no rule: arguments, reports, conversions."""
