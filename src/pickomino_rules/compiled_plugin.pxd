@@ -13,7 +13,9 @@ from pickomino_rules._engine.rows cimport (  # a row twin's types and helpers
     PendingRow,
     PointRow,
     RollActionsRow,
+    ObserveRow,
     ScoresRow,
+    Seen,
     SetAsideRow,
     StateRow,
     TakeTileRow,
@@ -29,6 +31,7 @@ from pickomino_rules._engine.rows cimport (  # a row twin's types and helpers
     run_pending,
     run_point,
     run_roll_actions,
+    run_observe,
     run_scores,
     run_set_aside,
     run_state,
@@ -111,6 +114,8 @@ cdef class RowTable:
     cdef const Link* turn_dice_chain
     cdef const Link* scores_chain
     cdef readonly bint scores_on_rows  # and every module's twin of ``scores`` has one too
+    cdef readonly bint observes_on_rows  # and every observed part's observer has one too
+    cdef readonly dict observers  # each observed part's observer twin, linked, by part name
     cdef object hooks, points  # the composed hooks and points whose twins hold the links
 
     cdef void chains_into(self, Cols* c) noexcept

@@ -230,6 +230,9 @@ cdef class RowTable:
         missing: Else the first module's twin that lacks a row form, in words.
         scores_on_rows: Whether ``scores`` (C13, no hook of the turn) plays on rows too:
             the batch's compiled loop then scores its games in C.
+        observes_on_rows: Whether every observed part's observer (`Rules.observers`) has a
+            row form too: the batch's compiled loop then writes the observation in C.
+        observers: Those observers, linked, by part name.
         codecs: Each part's ``PartSlots`` by part index (None: no row twin reads it; the
             part rides along unchanged).
     """
@@ -382,6 +385,18 @@ cdef object _link_chain(
     return None
 
 
+cdef bint _link_observers(object rules, list codecs, dict points, dict linked) except -1:
+    """Each observed part's observer twin with a row form, its part resolved, into
+    ``linked`` by part name; whether every one has."""
+    for name, observer in rules.observers.items():
+        if not isinstance(observer, HookTwin) or (<HookTwin>observer).row.run is NULL:
+            return False
+        if _resolve(<HookTwin>observer, rules, codecs, points) is not None:
+            return False
+        linked[name] = observer
+    return all(key.observe is None or key.name in linked for key in rules.layout.parts)
+
+
 cdef RowTable _linked(object rules):
     """``row_table``'s work: the rules' twins linked into one table."""
     cdef RowTable table = RowTable()
@@ -405,6 +420,10 @@ cdef RowTable _linked(object rules):
         table.scores_on_rows = _link_chain(rules, "scores", codecs, points, &scores_chain) is None
         if not table.scores_on_rows:
             scores_chain = NULL
+    table.observers = {}
+    table.observes_on_rows = table.scores_on_rows and _link_observers(
+        rules, codecs, points, table.observers
+    )
     table.claims_chain, table.bust_chain, table.set_aside_chain = chains[0], chains[1], chains[2]
     table.pending_chain, table.apply_chain = chains[3], chains[4]
     table.stop_total_chain, table.take_tile_chain = chains[5], chains[6]

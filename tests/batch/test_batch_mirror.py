@@ -22,7 +22,7 @@ import pytest
 from batch_replay import EXTENDED_SETS
 
 from pickomino_rules import get_rules, legal_actions, registry, turn
-from pickomino_rules._engine import ACTIVE, steps
+from pickomino_rules._engine import ACTIVE, observation, steps
 from pickomino_rules.batch import BatchGames, BatchRulesError, _core, batch_rules
 from pickomino_rules.batch._check import Replay
 from pickomino_rules.batch._compiled import LOOPS
@@ -54,6 +54,7 @@ REFERENCE = {
     "steps": steps,
     "turn": turn,
     "result": importlib.import_module("pickomino_rules.result"),  # the package shadows it
+    "observation": observation,
 }
 
 

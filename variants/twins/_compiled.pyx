@@ -1097,9 +1097,28 @@ cdef class _Observer(HookTwin):
 cdef double _TOKEN_COUNT = _worms.TOKENS
 
 
+cdef void _grilled_worms_observe_row(
+    const Link* link, const Cols* c, Py_ssize_t r, int me, float* out
+) noexcept nogil:
+    """``grilled_worms._features`` on a row."""
+    cdef const int16_t* tokens = part_at(link, c, r)
+    cdef int n = c.players, seat, player
+    out[0] = <double>tokens[_SUPPLY] / _TOKEN_COUNT
+    for seat in range(n):
+        player = (me + seat) % n
+        out[1 + seat] = <double>tokens[_HELD + player] / _TOKEN_COUNT
+        out[1 + n + seat] = 1.0 if tokens[_CHOOSER] == player else 0.0
+        out[1 + 2 * n + seat] = 1.0 if tokens[_HELD + n + player] else 0.0
+
+
 cdef class GrilledWormsObserve(_Observer):
     """``grilled_worms._features``: supply and holdings as shares of the tokens; who chooses
     and who may be robbed, by seat."""
+
+    def __init__(self, inner):
+        _Observer.__init__(self, inner)
+        self.row.run = <void*>_grilled_worms_observe_row
+        self.slots = _TOKEN_SLOTS
 
     cdef Py_ssize_t fill(
         self, object rules, object state, object value, Py_ssize_t me, float* out, Py_ssize_t room
@@ -1131,9 +1150,33 @@ cdef Py_ssize_t _tile_slot(object tiles, object tile) except -1:
     return tiles.index(tile) if found is None else found
 
 
+cdef void _specialists_observe_row(
+    const Link* link, const Cols* c, Py_ssize_t r, int me, float* out
+) noexcept nogil:
+    """``placement._features`` on a row (``out`` zeros)."""
+    cdef const int16_t* places = part_at(link, c, r)
+    cdef int64_t count = link.data[0], at
+    cdef Py_ssize_t n = c.players, block = c.count + n, size = count * block + n
+    for at in range(count):
+        if places[1 + at] > 0:
+            out[at * block + c.index_of[places[1 + at]]] = 1.0
+        if places[1 + count + at] >= 0:
+            out[at * block + c.count + ((places[1 + count + at] - me) % n + n) % n] = 1.0
+    if places[0] >= 0:
+        out[size - n + ((places[0] - me) % n + n) % n] = 1.0
+
+
 cdef class SpecialistsObserve(_Observer):
     """``placement._features``: each specialist's grill tile (one-hot) and owner (by seat);
     then who chooses which one to keep."""
+
+    def __init__(self, inner):
+        _Observer.__init__(self, inner)
+        self.row.run = <void*>_specialists_observe_row
+        self.slots = _SPEC_SLOTS
+
+    cdef int bind(self, object rules) except -1:
+        return _bind_specs(&self.row, rules, None)
 
     cdef Py_ssize_t fill(
         self, object rules, object state, object value, Py_ssize_t me, float* out, Py_ssize_t room
@@ -1159,8 +1202,20 @@ cdef class SpecialistsObserve(_Observer):
         return size
 
 
+cdef void _weasel_observe_row(
+    const Link* link, const Cols* c, Py_ssize_t r, int me, float* out
+) noexcept nogil:
+    """``weasel._features`` on a row."""
+    out[0] = 1.0 if part_at(link, c, r)[0] else 0.0
+
+
 cdef class WeaselObserve(_Observer):
     """``weasel._features``: whether it was used this turn."""
+
+    def __init__(self, inner):
+        _Observer.__init__(self, inner)
+        self.row.run = <void*>_weasel_observe_row
+        self.slots = _WEASEL_SLOTS
 
     cdef Py_ssize_t fill(
         self, object rules, object state, object value, Py_ssize_t me, float* out, Py_ssize_t room

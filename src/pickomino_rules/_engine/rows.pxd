@@ -136,6 +136,15 @@ ctypedef void (*ScoresRow)(
     const Link* link, const Cols* c, Py_ssize_t r, int64_t* out
 ) noexcept nogil  # of `turn.scores`: each player's worms into ``out`` (``players`` numbers)
 
+ctypedef void (*ObserveRow)(
+    const Link* link, const Cols* c, Py_ssize_t r, int me, float* out
+) noexcept nogil  # of a part's ``observe``: its features seen by seat ``me``, into ``out``
+
+ctypedef struct Seen:
+    # where each segment of the encoding's observation starts (`observation.Layout`)
+    Py_ssize_t grill, face_down, tops, sizes, worms, to_move, phase
+    Py_ssize_t in_hand, roll, set_aside, total, claims
+
 ctypedef int64_t (*PointRow)(
     const Link* link, const Cols* c, Py_ssize_t r, int64_t first
 ) noexcept nogil  # of an extension point of one number that answers a number (players as
@@ -456,6 +465,60 @@ cdef inline int64_t run_change(
 ) noexcept nogil:
     """An extension point's chain that changes the row, from ``link`` in (never NULL)."""
     return (<ChangeRow>link.run)(link, c, r, first, second)
+
+
+# ------------------------------------------------------------ the encoding (observation.py)
+
+cdef inline int seat_of(int player, int me, int players) noexcept nogil:
+    """Where ``player`` sits as seen by ``me``: 0 for ``me``, then in turn order."""
+    return ((player - me) % players + players) % players
+
+
+cdef inline void observe(const Cols* c, Py_ssize_t r, int me, const Seen* at, float* out) noexcept nogil:
+    """`observation.observe_into`'s core (the parts' features aside) for row ``r`` seen by
+    seat ``me``, into ``out`` (zeros): the grill, the tiles face down, each seat's top tile,
+    stack size and worms (C13 by ``scores``' chain), who moves, the phase, the dice, the total
+    (C7) and, in phase DECIDE, the worms a stop and a steal would take (C8)."""
+    cdef Py_ssize_t i, at_row = r * c.players
+    cdef int p, seat, k, f
+    cdef int64_t worms[64], total = 0, claim, victim, top
+    for i in range(c.count):
+        if (c.grill[r] >> i) & 1:
+            out[at.grill + i] = 1
+    for i in range(c.face_down_count[r]):
+        out[at.face_down + c.index_of[c.face_down[r * c.count + i]]] = 1
+    run_scores(c.scores_chain, c, r, worms)
+    for p in range(c.players):
+        seat = seat_of(p, me, c.players)
+        top = c.tops[at_row + p]
+        if top > 0:
+            out[at.tops + seat * c.count + c.index_of[top]] = 1
+        out[at.sizes + seat] = c.heights[at_row + p]
+        out[at.worms + seat] = worms[p]
+    if c.phase[r] != GAME_OVER:
+        out[at.to_move + seat_of(c.player[r], me, c.players)] = 1
+    out[at.phase + c.phase[r]] = 1
+    for k in range(c.kinds):
+        out[at.in_hand + k] = c.in_hand[r * c.kinds + k]
+        for f in range(6):
+            out[at.roll + k * 6 + f] = c.roll[(r * c.kinds + k) * 6 + f]
+    for f in range(6):
+        out[at.set_aside + f] = c.set_aside[r * 6 + f]
+        total += c.set_aside[r * 6 + f] * c.points[f]
+    out[at.total] = total
+    if c.phase[r] == DECIDE:
+        run_claims(c.claims_chain, c, r, run_stop_total(c.stop_total_chain, c, r), &claim, &victim)
+        if claim >= 0:
+            out[at.claims] = c.worms[claim]
+        if victim >= 0:
+            out[at.claims + 1] = c.worms[c.index_of[c.tops[at_row + victim]]]
+
+
+cdef inline void run_observe(
+    const Link* link, const Cols* c, Py_ssize_t r, int me, float* out
+) noexcept nogil:
+    """A part's row twin of ``observe`` (never NULL: a part without one is not on rows)."""
+    (<ObserveRow>link.run)(link, c, r, me, out)
 
 
 # ------------------------------------------------------------------ the steps (steps.py)

@@ -360,6 +360,10 @@ class BatchGames(StepMachine):
         count = len(self.rules.tiles)
         at = {name: part.start for name, part in encoding.segments.items()}
         out = np.zeros((n, encoding.observation_size), dtype=np.float32)
+        if self._fused is not None and self._fused.observes_on_rows:  # in C, on the rows
+            starts = np.array([at[name] for name in _SEEN], dtype=np.int64)
+            LOOPS.observe(self._fused, me.astype(np.int64), out, starts, at)
+            return out
         rows = table.rows
         out[:, at["grill"] : at["grill"] + count] = self.grill
         out[:, at["face_down"] : at["face_down"] + count] = self.face_down
@@ -604,6 +608,23 @@ class BatchGames(StepMachine):
             encoding=self.encoding,
             legal_mask=self.legal_mask,
         )
+
+
+_SEEN = (
+    "grill",
+    "face_down",
+    "tops",
+    "stack_sizes",
+    "scores",
+    "to_move",
+    "phase",
+    "in_hand",
+    "roll",
+    "set_aside",
+    "total",
+    "stop_claims",
+)
+"""The encoding's segments in the order of `rows.Seen` (the compiled observation's)."""
 
 
 def _padded(outcome: RollOutcome, kinds: int) -> tuple[tuple[int, ...], ...]:

@@ -23,7 +23,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
 
 cimport pickomino_rules._engine.rows as row
 from pickomino_rules._engine.rows cimport CHOOSE, Cols, DECIDE, ROLL
-from pickomino_rules.compiled_plugin cimport RowTable
+from pickomino_rules.compiled_plugin cimport HookTwin, Link, RowTable, Seen
 
 import numpy as np
 
@@ -42,6 +42,9 @@ cdef class Table:
     cdef readonly bint on_rows  # every module's twin of a hook of ROW_HOOKS has a row form,
                                # the parts they read in ``slots``
     cdef readonly bint scores_on_rows  # and every module's twin of ``scores`` has one too
+    cdef readonly bint observes_on_rows  # and every observed part's observer has one too
+    cdef RowTable hooks
+    cdef Py_ssize_t size  # the batch's rows
 
     def __init__(
         self, table, moves, turns, grill_claim, victim, int stop, int steal, RowTable hooks,
@@ -96,6 +99,9 @@ cdef class Table:
         if self.on_rows:
             hooks.chains_into(&self.c)
         self.scores_on_rows = self.on_rows and hooks.scores_on_rows
+        self.observes_on_rows = self.scores_on_rows and hooks.observes_on_rows
+        self.hooks = hooks
+        self.size = table.size
         self.c.tidies = table.rules.tidies_turn_end
         self.c.slots = &slots_[0, 0]
         self.c.slot_width = slots_.shape[1]
@@ -264,6 +270,36 @@ def scores(Table t, const int64_t[:] rows):
         for i in range(rows.shape[0]):
             row.run_scores(c.scores_chain, c, rows[i], &out[i, 0])
     return worms
+
+
+def observe(Table t, const int64_t[::1] me, float[:, ::1] out, const int64_t[::1] starts, dict parts):
+    """`observation.observe_into` for every row, seen by seat ``me[row]``, into ``out``
+    (zeros): the core's segments as ``starts`` lays them out (`rows.Seen`'s order), each
+    observed part's features from its observer's row twin, at ``parts[name]``. Only where
+    ``observes_on_rows``."""
+    if not t.observes_on_rows or t.c.players > 64:
+        raise ValueError("the observation does not play on these rows")
+    cdef Cols* c = &t.c
+    cdef Seen at
+    at.grill, at.face_down, at.tops, at.sizes = starts[0], starts[1], starts[2], starts[3]
+    at.worms, at.to_move, at.phase, at.in_hand = starts[4], starts[5], starts[6], starts[7]
+    at.roll, at.set_aside, at.total, at.claims = starts[8], starts[9], starts[10], starts[11]
+    cdef Py_ssize_t count = len(t.hooks.observers), i, r
+    cdef HookTwin twin
+    links = np.zeros(max(count, 1), dtype=np.intp)  # the observers' links, as addresses
+    firsts = np.zeros(max(count, 1), dtype=np.intp)
+    cdef Py_ssize_t[::1] link_at = links, first_at = firsts
+    for i, (name, observer) in enumerate(t.hooks.observers.items()):
+        twin = observer  # (the table keeps it, and so its link, alive)
+        link_at[i] = <Py_ssize_t>&twin.row
+        first_at[i] = parts[name]
+    if out.shape[0] != t.size or me.shape[0] != t.size:
+        raise ValueError("one row of the observation per game")
+    with nogil:
+        for r in range(me.shape[0]):
+            row.observe(c, r, <int>me[r], &at, &out[r, 0])
+            for i in range(count):
+                row.run_observe(<const Link*>link_at[i], c, r, <int>me[r], &out[r, first_at[i]])
 
 
 # ---------------------------------------------------------------- the core turn's twins

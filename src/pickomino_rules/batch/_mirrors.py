@@ -70,6 +70,7 @@ else:
             _fused.pass_on: "steps.pass_dice",  # and steps.start_turn
             _fused.decide_actions: "steps.decide_actions",
             _fused.scores: "turn.scores",  # and the modules' row twins of it (C13)
+            _fused.observe: "observation.observe_into",  # the parts' by their row twins
             # the compiled core twins, innermost in every batch's chains
             **{twin: f"turn.{hook}" for hook, twin in _fused.CORE_TWINS.items()},
         }
@@ -91,6 +92,9 @@ ROWS: dict[str, str] = {
     "turn_face_down": "turn.turn_face_down",
     "bust": "turn.bust",
     "scores": "turn.scores",
+    # the encoding's observation (its core segments; the parts' by their observers' twins)
+    "observe": "observation.observe_into",
+    "seat_of": "observation.observe_into",  # a player's seat as ``me`` sees it
     # the steps
     "rolls_again": "steps.decide_actions",  # its roll: C6, as turn.can_roll says
     "decide_actions": "steps.decide_actions",
@@ -126,6 +130,7 @@ ROW_PLUMBING = frozenset(
         "run_roll_actions",
         "run_state",
         "run_scores",
+        "run_observe",
     }
 )
 """Row functions of ``_engine/rows.pxd`` that are no rule: a stack's top put on, taken off;
