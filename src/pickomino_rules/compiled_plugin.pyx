@@ -310,6 +310,32 @@ cdef object _resolve(HookTwin twin, object rules, list codecs, dict points):
     return None
 
 
+cdef tuple _link_twins(
+    object hook, Py_ssize_t count, object rules, list codecs, dict points, str lacking
+):
+    """Link ``count`` twins from ``hook`` inwards into one chain, the innermost's ``inner``
+    NULL: (what lacks a row form, else None; the outermost twin; what the chain wraps)."""
+    cdef HookTwin twin, outer = None
+    cdef Py_ssize_t at
+    outermost = None
+    for at in range(count):
+        if not isinstance(hook, HookTwin) or (<HookTwin>hook).row.run is NULL:
+            return lacking, None, hook
+        twin = <HookTwin>hook
+        missing = _resolve(twin, rules, codecs, points)
+        if missing is not None:
+            return missing, None, hook
+        if outer is None:
+            outermost = twin
+        else:
+            outer.row.inner = &twin.row
+        outer = twin
+        hook = twin.inner
+    if outer is not None:
+        outer.row.inner = NULL
+    return None, outermost, hook
+
+
 cdef object _link_point(object point, object rules, list codecs, dict points):
     """The outermost twin of ``point``'s chain, linked; or what lacks a row form.
 
@@ -322,24 +348,14 @@ cdef object _link_point(object point, object rules, list codecs, dict points):
     cdef Py_ssize_t wrappers = sum(
         [1 for module in rules.modules for extension in module.extends if extension.point is point]
     )
-    hook = rules.extensions[point]
-    outermost = hook
-    cdef HookTwin twin, outer = None
-    cdef Py_ssize_t at
-    for at in range(wrappers + 1):
-        if not isinstance(hook, HookTwin) or (<HookTwin>hook).row.run is NULL:
-            return f"the extension point {point.name!r}: a module's twin without a row form"
-        twin = <HookTwin>hook
-        missing = _resolve(twin, rules, codecs, points)
-        if missing is not None:
-            return missing
-        if outer is not None:
-            outer.row.inner = &twin.row
-        outer = twin
-        hook = twin.inner
-    if hook is not point.default:  # (a chain the composition did not make)
+    lacking = f"the extension point {point.name!r}: a module's twin without a row form"
+    missing, outermost, wrapped = _link_twins(
+        rules.extensions[point], wrappers + 1, rules, codecs, points, lacking
+    )
+    if missing is not None:
+        return missing
+    if wrapped is not point.default:  # (a chain the composition did not make)
         return f"the extension point {point.name!r}: a chain of another length"
-    twin.row.inner = NULL  # the provider's default: the innermost
     return outermost
 
 
@@ -363,26 +379,16 @@ cdef object _link_chain(
 ):
     """Link the modules' twins of hook ``name`` into one chain, outermost at ``first`` (NULL:
     the core's own); what lacks a row form (None: nothing)."""
-    cdef HookTwin twin, outer = None
-    cdef Py_ssize_t at
+    cdef HookTwin outermost
+    lacking = f"a module's twin of {name} without a row form"
+    missing, found, _wrapped = _link_twins(  # (the chain's modules, then the core)
+        getattr(rules, name), len(rules.chains[name]) - 1, rules, codecs, points, lacking
+    )
     first[0] = NULL
-    hook = getattr(rules, name)
-    for at in range(len(rules.chains[name]) - 1):  # (the chain's modules, then the core)
-        if not isinstance(hook, HookTwin) or (<HookTwin>hook).row.run is NULL:
-            return f"a module's twin of {name} without a row form"
-        twin = <HookTwin>hook
-        missing = _resolve(twin, rules, codecs, points)
-        if missing is not None:
-            return missing
-        if outer is None:
-            first[0] = &twin.row
-        else:
-            outer.row.inner = &twin.row
-        outer = twin
-        hook = twin.inner
-    if outer is not None:
-        outer.row.inner = NULL
-    return None
+    if missing is None and found is not None:
+        outermost = found
+        first[0] = &outermost.row
+    return missing
 
 
 cdef bint _link_observers(object rules, list codecs, dict points, dict linked) except -1:
