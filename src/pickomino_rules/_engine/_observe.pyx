@@ -3,13 +3,19 @@
 
 ``observe_into`` and ``mask_into`` fill numpy's buffers in C with what the pure
 ``_engine/observation.py`` computes (``MIRRORS``); ``tests/envs/test_observation_mirror.py``
-compares them at every state of random games of every variant.
+compares them at every state of random games of every variant. Where the rules play on rows
+and every observed part's observer has a row form, the observation is the row's
+(``rows.observe``, the one the batch's compiled loop writes: the state read into the rules'
+one-row table); a game's end and rules off rows take the object-level form below.
 """
 
 from cpython.buffer cimport (
     PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer,
 )
 
+from pickomino_rules._engine._boundary cimport View, taken
+from pickomino_rules._engine._row cimport row_observe
+from pickomino_rules._engine.rows cimport Seen
 from pickomino_rules._engine.states cimport Slots, get, plain, read_slots
 from pickomino_rules.compiled_plugin cimport HookTwin
 
@@ -58,6 +64,8 @@ cdef class _Layout:
     cdef dict by_id  # each numbered action's number by its identity (the actions stay alive)
     cdef tuple parts
     cdef Py_ssize_t tile_slot[64]  # each tile's index by number (-1: none), for tiles < 64
+    cdef Seen seen  # the segments' starts, as the rules' rows write them (``rows.observe``)
+    cdef Py_ssize_t end  # the observation's length
 
 
 cdef _Layout _LAST_LAYOUT = _Layout()
@@ -93,6 +101,12 @@ cdef _Layout _layout(object source):
     seen.set_aside, seen.total, seen.claims = source.set_aside, source.total, source.stop_claims
     seen.tiles, seen.numbers, seen.parts = source.tiles, source.numbers, tuple(source.parts)
     seen.by_id = {id(action): number for action, number in seen.numbers.items()}
+    seen.seen.grill, seen.seen.face_down, seen.seen.tops = seen.grill, seen.face_down, seen.tops
+    seen.seen.sizes, seen.seen.worms, seen.seen.to_move = seen.sizes, seen.worms, seen.to_move
+    seen.seen.phase, seen.seen.in_hand, seen.seen.roll = seen.phase, seen.in_hand, seen.roll
+    seen.seen.set_aside, seen.seen.total = seen.set_aside, seen.total
+    seen.seen.claims = seen.claims
+    seen.end = max([seen.claims + 2] + [start + size for _, _, start, size, _ in seen.parts])
     cdef Py_ssize_t number
     for number in range(64):
         seen.tile_slot[number] = -1
@@ -145,6 +159,12 @@ cpdef void observe_into(object layout, object rules, object state, Py_ssize_t me
     cdef _Layout at = _layout(layout)
     cdef _Buffer buffer = _writable(out, b"f")
     cdef Py_ssize_t n = at.players, seat, player, start, slot
+    cdef View fast = taken(rules, state)  # on the rules' row, where it stands or is read
+    if (
+        fast is not None and 0 <= me < n and at.end <= buffer.view.len // 4
+        and row_observe(fast, state, <int>me, &at.seen, <float*>buffer.view.buf, at.parts)
+    ):
+        return
     cdef bint by_offset = plain(&S, state)  # (its fields read in C)
     grill = get(state, S.grill) if by_offset else state.grill
     face_down = get(state, S.face_down) if by_offset else state.face_down

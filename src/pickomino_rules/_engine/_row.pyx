@@ -24,8 +24,8 @@ from libc.string cimport memcmp, memcpy
 
 cimport pickomino_rules._engine.rows as rows
 from pickomino_rules._engine._boundary cimport Table, View
-from pickomino_rules._engine.rows cimport CHOOSE, DECIDE, GAME_OVER, ROLL, Cols
-from pickomino_rules.compiled_plugin cimport PartSlots, RowTable
+from pickomino_rules._engine.rows cimport CHOOSE, DECIDE, GAME_OVER, ROLL, Cols, Seen
+from pickomino_rules.compiled_plugin cimport HookTwin, PartSlots, RowTable
 from pickomino_rules._engine.states cimport Slots, get, new_state, read_slots, with_phase
 
 from pickomino_rules._engine import steps
@@ -606,6 +606,27 @@ cdef object row_outcomes(View fast, object state):
         raise
     finally:
         _give(fast, row)
+
+
+cdef bint row_observe(
+    View fast, object state, int me, const Seen* at, float* out, tuple parts
+) except -1:
+    """``observation.observe_into`` on the row (``rows.observe``, then each observed part's
+    observer's row twin at its start in ``parts``); False where the row cannot take it."""
+    if not fast.turn_on_row or not fast.row_table.observes_on_rows:
+        return False
+    cdef Row row = _taken(fast, state)
+    if row is None:
+        return False
+    cdef HookTwin twin
+    try:
+        rows.observe(&row.c, 0, me, at, out)
+        for _key, _index, start, _size, observer in parts:
+            twin = observer  # (a row twin: ``observes_on_rows``)
+            rows.run_observe(&twin.row, &row.c, 0, me, out + <Py_ssize_t>start)
+    finally:
+        _give(fast, row)
+    return True
 
 
 cdef object play(View fast, object state, object move):
