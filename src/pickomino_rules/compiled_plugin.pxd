@@ -37,6 +37,7 @@ from pickomino_rules._engine.rows cimport (  # a row twin's types and helpers
     run_state,
     run_stop_total,
     run_take_tile,
+    seat_of,
     turn_face_down,
 )
 

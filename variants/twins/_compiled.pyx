@@ -49,6 +49,7 @@ from pickomino_rules.compiled_plugin cimport (
     run_state,
     run_stop_total,
     run_take_tile,
+    seat_of,
     turn_face_down,
     with_part,
 )
@@ -1161,9 +1162,9 @@ cdef void _specialists_observe_row(
         if places[1 + at] > 0:
             out[at * block + c.index_of[places[1 + at]]] = 1.0
         if places[1 + count + at] >= 0:
-            out[at * block + c.count + ((places[1 + count + at] - me) % n + n) % n] = 1.0
+            out[at * block + c.count + seat_of(places[1 + count + at], me, n)] = 1.0
     if places[0] >= 0:
-        out[size - n + ((places[0] - me) % n + n) % n] = 1.0
+        out[size - n + seat_of(places[0], me, n)] = 1.0
 
 
 cdef class SpecialistsObserve(_Observer):
